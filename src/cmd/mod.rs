@@ -1,0 +1,46 @@
+//! Subcommands, one file each.
+
+mod contract;
+
+use clap::{Parser, Subcommand};
+
+/// Outcome of a command that ran: 0 pass, 1 contract failure.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Outcome {
+    Pass,
+    Fail,
+}
+
+impl From<Outcome> for std::process::ExitCode {
+    fn from(o: Outcome) -> Self {
+        match o {
+            Outcome::Pass => std::process::ExitCode::SUCCESS,
+            Outcome::Fail => std::process::ExitCode::from(1),
+        }
+    }
+}
+
+/// Accord: consumer-driven contract testing for AI-agent integrations.
+///
+/// Exit codes: 0 success, 1 contract failure or mismatch, 2 usage or
+/// operational error.
+#[derive(Debug, Parser)]
+#[command(name = "accord", version, about, long_about = None, propagate_version = true)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Compile, lint and digest contracts.
+    #[command(subcommand)]
+    Contract(contract::ContractCommand),
+}
+
+/// Runs the parsed command line.
+pub fn run(cli: Cli) -> anyhow::Result<Outcome> {
+    match cli.command {
+        Command::Contract(c) => contract::run(c),
+    }
+}
