@@ -24,7 +24,11 @@ pub struct InteractionMeta {
 }
 
 /// One interaction of a contract, by its V4 `type`.
+///
+/// Variants differ in size; interactions live in a `Vec` read far more often
+/// than moved, so boxing them would cost more than it saves.
 #[derive(Debug, Clone, PartialEq)]
+#[allow(clippy::large_enum_variant)]
 pub enum Interaction {
     /// `Synchronous/HTTP`
     Http(HttpInteraction),
