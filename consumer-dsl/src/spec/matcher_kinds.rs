@@ -26,7 +26,7 @@ pub(crate) fn build(a: &mut Args) -> Result<Matcher, String> {
     }
 }
 
-fn literal<'t>(a: &'t Args) -> Option<&'t Value> {
+fn literal(a: &Args) -> Option<&Value> {
     match &a.value {
         Template::Literal(v) => Some(v),
         _ => None,
