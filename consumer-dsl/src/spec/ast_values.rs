@@ -5,15 +5,15 @@
 use std::fmt;
 
 use indexmap::IndexMap;
-use serde::de::{self, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde::Deserialize;
+use serde::de::{self, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde_json::{Map, Value};
 
 use super::ast::{
-    A2aSpec, CommonSpec, ExtensionSpec, HttpRequestSpec, HttpResponseSpec, HttpSpec,
-    InteractionSpec, Kind, McpExpectSpec, McpSpec, MessageBodySpec, MessageSpec, ProbeSpec,
-    RepeatSpec, ResponseName, SchemaSpec, SendSpec, SkillSpec, StepSpec, WithinSpec, CancelSpec,
-    ErrorSpec, FollowUpSpec, PushSpec,
+    A2aSpec, CancelSpec, CommonSpec, ErrorSpec, ExtensionSpec, FollowUpSpec, HttpRequestSpec,
+    HttpResponseSpec, HttpSpec, InteractionSpec, Kind, McpExpectSpec, McpSpec, MessageBodySpec,
+    MessageSpec, ProbeSpec, PushSpec, RepeatSpec, ResponseName, SchemaSpec, SendSpec, SkillSpec,
+    StepSpec, WithinSpec,
 };
 use super::template::Template;
 use crate::model::accord::{A2aOperation, Credential, TaskState};
@@ -26,7 +26,9 @@ pub struct StateName(pub TaskState);
 impl TryFrom<String> for StateName {
     type Error = String;
     fn try_from(s: String) -> Result<Self, String> {
-        s.parse().map(StateName).map_err(|e: crate::model::accord::UnknownTaskState| e.to_string())
+        s.parse()
+            .map(StateName)
+            .map_err(|e: crate::model::accord::UnknownTaskState| e.to_string())
     }
 }
 
@@ -74,16 +76,28 @@ impl<'de> Deserialize<'de> for StateSpec {
                 f.write_str("a state name, or a map { state name: { param: value } }")
             }
             fn visit_str<E: de::Error>(self, v: &str) -> Result<StateSpec, E> {
-                Ok(StateSpec { name: v.to_string(), params: Map::new() })
+                Ok(StateSpec {
+                    name: v.to_string(),
+                    params: Map::new(),
+                })
             }
             fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<StateSpec, A::Error> {
-                let Some((name, params)) = map.next_entry::<String, Option<Map<String, Value>>>()? else {
-                    return Err(de::Error::custom("a state map needs one entry: { state name: { params } }"));
+                let Some((name, params)) =
+                    map.next_entry::<String, Option<Map<String, Value>>>()?
+                else {
+                    return Err(de::Error::custom(
+                        "a state map needs one entry: { state name: { params } }",
+                    ));
                 };
                 if map.next_key::<String>()?.is_some() {
-                    return Err(de::Error::custom("a state map has exactly one entry; write several states as several list items"));
+                    return Err(de::Error::custom(
+                        "a state map has exactly one entry; write several states as several list items",
+                    ));
                 }
-                Ok(StateSpec { name, params: params.unwrap_or_default() })
+                Ok(StateSpec {
+                    name,
+                    params: params.unwrap_or_default(),
+                })
             }
         }
         d.deserialize_any(V)
@@ -100,20 +114,34 @@ pub struct CounterSpec {
 
 impl CounterSpec {
     fn exact(n: i64) -> Self {
-        CounterSpec { min: Some(n), max: Some(n) }
+        CounterSpec {
+            min: Some(n),
+            max: Some(n),
+        }
     }
 
     fn parse(s: &str) -> Result<Self, String> {
         let t = s.trim();
-        let int = |x: &str| x.trim().trim_start_matches('+').parse::<i64>().map_err(|_| format!("`{s}` is not a counter change; write +1, 0, -1, \">=1\", \"<=3\", \"1..3\" or {{min, max}}"));
+        let int = |x: &str| {
+            x.trim().trim_start_matches('+').parse::<i64>().map_err(|_| format!("`{s}` is not a counter change; write +1, 0, -1, \">=1\", \"<=3\", \"1..3\" or {{min, max}}"))
+        };
         if let Some(r) = t.strip_prefix(">=") {
-            return Ok(CounterSpec { min: Some(int(r)?), max: None });
+            return Ok(CounterSpec {
+                min: Some(int(r)?),
+                max: None,
+            });
         }
         if let Some(r) = t.strip_prefix("<=") {
-            return Ok(CounterSpec { min: None, max: Some(int(r)?) });
+            return Ok(CounterSpec {
+                min: None,
+                max: Some(int(r)?),
+            });
         }
         if let Some((lo, hi)) = t.split_once("..") {
-            return Ok(CounterSpec { min: Some(int(lo)?), max: Some(int(hi)?) });
+            return Ok(CounterSpec {
+                min: Some(int(lo)?),
+                max: Some(int(hi)?),
+            });
         }
         int(t).map(CounterSpec::exact)
     }
@@ -131,7 +159,9 @@ impl<'de> Deserialize<'de> for CounterSpec {
                 Ok(CounterSpec::exact(v))
             }
             fn visit_u64<E: de::Error>(self, v: u64) -> Result<CounterSpec, E> {
-                i64::try_from(v).map(CounterSpec::exact).map_err(|_| E::custom("counter change too large"))
+                i64::try_from(v)
+                    .map(CounterSpec::exact)
+                    .map_err(|_| E::custom("counter change too large"))
             }
             fn visit_str<E: de::Error>(self, v: &str) -> Result<CounterSpec, E> {
                 CounterSpec::parse(v).map_err(E::custom)
@@ -144,7 +174,10 @@ impl<'de> Deserialize<'de> for CounterSpec {
                     max: Option<i64>,
                 }
                 let r = Range::deserialize(de::value::MapAccessDeserializer::new(map))?;
-                Ok(CounterSpec { min: r.min, max: r.max })
+                Ok(CounterSpec {
+                    min: r.min,
+                    max: r.max,
+                })
             }
         }
         d.deserialize_any(V)
@@ -174,8 +207,16 @@ pub(crate) struct SkillFull {
 impl From<SkillForm> for SkillSpec {
     fn from(f: SkillForm) -> Self {
         match f {
-            SkillForm::Id(id) => SkillSpec { id, ..SkillSpec::default() },
-            SkillForm::Full(s) => SkillSpec { id: s.id, input_modes: s.input_modes, output_modes: s.output_modes, tags: s.tags },
+            SkillForm::Id(id) => SkillSpec {
+                id,
+                ..SkillSpec::default()
+            },
+            SkillForm::Full(s) => SkillSpec {
+                id: s.id,
+                input_modes: s.input_modes,
+                output_modes: s.output_modes,
+                tags: s.tags,
+            },
         }
     }
 }
@@ -185,16 +226,16 @@ impl From<SkillForm> for SkillSpec {
 #[serde(untagged)]
 pub(crate) enum ExtensionForm {
     Uri(String),
-    Full {
-        uri: String,
-        required: Option<bool>,
-    },
+    Full { uri: String, required: Option<bool> },
 }
 
 impl From<ExtensionForm> for ExtensionSpec {
     fn from(f: ExtensionForm) -> Self {
         match f {
-            ExtensionForm::Uri(uri) => ExtensionSpec { uri, required: None },
+            ExtensionForm::Uri(uri) => ExtensionSpec {
+                uri,
+                required: None,
+            },
             ExtensionForm::Full { uri, required } => ExtensionSpec { uri, required },
         }
     }
@@ -220,8 +261,15 @@ pub(crate) struct ProbeFull {
 impl From<ProbeForm> for ProbeSpec {
     fn from(f: ProbeForm) -> Self {
         match f {
-            ProbeForm::Name(principal) => ProbeSpec { principal, ..ProbeSpec::default() },
-            ProbeForm::Full(p) => ProbeSpec { principal: p.principal, operations: p.operations, unknown: p.unknown },
+            ProbeForm::Name(principal) => ProbeSpec {
+                principal,
+                ..ProbeSpec::default()
+            },
+            ProbeForm::Full(p) => ProbeSpec {
+                principal: p.principal,
+                operations: p.operations,
+                unknown: p.unknown,
+            },
         }
     }
 }
@@ -254,7 +302,11 @@ enum Judge {
 impl From<RepeatForm> for RepeatSpec {
     fn from(f: RepeatForm) -> Self {
         match f {
-            RepeatForm::Times(times) => RepeatSpec { times, each: false, each_matches: true },
+            RepeatForm::Times(times) => RepeatSpec {
+                times,
+                each: false,
+                each_matches: true,
+            },
             RepeatForm::Full(r) => RepeatSpec {
                 times: r.times,
                 each: r.side_effects == Some(Judge::Each),
@@ -294,7 +346,8 @@ impl<'de> Deserialize<'de> for ExpectField {
                 Vec::deserialize(de::value::SeqAccessDeserializer::new(seq)).map(ExpectField::Steps)
             }
             fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<ExpectField, A::Error> {
-                McpExpectSpec::deserialize(de::value::MapAccessDeserializer::new(map)).map(ExpectField::Mcp)
+                McpExpectSpec::deserialize(de::value::MapAccessDeserializer::new(map))
+                    .map(ExpectField::Mcp)
             }
         }
         d.deserialize_any(V)
@@ -350,7 +403,17 @@ pub(crate) struct RawInteraction {
 }
 
 const HTTP_KEYS: &[&str] = &["request", "response"];
-const A2A_KEYS: &[&str] = &["skill", "send", "returns", "expect", "terminal", "error", "cancel", "push", "follow_ups"];
+const A2A_KEYS: &[&str] = &[
+    "skill",
+    "send",
+    "returns",
+    "expect",
+    "terminal",
+    "error",
+    "cancel",
+    "push",
+    "follow_ups",
+];
 const MCP_KEYS: &[&str] = &["tool", "arguments", "expect", "error"];
 const MESSAGE_KEYS: &[&str] = &["contents", "metadata", "content_type"];
 const SYNC_KEYS: &[&str] = &["contents", "metadata", "content_type", "responses"];
@@ -365,12 +428,16 @@ impl RawInteraction {
             (&self.message, "message"),
             (&self.sync_message, "sync_message"),
         ];
-        let mut present = kinds.iter().filter_map(|(v, n)| v.as_ref().map(|d| (d.clone(), *n)));
+        let mut present = kinds
+            .iter()
+            .filter_map(|(v, n)| v.as_ref().map(|d| (d.clone(), *n)));
         let Some((desc, name)) = present.next() else {
             return Err("an interaction starts with one of http:, a2a:, mcp:, message:, sync_message: and its description".into());
         };
         if let Some((_, other)) = present.next() {
-            return Err(format!("an interaction has one kind, found both `{name}` and `{other}`"));
+            return Err(format!(
+                "an interaction has one kind, found both `{name}` and `{other}`"
+            ));
         }
         Ok(match name {
             "http" => (Kind::Http(desc), name, HTTP_KEYS),
@@ -383,14 +450,22 @@ impl RawInteraction {
 
     fn present_kind_keys(&self) -> Vec<&'static str> {
         let flags = [
-            ("request", self.request.is_some()), ("response", self.response.is_some()),
-            ("skill", self.skill.is_some()), ("send", self.send.is_some()),
-            ("returns", self.returns.is_some()), ("expect", self.expect.is_some()),
-            ("terminal", self.terminal.is_some()), ("error", self.error.is_some()),
-            ("cancel", self.cancel.is_some()), ("push", self.push.is_some()),
-            ("follow_ups", !self.follow_ups.is_empty()), ("tool", self.tool.is_some()),
-            ("arguments", self.arguments.is_some()), ("contents", self.contents.is_some()),
-            ("metadata", self.metadata.is_some()), ("content_type", self.content_type.is_some()),
+            ("request", self.request.is_some()),
+            ("response", self.response.is_some()),
+            ("skill", self.skill.is_some()),
+            ("send", self.send.is_some()),
+            ("returns", self.returns.is_some()),
+            ("expect", self.expect.is_some()),
+            ("terminal", self.terminal.is_some()),
+            ("error", self.error.is_some()),
+            ("cancel", self.cancel.is_some()),
+            ("push", self.push.is_some()),
+            ("follow_ups", !self.follow_ups.is_empty()),
+            ("tool", self.tool.is_some()),
+            ("arguments", self.arguments.is_some()),
+            ("contents", self.contents.is_some()),
+            ("metadata", self.metadata.is_some()),
+            ("content_type", self.content_type.is_some()),
             ("responses", !self.responses.is_empty()),
         ];
         flags.iter().filter(|(_, p)| *p).map(|(k, _)| *k).collect()
@@ -402,7 +477,11 @@ impl TryFrom<RawInteraction> for InteractionSpec {
 
     fn try_from(r: RawInteraction) -> Result<Self, String> {
         let (kind, name, allowed) = r.kind()?;
-        if let Some(bad) = r.present_kind_keys().into_iter().find(|k| !allowed.contains(k)) {
+        if let Some(bad) = r
+            .present_kind_keys()
+            .into_iter()
+            .find(|k| !allowed.contains(k))
+        {
             return Err(format!(
                 "`{bad}` does not belong to an {name} interaction; its keys are {}, and {COMMON_KEYS}",
                 allowed.join(", ")
@@ -411,8 +490,16 @@ impl TryFrom<RawInteraction> for InteractionSpec {
         let (steps, mcp_expect) = match r.expect {
             Some(ExpectField::Steps(s)) if name == "a2a" => (s, None),
             Some(ExpectField::Mcp(m)) if name == "mcp" => (Vec::new(), Some(m)),
-            Some(_) if name == "a2a" => return Err("`expect` of an a2a interaction is a list of steps (- state: …, - artifact: …)".into()),
-            Some(_) => return Err("`expect` of an mcp interaction is a map (is_error, structured, text, content, …)".into()),
+            Some(_) if name == "a2a" => {
+                return Err(
+                    "`expect` of an a2a interaction is a list of steps (- state: …, - artifact: …)"
+                        .into(),
+                );
+            }
+            Some(_) => return Err(
+                "`expect` of an mcp interaction is a map (is_error, structured, text, content, …)"
+                    .into(),
+            ),
             None => (Vec::new(), None),
         };
         let common = CommonSpec {
@@ -433,7 +520,10 @@ impl TryFrom<RawInteraction> for InteractionSpec {
         Ok(InteractionSpec {
             kind,
             common,
-            http: HttpSpec { request: r.request, response: r.response },
+            http: HttpSpec {
+                request: r.request,
+                response: r.response,
+            },
             a2a: A2aSpec {
                 skill: r.skill,
                 send: r.send,

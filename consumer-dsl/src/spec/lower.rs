@@ -11,7 +11,9 @@ use super::{lower_a2a, lower_card, lower_http, lower_mcp};
 use crate::DslError;
 use crate::generators::Generators;
 use crate::matching::MatchingRules;
-use crate::model::accord::{Auth, CounterChange, Expectations, Probe, Repeat, RepeatJudgement, Temporal};
+use crate::model::accord::{
+    Auth, CounterChange, Expectations, Probe, Repeat, RepeatJudgement, Temporal,
+};
 use crate::model::{
     AccordMetadata, Contract, Interaction, InteractionMeta, PactSpec, Pacticipant, ProviderState,
 };
@@ -43,7 +45,11 @@ impl Ctx<'_> {
                     path,
                     format!(
                         "unknown principal `{principal}`; declared under principals: {}",
-                        if known.is_empty() { "none".to_string() } else { known.join(", ") }
+                        if known.is_empty() {
+                            "none".to_string()
+                        } else {
+                            known.join(", ")
+                        }
                     ),
                 ))
             }
@@ -52,8 +58,16 @@ impl Ctx<'_> {
 }
 
 /// Lowers a parsed document into a contract.
-pub fn lower(doc: &SpecDocument, origin: &str, resolver: &dyn SchemaResolver) -> Result<Contract, DslError> {
-    let cx = Ctx { origin, resolver, principals: &doc.principals };
+pub fn lower(
+    doc: &SpecDocument,
+    origin: &str,
+    resolver: &dyn SchemaResolver,
+) -> Result<Contract, DslError> {
+    let cx = Ctx {
+        origin,
+        resolver,
+        principals: &doc.principals,
+    };
     let interactions = doc
         .interactions
         .iter()
@@ -61,8 +75,14 @@ pub fn lower(doc: &SpecDocument, origin: &str, resolver: &dyn SchemaResolver) ->
         .map(|(i, it)| lower_interaction(&cx, &format!("interactions[{i}]"), it))
         .collect::<Result<Vec<_>, _>>()?;
     let mut contract = Contract {
-        consumer: Pacticipant { name: doc.consumer.clone(), extra: Map::new() },
-        provider: Pacticipant { name: doc.provider.clone(), extra: Map::new() },
+        consumer: Pacticipant {
+            name: doc.consumer.clone(),
+            extra: Map::new(),
+        },
+        provider: Pacticipant {
+            name: doc.provider.clone(),
+            extra: Map::new(),
+        },
         interactions,
         agent_card: doc.agent_card.as_ref().map(lower_card::agent_card),
         mcp_tools: doc.mcp_tools.iter().map(lower_card::mcp_tool).collect(),
@@ -72,33 +92,75 @@ pub fn lower(doc: &SpecDocument, origin: &str, resolver: &dyn SchemaResolver) ->
     Ok(contract)
 }
 
-fn accord_metadata(cx: &Ctx<'_>, doc: &SpecDocument, c: &Contract) -> Result<AccordMetadata, DslError> {
-    let uses_a2a = c.agent_card.is_some() || c.interactions.iter().any(|i| matches!(i, Interaction::A2aTask(_)));
-    let uses_mcp = !c.mcp_tools.is_empty() || c.interactions.iter().any(|i| matches!(i, Interaction::McpToolCall(_)));
+fn accord_metadata(
+    cx: &Ctx<'_>,
+    doc: &SpecDocument,
+    c: &Contract,
+) -> Result<AccordMetadata, DslError> {
+    let uses_a2a = c.agent_card.is_some()
+        || c.interactions
+            .iter()
+            .any(|i| matches!(i, Interaction::A2aTask(_)));
+    let uses_mcp = !c.mcp_tools.is_empty()
+        || c.interactions
+            .iter()
+            .any(|i| matches!(i, Interaction::McpToolCall(_)));
     let p = &doc.protocols;
     if let Some(v) = p.a2a.as_deref().filter(|v| *v != "1.0") {
-        return Err(cx.err("protocols.a2a", format!("A2A version `{v}` is not supported; write \"1.0\"")));
+        return Err(cx.err(
+            "protocols.a2a",
+            format!("A2A version `{v}` is not supported; write \"1.0\""),
+        ));
     }
     if let Some(v) = p.mcp.as_deref().filter(|v| !MCP_VERSIONS.contains(v)) {
-        return Err(cx.err("protocols.mcp", format!("MCP version `{v}` is not supported; write one of {}", MCP_VERSIONS.join(", "))));
+        return Err(cx.err(
+            "protocols.mcp",
+            format!(
+                "MCP version `{v}` is not supported; write one of {}",
+                MCP_VERSIONS.join(", ")
+            ),
+        ));
     }
     if let Some(v) = p.json_schema.as_deref().filter(|v| *v != "2020-12") {
-        return Err(cx.err("protocols.json_schema", format!("JSON Schema dialect `{v}` is not supported; write \"2020-12\"")));
+        return Err(cx.err(
+            "protocols.json_schema",
+            format!("JSON Schema dialect `{v}` is not supported; write \"2020-12\""),
+        ));
     }
     Ok(AccordMetadata {
-        a2a: p.a2a.clone().or_else(|| uses_a2a.then(|| "1.0".to_string())),
-        mcp: p.mcp.clone().or_else(|| uses_mcp.then(|| MCP_VERSIONS[0].to_string())),
+        a2a: p
+            .a2a
+            .clone()
+            .or_else(|| uses_a2a.then(|| "1.0".to_string())),
+        mcp: p
+            .mcp
+            .clone()
+            .or_else(|| uses_mcp.then(|| MCP_VERSIONS[0].to_string())),
         ..AccordMetadata::default()
     })
 }
 
-fn lower_interaction(cx: &Ctx<'_>, path: &str, it: &InteractionSpec) -> Result<Interaction, DslError> {
+fn lower_interaction(
+    cx: &Ctx<'_>,
+    path: &str,
+    it: &InteractionSpec,
+) -> Result<Interaction, DslError> {
     let description = match &it.kind {
-        Kind::Http(d) | Kind::A2a(d) | Kind::Mcp(d) | Kind::Message(d) | Kind::SyncMessage(d) => d.clone(),
-        Kind::Unset => return Err(cx.err(path, "the interaction has no kind (http, a2a, mcp, message, sync_message)")),
+        Kind::Http(d) | Kind::A2a(d) | Kind::Mcp(d) | Kind::Message(d) | Kind::SyncMessage(d) => {
+            d.clone()
+        }
+        Kind::Unset => {
+            return Err(cx.err(
+                path,
+                "the interaction has no kind (http, a2a, mcp, message, sync_message)",
+            ));
+        }
     };
     if description.trim().is_empty() {
-        return Err(cx.err(path, "the description (the value of the kind key) must not be empty"));
+        return Err(cx.err(
+            path,
+            "the description (the value of the kind key) must not be empty",
+        ));
     }
     let meta = meta(cx, path, description, &it.common)?;
     match &it.kind {
@@ -110,11 +172,19 @@ fn lower_interaction(cx: &Ctx<'_>, path: &str, it: &InteractionSpec) -> Result<I
     }
 }
 
-fn meta(cx: &Ctx<'_>, path: &str, description: String, c: &CommonSpec) -> Result<InteractionMeta, DslError> {
+fn meta(
+    cx: &Ctx<'_>,
+    path: &str,
+    description: String,
+    c: &CommonSpec,
+) -> Result<InteractionMeta, DslError> {
     let provider_states = c
         .given
         .iter()
-        .map(|s| ProviderState { name: s.name.clone(), params: s.params.clone() })
+        .map(|s| ProviderState {
+            name: s.name.clone(),
+            params: s.params.clone(),
+        })
         .collect();
     let expectations = Expectations {
         side_effects: (!c.side_effects.is_empty()).then(|| {
@@ -156,11 +226,18 @@ fn counter(min: Option<i64>, max: Option<i64>) -> CounterChange {
 fn repeat(cx: &Ctx<'_>, path: &str, c: &CommonSpec) -> Result<Option<Repeat>, DslError> {
     let Some(r) = &c.repeat else { return Ok(None) };
     if r.times == 0 {
-        return Err(cx.err(&format!("{path}.repeat"), "an interaction is sent at least once"));
+        return Err(cx.err(
+            &format!("{path}.repeat"),
+            "an interaction is sent at least once",
+        ));
     }
     Ok(Some(Repeat {
         times: r.times,
-        side_effects: if r.each { RepeatJudgement::Each } else { RepeatJudgement::Total },
+        side_effects: if r.each {
+            RepeatJudgement::Each
+        } else {
+            RepeatJudgement::Total
+        },
         each_matches: r.each_matches,
     }))
 }
@@ -202,7 +279,11 @@ pub(crate) fn auth(
 
 /// The V4 rules and generators of one `body`-category template tree.
 pub(crate) fn body_rules(out: &Compiled) -> Result<(MatchingRules, Generators), DslError> {
-    categorised(out.is_empty(), &[("body", Value::Object(out.rules_by_path()))], &[("body", Value::Object(out.generators_by_path()))])
+    categorised(
+        out.is_empty(),
+        &[("body", Value::Object(out.rules_by_path()))],
+        &[("body", Value::Object(out.generators_by_path()))],
+    )
 }
 
 /// Rules and generators from per-category JSON, empty ones left out.

@@ -32,12 +32,18 @@ pub(crate) fn agent_card(c: &AgentCardSpec) -> AgentCardExpectations {
         interfaces: c
             .interfaces
             .iter()
-            .map(|i| InterfaceExpectation { protocol_binding: i.binding.clone(), protocol_version: i.version.clone() })
+            .map(|i| InterfaceExpectation {
+                protocol_binding: i.binding.clone(),
+                protocol_version: i.version.clone(),
+            })
             .collect(),
         extensions: c
             .extensions
             .iter()
-            .map(|e| ExtensionExpectation { uri: e.uri.clone(), required: e.required })
+            .map(|e| ExtensionExpectation {
+                uri: e.uri.clone(),
+                required: e.required,
+            })
             .collect(),
         security_schemes: c.security_schemes.clone(),
         extra: Map::new(),
@@ -48,7 +54,11 @@ pub(crate) fn agent_card(c: &AgentCardSpec) -> AgentCardExpectations {
 pub(crate) fn mcp_tool(t: &McpToolSpec) -> McpToolExpectation {
     let args = |m: &indexmap::IndexMap<String, super::ast::TypeName>, always: bool| {
         m.iter()
-            .map(|(name, ty)| ToolArgument { name: name.clone(), json_type: ty.json_type(), always_sent: always })
+            .map(|(name, ty)| ToolArgument {
+                name: name.clone(),
+                json_type: ty.json_type(),
+                always_sent: always,
+            })
             .collect::<Vec<_>>()
     };
     let mut arguments = args(&t.arguments, true);
@@ -61,7 +71,11 @@ pub(crate) fn mcp_tool(t: &McpToolSpec) -> McpToolExpectation {
             .reads
             .iter()
             .map(|(p, ty)| ToolResultField {
-                path: if p.starts_with('$') { p.clone() } else { format!("$.{p}") },
+                path: if p.starts_with('$') {
+                    p.clone()
+                } else {
+                    format!("$.{p}")
+                },
                 json_type: ty.json_type(),
             })
             .collect(),

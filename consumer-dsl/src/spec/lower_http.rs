@@ -13,7 +13,12 @@ use crate::model::{
 };
 
 /// An `http:` interaction.
-pub(crate) fn http(cx: &Ctx<'_>, path: &str, meta: InteractionMeta, h: &HttpSpec) -> Result<Interaction, DslError> {
+pub(crate) fn http(
+    cx: &Ctx<'_>,
+    path: &str,
+    meta: InteractionMeta,
+    h: &HttpSpec,
+) -> Result<Interaction, DslError> {
     let (Some(req), Some(resp)) = (&h.request, &h.response) else {
         return Err(cx.err(path, "an http interaction needs `request` and `response`"));
     };
@@ -49,7 +54,10 @@ struct Keyed {
 
 impl Keyed {
     fn new() -> Self {
-        Keyed { rules: Map::new(), generators: Map::new() }
+        Keyed {
+            rules: Map::new(),
+            generators: Map::new(),
+        }
     }
 
     fn add(&mut self, name: &str, out: &Compiled) {
@@ -66,14 +74,22 @@ impl Keyed {
     }
 }
 
-fn headers(cx: &Ctx<'_>, path: &str, h: &indexmap::IndexMap<String, Template>, keyed: &mut Keyed) -> Result<Option<Headers>, DslError> {
+fn headers(
+    cx: &Ctx<'_>,
+    path: &str,
+    h: &indexmap::IndexMap<String, Template>,
+    keyed: &mut Keyed,
+) -> Result<Option<Headers>, DslError> {
     if h.is_empty() {
         return Ok(None);
     }
     let mut out = Headers::new();
     for (name, t) in h {
         let (v, c) = single(t);
-        out.insert(name.clone(), vec![string_of(cx, &format!("{path}.headers.{name}"), v)?]);
+        out.insert(
+            name.clone(),
+            vec![string_of(cx, &format!("{path}.headers.{name}"), v)?],
+        );
         keyed.add(name, &c);
     }
     Ok(Some(out))
@@ -151,7 +167,12 @@ fn response(cx: &Ctx<'_>, path: &str, r: &HttpResponseSpec) -> Result<HttpRespon
         .as_u64()
         .and_then(|n| u16::try_from(n).ok())
         .filter(|n| (100..=599).contains(n))
-        .ok_or_else(|| cx.err(&format!("{path}.status"), "a status is a number from 100 to 599 (or a $statusCode matcher)"))?;
+        .ok_or_else(|| {
+            cx.err(
+                &format!("{path}.status"),
+                "a status is a number from 100 to 599 (or a $statusCode matcher)",
+            )
+        })?;
     let mut header_keyed = Keyed::new();
     let headers = headers(cx, path, &r.headers, &mut header_keyed)?;
     let mut b = Compiled::default();
@@ -169,10 +190,23 @@ fn response(cx: &Ctx<'_>, path: &str, r: &HttpResponseSpec) -> Result<HttpRespon
             ("body", Value::Object(b.generators_by_path())),
         ],
     )?;
-    Ok(HttpResponse { status, headers, body, matching_rules, generators, extra: Map::new() })
+    Ok(HttpResponse {
+        status,
+        headers,
+        body,
+        matching_rules,
+        generators,
+        extra: Map::new(),
+    })
 }
 
-fn message_of(cx: &Ctx<'_>, path: &str, contents: Option<&Template>, metadata: Option<&Template>, ct: Option<&str>) -> Result<Message, DslError> {
+fn message_of(
+    cx: &Ctx<'_>,
+    path: &str,
+    contents: Option<&Template>,
+    metadata: Option<&Template>,
+    ct: Option<&str>,
+) -> Result<Message, DslError> {
     let Some(contents) = contents else {
         return Err(cx.err(path, "a message needs `contents`"));
     };
@@ -183,7 +217,10 @@ fn message_of(cx: &Ctx<'_>, path: &str, contents: Option<&Template>, metadata: O
     if let Some(m) = metadata {
         let entries = match m {
             Template::Object(fields) => fields.clone(),
-            Template::Literal(Value::Object(o)) => o.iter().map(|(k, v)| (k.clone(), Template::Literal(v.clone()))).collect(),
+            Template::Literal(Value::Object(o)) => o
+                .iter()
+                .map(|(k, v)| (k.clone(), Template::Literal(v.clone())))
+                .collect(),
             _ => return Err(cx.err(&format!("{path}.metadata"), "message metadata is a map")),
         };
         for (name, t) in &entries {
@@ -195,28 +232,75 @@ fn message_of(cx: &Ctx<'_>, path: &str, contents: Option<&Template>, metadata: O
     let empty = b.is_empty() && keyed.is_empty();
     let (matching_rules, generators) = categorised(
         empty,
-        &[("body", Value::Object(b.rules_by_path())), ("metadata", Value::Object(keyed.rules))],
-        &[("body", Value::Object(b.generators_by_path())), ("metadata", Value::Object(keyed.generators))],
+        &[
+            ("body", Value::Object(b.rules_by_path())),
+            ("metadata", Value::Object(keyed.rules)),
+        ],
+        &[
+            ("body", Value::Object(b.generators_by_path())),
+            ("metadata", Value::Object(keyed.generators)),
+        ],
     )?;
-    Ok(Message { contents, metadata: meta, matching_rules, generators, extra: Map::new() })
+    Ok(Message {
+        contents,
+        metadata: meta,
+        matching_rules,
+        generators,
+        extra: Map::new(),
+    })
 }
 
 /// A `message:` (Pact `Asynchronous/Messages`) interaction.
-pub(crate) fn message(cx: &Ctx<'_>, path: &str, meta: InteractionMeta, m: &MessageSpec) -> Result<Interaction, DslError> {
-    let message = message_of(cx, path, m.contents.as_ref(), m.metadata.as_ref(), m.content_type.as_deref())?;
-    Ok(Interaction::AsyncMessage(MessageInteraction { meta, message }))
+pub(crate) fn message(
+    cx: &Ctx<'_>,
+    path: &str,
+    meta: InteractionMeta,
+    m: &MessageSpec,
+) -> Result<Interaction, DslError> {
+    let message = message_of(
+        cx,
+        path,
+        m.contents.as_ref(),
+        m.metadata.as_ref(),
+        m.content_type.as_deref(),
+    )?;
+    Ok(Interaction::AsyncMessage(MessageInteraction {
+        meta,
+        message,
+    }))
 }
 
 /// A `sync_message:` (Pact `Synchronous/Messages`) interaction.
-pub(crate) fn sync_message(cx: &Ctx<'_>, path: &str, meta: InteractionMeta, m: &MessageSpec) -> Result<Interaction, DslError> {
-    let request = message_of(cx, path, m.contents.as_ref(), m.metadata.as_ref(), m.content_type.as_deref())?;
+pub(crate) fn sync_message(
+    cx: &Ctx<'_>,
+    path: &str,
+    meta: InteractionMeta,
+    m: &MessageSpec,
+) -> Result<Interaction, DslError> {
+    let request = message_of(
+        cx,
+        path,
+        m.contents.as_ref(),
+        m.metadata.as_ref(),
+        m.content_type.as_deref(),
+    )?;
     let response = m
         .responses
         .iter()
         .enumerate()
         .map(|(i, r): (usize, &MessageBodySpec)| {
-            message_of(cx, &format!("{path}.responses[{i}]"), Some(&r.contents), r.metadata.as_ref(), r.content_type.as_deref())
+            message_of(
+                cx,
+                &format!("{path}.responses[{i}]"),
+                Some(&r.contents),
+                r.metadata.as_ref(),
+                r.content_type.as_deref(),
+            )
         })
         .collect::<Result<Vec<_>, _>>()?;
-    Ok(Interaction::SyncMessage(SyncMessageInteraction { meta, request, response }))
+    Ok(Interaction::SyncMessage(SyncMessageInteraction {
+        meta,
+        request,
+        response,
+    }))
 }

@@ -38,7 +38,11 @@ pub fn parse_spec(text: &str, origin: &str) -> Result<ast::SpecDocument, DslErro
 /// Compiles a spec into a contract. `origin` names the spec in errors
 /// (usually its file name); `resolver` loads JSON Schemas referred to by
 /// path (use [`NoSchemaFiles`] when all schemas are inline).
-pub fn compile_spec(text: &str, origin: &str, resolver: &dyn SchemaResolver) -> Result<Contract, DslError> {
+pub fn compile_spec(
+    text: &str,
+    origin: &str,
+    resolver: &dyn SchemaResolver,
+) -> Result<Contract, DslError> {
     let doc = parse_spec(text, origin)?;
     lower(&doc, origin, resolver)
 }

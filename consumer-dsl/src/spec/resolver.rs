@@ -20,7 +20,9 @@ pub struct NoSchemaFiles;
 
 /// Why [`NoSchemaFiles`] refused.
 #[derive(Debug, thiserror::Error)]
-#[error("schema files cannot be loaded here; inline the schema or compile the spec with a file resolver")]
+#[error(
+    "schema files cannot be loaded here; inline the schema or compile the spec with a file resolver"
+)]
 pub struct SchemaFilesUnavailable;
 
 impl SchemaResolver for NoSchemaFiles {

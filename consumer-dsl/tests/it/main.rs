@@ -1,0 +1,3 @@
+//! Integration tests of accord-dsl.
+
+mod spec_files;
