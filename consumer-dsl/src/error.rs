@@ -46,6 +46,15 @@ pub enum DslError {
         #[source]
         source: Box<dyn std::error::Error + Send + Sync>,
     },
+    /// A value handed to the builder is not a valid template (a bad inline
+    /// matcher).
+    #[error("{context}: {source}")]
+    BuilderValue {
+        /// The interaction and field the value was given for.
+        context: String,
+        #[source]
+        source: serde_json::Error,
+    },
     /// Reading a file failed.
     #[error("cannot read {path}: {source}")]
     Io {
