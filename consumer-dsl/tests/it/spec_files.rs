@@ -1,6 +1,9 @@
 //! The example spec in `examples/` and the YAML blocks of
 //! `docs/contract-format.md` compile.
 
+mod builder_equivalence;
+mod no_panic;
+
 use std::path::{Path, PathBuf};
 
 use accord_dsl::model::accord::{CounterChange, Credential, TaskState};
@@ -20,6 +23,11 @@ fn file_resolver(base: PathBuf) -> impl Fn(&str) -> Result<Value, ResolveError> 
         let text = std::fs::read_to_string(base.join(reference))?;
         Ok(serde_json::from_str(&text)?)
     }
+}
+
+pub(crate) fn example_text() -> String {
+    std::fs::read_to_string(repo_root().join("examples/planning-agent.yaml"))
+        .expect("the example exists")
 }
 
 fn example() -> Contract {
