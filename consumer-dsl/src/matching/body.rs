@@ -135,19 +135,16 @@ fn compare_json(
             m.compare(&mut Vec::new(), &e, &a);
             m.mismatches
         }
-        (Err(m), _) | (_, Err(m)) => vec![m],
+        (Err(m), _) | (_, Err(m)) => vec![Mismatch::new(MismatchKind::Body, "$", m)],
     }
 }
 
-fn parse_json<'c>(c: &'c BodyContent, which: &str) -> Result<Cow<'c, Value>, Mismatch> {
+fn parse_json<'c>(c: &'c BodyContent, which: &str) -> Result<Cow<'c, Value>, String> {
     match c {
         BodyContent::Json(v) => Ok(Cow::Borrowed(v)),
         other => serde_json::from_str(&text(other))
             .map(Cow::Owned)
-            .map_err(|e| {
-                let msg = format!("The {which} body is not valid JSON: {e}");
-                Mismatch::new(MismatchKind::Body, "$", msg)
-            }),
+            .map_err(|e| format!("The {which} body is not valid JSON: {e}")),
     }
 }
 

@@ -80,7 +80,7 @@ fn metadata_equal(key: &str, ev: &Value, av: &Value) -> bool {
             MediaType::parse(e).accepts(&MediaType::parse(a))
         }
         (Value::String(e), other) | (other, Value::String(e)) if !other.is_string() => {
-            other.to_string() == *e
+            serde_json::from_str::<Value>(e).is_ok_and(|v| v == *other)
         }
         _ => ev == av,
     }

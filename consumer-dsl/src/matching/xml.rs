@@ -16,7 +16,7 @@ use super::json::MAX_DEPTH;
 use super::mismatch::{Mismatch, MismatchKind};
 use super::path::{Seg, render_location};
 use super::rule::MatchingRule;
-use super::rules::Category;
+use super::rules::{Category, RuleList};
 
 /// Compares two XML documents.
 pub fn match_xml(
@@ -27,7 +27,7 @@ pub fn match_xml(
 ) -> Vec<Mismatch> {
     let (e, a) = match (parse(expected, "expected"), parse(actual, "actual")) {
         (Ok(e), Ok(a)) => (e, a),
-        (Err(m), _) | (_, Err(m)) => return vec![m],
+        (Err(m), _) | (_, Err(m)) => return vec![Mismatch::new(MismatchKind::Body, "$", m)],
     };
     let mut m = XmlMatcher {
         rules,
@@ -40,11 +40,8 @@ pub fn match_xml(
     m.mismatches
 }
 
-fn parse<'t>(text: &'t str, which: &str) -> Result<Document<'t>, Mismatch> {
-    Document::parse(text).map_err(|e| {
-        let msg = format!("The {which} body is not valid XML: {e}");
-        Mismatch::new(MismatchKind::Body, "$", msg)
-    })
+fn parse<'t>(text: &'t str, which: &str) -> Result<Document<'t>, String> {
+    Document::parse(text).map_err(|e| format!("The {which} body is not valid XML: {e}"))
 }
 
 struct XmlMatcher<'r> {
@@ -73,7 +70,26 @@ fn text_of<'a>(n: Node<'a, '_>) -> String {
     out.trim().to_string()
 }
 
-impl XmlMatcher<'_> {
+impl<'r> XmlMatcher<'r> {
+    /// The best rules for an XML location. Rule paths are written both
+    /// without indexes (`$.a.b['@x']`) and with the index of each child
+    /// (`$.a[*].b['@x']`); the location carries the indexes and both
+    /// readings are weighed.
+    fn best(&self, loc: &[Seg<'_>]) -> Option<&'r RuleList> {
+        let plain: Vec<Seg<'_>> = loc
+            .iter()
+            .filter(|s| !matches!(s, Seg::Index(_)))
+            .copied()
+            .collect();
+        match (
+            self.rules.select_weighted(loc),
+            self.rules.select_weighted(&plain),
+        ) {
+            (Some((wi, ri)), Some((wp, rp))) => Some(if wi >= wp { ri } else { rp }),
+            (a, b) => a.or(b).map(|(_, r)| r),
+        }
+    }
+
     fn push(&mut self, loc: &[Seg<'_>], message: String) {
         let m = Mismatch::new(MismatchKind::Body, render_location(loc), message);
         self.mismatches.push(m);
@@ -100,7 +116,7 @@ impl XmlMatcher<'_> {
     }
 
     fn compare_value(&mut self, loc: &[Seg<'_>], what: &str, ev: &str, av: &str) {
-        match self.rules.select_best(loc) {
+        match self.best(loc) {
             Some(list) => {
                 if let Err(f) = check_list(list, |r| check_str(r, ev, av)) {
                     self.push(loc, f.message);
@@ -151,7 +167,7 @@ impl XmlMatcher<'_> {
     fn compare_text<'a>(&mut self, loc: &mut Vec<Seg<'a>>, e: Node<'a, '_>, a: Node<'a, '_>) {
         let (et, at) = (text_of(e), text_of(a));
         loc.push(Seg::Text);
-        if et != at || self.rules.is_defined(loc) {
+        if et != at || self.best(loc).is_some() {
             self.compare_value(loc, "text", &et, &at);
         }
         loc.pop();
@@ -160,7 +176,7 @@ impl XmlMatcher<'_> {
     fn compare_children<'a>(&mut self, loc: &mut Vec<Seg<'a>>, e: Node<'a, '_>, a: Node<'a, '_>) {
         let expected: Vec<Node<'a, '_>> = e.children().filter(Node::is_element).collect();
         let actual: Vec<Node<'a, '_>> = a.children().filter(Node::is_element).collect();
-        let parent_typed = self.rules.is_defined(loc);
+        let parent_typed = self.best(loc).is_some();
         let mut seen: Vec<Node<'a, '_>> = Vec::new();
         for ec in &expected {
             if seen.iter().any(|s| same_name(*s, *ec)) {
@@ -194,6 +210,26 @@ impl XmlMatcher<'_> {
         }
     }
 
+    /// Compares the `i`-th child of a group; `loc` ends with the group's
+    /// name and the child is located at `parent[i].name`.
+    fn compare_child<'a>(
+        &mut self,
+        loc: &mut Vec<Seg<'a>>,
+        i: usize,
+        e: Node<'a, '_>,
+        a: Node<'a, '_>,
+    ) {
+        let Some(name) = loc.pop() else {
+            return;
+        };
+        loc.push(Seg::Index(i));
+        loc.push(name);
+        self.compare_element(loc, e, a);
+        loc.pop();
+        loc.pop();
+        loc.push(name);
+    }
+
     fn compare_group<'a>(
         &mut self,
         loc: &mut Vec<Seg<'a>>,
@@ -203,7 +239,7 @@ impl XmlMatcher<'_> {
         let Some(first) = eg.first().copied() else {
             return;
         };
-        if let Some(list) = self.rules.select_best(loc) {
+        if let Some(list) = self.best(loc) {
             for rule in &list.rules {
                 if let MatchingRule::Type { min, max } = rule
                     && let Err(msg) = super::check::check_size(ag.len(), *min, *max)
@@ -211,14 +247,14 @@ impl XmlMatcher<'_> {
                     self.push(loc, msg);
                 }
             }
-            for ac in ag {
-                self.compare_element(loc, first, *ac);
+            for (i, ac) in ag.iter().enumerate() {
+                self.compare_child(loc, i, first, *ac);
             }
             return;
         }
         for (i, ec) in eg.iter().enumerate() {
             match ag.get(i) {
-                Some(ac) => self.compare_element(loc, *ec, *ac),
+                Some(ac) => self.compare_child(loc, i, *ec, *ac),
                 None => self.push(
                     loc,
                     format!(

@@ -47,7 +47,9 @@ fn json_files(dir: &Path, out: &mut Vec<PathBuf>) {
 /// `version-1.1` → V1.1 and `request` from `.../version-1.1/testcases/request/...`.
 fn classify(root: &Path, file: &Path) -> Option<(PactSpec, String)> {
     let rel = file.strip_prefix(root).ok()?;
-    let mut parts = rel.components().map(|c| c.as_os_str().to_string_lossy().into_owned());
+    let mut parts = rel
+        .components()
+        .map(|c| c.as_os_str().to_string_lossy().into_owned());
     let version = parts.next()?;
     let spec = version.strip_prefix("version-")?.parse().ok()?;
     let _testcases = parts.next()?;
@@ -55,7 +57,12 @@ fn classify(root: &Path, file: &Path) -> Option<(PactSpec, String)> {
 }
 
 /// Runs one case: `Ok(mismatches)` or `Err(why it could not run)`.
-fn run_case(file: &Path, spec: PactSpec, kind: &str, case: &Value) -> Result<Vec<Mismatch>, String> {
+fn run_case(
+    file: &Path,
+    spec: PactSpec,
+    kind: &str,
+    case: &Value,
+) -> Result<Vec<Mismatch>, String> {
     let origin = file.display().to_string();
     let (e, a) = (&case["expected"], &case["actual"]);
     let err = |e: accord_dsl::DslError| e.to_string();
@@ -117,7 +124,10 @@ fn pact_specification_cases_agree_with_their_expected_outcome() {
                     listed.join("\n")
                 ));
             }
-            Err(why) => failures.push(format!("{} ({comment}): could not run: {why}", file.display())),
+            Err(why) => failures.push(format!(
+                "{} ({comment}): could not run: {why}",
+                file.display()
+            )),
         }
     }
     let agree: usize = by_version.values().map(|t| t.agree).sum();
@@ -128,5 +138,9 @@ fn pact_specification_cases_agree_with_their_expected_outcome() {
     for f in &failures {
         println!("DISAGREE {f}");
     }
-    assert!(failures.is_empty(), "{} case(s) disagree (see output)", failures.len());
+    assert!(
+        failures.is_empty(),
+        "{} case(s) disagree (see output)",
+        failures.len()
+    );
 }
