@@ -1,3 +1,4 @@
-//! Integration tests of accord-dsl.
+//! The integration tests of `accord-dsl`: one binary, one module per area.
 
+mod conformance;
 mod spec_files;
