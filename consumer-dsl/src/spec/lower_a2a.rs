@@ -277,7 +277,7 @@ pub(crate) fn steps(
                     .transpose()?;
                 TaskStep::Status(StatusStep {
                     state: st.0,
-                    message: message.into_iter().collect(),
+                    message_parts: message.into_iter().collect(),
                     optional: s.optional,
                 })
             }
