@@ -300,6 +300,8 @@ pub struct SendSpec {
     pub parts: Vec<PartSpec>,
     pub message_id: Option<String>,
     pub context_id: Option<String>,
+    /// An existing task to continue (the replay sets it for follow-ups).
+    pub task_id: Option<String>,
     #[serde(default)]
     pub reference_task_ids: Vec<String>,
     #[serde(default)]
