@@ -27,6 +27,7 @@
 //! ```
 
 mod a2a;
+mod a2a_parts;
 mod common;
 mod decl;
 pub mod m;
