@@ -26,9 +26,7 @@ pub(crate) fn task(
     let Some(send) = &a.send else {
         return Err(cx.err(path, "an a2a interaction needs `send` (the message)"));
     };
-    if a.error.is_some() && (!a.expect.is_empty() || a.terminal.is_some() || a.cancel.is_some()) {
-        return Err(cx.err(&format!("{path}.error"), "an expected send error creates no task: drop `expect`, `terminal` and `cancel`, or drop `error`"));
-    }
+    check_shape(cx, path, a)?;
     let steps = steps(cx, &format!("{path}.expect"), &a.expect)?;
     let last_state = steps.iter().rev().find_map(|s| match s {
         TaskStep::Status(st) => Some(st.state),
@@ -81,6 +79,32 @@ pub(crate) fn task(
         extra: Map::new(),
     };
     Ok(Interaction::A2aTask(A2aTaskInteraction { meta, task }))
+}
+
+/// Refuses combinations that cannot happen: a task from a refused send, or
+/// task events from an agent that answers with a direct message.
+fn check_shape(cx: &Ctx<'_>, path: &str, a: &A2aSpec) -> Result<(), DslError> {
+    let task_keys =
+        a.terminal.is_some() || a.cancel.is_some() || a.push.is_some() || !a.follow_ups.is_empty();
+    if a.error.is_some() && (task_keys || !a.expect.is_empty()) {
+        return Err(cx.err(
+            &format!("{path}.error"),
+            "an expected send error creates no task: drop `expect`, `terminal`, `cancel`, `push` and `follow_ups`, or drop `error`",
+        ));
+    }
+    let replies = a.expect.iter().filter(|s| s.reply.is_some()).count();
+    let task_steps = a.expect.len() - replies;
+    match a.returns {
+        Some(ResponseName::Message) if task_keys || task_steps > 0 => Err(cx.err(
+            path,
+            "`returns: message` answers with a direct reply: no task states, artifacts, terminal, cancel, push or follow-ups",
+        )),
+        Some(ResponseName::Task) | None if replies > 0 => Err(cx.err(
+            &format!("{path}.expect"),
+            "a `reply` step needs `returns: message`",
+        )),
+        _ => Ok(()),
+    }
 }
 
 /// The `SendMessageRequest`; rules rooted at the request params.

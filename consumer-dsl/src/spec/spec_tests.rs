@@ -337,3 +337,26 @@ fn unsupported_protocol_versions_are_refused() {
     let e = refuse("consumer: a\nprovider: b\nprotocols: { mcp: '2024-11-05' }\n");
     assert!(e.to_string().contains("protocols.mcp"), "{e}");
 }
+
+#[test]
+fn a_direct_reply_cannot_have_task_states() {
+    let e = refuse(&format!(
+        "{HEAD}  - a2a: x\n    send: {{ text: hi }}\n    returns: message\n    expect: [{{ state: COMPLETED }}]\n"
+    ));
+    assert!(e.to_string().contains("direct reply"), "{e}");
+    let e = refuse(&format!(
+        "{HEAD}  - a2a: x\n    send: {{ text: hi }}\n    expect: [{{ reply: {{ text: yes }} }}]\n"
+    ));
+    assert!(e.to_string().contains("returns: message"), "{e}");
+}
+
+#[test]
+fn two_interactions_with_the_same_description_and_states_are_refused() {
+    let e = refuse(&format!(
+        "{HEAD}  - mcp: x\n    tool: t\n    expect: {{}}\n  - mcp: x\n    tool: u\n    expect: {{}}\n"
+    ));
+    assert!(
+        e.to_string().contains("interactions[1]") && e.to_string().contains("interactions[0]"),
+        "{e}"
+    );
+}
