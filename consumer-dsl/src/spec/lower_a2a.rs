@@ -113,46 +113,8 @@ pub(crate) fn send_request(
     path: &str,
     s: &SendSpec,
 ) -> Result<SendRequest, DslError> {
-    let mut specs: Vec<PartSpec> = Vec::new();
-    if let Some(t) = &s.text {
-        specs.push(PartSpec {
-            text: Some(t.clone()),
-            ..PartSpec::default()
-        });
-    }
-    if let Some(d) = &s.data {
-        specs.push(PartSpec {
-            data: Some(d.clone()),
-            media_type: s.media_type.clone(),
-            ..PartSpec::default()
-        });
-    }
-    specs.extend(s.parts.iter().cloned());
-    if specs.is_empty() {
-        return Err(cx.err(
-            path,
-            "a message needs at least one part: `text`, `data` or `parts`",
-        ));
-    }
     let mut out = Compiled::default();
-    let parts_root = PactPath::root().field("message").field("parts");
-    let mut parts = Vec::new();
-    for (i, p) in specs.iter().enumerate() {
-        let ppath = format!("{path}.parts[{i}]");
-        if p.schema.is_some() {
-            return Err(cx.err(
-                &ppath,
-                "`schema` belongs to expected parts, not to sent ones",
-            ));
-        }
-        let content = part_content(cx, &ppath, p, &parts_root.index(i), &mut out)?;
-        parts.push(Part {
-            content,
-            media_type: p.media_type.clone(),
-            filename: p.filename.clone(),
-            metadata: None,
-        });
-    }
+    let parts = sent_parts(cx, path, s, &mut out)?;
     let metadata = match &s.metadata {
         None => None,
         Some(t) => match t.compile(&PactPath::root().field("metadata"), &mut out) {
@@ -160,13 +122,13 @@ pub(crate) fn send_request(
             _ => return Err(cx.err(&format!("{path}.metadata"), "metadata is a map")),
         },
     };
-    let configuration =
-        (!s.accepted_output_modes.is_empty() || s.history_length.is_some() || s.return_immediately)
-            .then(|| SendConfiguration {
-                accepted_output_modes: s.accepted_output_modes.clone(),
-                history_length: s.history_length,
-                return_immediately: s.return_immediately,
-            });
+    let configured =
+        !s.accepted_output_modes.is_empty() || s.history_length.is_some() || s.return_immediately;
+    let configuration = configured.then(|| SendConfiguration {
+        accepted_output_modes: s.accepted_output_modes.clone(),
+        history_length: s.history_length,
+        return_immediately: s.return_immediately,
+    });
     let (matching_rules, generators) = body_rules(&out)?;
     Ok(SendRequest {
         message: A2aMessage {
@@ -184,6 +146,55 @@ pub(crate) fn send_request(
         matching_rules,
         generators,
     })
+}
+
+/// The parts of a sent message: `text`, then `data`, then `parts`, with
+/// their rules at `$.message.parts[i]`.
+fn sent_parts(
+    cx: &Ctx<'_>,
+    path: &str,
+    s: &SendSpec,
+    out: &mut Compiled,
+) -> Result<Vec<Part>, DslError> {
+    let text = s.text.as_ref().map(|t| PartSpec {
+        text: Some(t.clone()),
+        ..PartSpec::default()
+    });
+    let data = s.data.as_ref().map(|d| PartSpec {
+        data: Some(d.clone()),
+        media_type: s.media_type.clone(),
+        ..PartSpec::default()
+    });
+    let specs: Vec<PartSpec> = text
+        .into_iter()
+        .chain(data)
+        .chain(s.parts.iter().cloned())
+        .collect();
+    if specs.is_empty() {
+        return Err(cx.err(
+            path,
+            "a message needs at least one part: `text`, `data` or `parts`",
+        ));
+    }
+    let root = PactPath::root().field("message").field("parts");
+    let mut parts = Vec::new();
+    for (i, p) in specs.iter().enumerate() {
+        let ppath = format!("{path}.parts[{i}]");
+        if p.schema.is_some() {
+            return Err(cx.err(
+                &ppath,
+                "`schema` belongs to expected parts, not to sent ones",
+            ));
+        }
+        let content = part_content(cx, &ppath, p, &root.index(i), out)?;
+        parts.push(Part {
+            content,
+            media_type: p.media_type.clone(),
+            filename: p.filename.clone(),
+            metadata: None,
+        });
+    }
+    Ok(parts)
 }
 
 fn part_content(
