@@ -4,7 +4,7 @@ use serde_json::{Map, Value};
 
 pub use super::a2a_parts::{CancelBuilder, ErrorBuilder, PushBuilder};
 use super::common::Common;
-use super::{ErrorSlot, template};
+use super::{ErrorSlot, spec_part, template};
 use crate::model::accord::{A2aOperation, Credential, TaskState};
 use crate::spec::StateName;
 use crate::spec::ast::{
@@ -63,6 +63,33 @@ impl A2aTaskBuilder {
     /// The media type of the data part.
     pub fn send_media_type(mut self, media_type: impl Into<String>) -> Self {
         self.send().media_type = Some(media_type.into());
+        self
+    }
+
+    /// Another part, in the spec's shape: `{"url": …, "media_type": …}`.
+    pub fn send_part(mut self, part: Value) -> Self {
+        if let Some(p) = spec_part::<PartSpec>(&mut self.errors, "send.parts", part) {
+            self.send().parts.push(p);
+        }
+        self
+    }
+
+    /// Any other `send` key, in the spec's shape (`context_id`, `task_id`,
+    /// `message_id`, `reference_task_ids`, `extensions`, `metadata`,
+    /// `history_length`): merged over what is set so far.
+    pub fn send_with(mut self, keys: Value) -> Self {
+        let base = std::mem::take(self.send());
+        let mut merged = spec_part::<SendSpec>(&mut self.errors, "send", keys).unwrap_or_default();
+        merged.stream |= base.stream;
+        merged.return_immediately |= base.return_immediately;
+        merged.text = merged.text.or(base.text);
+        merged.data = merged.data.or(base.data);
+        merged.media_type = merged.media_type.or(base.media_type);
+        merged.parts = [base.parts, merged.parts].concat();
+        if merged.accepted_output_modes.is_empty() {
+            merged.accepted_output_modes = base.accepted_output_modes;
+        }
+        *self.send() = merged;
         self
     }
 
@@ -135,6 +162,16 @@ impl A2aTaskBuilder {
             artifact: Some(b.spec),
             ..StepSpec::default()
         });
+        self
+    }
+
+    /// Any expected step in the spec's shape:
+    /// `{"state": "WORKING", "message": {"data": …}}`, `{"artifact": {"parts": […]}}`,
+    /// `{"reply": {"data": …}}`.
+    pub fn expect_step(mut self, step: Value) -> Self {
+        if let Some(s) = spec_part::<StepSpec>(&mut self.errors, "expect", step) {
+            self.spec.a2a.expect.push(s);
+        }
         self
     }
 
