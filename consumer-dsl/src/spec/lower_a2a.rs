@@ -45,8 +45,17 @@ pub(crate) fn task(
             ),
         ));
     }
+    let skill = match (&a.skill, &send.skill) {
+        (Some(x), Some(y)) if x != y => {
+            return Err(cx.err(
+                &format!("{path}.send.skill"),
+                format!("names skill `{y}` but the interaction names `{x}`"),
+            ));
+        }
+        (x, y) => x.clone().or_else(|| y.clone()),
+    };
     let task = A2aTask {
-        skill: a.skill.clone(),
+        skill,
         request: send_request(cx, &format!("{path}.send"), send)?,
         streaming: send.stream,
         response: match a.returns {

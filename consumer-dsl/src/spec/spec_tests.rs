@@ -485,3 +485,61 @@ fn impossible_combinations_are_refused_with_their_field() {
         );
     }
 }
+
+/// The spec sketch of DESIGN.md, verbatim but for the schema file.
+const DESIGN_SKETCH: &str = r#"
+consumer: orchestrator
+provider: work-planning-agent
+protocols: { a2a: "1.0", mcp: "2026-07-28" }
+principals:
+  alice: { tenant: tenant-a }
+  bob:   { tenant: tenant-b }
+agent_card:                       # what this consumer relies on
+  skills: [work-planning]
+  capabilities: { streaming: true }
+  output_modes: [application/json]
+interactions:
+  - a2a: create a draft plan
+    as: alice
+    given: [reset, { tenant has records: { tenant: tenant-a, count: 7 } }]
+    send:
+      skill: work-planning
+      stream: true
+      data: { tenant_id: tenant-a, request_id: r-1, items: [{ title: rotate keys }] }
+    expect:
+      - state: TASK_STATE_WORKING
+      - artifact:
+          media_type: application/json
+          schema: { type: object }
+          data: { plan_id: { $like: plan-1 }, status: draft }
+      - state: TASK_STATE_COMPLETED
+    side_effects: { records: +1, outbound_writes: 0 }
+    within: { acknowledge_ms: 1000, first_progress_ms: 5000 }
+  - a2a: nobody else sees my task
+    as: alice
+    send: { skill: work-planning, data: { tenant_id: tenant-a, request_id: r-2, items: [{ title: x }] } }
+    probe_as: bob                 # Get/Cancel/Subscribe/List as bob must look like an unknown id
+  - mcp: look up a plan
+    as: alice
+    tool: work_plan_lookup
+    arguments: { tenant_id: tenant-a, plan_id: plan-1 }
+    expect: { is_error: false, structured: { plan_id: plan-1, status: { $enum: [draft, ready] } } }
+    side_effects: { records: 0 }  # the tool claims readOnlyHint
+  - http: the plan of task 42
+    given: [{ task 42 exists: { id: 42 } }]
+    request: { method: GET, path: /plans/42 }
+    response: { status: 200, body: { taskId: 42, steps: { $eachLike: search, min: 1 } } }
+"#;
+
+#[test]
+fn the_design_sketch_compiles() {
+    let c =
+        compile_spec(DESIGN_SKETCH, "DESIGN.md", &NoSchemaFiles).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(c.interactions.len(), 4);
+    let Some(Interaction::A2aTask(t)) = c.interactions.get(1) else {
+        panic!("an A2A task")
+    };
+    assert_eq!(t.task.skill.as_deref(), Some("work-planning"));
+    let probes = &t.meta.expectations.auth.as_ref().expect("auth").probes;
+    assert_eq!(probes[0].principal, "bob");
+}
