@@ -543,3 +543,40 @@ fn the_design_sketch_compiles() {
     let probes = &t.meta.expectations.auth.as_ref().expect("auth").probes;
     assert_eq!(probes[0].principal, "bob");
 }
+
+#[test]
+fn compiled_http_rules_judge_actual_requests_and_responses() {
+    use crate::matching::{match_request, match_response};
+    let c = compile(
+        "  - http: x\n    request: { method: GET, path: { $regex: '^/plans/\\d+$', example: /plans/42 }, headers: { X-Id: { $uuid: ~ } } }\n    response: { status: { $statusCode: [503, 429] }, body: { steps: { $eachLike: s, min: 1 } } }\n",
+    );
+    let Some(Interaction::Http(h)) = c.interactions.first() else {
+        panic!("HTTP")
+    };
+    let mut req = h.request.clone();
+    req.path = "/plans/7".into();
+    assert!(
+        match_request(&h.request, &req).is_empty(),
+        "{:?}",
+        match_request(&h.request, &req)
+    );
+    req.path = "/tasks/7".into();
+    assert!(!match_request(&h.request, &req).is_empty());
+    let mut req = h.request.clone();
+    req.headers = Some(
+        [("X-Id".to_string(), vec!["nope".to_string()])]
+            .into_iter()
+            .collect(),
+    );
+    assert!(!match_request(&h.request, &req).is_empty());
+    let mut resp = h.response.clone();
+    resp.status = 429;
+    resp.body = crate::model::Body::json(json!({"steps": ["a", "b"]}));
+    assert!(
+        match_response(&h.response, &resp).is_empty(),
+        "{:?}",
+        match_response(&h.response, &resp)
+    );
+    resp.status = 200;
+    assert!(!match_response(&h.response, &resp).is_empty());
+}
