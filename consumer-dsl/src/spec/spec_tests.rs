@@ -580,3 +580,18 @@ fn compiled_http_rules_judge_actual_requests_and_responses() {
     resp.status = 200;
     assert!(!match_response(&h.response, &resp).is_empty());
 }
+
+#[test]
+fn structured_content_is_an_object_before_mcp_2026() {
+    let spec = |v: &str| {
+        format!(
+            "consumer: a\nprovider: b\nprotocols: {{ mcp: '{v}' }}\ninteractions:\n  - mcp: x\n    tool: t\n    expect: {{ structured: [1, 2] }}\n"
+        )
+    };
+    let e = refuse(&spec("2025-11-25"));
+    assert!(
+        e.to_string().contains("interactions[0].expect.structured"),
+        "{e}"
+    );
+    assert!(compile_spec(&spec("2026-07-28"), "t.yaml", &NoSchemaFiles).is_ok());
+}
