@@ -17,7 +17,9 @@ use crate::model::InteractionMeta;
 /// An `A2A/Task` interaction.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct A2aTaskInteraction {
+    /// The attributes every interaction has.
     pub meta: InteractionMeta,
+    /// The A2A-specific part.
     pub task: A2aTask,
 }
 
@@ -62,20 +64,28 @@ pub struct A2aTask {
 /// A2A v1.0 task states.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum TaskState {
+    /// Accepted, not started.
     #[serde(rename = "TASK_STATE_SUBMITTED")]
     Submitted,
+    /// In progress.
     #[serde(rename = "TASK_STATE_WORKING")]
     Working,
+    /// Waiting for input from the client (interrupted).
     #[serde(rename = "TASK_STATE_INPUT_REQUIRED")]
     InputRequired,
+    /// Waiting for authorization (interrupted).
     #[serde(rename = "TASK_STATE_AUTH_REQUIRED")]
     AuthRequired,
+    /// Finished successfully (terminal).
     #[serde(rename = "TASK_STATE_COMPLETED")]
     Completed,
+    /// Finished with an error (terminal).
     #[serde(rename = "TASK_STATE_FAILED")]
     Failed,
+    /// Canceled (terminal).
     #[serde(rename = "TASK_STATE_CANCELED")]
     Canceled,
+    /// Refused by the agent (terminal).
     #[serde(rename = "TASK_STATE_REJECTED")]
     Rejected,
 }
@@ -132,7 +142,10 @@ impl fmt::Display for TaskState {
 #[error(
     "unknown task state '{0}' (expected one of SUBMITTED, WORKING, INPUT_REQUIRED, AUTH_REQUIRED, COMPLETED, FAILED, CANCELED, REJECTED, with or without the TASK_STATE_ prefix)"
 )]
-pub struct UnknownTaskState(pub String);
+pub struct UnknownTaskState(
+    /// The string as written.
+    pub String,
+);
 
 impl FromStr for TaskState {
     type Err = UnknownTaskState;
@@ -151,9 +164,11 @@ impl FromStr for TaskState {
 /// The role of a message's sender.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 pub enum Role {
+    /// Sent by the client.
     #[default]
     #[serde(rename = "ROLE_USER")]
     User,
+    /// Sent by the agent.
     #[serde(rename = "ROLE_AGENT")]
     Agent,
 }
@@ -162,8 +177,11 @@ pub enum Role {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub enum PartContent {
+    /// A text part.
     Text(String),
+    /// A structured JSON part.
     Data(Value),
+    /// A file by URL.
     Url(String),
     /// Base64 bytes.
     Raw(String),
@@ -173,10 +191,13 @@ pub enum PartContent {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Part {
+    /// The content (`text`, `data`, `url` or `raw`).
     #[serde(flatten)]
     pub content: PartContent,
+    /// The part's `mediaType`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub media_type: Option<String>,
+    /// The part's `filename`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub filename: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -188,17 +209,24 @@ pub struct Part {
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct A2aMessage {
+    /// Always `ROLE_USER` for a sent message.
     #[serde(default)]
     pub role: Role,
+    /// The parts (at least one).
     pub parts: Vec<Part>,
+    /// `messageId`; generated at replay time when absent.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub message_id: Option<String>,
+    /// `contextId`: continue a conversation.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub context_id: Option<String>,
+    /// `taskId`: continue an existing task (set by the replay for follow-ups).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub task_id: Option<String>,
+    /// `referenceTaskIds`.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub reference_task_ids: Vec<String>,
+    /// Extension URIs the message uses.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub extensions: Vec<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -209,10 +237,13 @@ pub struct A2aMessage {
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct SendConfiguration {
+    /// Media types the client accepts.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub accepted_output_modes: Vec<String>,
+    /// How much history the answer carries (`0`: none).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub history_length: Option<u32>,
+    /// Return right after the task is created instead of waiting.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub return_immediately: bool,
 }
@@ -222,7 +253,9 @@ pub struct SendConfiguration {
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct SendRequest {
+    /// The message.
     pub message: A2aMessage,
+    /// `configuration`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub configuration: Option<SendConfiguration>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -232,12 +265,14 @@ pub struct SendRequest {
         skip_serializing_if = "MatchingRules::is_empty",
         with = "rules_serde::rules"
     )]
+    /// Matching rules (V4, category `body`), rooted at this object.
     pub matching_rules: MatchingRules,
     #[serde(
         default,
         skip_serializing_if = "Generators::is_empty",
         with = "rules_serde::generators"
     )]
+    /// Generators (V4, category `body`), rooted at this object.
     pub generators: Generators,
 }
 
@@ -245,8 +280,10 @@ pub struct SendRequest {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub enum ResponseKind {
+    /// A task (the default).
     #[default]
     Task,
+    /// A direct message.
     Message,
 }
 
@@ -262,8 +299,10 @@ impl ResponseKind {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct PartExpectation {
+    /// The content (`text`, `data`, `url` or `raw`).
     #[serde(flatten)]
     pub content: PartContent,
+    /// The part's `mediaType`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub media_type: Option<String>,
     /// A JSON Schema (2020-12) the `data` must satisfy.
@@ -274,12 +313,14 @@ pub struct PartExpectation {
         skip_serializing_if = "MatchingRules::is_empty",
         with = "rules_serde::rules"
     )]
+    /// Matching rules (V4, category `body`), rooted at this object.
     pub matching_rules: MatchingRules,
     #[serde(
         default,
         skip_serializing_if = "Generators::is_empty",
         with = "rules_serde::generators"
     )]
+    /// Generators (V4, category `body`), rooted at this object.
     pub generators: Generators,
 }
 
@@ -287,6 +328,7 @@ pub struct PartExpectation {
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ArtifactExpectation {
+    /// The artifact's `name`, when the consumer relies on it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// Each expected part must be matched by a distinct actual part.
@@ -297,6 +339,7 @@ pub struct ArtifactExpectation {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct StatusStep {
+    /// The state reported.
     pub state: TaskState,
     /// Expected parts of the status message.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -310,6 +353,7 @@ pub struct StatusStep {
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct MessageStep {
+    /// The expected parts.
     pub parts: Vec<PartExpectation>,
 }
 
@@ -317,8 +361,11 @@ pub struct MessageStep {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub enum TaskStep {
+    /// A status update (`statusUpdate`, or the task's status).
     Status(StatusStep),
+    /// An artifact (`artifactUpdate` chunks joined, or the task's artifacts).
     Artifact(ArtifactExpectation),
+    /// A direct message from the agent.
     Message(MessageStep),
 }
 

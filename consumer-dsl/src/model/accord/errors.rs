@@ -47,14 +47,23 @@ impl ErrorExpectation {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "SCREAMING_SNAKE_CASE")]
 pub enum A2aErrorReason {
+    /// JSON-RPC -32001.
     TaskNotFound,
+    /// JSON-RPC -32002.
     TaskNotCancelable,
+    /// JSON-RPC -32003.
     PushNotificationNotSupported,
+    /// JSON-RPC -32004.
     UnsupportedOperation,
+    /// JSON-RPC -32005.
     ContentTypeNotSupported,
+    /// JSON-RPC -32006.
     InvalidAgentResponse,
+    /// JSON-RPC -32007.
     ExtendedAgentCardNotConfigured,
+    /// JSON-RPC -32008.
     ExtensionSupportRequired,
+    /// JSON-RPC -32009.
     VersionNotSupported,
 }
 

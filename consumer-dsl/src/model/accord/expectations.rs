@@ -153,6 +153,7 @@ impl Credential {
 pub struct Probe {
     /// The other principal.
     pub principal: String,
+    /// The other principal's tenant.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tenant: Option<String>,
     /// A2A operations to probe with; empty means GetTask, CancelTask,
