@@ -166,6 +166,24 @@ pub struct Probe {
     pub unknown: Option<Map<String, Value>>,
 }
 
+impl Probe {
+    /// The A2A operations to probe with: the listed ones, or by default
+    /// GetTask, CancelTask, SubscribeToTask, ListTasks and SendMessage.
+    pub fn effective_operations(&self) -> Vec<A2aOperation> {
+        if self.operations.is_empty() {
+            vec![
+                A2aOperation::GetTask,
+                A2aOperation::CancelTask,
+                A2aOperation::SubscribeToTask,
+                A2aOperation::ListTasks,
+                A2aOperation::SendMessage,
+            ]
+        } else {
+            self.operations.clone()
+        }
+    }
+}
+
 /// How often an interaction is sent.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
