@@ -595,3 +595,13 @@ fn structured_content_is_an_object_before_mcp_2026() {
     );
     assert!(compile_spec(&spec("2026-07-28"), "t.yaml", &NoSchemaFiles).is_ok());
 }
+
+#[test]
+fn errors_found_after_parsing_carry_the_position_of_their_field() {
+    let e = refuse(&format!(
+        "{HEAD}  - a2a: x\n    as: carol\n    send: {{ text: hi }}\n"
+    ));
+    assert!(matches!(e, DslError::SpecField { .. }), "{e}");
+    assert_eq!(e.location(), Some((8, 9)), "{e}");
+    assert!(e.to_string().ends_with("at line 8 column 9"), "{e}");
+}
