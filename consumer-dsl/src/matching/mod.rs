@@ -1,7 +1,7 @@
 //! The Pact matching engine.
-//!
-//! PLACEHOLDER: being written (issue 2, matching part).
 
+mod content_type;
 mod rules;
 
+pub use content_type::{ContentKind, MediaType, content_kind};
 pub use rules::MatchingRules;
