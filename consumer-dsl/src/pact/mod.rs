@@ -24,3 +24,6 @@ pub use read::{
 pub use read_interaction::INTERACTION_TYPES;
 pub use write::{accord_metadata, interaction_to_v4, to_v4_json, write_contract};
 pub use write_parts::{body_to_v4, message_to_v4, request_to_v4, response_to_v4};
+
+#[cfg(test)]
+mod round_trip_tests;
