@@ -112,40 +112,15 @@ pub fn java_to_chrono_format(pattern: &str) -> Result<String, DslError> {
         }
         let n = chars[i..].iter().take_while(|&&x| x == c).count();
         i += n;
-        let spec = match (c, n) {
-            ('y' | 'u', 2) => "%y",
-            ('y' | 'u', _) => "%Y",
-            ('M', 1) => "%-m",
-            ('M', 2) => "%m",
-            ('M', 3) => "%b",
-            ('M', _) => "%B",
-            ('d', 1) => "%-d",
-            ('d', _) => "%d",
-            ('D', _) => "%j",
-            ('E', 1..=3) => "%a",
-            ('E', _) => "%A",
-            ('a', _) => "%p",
-            ('H', 1) => "%-H",
-            ('H', _) => "%H",
-            ('h', 1) => "%-I",
-            ('h', _) => "%I",
-            ('m', 1) => "%-M",
-            ('m', _) => "%M",
-            ('s', 1) => "%-S",
-            ('s', _) => "%S",
-            ('S', 1..=3) => "%3f",
-            ('S', 4..=6) => "%6f",
-            ('S', _) => "%9f",
-            ('Z', _) | ('X' | 'x', 1..=2) => "%z",
-            ('X' | 'x' | 'z', _) => "%:z",
-            ('%', _) => "%%",
-            (c, _) if c.is_ascii_alphabetic() => {
+        let spec = match chrono_spec(c, n) {
+            Some(spec) => spec,
+            None if c.is_ascii_alphabetic() => {
                 return Err(expr_error(
                     pattern,
                     format!("unsupported pattern letter '{c}'"),
                 ));
             }
-            (c, n) => {
+            None => {
                 out.extend(std::iter::repeat_n(c, n));
                 continue;
             }
@@ -155,6 +130,39 @@ pub fn java_to_chrono_format(pattern: &str) -> Result<String, DslError> {
         }
     }
     Ok(out)
+}
+
+/// The chrono specifier for a run of `n` pattern letters `c`.
+fn chrono_spec(c: char, n: usize) -> Option<&'static str> {
+    Some(match (c, n) {
+        ('y' | 'u', 2) => "%y",
+        ('y' | 'u', _) => "%Y",
+        ('M', 1) => "%-m",
+        ('M', 2) => "%m",
+        ('M', 3) => "%b",
+        ('M', _) => "%B",
+        ('d', 1) => "%-d",
+        ('d', _) => "%d",
+        ('D', _) => "%j",
+        ('E', 1..=3) => "%a",
+        ('E', _) => "%A",
+        ('a', _) => "%p",
+        ('H', 1) => "%-H",
+        ('H', _) => "%H",
+        ('h', 1) => "%-I",
+        ('h', _) => "%I",
+        ('m', 1) => "%-M",
+        ('m', _) => "%M",
+        ('s', 1) => "%-S",
+        ('s', _) => "%S",
+        ('S', 1..=3) => "%3f",
+        ('S', 4..=6) => "%6f",
+        ('S', _) => "%9f",
+        ('Z', _) | ('X' | 'x', 1..=2) => "%z",
+        ('X' | 'x' | 'z', _) => "%:z",
+        ('%', _) => "%%",
+        _ => return None,
+    })
 }
 
 #[derive(Debug, Clone, PartialEq)]

@@ -64,7 +64,23 @@ impl Generator {
         if !self.applies_in(ctx.mode) {
             return None;
         }
-        let keep_string = current.is_string();
+        match self {
+            Generator::Date { .. } | Generator::Time { .. } | Generator::DateTime { .. } => {
+                self.generate_date_time(ctx).map(Value::String)
+            }
+            Generator::ProviderState {
+                expression,
+                data_type,
+            } => provider_state_value(expression, data_type.unwrap_or_default(), ctx),
+            Generator::MockServerUrl { example, regex } => {
+                mock_server_url(example, regex, ctx.mock_server_url.as_deref()).map(Value::String)
+            }
+            _ => self.random_value(current.is_string(), rng),
+        }
+    }
+
+    /// The random generators; numbers stay strings when the example is one.
+    fn random_value(&self, keep_string: bool, rng: &mut impl Rng) -> Option<Value> {
         match self {
             Generator::RandomInt { min, max } => {
                 let (lo, hi) = if min <= max {
@@ -98,16 +114,7 @@ impl Generator {
             Generator::Regex { regex } => random_regex(regex, rng).map(Value::String),
             Generator::Uuid { format } => Some(json!(random_uuid(format.unwrap_or_default(), rng))),
             Generator::RandomBoolean => Some(json!(rng.random_bool(0.5))),
-            Generator::Date { .. } | Generator::Time { .. } | Generator::DateTime { .. } => {
-                self.generate_date_time(ctx).map(Value::String)
-            }
-            Generator::ProviderState {
-                expression,
-                data_type,
-            } => provider_state_value(expression, data_type.unwrap_or_default(), ctx),
-            Generator::MockServerUrl { example, regex } => {
-                mock_server_url(example, regex, ctx.mock_server_url.as_deref()).map(Value::String)
-            }
+            _ => None,
         }
     }
 

@@ -94,7 +94,7 @@ pub struct Generators {
 impl Generators {
     /// Parses the `generators` attribute (V3/V4 form).
     pub fn from_pact_json(value: &Value) -> Result<Self, DslError> {
-        Self::from_pact_json_at(value, "generators", "$")
+        Self::from_pact_json_at(value, "generators", "$.generators")
     }
 
     /// Like [`Generators::from_pact_json`], naming `origin` and the JSON

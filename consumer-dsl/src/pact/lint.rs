@@ -8,7 +8,7 @@ use std::collections::HashMap;
 
 use indexmap::IndexMap;
 
-use crate::model::{Contract, Interaction};
+use crate::model::{Contract, HttpInteraction, Interaction};
 
 /// How serious a problem is: errors make `lint` fail, warnings do not.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -128,7 +128,7 @@ fn check_duplicates(contract: &Contract, problems: &mut Vec<LintProblem>) {
 fn check_interaction(i: usize, interaction: &Interaction, problems: &mut Vec<LintProblem>) {
     let at = format!("$.interactions[{i}]");
     let meta = interaction.meta();
-    let mut push = |severity, code, suffix: &str, message: String| {
+    let mut push = |severity, code: &'static str, suffix: &str, message: String| {
         problems.push(LintProblem::new(
             severity,
             code,
@@ -156,33 +156,29 @@ fn check_interaction(i: usize, interaction: &Interaction, problems: &mut Vec<Lin
         }
     }
     match interaction {
-        Interaction::Http(h) => {
-            if !(100..=599).contains(&h.response.status) {
-                let msg = format!("{} is not an HTTP status code", h.response.status);
-                push(Severity::Error, "INVALID_STATUS", ".response.status", msg);
-            }
-            if h.request.method.trim().is_empty() {
-                push(
-                    Severity::Error,
-                    "EMPTY_METHOD",
-                    ".request.method",
-                    "the request has no method".into(),
-                );
-            }
-            if !h.request.path.starts_with('/') {
-                let msg = format!("path '{}' does not start with '/'", h.request.path);
-                push(Severity::Warning, "RELATIVE_PATH", ".request.path", msg);
-            }
-        }
+        Interaction::Http(h) => check_http(h, &mut push),
         Interaction::SyncMessage(m) if m.response.is_empty() => {
-            push(
-                Severity::Warning,
-                "NO_RESPONSE_MESSAGE",
-                ".response",
-                "a synchronous message expects no response".into(),
-            );
+            let msg = "a synchronous message expects no response".to_string();
+            push(Severity::Warning, "NO_RESPONSE_MESSAGE", ".response", msg);
         }
         _ => {}
+    }
+}
+
+type Push<'a> = dyn FnMut(Severity, &'static str, &str, String) + 'a;
+
+fn check_http(h: &HttpInteraction, push: &mut Push<'_>) {
+    if !(100..=599).contains(&h.response.status) {
+        let msg = format!("{} is not an HTTP status code", h.response.status);
+        push(Severity::Error, "INVALID_STATUS", ".response.status", msg);
+    }
+    if h.request.method.trim().is_empty() {
+        let msg = "the request has no method".to_string();
+        push(Severity::Error, "EMPTY_METHOD", ".request.method", msg);
+    }
+    if !h.request.path.starts_with('/') {
+        let msg = format!("path '{}' does not start with '/'", h.request.path);
+        push(Severity::Warning, "RELATIVE_PATH", ".request.path", msg);
     }
 }
 

@@ -235,21 +235,7 @@ fn read_accord_metadata(v: &Value, origin: &str) -> Result<AccordMetadata, DslEr
         None | Some(Value::Null) => Map::new(),
         Some(p) => proto_at.object(p)?.clone(),
     };
-    let pin = |key: &str, allowed: &[&str]| -> Result<Option<String>, DslError> {
-        let Some(v) = proto_at.opt_str(&protocols, key)? else {
-            return Ok(None);
-        };
-        if allowed.contains(&v) {
-            return Ok(Some(v.to_string()));
-        }
-        Err(proto_at.invalid(
-            &format!(".{key}"),
-            format!(
-                "unsupported {key} version '{v}' (supported: {})",
-                allowed.join(", ")
-            ),
-        ))
-    };
+    let pin = |key: &str, allowed: &[&str]| read_pin(&protocols, key, allowed, proto_at);
     let a2a = pin("a2a", &[A2A_VERSION])?;
     let mcp = pin("mcp", MCP_VERSIONS)?;
     let json_schema = pin("jsonSchema", &[JSON_SCHEMA_VERSION])?;
@@ -265,6 +251,28 @@ fn read_accord_metadata(v: &Value, origin: &str) -> Result<AccordMetadata, DslEr
         json_schema: json_schema.unwrap_or_else(|| JSON_SCHEMA_VERSION.to_string()),
         extra,
     })
+}
+
+/// One pinned protocol version, which must be one of `allowed`.
+fn read_pin(
+    protocols: &Map<String, Value>,
+    key: &str,
+    allowed: &[&str],
+    at: At<'_>,
+) -> Result<Option<String>, DslError> {
+    let Some(v) = at.opt_str(protocols, key)? else {
+        return Ok(None);
+    };
+    if allowed.contains(&v) {
+        return Ok(Some(v.to_string()));
+    }
+    Err(at.invalid(
+        &format!(".{key}"),
+        format!(
+            "unsupported {key} version '{v}' (supported: {})",
+            allowed.join(", ")
+        ),
+    ))
 }
 
 #[cfg(test)]

@@ -241,6 +241,15 @@ fn wrong_shapes_name_the_json_path() {
         "{e}"
     );
 
+    let mut doc = v4_document();
+    doc["interactions"][0]["request"]["generators"] = json!({"body": {"$.a": {"type": "Nope"}}});
+    let e = from_value(&doc, "f.json").expect_err("unknown generator");
+    let text = e.to_string();
+    assert!(
+        text.starts_with("f.json: $.interactions[0].request.generators.body['$.a']"),
+        "{text}"
+    );
+
     let e = from_value(&json!({"consumer": {"name": "c"}}), "f.json").expect_err("no provider");
     assert!(e.to_string().contains("$.provider"), "{e}");
 }
