@@ -7,6 +7,7 @@ use serde_json::{Map, Value, json};
 
 use super::datetime::{format_java, parse_date_expression, parse_time_expression};
 use super::generator::{DataType, Generator, UuidFormat};
+use super::regex_gen::random_regex;
 
 /// Who the values are generated for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -37,9 +38,6 @@ impl GeneratorContext {
         self.now.unwrap_or_else(|| Utc::now().fixed_offset())
     }
 }
-
-/// Longest repetition the regex generator unrolls for `*` and `+`.
-const MAX_REGEX_REPEAT: u32 = 10;
 
 impl Generator {
     /// True when this generator applies in `mode`.
@@ -164,22 +162,6 @@ fn random_uuid(format: UuidFormat, rng: &mut impl Rng) -> String {
         UuidFormat::LowerCaseHyphenated => id.hyphenated().to_string(),
         UuidFormat::UpperCaseHyphenated => id.hyphenated().to_string().to_uppercase(),
         UuidFormat::Urn => id.urn().to_string(),
-    }
-}
-
-/// A string matching `regex`; `None` when the regex is not supported.
-pub(super) fn random_regex(regex: &str, rng: &mut impl Rng) -> Option<String> {
-    let compiled = rand_regex::Regex::compile(strip_anchors(regex), MAX_REGEX_REPEAT).ok()?;
-    Some(rng.sample::<String, _>(&compiled))
-}
-
-/// The regex without a leading `^` and a trailing unescaped `$`: a
-/// generated string is whole anyway, and the generator refuses anchors.
-fn strip_anchors(regex: &str) -> &str {
-    let r = regex.strip_prefix('^').unwrap_or(regex);
-    match r.strip_suffix('$') {
-        Some(inner) if !inner.ends_with('\\') => inner,
-        _ => r,
     }
 }
 

@@ -13,11 +13,13 @@ mod datetime;
 mod generate;
 mod generator;
 mod path;
+mod regex_gen;
 
 pub use apply::{apply_to_json, apply_to_message, apply_to_request, apply_to_response};
 pub use datetime::{java_to_chrono_format, parse_date_expression};
 pub use generate::{GeneratorContext, GeneratorMode};
 pub use generator::{DataType, Generator, UuidFormat};
+pub use regex_gen::translate_java_regex;
 
 use indexmap::IndexMap;
 use serde_json::{Map, Value};

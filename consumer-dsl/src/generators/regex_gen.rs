@@ -1,0 +1,144 @@
+//! The `Regex` generator: a random string matching a regular expression.
+//!
+//! Pact regexes come from Java as often as from Rust, so the generator
+//! accepts Java's `\Q…\E` quoting, ignores anchors and word boundaries (a
+//! generated string is whole anyway), and prefers printable ASCII for
+//! classes such as `\d`, `\w` and `.` — what Java's default (non-Unicode)
+//! classes match — falling back to the full class when it has no ASCII
+//! member.
+
+use std::borrow::Cow;
+use std::string::FromUtf8Error;
+
+use rand::Rng;
+use regex_syntax::hir::{
+    Capture, Class, ClassUnicode, ClassUnicodeRange, Hir, HirKind, Repetition,
+};
+
+/// Longest repetition the generator unrolls for `*`, `+` and `{n,}`.
+const MAX_REPEAT: u32 = 10;
+
+/// A string matching `regex`; `None` when the regex is not supported.
+pub(super) fn random_regex(regex: &str, rng: &mut impl Rng) -> Option<String> {
+    let pattern = translate_java_regex(regex);
+    let hir = regex_syntax::ParserBuilder::new()
+        .build()
+        .parse(&pattern)
+        .ok()?;
+    let compiled = rand_regex::Regex::with_hir(prefer_ascii(hir), MAX_REPEAT).ok()?;
+    rng.sample::<Result<String, FromUtf8Error>, _>(&compiled)
+        .ok()
+}
+
+/// Rewrites Java's `\Q…\E` quoted sections as escaped literals, so the
+/// Rust regex engines accept the pattern. Other text is unchanged.
+pub fn translate_java_regex(regex: &str) -> Cow<'_, str> {
+    if !regex.contains("\\Q") {
+        return Cow::Borrowed(regex);
+    }
+    let mut out = String::with_capacity(regex.len() + 8);
+    let mut chars = regex.chars();
+    while let Some(c) = chars.next() {
+        match (c, c == '\\') {
+            (_, true) => match chars.next() {
+                Some('Q') => {
+                    let rest = chars.as_str();
+                    let end = rest.find("\\E").unwrap_or(rest.len());
+                    out.push_str(&regex_syntax::escape(&rest[..end]));
+                    chars = rest[(end + 2).min(rest.len())..].chars();
+                }
+                Some(next) => {
+                    out.push('\\');
+                    out.push(next);
+                }
+                None => out.push('\\'),
+            },
+            (c, false) => out.push(c),
+        }
+    }
+    Cow::Owned(out)
+}
+
+/// Narrows every Unicode class to its printable ASCII members (when it has
+/// any) and drops look-arounds, which the generator cannot produce.
+/// Recursion is bounded by the parser's nesting limit.
+fn prefer_ascii(hir: Hir) -> Hir {
+    match hir.into_kind() {
+        HirKind::Class(Class::Unicode(class)) => {
+            let mut ascii = class.clone();
+            ascii.intersect(&ClassUnicode::new([ClassUnicodeRange::new(' ', '~')]));
+            let chosen = if ascii.ranges().is_empty() {
+                class
+            } else {
+                ascii
+            };
+            Hir::class(Class::Unicode(chosen))
+        }
+        HirKind::Class(other) => Hir::class(other),
+        HirKind::Look(_) | HirKind::Empty => Hir::empty(),
+        HirKind::Literal(lit) => Hir::literal(lit.0),
+        HirKind::Repetition(r) => Hir::repetition(Repetition {
+            sub: Box::new(prefer_ascii(*r.sub)),
+            ..r
+        }),
+        HirKind::Capture(c) => Hir::capture(Capture {
+            sub: Box::new(prefer_ascii(*c.sub)),
+            ..c
+        }),
+        HirKind::Concat(items) => Hir::concat(items.into_iter().map(prefer_ascii).collect()),
+        HirKind::Alternation(items) => {
+            Hir::alternation(items.into_iter().map(prefer_ascii).collect())
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::SeedableRng;
+    use rand::rngs::StdRng;
+
+    #[test]
+    fn generated_strings_match_their_regex_and_prefer_ascii() {
+        let mut rng = StdRng::seed_from_u64(3);
+        let table = [
+            (r"\d{1,8}", r"^[0-9]{1,8}$"),
+            (r"^\w+@\w+\.com$", r"^[A-Za-z0-9_]+@[A-Za-z0-9_]+\.com$"),
+            (r".*(/a)", r"^[ -~]*/a$"),
+            (r"\bplan-[a-f0-9]{4}\b", r"^plan-[a-f0-9]{4}$"),
+            (r"(?<state>draft|ready)", r"^(draft|ready)$"),
+            (r"é+", r"^é+$"),
+            (
+                r".*\/(\Qpacts\E\/\Q{provider}\E)$",
+                r"^[ -~]*/pacts/\{provider\}$",
+            ),
+        ];
+        for (regex, shape) in table {
+            let check = regex::Regex::new(shape).expect("test regex");
+            for _ in 0..20 {
+                let s = random_regex(regex, &mut rng);
+                assert!(
+                    s.as_deref().is_some_and(|s| check.is_match(s)),
+                    "{regex} gave {s:?}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn java_quoting_becomes_escaped_literals() {
+        assert_eq!(translate_java_regex(r"a\Q.*\Eb"), r"a\.\*b");
+        assert_eq!(translate_java_regex(r"\Q(open"), r"\(open");
+        assert_eq!(translate_java_regex(r"\\Q"), r"\\Q");
+        assert_eq!(translate_java_regex(r"plain\d"), r"plain\d");
+    }
+
+    #[test]
+    fn unsupported_or_hostile_regexes_give_nothing_instead_of_panicking() {
+        let mut rng = StdRng::seed_from_u64(3);
+        let deep = format!("{}a{}", "(".repeat(10_000), ")".repeat(10_000));
+        for regex in ["(unclosed", "a{5,2}", deep.as_str(), "\\"] {
+            assert_eq!(random_regex(regex, &mut rng), None, "{regex}");
+        }
+    }
+}
