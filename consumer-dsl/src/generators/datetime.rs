@@ -366,7 +366,39 @@ fn next_or_last(at: DateTime<FixedOffset>, sign: i64, unit: &str) -> Option<Date
         }
         return at.checked_add_signed(TimeDelta::days(delta));
     }
+    if let Some(month) = month_number(unit) {
+        let current = i64::from(at.month());
+        let distance = if sign > 0 {
+            month - current
+        } else {
+            current - month
+        };
+        let months = match distance.rem_euclid(12) {
+            0 => 12,
+            d => d,
+        };
+        return shift(at, sign, u32::try_from(months).ok()?, "month");
+    }
     shift(at, sign, 1, unit)
+}
+
+fn month_number(name: &str) -> Option<i64> {
+    const MONTHS: [&str; 12] = [
+        "january",
+        "february",
+        "march",
+        "april",
+        "may",
+        "june",
+        "july",
+        "august",
+        "september",
+        "october",
+        "november",
+        "december",
+    ];
+    let i = MONTHS.iter().position(|m| *m == name)?;
+    i64::try_from(i + 1).ok()
 }
 
 /// Handles `N o'clock [am|pm]` at the start of a time part.
@@ -377,13 +409,16 @@ fn hour_of_day(
     let (Some(Token::Num(h)), Some(Token::Word(w))) = (tokens.first(), tokens.get(1)) else {
         return None;
     };
-    if w != "o'clock" {
-        return None;
-    }
-    let (hour, used) = match tokens.get(2) {
-        Some(Token::Word(m)) if m == "am" => (*h % 12, 3),
-        Some(Token::Word(m)) if m == "pm" => (*h % 12 + 12, 3),
-        _ => (*h, 2),
+    let (meridiem, used) = match (w.as_str(), tokens.get(2)) {
+        ("o'clock", Some(Token::Word(m))) if m == "am" || m == "pm" => (Some(m.as_str()), 3),
+        ("o'clock", _) => (None, 2),
+        ("am" | "pm", _) => (Some(w.as_str()), 2),
+        _ => return None,
+    };
+    let hour = match meridiem {
+        Some("am") => *h % 12,
+        Some(_) => *h % 12 + 12,
+        None => *h,
     };
     let t = at
         .with_hour(hour)?

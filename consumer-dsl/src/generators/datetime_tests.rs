@@ -71,6 +71,12 @@ fn date_expressions_shift_from_now() {
         ("@ midnight", "2026-01-31T00:00:00+00:00"),
         ("+ 2 days @ noon + 30 minutes", "2026-02-02T12:30:00+00:00"),
         ("now + 1 hour", "2026-01-31T11:30:00+00:00"),
+        ("next march", "2026-03-31T10:30:00+00:00"),
+        ("next january", "2027-01-31T10:30:00+00:00"),
+        ("last december", "2025-12-31T10:30:00+00:00"),
+        ("last january", "2025-01-31T10:30:00+00:00"),
+        ("tomorrow @ 3 pm", "2026-02-01T15:00:00+00:00"),
+        ("@ 12 o'clock am", "2026-01-31T00:00:00+00:00"),
     ];
     for (expr, expected) in table {
         let got = parse_date_expression(expr, now).map(|d| d.to_rfc3339());
