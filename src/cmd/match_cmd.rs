@@ -23,9 +23,7 @@ use crate::cmd::Outcome;
 ///
 /// Exit codes: 0 match, 1 mismatch, 2 unreadable or invalid file.
 #[derive(Debug, Args)]
-#[command(
-    after_help = "Example:\n  accord match response --specification 3 \\\n      --expected expected.json --actual actual.json --json"
-)]
+#[command(after_help = AFTER_HELP)]
 pub struct MatchArgs {
     /// What the files hold.
     #[arg(value_enum)]
