@@ -17,6 +17,9 @@ mod mismatch;
 mod regex;
 mod xml;
 
+#[cfg(test)]
+mod fuzz_tests;
+
 pub mod path;
 pub mod rule;
 pub mod rules;
