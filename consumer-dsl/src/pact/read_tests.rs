@@ -110,6 +110,8 @@ fn v4_document() -> Value {
              "mcpFuture": [1]}
         ],
         "agentCard": {"skills": [{"id": "work-planning"}]},
+        "mcpTools": [{"name": "work_plan_lookup", "arguments": [{"name": "plan_id", "type": "string", "alwaysSent": true}],
+                      "toolFuture": 1}],
         "metadata": {"pactSpecification": {"version": "4.0"}, "pactRust": {"models": "1.0"},
                      "accord": {"formatVersion": "1.0", "protocols": {"a2a": "1.0", "mcp": "2026-07-28", "jsonSchema": "2020-12"}}},
         "topLevelFuture": {"a": 1}
@@ -135,6 +137,11 @@ fn a_v4_document_with_every_interaction_type_round_trips() {
         (Some("1.0"), Some("2026-07-28"))
     );
     assert!(c.interactions[3].meta().expectations.negative);
+    assert_eq!(
+        c.mcp_tools.first().map(|t| t.name.as_str()),
+        Some("work_plan_lookup")
+    );
+    assert!(c.agent_card.is_some());
     round_trips(&c);
 }
 
@@ -160,6 +167,8 @@ fn unknown_attributes_survive_at_every_level() {
     assert_eq!(i[3]["a2aFuture"], "kept");
     assert_eq!(i[3]["sideEffects"]["records"], 1);
     assert_eq!(i[4]["mcpFuture"], json!([1]));
+    assert_eq!(written["mcpTools"][0]["toolFuture"], 1);
+    assert_eq!(written["mcpTools"][0]["arguments"][0]["alwaysSent"], true);
 }
 
 #[test]
