@@ -14,12 +14,14 @@ mod generate;
 mod generator;
 mod path;
 mod regex_gen;
+mod validate;
 
 pub use apply::{apply_to_json, apply_to_message, apply_to_request, apply_to_response};
 pub use datetime::{java_to_chrono_format, parse_date_expression};
 pub use generate::{GeneratorContext, GeneratorMode};
 pub use generator::{DataType, Generator, UuidFormat};
 pub use regex_gen::translate_java_regex;
+pub use validate::is_valid_body_path;
 
 use indexmap::IndexMap;
 use serde_json::{Map, Value};

@@ -8,6 +8,7 @@ use std::collections::HashMap;
 
 use indexmap::IndexMap;
 
+use super::lint_generators::check_generators;
 use crate::model::{Contract, HttpInteraction, Interaction};
 
 /// How serious a problem is: errors make `lint` fail, warnings do not.
@@ -85,6 +86,7 @@ pub fn lint(contract: &Contract) -> Vec<LintProblem> {
     check_duplicates(contract, &mut problems);
     for (i, interaction) in contract.interactions.iter().enumerate() {
         check_interaction(i, interaction, &mut problems);
+        check_generators(i, interaction, &mut problems);
     }
     check_protocol_pins(contract, &mut problems);
     problems

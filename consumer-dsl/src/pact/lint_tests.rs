@@ -84,3 +84,33 @@ fn the_summary_counts_interactions_by_type() {
         vec!["Synchronous/HTTP", "MCP/ToolCall"]
     );
 }
+
+#[test]
+fn unusable_generators_and_stateless_provider_state_generators_are_reported() {
+    let mut bad = http("g", "s");
+    bad["providerStates"] = json!([]);
+    bad["request"]["generators"] = json!({
+        "path": {"type": "ProviderState", "expression": "/x/${id}"},
+        "body": {"$.a": {"type": "Regex", "regex": "("}, "$..b": {"type": "RandomBoolean"}}
+    });
+    let c = contract(
+        json!({"consumer": {"name": "c"}, "provider": {"name": "p"}, "interactions": [bad]}),
+    );
+    assert_eq!(
+        codes(&c),
+        vec![
+            (
+                "PROVIDER_STATE_GENERATOR_WITHOUT_STATE",
+                "$.interactions[0].request.generators.path".to_string()
+            ),
+            (
+                "GENERATOR_UNUSABLE",
+                "$.interactions[0].request.generators.body['$.a']".to_string()
+            ),
+            (
+                "INVALID_GENERATOR_PATH",
+                "$.interactions[0].request.generators.body['$..b']".to_string()
+            ),
+        ]
+    );
+}

@@ -11,6 +11,7 @@
 
 mod json;
 mod lint;
+mod lint_generators;
 pub mod parts;
 mod read;
 mod read_interaction;
