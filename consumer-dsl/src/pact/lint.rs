@@ -208,7 +208,7 @@ fn check_protocol_pins(contract: &Contract, problems: &mut Vec<LintProblem>) {
         problems.push(LintProblem::new(
             Severity::Error,
             "MISSING_PROTOCOL_PIN",
-            "$.metadata.accord.protocols.a2a".into(),
+            "$.metadata.accord.a2a".into(),
             msg,
         ));
     }
@@ -220,7 +220,7 @@ fn check_protocol_pins(contract: &Contract, problems: &mut Vec<LintProblem>) {
         problems.push(LintProblem::new(
             Severity::Error,
             "MISSING_PROTOCOL_PIN",
-            "$.metadata.accord.protocols.mcp".into(),
+            "$.metadata.accord.mcp".into(),
             msg,
         ));
     }

@@ -52,14 +52,8 @@ fn a2a_and_mcp_interactions_need_their_protocol_pins() {
     assert_eq!(
         codes(&c),
         vec![
-            (
-                "MISSING_PROTOCOL_PIN",
-                "$.metadata.accord.protocols.a2a".to_string()
-            ),
-            (
-                "MISSING_PROTOCOL_PIN",
-                "$.metadata.accord.protocols.mcp".to_string()
-            ),
+            ("MISSING_PROTOCOL_PIN", "$.metadata.accord.a2a".to_string()),
+            ("MISSING_PROTOCOL_PIN", "$.metadata.accord.mcp".to_string()),
         ]
     );
     let mut pinned = c.clone();

@@ -211,7 +211,7 @@ fn read_mcp_tools(
 }
 
 /// Reads and validates `metadata.accord`:
-/// `{"formatVersion": "1.0", "protocols": {"a2a": "1.0", "mcp": "2026-07-28", "jsonSchema": "2020-12"}}`.
+/// `{"formatVersion": "1.0", "a2a": "1.0", "mcp": "2026-07-28", "jsonSchema": "2020-12"}`.
 fn read_accord_metadata(v: &Value, origin: &str) -> Result<AccordMetadata, DslError> {
     let at = At {
         origin,
@@ -227,40 +227,25 @@ fn read_accord_metadata(v: &Value, origin: &str) -> Result<AccordMetadata, DslEr
             ),
         ));
     }
-    let proto_at = At {
-        origin,
-        path: "$.metadata.accord.protocols",
-    };
-    let protocols = match obj.get("protocols") {
-        None | Some(Value::Null) => Map::new(),
-        Some(p) => proto_at.object(p)?.clone(),
-    };
-    let pin = |key: &str, allowed: &[&str]| read_pin(&protocols, key, allowed, proto_at);
-    let a2a = pin("a2a", &[A2A_VERSION])?;
-    let mcp = pin("mcp", MCP_VERSIONS)?;
-    let json_schema = pin("jsonSchema", &[JSON_SCHEMA_VERSION])?;
-    let mut extra = extra(obj, &["formatVersion", "protocols"]);
-    let other_protocols = super::json::without(protocols, &["a2a", "mcp", "jsonSchema"]);
-    if !other_protocols.is_empty() {
-        extra.insert("protocols".into(), Value::Object(other_protocols));
-    }
+    let pin = |key: &str, allowed: &[&str]| read_pin(obj, key, allowed, at);
     Ok(AccordMetadata {
         format_version: format_version.to_string(),
-        a2a,
-        mcp,
-        json_schema: json_schema.unwrap_or_else(|| JSON_SCHEMA_VERSION.to_string()),
-        extra,
+        a2a: pin("a2a", &[A2A_VERSION])?,
+        mcp: pin("mcp", MCP_VERSIONS)?,
+        json_schema: pin("jsonSchema", &[JSON_SCHEMA_VERSION])?
+            .unwrap_or_else(|| JSON_SCHEMA_VERSION.to_string()),
+        extra: extra(obj, &["formatVersion", "a2a", "mcp", "jsonSchema"]),
     })
 }
 
 /// One pinned protocol version, which must be one of `allowed`.
 fn read_pin(
-    protocols: &Map<String, Value>,
+    accord: &Map<String, Value>,
     key: &str,
     allowed: &[&str],
     at: At<'_>,
 ) -> Result<Option<String>, DslError> {
-    let Some(v) = at.opt_str(protocols, key)? else {
+    let Some(v) = at.opt_str(accord, key)? else {
         return Ok(None);
     };
     if allowed.contains(&v) {

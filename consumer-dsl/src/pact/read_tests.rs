@@ -113,7 +113,7 @@ fn v4_document() -> Value {
         "mcpTools": [{"name": "work_plan_lookup", "arguments": [{"name": "plan_id", "type": "string", "alwaysSent": true}],
                       "toolFuture": 1}],
         "metadata": {"pactSpecification": {"version": "4.0"}, "pactRust": {"models": "1.0"},
-                     "accord": {"formatVersion": "1.0", "protocols": {"a2a": "1.0", "mcp": "2026-07-28", "jsonSchema": "2020-12"}}},
+                     "accord": {"formatVersion": "1.0", "a2a": "1.0", "mcp": "2026-07-28", "jsonSchema": "2020-12", "accordFuture": true}},
         "topLevelFuture": {"a": 1}
     })
 }
@@ -159,6 +159,7 @@ fn unknown_attributes_survive_at_every_level() {
     assert_eq!(written["topLevelFuture"], json!({"a": 1}));
     assert_eq!(written["consumer"]["team"], "x");
     assert_eq!(written["metadata"]["pactRust"], json!({"models": "1.0"}));
+    assert_eq!(written["metadata"]["accord"]["accordFuture"], true);
     assert_eq!(written["metadata"]["pactSpecification"]["version"], "4.0");
     let i = &written["interactions"];
     assert_eq!(i[0]["futureAttr"], json!({"x": 1}));
@@ -186,10 +187,7 @@ fn the_v4_writer_uses_the_pact_v4_shapes() {
     assert_eq!(i[1]["pending"], false);
     assert!(i[1].get("key").is_none() && i[1].get("providerStates").is_none());
     assert_eq!(i[2]["response"][0]["contents"]["content"], json!({"r": 1}));
-    assert_eq!(
-        written["metadata"]["accord"]["protocols"]["mcp"],
-        "2026-07-28"
-    );
+    assert_eq!(written["metadata"]["accord"]["mcp"], "2026-07-28");
 }
 
 #[test]
@@ -271,13 +269,10 @@ fn protocol_pins_outside_the_supported_versions_are_refused() {
         ("jsonSchema", "draft-07", "2020-12"),
     ] {
         let mut doc = v4_document();
-        doc["metadata"]["accord"]["protocols"][key] = json!(bad);
+        doc["metadata"]["accord"][key] = json!(bad);
         let e = from_value(&doc, "f.json").expect_err("unsupported pin");
         let text = e.to_string();
-        assert!(
-            text.contains(&format!("$.metadata.accord.protocols.{key}")),
-            "{text}"
-        );
+        assert!(text.contains(&format!("$.metadata.accord.{key}")), "{text}");
         assert!(text.contains(bad) && text.contains(supported), "{text}");
     }
     let mut doc = v4_document();
