@@ -367,6 +367,8 @@ impl FollowUpBuilder {
     }
 
     /// Sent as another declared principal.
+    // `as_principal` reads as the spec's `as:` key; it consumes the builder like every step.
+    #[allow(clippy::wrong_self_convention)]
     pub fn as_principal(mut self, principal: impl Into<String>) -> Self {
         self.spec.principal = Some(principal.into());
         self

@@ -48,6 +48,8 @@ pub trait Common: Sized {
     }
 
     /// Sent as this declared principal.
+    // `as_principal` reads as the spec's `as:` key; it consumes the builder like every step.
+    #[allow(clippy::wrong_self_convention)]
     fn as_principal(mut self, principal: impl Into<String>) -> Self {
         self.common().principal = Some(principal.into());
         self

@@ -6,7 +6,7 @@
 //! take the spec's inline matcher syntax as JSON (see [`m`] for helpers):
 //!
 //! ```
-//! use accord_dsl::builder::{ContractBuilder, m};
+//! use accord_dsl::builder::{Common, ContractBuilder, m};
 //! use accord_dsl::model::accord::TaskState;
 //! use serde_json::json;
 //!

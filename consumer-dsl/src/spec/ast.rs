@@ -10,7 +10,8 @@ use indexmap::IndexMap;
 use serde::Deserialize;
 use serde_json::Value;
 
-use super::ast_values::{CounterSpec, OneOrMany, Principals, StateName, StateSpec};
+use super::ast_forms::OneOrMany;
+use super::ast_values::{CounterSpec, Principals, StateName, StateSpec};
 use super::template::Template;
 use crate::model::accord::{A2aErrorReason, A2aOperation, Credential, JsonType};
 
@@ -63,7 +64,7 @@ pub struct AgentCardSpec {
 
 /// A skill: its id, or the id with modes and tags.
 #[derive(Debug, Clone, PartialEq, Default, Deserialize)]
-#[serde(from = "super::ast_values::SkillForm")]
+#[serde(from = "super::ast_forms::SkillForm")]
 pub struct SkillSpec {
     pub id: String,
     pub input_modes: Vec<String>,
@@ -95,7 +96,7 @@ fn a2a_version() -> String {
 
 /// An extension: its URI, or `{ uri, required }`.
 #[derive(Debug, Clone, PartialEq, Default, Deserialize)]
-#[serde(from = "super::ast_values::ExtensionForm")]
+#[serde(from = "super::ast_forms::ExtensionForm")]
 pub struct ExtensionSpec {
     pub uri: String,
     pub required: Option<bool>,
@@ -163,7 +164,7 @@ pub struct AnnotationsSpec {
 /// One interaction; exactly one of `http`, `a2a`, `mcp`, `message`,
 /// `sync_message` names its kind and description.
 #[derive(Debug, Clone, PartialEq, Default, Deserialize)]
-#[serde(try_from = "super::ast_values::RawInteraction")]
+#[serde(try_from = "super::ast_interaction::RawInteraction")]
 pub struct InteractionSpec {
     pub kind: Kind,
     pub common: CommonSpec,
@@ -204,7 +205,7 @@ pub struct CommonSpec {
 
 /// `probe_as:` entry: a principal name, or `{ principal, operations, unknown }`.
 #[derive(Debug, Clone, PartialEq, Default, Deserialize)]
-#[serde(from = "super::ast_values::ProbeForm")]
+#[serde(from = "super::ast_forms::ProbeForm")]
 pub struct ProbeSpec {
     pub principal: String,
     pub operations: Vec<A2aOperation>,
@@ -225,7 +226,7 @@ pub struct WithinSpec {
 
 /// `repeat:` — a count, or `{ times, side_effects: total|each, each_matches }`.
 #[derive(Debug, Clone, PartialEq, Eq, Default, Deserialize)]
-#[serde(from = "super::ast_values::RepeatForm")]
+#[serde(from = "super::ast_forms::RepeatForm")]
 pub struct RepeatSpec {
     pub times: u32,
     pub each: bool,
@@ -299,6 +300,8 @@ pub struct SendSpec {
     pub parts: Vec<PartSpec>,
     pub message_id: Option<String>,
     pub context_id: Option<String>,
+    /// An existing task to continue (the replay sets it for follow-ups).
+    pub task_id: Option<String>,
     #[serde(default)]
     pub reference_task_ids: Vec<String>,
     #[serde(default)]

@@ -153,7 +153,7 @@ pub(crate) fn send_request(
             parts,
             message_id: s.message_id.clone(),
             context_id: s.context_id.clone(),
-            task_id: None,
+            task_id: s.task_id.clone(),
             reference_task_ids: s.reference_task_ids.clone(),
             extensions: s.extensions.clone(),
             metadata: None,
@@ -277,7 +277,7 @@ pub(crate) fn steps(
                     .transpose()?;
                 TaskStep::Status(StatusStep {
                     state: st.0,
-                    message: message.into_iter().collect(),
+                    message_parts: message.into_iter().collect(),
                     optional: s.optional,
                 })
             }

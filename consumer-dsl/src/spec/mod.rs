@@ -7,6 +7,8 @@
 //! matcher syntax are documented in `docs/contract-format.md`.
 
 pub mod ast;
+mod ast_forms;
+mod ast_interaction;
 mod ast_values;
 mod lower;
 mod lower_a2a;
@@ -19,7 +21,8 @@ pub mod path;
 pub mod resolver;
 pub mod template;
 
-pub use ast_values::{CounterSpec, OneOrMany, PrincipalSpec, StateName, StateSpec};
+pub use ast_forms::OneOrMany;
+pub use ast_values::{CounterSpec, PrincipalSpec, StateName, StateSpec};
 pub use lower::{MCP_VERSIONS, lower};
 pub use path::PactPath;
 pub use resolver::{NoSchemaFiles, ResolveError, SchemaResolver};
@@ -49,3 +52,6 @@ pub fn compile_spec(
 
 #[cfg(test)]
 mod matcher_tests;
+
+#[cfg(test)]
+mod spec_tests;

@@ -1,6 +1,9 @@
 //! The example spec in `examples/` and the YAML blocks of
 //! `docs/contract-format.md` compile.
 
+mod builder_equivalence;
+mod no_panic;
+
 use std::path::{Path, PathBuf};
 
 use accord_dsl::model::accord::{CounterChange, Credential, TaskState};
@@ -20,6 +23,11 @@ fn file_resolver(base: PathBuf) -> impl Fn(&str) -> Result<Value, ResolveError> 
         let text = std::fs::read_to_string(base.join(reference))?;
         Ok(serde_json::from_str(&text)?)
     }
+}
+
+pub(crate) fn example_text() -> String {
+    std::fs::read_to_string(repo_root().join("examples/planning-agent.yaml"))
+        .expect("the example exists")
 }
 
 fn example() -> Contract {
@@ -124,4 +132,120 @@ fn a_missing_schema_file_names_the_reference_and_field() {
         msg.contains("interactions[0].expect[2].artifact.parts[0].schema"),
         "{msg}"
     );
+}
+
+/// The ```yaml blocks of the format doc: whole specs compile as they are,
+/// interaction lists under a header with principals, other fragments
+/// (agent_card, mcp_tools) after `consumer`/`provider`.
+fn doc_yaml_blocks() -> Vec<(usize, String)> {
+    let doc = std::fs::read_to_string(repo_root().join("docs/contract-format.md"))
+        .expect("the format doc exists");
+    let mut blocks = Vec::new();
+    let mut current: Option<(usize, String)> = None;
+    for (n, line) in doc.lines().enumerate() {
+        match (&mut current, line.trim_end()) {
+            (None, "```yaml") => current = Some((n + 1, String::new())),
+            (Some(_), "```") => blocks.extend(current.take()),
+            (Some((_, text)), l) => {
+                text.push_str(l);
+                text.push('\n');
+            }
+            (None, _) => {}
+        }
+    }
+    blocks
+}
+
+#[test]
+fn every_yaml_block_of_the_format_doc_compiles() {
+    let head = "consumer: orchestrator\nprovider: planning-agent\nprincipals:\n  alice: { tenant: tenant-a }\n  bob: { tenant: tenant-b }\n";
+    let blocks = doc_yaml_blocks();
+    assert!(
+        blocks.len() >= 15,
+        "found only {} yaml blocks",
+        blocks.len()
+    );
+    let resolver = file_resolver(repo_root().join("examples"));
+    for (line, block) in blocks {
+        let text = if block.starts_with("consumer:") {
+            block.clone()
+        } else if block.starts_with("- ") {
+            let indented: String = block.lines().map(|l| format!("  {l}\n")).collect();
+            format!("{head}interactions:\n{indented}")
+        } else {
+            format!("{head}{block}")
+        };
+        let origin = format!("docs/contract-format.md:{line}");
+        if let Err(e) = compile_spec(&text, &origin, &resolver) {
+            panic!("the yaml block at line {line} does not compile: {e}");
+        }
+    }
+}
+
+#[test]
+fn the_json_examples_of_the_format_doc_use_the_model_names() {
+    use accord_dsl::model::accord::{
+        A2aTask, AgentCardExpectations, Expectations, McpToolCall, McpToolExpectation,
+    };
+    let doc = std::fs::read_to_string(repo_root().join("docs/contract-format.md"))
+        .expect("the format doc exists");
+    let blocks: Vec<&str> = doc
+        .split("```json\n")
+        .skip(1)
+        .filter_map(|b| b.split("\n```").next())
+        .collect();
+    let mut checked = 0;
+    for block in blocks {
+        let Ok(Value::Object(mut o)) = serde_json::from_str::<Value>(block) else {
+            continue;
+        };
+        let kind = o.remove("type");
+        for k in [
+            "description",
+            "key",
+            "pending",
+            "providerStates",
+            "comments",
+        ] {
+            o.remove(k);
+        }
+        let mut exp = serde_json::Map::new();
+        for k in Expectations::JSON_KEYS {
+            if let Some(v) = o.remove(*k) {
+                exp.insert(k.to_string(), v);
+            }
+        }
+        serde_json::from_value::<Expectations>(Value::Object(exp)).expect("expectation attributes");
+        let unknown = match kind.as_ref().and_then(Value::as_str) {
+            Some("A2A/Task") => {
+                serde_json::from_value::<A2aTask>(Value::Object(o))
+                    .expect("an A2A task")
+                    .extra
+            }
+            Some("MCP/ToolCall") => {
+                serde_json::from_value::<McpToolCall>(Value::Object(o))
+                    .expect("an MCP call")
+                    .extra
+            }
+            None if o.contains_key("skills") => {
+                serde_json::from_value::<AgentCardExpectations>(Value::Object(o))
+                    .expect("a card")
+                    .extra
+            }
+            _ => continue,
+        };
+        assert!(
+            unknown.is_empty(),
+            "attributes the model does not know: {unknown:?}"
+        );
+        checked += 1;
+    }
+    assert_eq!(checked, 3);
+    let tools = doc
+        .split("## `mcpTools`\n\n```json\n")
+        .nth(1)
+        .and_then(|b| b.split("\n```").next())
+        .expect("the mcpTools block");
+    let tools: Vec<McpToolExpectation> = serde_json::from_str(tools).expect("tool expectations");
+    assert!(tools.iter().all(|t| t.extra.is_empty()));
 }
