@@ -5,7 +5,7 @@ use std::borrow::Cow;
 
 use serde_json::Value;
 
-use super::check::{check_list, check_str};
+use super::check::{check_str, judge, same};
 use super::content_type::{ContentKind, content_kind};
 use super::json::JsonMatcher;
 use super::mismatch::{Mismatch, MismatchKind};
@@ -156,24 +156,21 @@ fn bytes_of(c: &BodyContent) -> Cow<'_, [u8]> {
 }
 
 fn compare_text(expected: &str, actual: &str, rules: &Category) -> Vec<Mismatch> {
-    let failure = match rules.select_best(&[]) {
-        Some(list) => check_list(list, |r| check_str(r, expected, actual))
-            .err()
-            .map(|f| (f.message, Some(f.rule))),
-        None if expected == actual => None,
-        None => Some((
-            format!("Expected body '{expected}' but received '{actual}'"),
-            None,
-        )),
-    };
-    failure
-        .map(|(msg, rule)| {
-            let mut m = Mismatch::new(MismatchKind::Body, "$", msg)
-                .values(Some(expected.into()), Some(actual.into()));
-            m.rule = rule;
-            vec![m]
-        })
-        .unwrap_or_default()
+    let verdict = judge(
+        rules.select_best(&[]),
+        |r| check_str(r, expected, actual),
+        || {
+            same(expected == actual, || {
+                format!("Expected body '{expected}' but received '{actual}'")
+            })
+        },
+    );
+    let (e, a) = (Some(expected.into()), Some(actual.into()));
+    verdict
+        .err()
+        .map(|f| Mismatch::failed(MismatchKind::Body, "$", e, a, f))
+        .into_iter()
+        .collect()
 }
 
 fn compare_form(expected: &str, actual: &str, rules: &Category) -> Vec<Mismatch> {

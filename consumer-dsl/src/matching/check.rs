@@ -17,6 +17,24 @@ pub struct Failure {
     pub message: String,
 }
 
+/// Judges one value: by its rules when it has some, otherwise by `equal`
+/// (which returns the sentence when the values differ).
+pub fn judge(
+    rules: Option<&RuleList>,
+    check: impl FnMut(&MatchingRule) -> Result<(), String>,
+    equal: impl FnOnce() -> Result<(), String>,
+) -> Result<(), (String, Option<String>)> {
+    match rules {
+        Some(list) => check_list(list, check).map_err(|f| (f.message, Some(f.rule))),
+        None => equal().map_err(|m| (m, None)),
+    }
+}
+
+/// `Ok` when `equal`, else the sentence.
+pub fn same(equal: bool, sentence: impl FnOnce() -> String) -> Result<(), String> {
+    if equal { Ok(()) } else { Err(sentence()) }
+}
+
 /// Applies every rule of `list` with `check`, honouring AND/OR.
 pub fn check_list(
     list: &RuleList,
@@ -52,7 +70,8 @@ pub fn check_list(
     Err(Failure { rule, message })
 }
 
-/// Applies `rule` to JSON values.
+/// Applies `rule` to JSON values. One arm per rule: a long but flat
+/// dispatch reads better than a rule trait spread over files.
 pub fn check_json(rule: &MatchingRule, expected: &Value, actual: &Value) -> Result<(), String> {
     let fail = |what: &str| Err(format!("Expected {} {what}", describe(actual)));
     match rule {

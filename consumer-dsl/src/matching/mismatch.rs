@@ -74,6 +74,20 @@ impl Mismatch {
         self
     }
 
+    /// A mismatch from a failed judgement (sentence and optional rule).
+    pub fn failed(
+        kind: MismatchKind,
+        path: impl Into<String>,
+        expected: Option<Value>,
+        actual: Option<Value>,
+        (message, rule): (String, Option<String>),
+    ) -> Self {
+        Mismatch {
+            rule,
+            ..Mismatch::new(kind, path, message).values(expected, actual)
+        }
+    }
+
     /// With the rule that decided.
     pub fn rule(mut self, rule: impl Into<String>) -> Self {
         self.rule = Some(rule.into());
