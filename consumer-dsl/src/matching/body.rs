@@ -42,11 +42,51 @@ pub fn match_body(
             "Expected a body but it was missing",
         )],
         (Body::Present { content, .. }, Some(ac)) => {
-            let ek = kind_of(content, expected.content_type());
-            let ak = kind_of(ac, actual.content_type());
-            compare_present((content, ek), (ac, ak), rules, allow_unexpected)
+            let e = Side::new(content, expected.content_type());
+            let a = Side::new(ac, actual.content_type());
+            compare_present(&e, &a, rules, allow_unexpected)
         }
         (Body::Null, Some(_)) => Vec::new(),
+    }
+}
+
+/// One present body: its content, comparator and content type as named
+/// in messages (declared, or the usual one for the detected kind).
+struct Side<'a> {
+    content: &'a BodyContent,
+    kind: ContentKind,
+    content_type: Cow<'a, str>,
+}
+
+impl<'a> Side<'a> {
+    fn new(content: &'a BodyContent, declared: Option<&'a str>) -> Self {
+        let kind = kind_of(content, declared);
+        let content_type = match (declared, kind) {
+            (Some(ct), _) => Cow::Borrowed(ct),
+            (None, ContentKind::Json) => "application/json".into(),
+            (None, ContentKind::Xml) => "application/xml".into(),
+            (None, ContentKind::Text) => "text/plain".into(),
+            (None, ContentKind::Form) => "application/x-www-form-urlencoded".into(),
+            (None, ContentKind::Binary) => "application/octet-stream".into(),
+        };
+        Side {
+            content,
+            kind,
+            content_type,
+        }
+    }
+
+    /// `[image/jpeg, 30922 bytes, starting with ffd8…]`, as pact-reference
+    /// describes binary bodies.
+    fn summary(&self) -> String {
+        let bytes = bytes_of(self.content);
+        let head = bytes.get(..32).unwrap_or(&bytes);
+        let len = bytes.len();
+        format!(
+            "[{}, {len} bytes, starting with {}]",
+            self.content_type,
+            hex::encode(head)
+        )
     }
 }
 
@@ -97,25 +137,24 @@ fn text(c: &BodyContent) -> Cow<'_, str> {
     }
 }
 
-fn compare_present(
-    (ec, ek): (&BodyContent, ContentKind),
-    (ac, ak): (&BodyContent, ContentKind),
-    rules: &Category,
-    allow_unexpected: bool,
-) -> Vec<Mismatch> {
-    if let Some(m) = content_type_rule(rules, ac) {
+fn compare_present(e: &Side<'_>, a: &Side<'_>, rules: &Category, allow: bool) -> Vec<Mismatch> {
+    if let Some(m) = content_type_rule(rules, a.content) {
         return m;
     }
-    if ek != ak && !(is_textual(ek) && is_textual(ak)) {
-        let msg = format!("Expected a body of type {ek:?} but received {ak:?}");
+    if e.kind != a.kind && !(is_textual(e.kind) && is_textual(a.kind)) {
+        let msg = format!(
+            "Expected a body of '{}' but the actual content type was '{}'",
+            e.content_type, a.content_type
+        );
         return vec![Mismatch::new(MismatchKind::BodyType, "$", msg)];
     }
-    match ek {
-        ContentKind::Json => compare_json(ec, ac, rules, allow_unexpected),
-        ContentKind::Xml => match_xml(&text(ec), &text(ac), rules, allow_unexpected),
+    let (ec, ac) = (e.content, a.content);
+    match e.kind {
+        ContentKind::Json => compare_json(ec, ac, rules, allow),
+        ContentKind::Xml => match_xml(&text(ec), &text(ac), rules, allow),
         ContentKind::Form => compare_form(&text(ec), &text(ac), rules),
         ContentKind::Text => compare_text(&text(ec), &text(ac), rules),
-        ContentKind::Binary => compare_bytes(ec, ac),
+        ContentKind::Binary => compare_bytes(e, a),
     }
 }
 
@@ -161,7 +200,9 @@ fn compare_text(expected: &str, actual: &str, rules: &Category) -> Vec<Mismatch>
         |r| check_str(r, expected, actual),
         || {
             same(expected == actual, || {
-                format!("Expected body '{expected}' but received '{actual}'")
+                format!(
+                    "Expected body '{expected}' to match '{actual}' using equality but did not match"
+                )
             })
         },
     );
@@ -179,14 +220,14 @@ fn compare_form(expected: &str, actual: &str, rules: &Category) -> Vec<Mismatch>
     super::http::compare_params(&e, &a, Some(rules), MismatchKind::Body)
 }
 
-fn compare_bytes(ec: &BodyContent, ac: &BodyContent) -> Vec<Mismatch> {
-    if bytes_of(ec) == bytes_of(ac) {
+fn compare_bytes(e: &Side<'_>, a: &Side<'_>) -> Vec<Mismatch> {
+    if bytes_of(e.content) == bytes_of(a.content) {
         return Vec::new();
     }
     let msg = format!(
-        "Expected a body of {} bytes equal to the example but received {} different bytes",
-        bytes_of(ec).len(),
-        bytes_of(ac).len()
+        "Actual body {} is not equal to the expected body {}",
+        a.summary(),
+        e.summary()
     );
     vec![Mismatch::new(MismatchKind::Body, "$", msg)]
 }

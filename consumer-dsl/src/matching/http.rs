@@ -131,11 +131,15 @@ pub(super) fn compare_params(
     rules: Option<&Category>,
     kind: MismatchKind,
 ) -> Vec<Mismatch> {
+    let noun = match kind {
+        MismatchKind::Query => "query parameter",
+        _ => "form post parameter",
+    };
     let mut out = Vec::new();
     for (name, evs) in expected {
         let e = Some(evs.join("&").into());
         let Some(avs) = actual.get(name) else {
-            let msg = format!("Expected parameter '{name}' but it was missing");
+            let msg = format!("Expected {noun} '{name}' but was missing");
             out.push(Mismatch::new(kind, name.as_str(), msg).values(e, None));
             continue;
         };
@@ -147,13 +151,7 @@ pub(super) fn compare_params(
                     check_str(r, ev, av)
                 })
             },
-            || {
-                same(evs == avs, || {
-                    format!(
-                        "Expected parameter '{name}' to have values {evs:?} but received {avs:?}"
-                    )
-                })
-            },
+            || values_equal(noun, name, evs, avs),
         );
         if let Err(f) = verdict {
             let a = Some(avs.join("&").into());
@@ -161,10 +159,26 @@ pub(super) fn compare_params(
         }
     }
     for (name, avs) in actual.iter().filter(|(n, _)| !expected.contains_key(*n)) {
-        let msg = format!("Unexpected parameter '{name}'");
+        let msg = format!("Unexpected {noun} '{name}' received");
         out.push(Mismatch::new(kind, name.as_str(), msg).values(None, Some(avs.join("&").into())));
     }
     out
+}
+
+fn values_equal(noun: &str, name: &str, evs: &[String], avs: &[String]) -> Result<(), String> {
+    if evs.len() != avs.len() {
+        return Err(format!(
+            "Expected {noun} '{name}' with {} value(s) {evs:?} but received {} {avs:?}",
+            evs.len(),
+            avs.len()
+        ));
+    }
+    match evs.iter().zip(avs).find(|(e, a)| e != a) {
+        Some((e, a)) => Err(format!(
+            "Expected {noun} '{name}' with value '{e}' but was '{a}'"
+        )),
+        None => Ok(()),
+    }
 }
 
 /// V1 compares query strings as strings: the parameter order counts.
@@ -201,7 +215,7 @@ pub fn match_headers(
         let (ev, av) = (evs.join(", "), avs.join(", "));
         let kind = MismatchKind::Header;
         if avs.is_empty() {
-            let msg = format!("Expected header '{name}' but it was missing");
+            let msg = format!("Expected a header '{name}' but was missing");
             out.push(Mismatch::new(kind, name.as_str(), msg).values(Some(ev.into()), None));
             continue;
         }
@@ -210,7 +224,7 @@ pub fn match_headers(
             |r| check_str(r, &ev, &av),
             || {
                 same(header_equal(name, &ev, &av), || {
-                    format!("Expected header '{name}' to have value '{ev}' but received '{av}'")
+                    format!("Expected header '{name}' to have value '{ev}' but was '{av}'")
                 })
             },
         );

@@ -119,7 +119,7 @@ impl<'r> JsonMatcher<'r> {
         let mut each_value = false;
         for rule in &list.rules {
             match rule {
-                MatchingRule::EachKey(inner) => self.each_key(loc, inner, am),
+                MatchingRule::EachKey(each) => self.each_key(loc, &each.rules, am),
                 MatchingRule::Values | MatchingRule::EachValue(_) => each_value = true,
                 _ => {}
             }
@@ -144,6 +144,8 @@ impl<'r> JsonMatcher<'r> {
         self.compare_keys(loc, em, am, true);
     }
 
+    /// Every expected key must be present (and, unless allowed, no other):
+    /// otherwise one mismatch names both key sets, as pact-reference does.
     fn compare_keys<'a>(
         &mut self,
         loc: &mut Vec<Seg<'a>>,
@@ -151,23 +153,33 @@ impl<'r> JsonMatcher<'r> {
         am: &'a Map<String, Value>,
         allow_unexpected: bool,
     ) {
-        if !allow_unexpected {
-            for (k, av) in am.iter().filter(|(k, _)| !em.contains_key(*k)) {
-                loc.push(Seg::Key(k));
-                self.push(loc, None, Some(av), format!("Unexpected key '{k}'"));
-                loc.pop();
-            }
+        let missing = em.keys().any(|k| !am.contains_key(k));
+        let unexpected = !allow_unexpected && am.keys().any(|k| !em.contains_key(k));
+        if em.is_empty() && unexpected {
+            let msg = format!(
+                "Expected an empty Map but received {}",
+                Value::Object(am.clone())
+            );
+            self.push(loc, None, None, msg);
+        } else if missing || unexpected {
+            let keys = |m: &Map<String, Value>| {
+                let mut k: Vec<&str> = m.keys().map(String::as_str).collect();
+                k.sort_unstable();
+                k.join(", ")
+            };
+            let msg = format!(
+                "Expected a Map with keys [{}] but received one with keys [{}]",
+                keys(em),
+                keys(am)
+            );
+            self.push(loc, None, None, msg);
         }
         for (k, ev) in em {
-            loc.push(Seg::Key(k));
-            match am.get(k) {
-                Some(av) => self.compare(loc, ev, av),
-                None => {
-                    let msg = format!("Expected key '{k}' but it was missing");
-                    self.push(loc, Some(ev), None, msg);
-                }
+            if let Some(av) = am.get(k) {
+                loc.push(Seg::Key(k));
+                self.compare(loc, ev, av);
+                loc.pop();
             }
-            loc.pop();
         }
     }
 
@@ -194,9 +206,9 @@ impl<'r> JsonMatcher<'r> {
     /// Applies the inner rules of an `eachValue` rule to one value.
     fn each_value_rules(&mut self, loc: &[Seg<'_>], list: &RuleList, ev: &Value, av: &Value) {
         for rule in &list.rules {
-            if let MatchingRule::EachValue(inner) = rule {
+            if let MatchingRule::EachValue(each) = rule {
                 let inner = RuleList {
-                    rules: inner.clone(),
+                    rules: each.rules.clone(),
                     combine: Combine::And,
                 };
                 if let Err(f) = check_list(&inner, |r| check_json(r, ev, av)) {
@@ -260,7 +272,7 @@ impl<'r> JsonMatcher<'r> {
         }
         if el.len() < al.len() {
             let msg = format!(
-                "Expected a list of {} items but received {} items",
+                "Expected a List with {} elements but received {} elements",
                 el.len(),
                 al.len()
             );
@@ -286,9 +298,8 @@ impl<'r> JsonMatcher<'r> {
             });
             if !found {
                 let msg = format!(
-                    "Variant at index {} ({}) was not found in the actual list",
-                    variant.index,
-                    describe(ev)
+                    "Variant at index {} ({ev}) was not found in the actual list",
+                    variant.index
                 );
                 self.push(loc, Some(ev), None, msg);
             }

@@ -19,6 +19,8 @@ mod xml;
 
 #[cfg(test)]
 mod fuzz_tests;
+#[cfg(test)]
+mod sentence_tests;
 
 pub mod path;
 pub mod rule;
@@ -32,6 +34,6 @@ pub use message::{match_message, match_metadata};
 pub use mismatch::{Mismatch, MismatchKind};
 pub use path::{DocPath, PathError, PathToken};
 pub use regex::PactRegex;
-pub use rule::{ArrayContainsVariant, MatchingRule, StatusClass};
+pub use rule::{ArrayContainsVariant, EachRules, MatchingRule, StatusClass};
 pub use rules::{Category, Combine, MatchingRules, PathRules, RuleError, RuleList};
 pub use xml::match_xml;
