@@ -5,7 +5,7 @@ use std::borrow::Cow;
 
 use serde_json::Value;
 
-use super::check::{check_str, judge, same};
+use super::check::{check_list, check_str, judge, same};
 use super::content_type::{ContentKind, content_kind};
 use super::json::JsonMatcher;
 use super::mismatch::{Mismatch, MismatchKind};
@@ -36,11 +36,7 @@ pub fn match_body(
                 "Expected an empty body but received one",
             )]
         }
-        (Body::Present { .. }, None) => vec![Mismatch::new(
-            MismatchKind::Body,
-            "$",
-            "Expected a body but it was missing",
-        )],
+        (Body::Present { .. }, None) => empty_actual(actual, rules),
         (Body::Present { content, .. }, Some(ac)) => {
             let e = Side::new(content, expected.content_type());
             let a = Side::new(ac, actual.content_type());
@@ -88,6 +84,19 @@ impl<'a> Side<'a> {
             hex::encode(head)
         )
     }
+}
+
+/// An expected body met an absent or empty one: root rules (`notEmpty`)
+/// say why if they can, otherwise the body is missing.
+fn empty_actual(actual: &Body, rules: &Category) -> Vec<Mismatch> {
+    if let Body::Present { content, .. } = actual {
+        let side = Side::new(content, actual.content_type());
+        if let Some(m) = root_rules(rules, &side).filter(|m| !m.is_empty()) {
+            return m;
+        }
+    }
+    let msg = "Expected a body but it was missing";
+    vec![Mismatch::new(MismatchKind::Body, "$", msg)]
 }
 
 fn expected_empty(b: &Body) -> bool {
@@ -138,7 +147,7 @@ fn text(c: &BodyContent) -> Cow<'_, str> {
 }
 
 fn compare_present(e: &Side<'_>, a: &Side<'_>, rules: &Category, allow: bool) -> Vec<Mismatch> {
-    if let Some(m) = content_type_rule(rules, a.content) {
+    if let Some(m) = root_rules(rules, a) {
         return m;
     }
     if e.kind != a.kind && !(is_textual(e.kind) && is_textual(a.kind)) {
@@ -232,27 +241,47 @@ fn compare_bytes(e: &Side<'_>, a: &Side<'_>) -> Vec<Mismatch> {
     vec![Mismatch::new(MismatchKind::Body, "$", msg)]
 }
 
-/// A `contentType` rule at the root judges the actual content by its bytes.
-fn content_type_rule(rules: &Category, ac: &BodyContent) -> Option<Vec<Mismatch>> {
+/// Rules at the root of a binary body (or a `contentType` rule on any
+/// body) judge the whole content: `contentType` by its detected type,
+/// `notEmpty` by its length, others on its text.
+fn root_rules(rules: &Category, a: &Side<'_>) -> Option<Vec<Mismatch>> {
     let list = rules.select_best(&[])?;
-    let wanted = list.rules.iter().find_map(|r| match r {
-        MatchingRule::ContentType(ct) => Some(ct),
-        _ => None,
-    })?;
-    let ok = match ac {
-        BodyContent::Json(_) => content_kind(wanted) == ContentKind::Json,
-        BodyContent::Text(t) => sniff(t.as_bytes()) == content_kind(wanted),
-        BodyContent::Bytes(b) => match magic(b) {
-            Some(m) => m.eq_ignore_ascii_case(wanted),
-            None => sniff(b) == content_kind(wanted),
-        },
-    };
-    if ok {
-        return Some(Vec::new());
+    let has_ct = list
+        .rules
+        .iter()
+        .any(|r| matches!(r, MatchingRule::ContentType(_)));
+    if a.kind != ContentKind::Binary && !has_ct {
+        return None;
     }
-    let msg = format!("Expected the body to have content type '{wanted}'");
-    let rule = format!("contentType '{wanted}'");
-    Some(vec![Mismatch::new(MismatchKind::Body, "$", msg).rule(rule)])
+    let bytes = bytes_of(a.content);
+    let verdict = check_list(list, |r| match r {
+        MatchingRule::ContentType(wanted) => {
+            let detected = detect(&bytes);
+            same(detected.eq_ignore_ascii_case(wanted), || {
+                format!(
+                    "Expected binary contents to have content type '{wanted}' but detected contents was '{detected}'"
+                )
+            })
+        }
+        MatchingRule::NotEmpty => same(!bytes.is_empty(), || {
+            format!("Expected [] ({} bytes) to not be empty", bytes.len())
+        }),
+        other => check_str(other, "", &String::from_utf8_lossy(&bytes)),
+    });
+    let mismatch = verdict
+        .err()
+        .map(|f| Mismatch::new(MismatchKind::Body, "$", f.message).rule(f.rule));
+    Some(mismatch.into_iter().collect())
+}
+
+/// The content type of some bytes: magic numbers, then JSON, XML, text.
+fn detect(bytes: &[u8]) -> &'static str {
+    magic(bytes).unwrap_or(match sniff(bytes) {
+        ContentKind::Json => "application/json",
+        ContentKind::Xml => "application/xml",
+        ContentKind::Text | ContentKind::Form => "text/plain",
+        ContentKind::Binary => "application/octet-stream",
+    })
 }
 
 /// Content types recognised by their first bytes.
@@ -326,6 +355,15 @@ mod tests {
         };
         let cat = rules.body().cloned().unwrap_or_default();
         let png = body(b"\x89PNG\r\n\x1a\nrest");
+        let not_empty = {
+            let mut r = crate::matching::MatchingRules::default();
+            r.add_rule("body", "$", MatchingRule::NotEmpty)
+                .expect("valid");
+            r.body().cloned().unwrap_or_default()
+        };
+        assert!(match_body(&png, &body(b"other bytes"), &not_empty, true).is_empty());
+        let m = match_body(&png, &body(b""), &not_empty, true);
+        assert_eq!(m[0].message, "Expected [] (0 bytes) to not be empty");
         assert!(match_body(&png, &png, &cat, true).is_empty());
         assert_eq!(match_body(&png, &body(b"GIF89a..."), &cat, true).len(), 1);
     }

@@ -298,8 +298,9 @@ impl<'r> JsonMatcher<'r> {
             });
             if !found {
                 let msg = format!(
-                    "Variant at index {} ({ev}) was not found in the actual list",
-                    variant.index
+                    "Variant at index {} ({}) was not found in the actual list",
+                    variant.index,
+                    crate::canonical::canonical_json(ev)
                 );
                 self.push(loc, Some(ev), None, msg);
             }
