@@ -153,34 +153,42 @@ impl<'r> JsonMatcher<'r> {
         am: &'a Map<String, Value>,
         allow_unexpected: bool,
     ) {
-        let missing = em.keys().any(|k| !am.contains_key(k));
-        let unexpected = !allow_unexpected && am.keys().any(|k| !em.contains_key(k));
-        if em.is_empty() && unexpected {
-            let msg = format!(
-                "Expected an empty Map but received {}",
-                Value::Object(am.clone())
-            );
-            self.push(loc, None, None, msg);
-        } else if missing || unexpected {
-            let keys = |m: &Map<String, Value>| {
-                let mut k: Vec<&str> = m.keys().map(String::as_str).collect();
-                k.sort_unstable();
-                k.join(", ")
-            };
-            let msg = format!(
-                "Expected a Map with keys [{}] but received one with keys [{}]",
-                keys(em),
-                keys(am)
-            );
-            self.push(loc, None, None, msg);
-        }
+        let at = self.mismatches.len();
+        let mut missing = false;
         for (k, ev) in em {
-            if let Some(av) = am.get(k) {
-                loc.push(Seg::Key(k));
-                self.compare(loc, ev, av);
-                loc.pop();
+            match am.get(k) {
+                Some(av) => {
+                    loc.push(Seg::Key(k));
+                    self.compare(loc, ev, av);
+                    loc.pop();
+                }
+                None => missing = true,
             }
         }
+        // Every expected key present: extra keys exist iff the map is larger.
+        let unexpected = !allow_unexpected
+            && if missing {
+                am.keys().any(|k| !em.contains_key(k))
+            } else {
+                am.len() > em.len()
+            };
+        if !missing && !unexpected {
+            return;
+        }
+        let msg = if em.is_empty() {
+            format!(
+                "Expected an empty Map but received {}",
+                Value::Object(am.clone())
+            )
+        } else {
+            format!(
+                "Expected a Map with keys [{}] but received one with keys [{}]",
+                sorted_keys(em),
+                sorted_keys(am)
+            )
+        };
+        let m = Mismatch::new(self.kind, render_location(loc), msg);
+        self.mismatches.insert(at, m);
     }
 
     fn each_key<'a>(
@@ -306,6 +314,12 @@ impl<'r> JsonMatcher<'r> {
             }
         }
     }
+}
+
+fn sorted_keys(m: &Map<String, Value>) -> String {
+    let mut keys: Vec<&str> = m.keys().map(String::as_str).collect();
+    keys.sort_unstable();
+    keys.join(", ")
 }
 
 #[cfg(test)]
