@@ -242,7 +242,9 @@ impl<'r> XmlMatcher<'r> {
         if let Some(list) = self.best(loc) {
             for rule in &list.rules {
                 if let MatchingRule::Type { min, max } = rule
-                    && let Err(msg) = super::check::check_size(ag.len(), *min, *max)
+                    && let Err(msg) = super::check::check_size(ag.len(), *min, *max, || {
+                        format!("<{}> elements", qualified(first))
+                    })
                 {
                     self.push(loc, msg);
                 }
@@ -257,10 +259,7 @@ impl<'r> XmlMatcher<'r> {
                 Some(ac) => self.compare_child(loc, i, *ec, *ac),
                 None => self.push(
                     loc,
-                    format!(
-                        "Expected element <{}> at index {i} but it was missing",
-                        qualified(*ec)
-                    ),
+                    format!("Expected child <{}/> but was missing", ec.tag_name().name()),
                 ),
             }
         }
