@@ -18,7 +18,12 @@ use regex_syntax::hir::{
 /// Longest repetition the generator unrolls for `*`, `+` and `{n,}`.
 const MAX_REPEAT: u32 = 10;
 
-/// A string matching `regex`; `None` when the regex is not supported.
+/// Longest string (in bytes) the generator agrees to produce: nested
+/// counted repetitions (`((a{1000}){1000}){1000}`) must not exhaust memory.
+const MAX_LENGTH: usize = 1 << 20;
+
+/// A string matching `regex`; `None` when the regex is not supported or
+/// could produce a string longer than 1 MiB.
 pub(super) fn random_regex(regex: &str, rng: &mut impl Rng) -> Option<String> {
     let pattern = translate_java_regex(regex);
     let hir = regex_syntax::ParserBuilder::new()
@@ -26,6 +31,9 @@ pub(super) fn random_regex(regex: &str, rng: &mut impl Rng) -> Option<String> {
         .parse(&pattern)
         .ok()?;
     let compiled = rand_regex::Regex::with_hir(prefer_ascii(hir), MAX_REPEAT).ok()?;
+    if compiled.capacity() > MAX_LENGTH {
+        return None;
+    }
     rng.sample::<Result<String, FromUtf8Error>, _>(&compiled)
         .ok()
 }
@@ -95,8 +103,23 @@ fn prefer_ascii(hir: Hir) -> Hir {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
     use rand::SeedableRng;
     use rand::rngs::StdRng;
+
+    proptest! {
+        #[test]
+        fn any_regex_text_gives_a_matching_string_or_nothing(regex in "[-a-c0-9.*+?|(){}\\[\\]^$\\\\dws,]{0,24}") {
+            let mut rng = StdRng::seed_from_u64(5);
+            if let Some(s) = random_regex(&regex, &mut rng)
+                && let Ok(check) = regex::Regex::new(&format!("^(?:{})$", translate_java_regex(&regex)))
+                && !regex.contains(['^', '$'])
+                && !regex.contains("\\b")
+            {
+                prop_assert!(check.is_match(&s), "{} gave {:?}", regex, s);
+            }
+        }
+    }
 
     #[test]
     fn generated_strings_match_their_regex_and_prefer_ascii() {
@@ -137,7 +160,8 @@ mod tests {
     fn unsupported_or_hostile_regexes_give_nothing_instead_of_panicking() {
         let mut rng = StdRng::seed_from_u64(3);
         let deep = format!("{}a{}", "(".repeat(10_000), ")".repeat(10_000));
-        for regex in ["(unclosed", "a{5,2}", deep.as_str(), "\\"] {
+        let huge = "((a{1000}){1000}){1000}";
+        for regex in ["(unclosed", "a{5,2}", deep.as_str(), "\\", huge] {
             assert_eq!(random_regex(regex, &mut rng), None, "{regex}");
         }
     }
