@@ -108,3 +108,16 @@ fn bad_expressions_are_errors_not_panics() {
         assert!(parse_date_expression(expr, now).is_err(), "{expr}");
     }
 }
+
+proptest::proptest! {
+    #[test]
+    fn no_expression_or_pattern_makes_the_date_generator_panic(
+        text in "[-+@ 0-9a-zA-Z'%.:]{0,30}",
+    ) {
+        let now = at("2026-01-31T10:30:00Z");
+        let _ = parse_date_expression(&text, now);
+        let _ = parse_time_expression(&text, now);
+        let _ = format_java(&text, &now);
+        let _ = java_to_chrono_format(&text);
+    }
+}
