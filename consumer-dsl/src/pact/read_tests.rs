@@ -1,6 +1,6 @@
 use super::*;
 use crate::model::{Body, BodyContent, ProviderState};
-use crate::pact::write::{to_v4_json, write_contract};
+use crate::pact::write::{contract_digest, to_v4_json, write_contract};
 use serde_json::json;
 
 fn read(v: Value) -> Contract {
@@ -359,4 +359,18 @@ fn without_rules(v: Value) -> Value {
         Value::Array(items) => Value::Array(items.into_iter().map(without_rules).collect()),
         other => other,
     }
+}
+
+#[test]
+fn the_digest_depends_on_content_not_on_key_order_or_source_version() {
+    let c = read(v4_document());
+    let mut reordered = v4_document();
+    if let Some(obj) = reordered.as_object_mut() {
+        obj.sort_keys();
+    }
+    assert_eq!(contract_digest(&read(reordered)), contract_digest(&c));
+    let mut changed = c.clone();
+    changed.interactions.pop();
+    assert_ne!(contract_digest(&changed), contract_digest(&c));
+    assert_eq!(contract_digest(&c).len(), 64);
 }

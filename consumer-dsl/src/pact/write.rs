@@ -37,6 +37,13 @@ pub fn write_contract(contract: &Contract) -> String {
     serde_json::to_string_pretty(&value).expect("a serde_json::Value always serialises")
 }
 
+/// The contract's digest: sha256 over the RFC 8785 canonical form of its
+/// V4 JSON ([`crate::canonical::digest`]). Two contracts that write the
+/// same V4 document have the same digest, whatever file they were read from.
+pub fn contract_digest(contract: &Contract) -> String {
+    crate::canonical::digest(&to_v4_json(contract))
+}
+
 /// Serialises a model type whose `Serialize` is derived over string-keyed
 /// maps and plain values, which cannot fail.
 fn to_json<T: Serialize>(value: &T) -> Value {
