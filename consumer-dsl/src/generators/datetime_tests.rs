@@ -1,4 +1,5 @@
 use super::*;
+use crate::generators::java_format::{format_java, java_to_chrono_format};
 use chrono::DateTime;
 
 fn at(s: &str) -> DateTime<FixedOffset> {

@@ -5,8 +5,9 @@ use rand::Rng;
 use rand::distr::{Alphanumeric, Distribution};
 use serde_json::{Map, Value, json};
 
-use super::datetime::{format_java, parse_date_expression, parse_time_expression};
+use super::datetime::{parse_date_expression, parse_time_expression};
 use super::generator::{DataType, Generator, UuidFormat};
+use super::java_format::format_java;
 use super::regex_gen::random_regex;
 
 /// Who the values are generated for.

@@ -12,14 +12,16 @@ mod apply;
 mod datetime;
 mod generate;
 mod generator;
+mod java_format;
 mod path;
 mod regex_gen;
 mod validate;
 
 pub use apply::{apply_to_json, apply_to_message, apply_to_request, apply_to_response};
-pub use datetime::{java_to_chrono_format, parse_date_expression};
+pub use datetime::{parse_date_expression, parse_time_expression};
 pub use generate::{GeneratorContext, GeneratorMode};
 pub use generator::{DataType, Generator, UuidFormat};
+pub use java_format::{format_java, java_to_chrono_format};
 pub use regex_gen::translate_java_regex;
 pub use validate::is_valid_body_path;
 

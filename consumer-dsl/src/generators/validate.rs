@@ -4,8 +4,9 @@ use chrono::{TimeZone, Utc};
 use rand::SeedableRng;
 use rand::rngs::StdRng;
 
-use super::datetime::{format_java, parse_date_expression, parse_time_expression};
+use super::datetime::{parse_date_expression, parse_time_expression};
 use super::generator::Generator;
+use super::java_format::format_java;
 use super::path;
 use super::regex_gen::random_regex;
 
