@@ -92,8 +92,11 @@ pub fn detect_spec(value: &Value, origin: &str) -> Result<PactSpec, DslError> {
     let declared = SPEC_KEYS.iter().find_map(|key| {
         let v = metadata?.get(key)?;
         let (version, path) = match v {
-            Value::Object(o) => (o.get("version")?, format!("$.metadata.{key}.version")),
-            other => (other, format!("$.metadata.{key}")),
+            Value::Object(o) => (
+                o.get("version")?,
+                format!("$.metadata{}.version", step(key)),
+            ),
+            other => (other, format!("$.metadata{}", step(key))),
         };
         Some((version, path))
     });
@@ -111,6 +114,15 @@ pub fn detect_spec(value: &Value, origin: &str) -> Result<PactSpec, DslError> {
         return text.parse().map_err(|e| at.invalid("", format!("{e}")));
     }
     Ok(guess_spec(value))
+}
+
+/// A JSON path step: `.name`, or `['name']` when the name is not an identifier.
+fn step(key: &str) -> String {
+    if key.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
+        format!(".{key}")
+    } else {
+        format!("['{key}']")
+    }
 }
 
 fn guess_spec(value: &Value) -> PactSpec {

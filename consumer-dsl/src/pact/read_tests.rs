@@ -309,6 +309,16 @@ fn the_specification_version_is_found_under_every_spelling_or_guessed() {
         detect_spec(&base(json!({}), typed), "t").ok(),
         Some(PactSpec::V4)
     );
+    let bad = base(
+        json!({"pact-specification": {"version": "9"}}),
+        http.clone(),
+    );
+    let e = detect_spec(&bad, "t").expect_err("unknown");
+    assert!(
+        e.to_string()
+            .contains("$.metadata['pact-specification'].version"),
+        "{e}"
+    );
     let bad = base(json!({"pactSpecification": {"version": "9"}}), http);
     assert!(
         detect_spec(&bad, "t")
