@@ -5,6 +5,7 @@
 //! form of the contract, and a readable sentence.
 
 use std::collections::HashMap;
+use std::fmt;
 
 use indexmap::IndexMap;
 
@@ -27,6 +28,28 @@ pub struct LintProblem {
     /// JSON path in the V4 form of the contract, e.g. `$.interactions[3].description`.
     pub path: String,
     pub message: String,
+}
+
+impl fmt::Display for Severity {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Severity::Warning => "warning",
+            Severity::Error => "error",
+        })
+    }
+}
+
+/// `error DUPLICATE_KEY at $.interactions[3].key: key 'k' is already used by …`
+impl fmt::Display for LintProblem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let LintProblem {
+            severity,
+            code,
+            path,
+            message,
+        } = self;
+        write!(f, "{severity} {code} at {path}: {message}")
+    }
 }
 
 impl LintProblem {

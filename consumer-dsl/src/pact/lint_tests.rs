@@ -39,6 +39,10 @@ fn duplicate_descriptions_with_the_same_states_and_empty_descriptions_are_errors
         ]
     );
     assert!(lint(&c).iter().all(|p| p.severity == Severity::Error));
+    assert_eq!(
+        lint(&c)[2].to_string(),
+        "error EMPTY_DESCRIPTION at $.interactions[1].description: the interaction has no description"
+    );
 }
 
 #[test]
