@@ -116,32 +116,42 @@ impl<'r> JsonMatcher<'r> {
         if let Err(f) = check_list(list, |r| check_json(r, e, a)) {
             self.push_failure(loc, e, a, f);
         }
-        let mut each_value = false;
+        let mut per_entry = false;
         for rule in &list.rules {
             match rule {
-                MatchingRule::EachKey(each) => self.each_key(loc, &each.rules, am),
-                MatchingRule::Values | MatchingRule::EachValue(_) => each_value = true,
+                MatchingRule::EachKey(each) => {
+                    self.each_key(loc, &each.rules, am);
+                    per_entry = true;
+                }
+                MatchingRule::Values | MatchingRule::EachValue(_) => per_entry = true,
                 _ => {}
             }
         }
-        let keys_judged = list
-            .rules
-            .iter()
-            .any(|r| matches!(r, MatchingRule::EachKey(_)));
-        if each_value || keys_judged {
-            let first = em.values().next();
-            for (k, av) in am {
-                let Some(ev) = em.get(k).or(first) else {
-                    continue;
-                };
-                loc.push(Seg::Key(k));
-                self.each_value_rules(loc, list, ev, av);
-                self.compare(loc, ev, av);
-                loc.pop();
-            }
-            return;
+        if per_entry {
+            return self.compare_each_entry(loc, list, em, am);
         }
         self.compare_keys(loc, em, am, true);
+    }
+
+    /// `values`/`eachKey`/`eachValue`: each actual entry against the
+    /// expected entry of the same key, or the first one.
+    fn compare_each_entry<'a>(
+        &mut self,
+        loc: &mut Vec<Seg<'a>>,
+        list: &RuleList,
+        em: &'a Map<String, Value>,
+        am: &'a Map<String, Value>,
+    ) {
+        let first = em.values().next();
+        for (k, av) in am {
+            let Some(ev) = em.get(k).or(first) else {
+                continue;
+            };
+            loc.push(Seg::Key(k));
+            self.each_value_rules(loc, list, ev, av);
+            self.compare(loc, ev, av);
+            loc.pop();
+        }
     }
 
     /// Every expected key must be present (and, unless allowed, no other):

@@ -191,3 +191,21 @@ fn bad_base64_and_bad_rules_name_their_path() {
         "{text}"
     );
 }
+
+#[test]
+fn a_serialised_json_document_in_a_string_is_read_as_the_document() {
+    let r = response_from_json(
+        &json!({"headers": {"Content-Type": "application/json"}, "body": "{\"a\": 1}"}),
+        PactSpec::V3,
+        "t",
+    )
+    .expect("valid");
+    assert_eq!(r.body.as_json(), Some(&json!({"a": 1})));
+    let s = response_from_json(
+        &json!({"headers": {"Content-Type": "application/json"}, "body": "plain"}),
+        PactSpec::V3,
+        "t",
+    )
+    .expect("valid");
+    assert_eq!(s.body.as_json(), Some(&json!("plain")));
+}
