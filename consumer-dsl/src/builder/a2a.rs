@@ -2,13 +2,14 @@
 
 use serde_json::{Map, Value};
 
+pub use super::a2a_parts::{CancelBuilder, ErrorBuilder, PushBuilder};
 use super::common::Common;
-use super::{ErrorSlot, template};
-use crate::model::accord::{A2aErrorReason, A2aOperation, Credential, TaskState};
+use super::{ErrorSlot, spec_part, template};
+use crate::model::accord::{A2aOperation, Credential, TaskState};
 use crate::spec::StateName;
 use crate::spec::ast::{
-    ArtifactSpec, CancelSpec, CommonSpec, ErrorSpec, FollowUpExpectSpec, FollowUpSpec,
-    InteractionSpec, Kind, PartSpec, PushSpec, ResponseName, SchemaSpec, SendSpec, StepSpec,
+    ArtifactSpec, CommonSpec, FollowUpExpectSpec, FollowUpSpec, InteractionSpec, Kind, PartSpec,
+    ResponseName, SchemaSpec, SendSpec, StepSpec,
 };
 
 /// Builds an `A2A/Task` interaction.
@@ -62,6 +63,33 @@ impl A2aTaskBuilder {
     /// The media type of the data part.
     pub fn send_media_type(mut self, media_type: impl Into<String>) -> Self {
         self.send().media_type = Some(media_type.into());
+        self
+    }
+
+    /// Another part, in the spec's shape: `{"url": …, "media_type": …}`.
+    pub fn send_part(mut self, part: Value) -> Self {
+        if let Some(p) = spec_part::<PartSpec>(&mut self.errors, "send.parts", part) {
+            self.send().parts.push(p);
+        }
+        self
+    }
+
+    /// Any other `send` key, in the spec's shape (`context_id`, `task_id`,
+    /// `message_id`, `reference_task_ids`, `extensions`, `metadata`,
+    /// `history_length`): merged over what is set so far.
+    pub fn send_with(mut self, keys: Value) -> Self {
+        let base = std::mem::take(self.send());
+        let mut merged = spec_part::<SendSpec>(&mut self.errors, "send", keys).unwrap_or_default();
+        merged.stream |= base.stream;
+        merged.return_immediately |= base.return_immediately;
+        merged.text = merged.text.or(base.text);
+        merged.data = merged.data.or(base.data);
+        merged.media_type = merged.media_type.or(base.media_type);
+        merged.parts = [base.parts, merged.parts].concat();
+        if merged.accepted_output_modes.is_empty() {
+            merged.accepted_output_modes = base.accepted_output_modes;
+        }
+        *self.send() = merged;
         self
     }
 
@@ -134,6 +162,16 @@ impl A2aTaskBuilder {
             artifact: Some(b.spec),
             ..StepSpec::default()
         });
+        self
+    }
+
+    /// Any expected step in the spec's shape:
+    /// `{"state": "WORKING", "message": {"data": …}}`, `{"artifact": {"parts": […]}}`,
+    /// `{"reply": {"data": …}}`.
+    pub fn expect_step(mut self, step: Value) -> Self {
+        if let Some(s) = spec_part::<StepSpec>(&mut self.errors, "expect", step) {
+            self.spec.a2a.expect.push(s);
+        }
         self
     }
 
@@ -235,96 +273,6 @@ impl ArtifactBuilder {
     /// The text (inline matchers allowed).
     pub fn text(mut self, text: Value) -> Self {
         self.spec.text = Some(template(&mut self.errors, "artifact.text", text));
-        self
-    }
-}
-
-/// Builds an expected error.
-#[derive(Debug, Default)]
-pub struct ErrorBuilder(pub(crate) ErrorSpec);
-
-impl ErrorBuilder {
-    /// JSON-RPC code.
-    pub fn code(mut self, code: i64) -> Self {
-        self.0.code = Some(code);
-        self
-    }
-
-    /// A2A error reason (brings its code).
-    pub fn reason(mut self, reason: A2aErrorReason) -> Self {
-        self.0.reason = Some(reason);
-        self
-    }
-
-    /// HTTP status.
-    pub fn http_status(mut self, status: u16) -> Self {
-        self.0.http_status = Some(status);
-        self
-    }
-
-    /// A regular expression the message matches.
-    pub fn message(mut self, regex: impl Into<String>) -> Self {
-        self.0.message = Some(regex.into());
-        self
-    }
-
-    /// Retryable or not.
-    pub fn retryable(mut self, retryable: bool) -> Self {
-        self.0.retryable = Some(retryable);
-        self
-    }
-}
-
-/// Builds a cancel scenario.
-#[derive(Debug, Default)]
-pub struct CancelBuilder(CancelSpec);
-
-impl CancelBuilder {
-    /// The state expected after the cancel (default CANCELED).
-    pub fn expect(mut self, state: TaskState) -> Self {
-        self.0.expect = Some(StateName(state));
-        self
-    }
-
-    /// The cancel must fail instead.
-    pub fn fails_with(mut self, f: impl FnOnce(ErrorBuilder) -> ErrorBuilder) -> Self {
-        self.0.error = Some(f(ErrorBuilder::default()).0);
-        self
-    }
-
-    /// Read the counters again this long after the cancel acknowledgement.
-    pub fn observe_ms(mut self, ms: u64) -> Self {
-        self.0.observe_ms = Some(ms);
-        self
-    }
-}
-
-/// Builds a push scenario.
-#[derive(Debug, Default)]
-pub struct PushBuilder(PushSpec);
-
-impl PushBuilder {
-    /// The token the agent echoes.
-    pub fn token(mut self, token: impl Into<String>) -> Self {
-        self.0.token = Some(token.into());
-        self
-    }
-
-    /// The webhook authentication scheme.
-    pub fn scheme(mut self, scheme: impl Into<String>) -> Self {
-        self.0.scheme = Some(scheme.into());
-        self
-    }
-
-    /// States that must be delivered, in order.
-    pub fn expect_states(mut self, states: impl IntoIterator<Item = TaskState>) -> Self {
-        self.0.expect = states.into_iter().map(StateName).collect();
-        self
-    }
-
-    /// Registering must fail instead.
-    pub fn fails_with(mut self, f: impl FnOnce(ErrorBuilder) -> ErrorBuilder) -> Self {
-        self.0.error = Some(f(ErrorBuilder::default()).0);
         self
     }
 }

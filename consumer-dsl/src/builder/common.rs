@@ -41,6 +41,12 @@ pub trait Common: Sized {
         self
     }
 
+    /// V4 `comments`.
+    fn comments(mut self, comments: Value) -> Self {
+        self.common().comments = Some(comments);
+        self
+    }
+
     /// V4 `pending`.
     fn pending(mut self) -> Self {
         self.common().pending = true;

@@ -27,10 +27,18 @@
 //! ```
 
 mod a2a;
+mod a2a_parts;
 mod common;
 mod decl;
 pub mod m;
 mod other;
+
+/// Everything a builder user needs in scope.
+pub mod prelude {
+    pub use super::{Common, ContractBuilder, m};
+    pub use crate::model::accord::{A2aErrorReason, A2aOperation, Credential, TaskState};
+    pub use crate::spec::ast::TypeName;
+}
 
 pub use a2a::{
     A2aTaskBuilder, ArtifactBuilder, CancelBuilder, ErrorBuilder, FollowUpBuilder, PushBuilder,
@@ -57,6 +65,23 @@ pub struct ContractBuilder {
 pub(crate) struct ErrorSlot {
     context: String,
     source: serde_json::Error,
+}
+
+/// A piece of the spec document from JSON of the spec's shape (the
+/// builder's escape hatch: every spec key is reachable this way).
+pub(crate) fn spec_part<T: serde::de::DeserializeOwned>(
+    errors: &mut Vec<ErrorSlot>,
+    context: &str,
+    v: Value,
+) -> Option<T> {
+    serde_json::from_value(v)
+        .map_err(|e| {
+            errors.push(ErrorSlot {
+                context: context.to_string(),
+                source: e,
+            })
+        })
+        .ok()
 }
 
 pub(crate) fn template(errors: &mut Vec<ErrorSlot>, context: &str, v: Value) -> Template {

@@ -4,7 +4,7 @@ use serde_json::Value;
 
 use super::a2a::ErrorBuilder;
 use super::common::Common;
-use super::{ErrorSlot, template};
+use super::{ErrorSlot, spec_part, template};
 use crate::spec::OneOrMany;
 use crate::spec::ast::{
     CommonSpec, HttpRequestSpec, HttpResponseSpec, InteractionSpec, Kind, McpExpectSpec,
@@ -72,6 +72,16 @@ impl McpCallBuilder {
     pub fn expect_text(mut self, text: Value) -> Self {
         let t = template(&mut self.errors, "expect.text", text);
         self.expect().text = Some(t);
+        self
+    }
+
+    /// Expected content blocks (`[{"type": "text", "text": …}]`).
+    pub fn expect_content(mut self, blocks: Vec<Value>) -> Self {
+        let t = blocks
+            .into_iter()
+            .map(|b| template(&mut self.errors, "expect.content", b))
+            .collect();
+        self.expect().content = Some(t);
         self
     }
 
@@ -152,6 +162,18 @@ impl HttpBuilder {
         self
     }
 
+    /// The request body's content type (default JSON).
+    pub fn content_type(mut self, content_type: impl Into<String>) -> Self {
+        self.req().content_type = Some(content_type.into());
+        self
+    }
+
+    /// The response body's content type (default JSON).
+    pub fn response_content_type(mut self, content_type: impl Into<String>) -> Self {
+        self.resp().content_type = Some(content_type.into());
+        self
+    }
+
     /// The response status (a number, or a `$statusCode` matcher).
     pub fn status(mut self, status: impl Into<Value>) -> Self {
         let t = template(&mut self.errors, "response.status", status.into());
@@ -192,6 +214,21 @@ impl MessageBuilder {
     /// The metadata.
     pub fn metadata(mut self, metadata: Value) -> Self {
         self.spec.message.metadata = Some(template(&mut self.errors, "metadata", metadata));
+        self
+    }
+
+    /// The contents' content type (default JSON).
+    pub fn content_type(mut self, content_type: impl Into<String>) -> Self {
+        self.spec.message.content_type = Some(content_type.into());
+        self
+    }
+
+    /// A response message with metadata and content type, in the spec's
+    /// shape: `{"contents": …, "metadata": …, "content_type": …}`.
+    pub fn response_with(mut self, response: Value) -> Self {
+        if let Some(r) = spec_part::<MessageBodySpec>(&mut self.errors, "responses", response) {
+            self.spec.message.responses.push(r);
+        }
         self
     }
 

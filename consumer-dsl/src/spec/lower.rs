@@ -74,6 +74,7 @@ pub fn lower(
         .enumerate()
         .map(|(i, it)| lower_interaction(&cx, &format!("interactions[{i}]"), it))
         .collect::<Result<Vec<_>, _>>()?;
+    check_unique(&cx, &interactions)?;
     let mut contract = Contract {
         consumer: Pacticipant {
             name: doc.consumer.clone(),
@@ -90,6 +91,27 @@ pub fn lower(
     };
     contract.accord = Some(accord_metadata(&cx, doc, &contract)?);
     Ok(contract)
+}
+
+/// Pact identifies an interaction by its description and provider states:
+/// two with the same pair would be indistinguishable.
+fn check_unique(cx: &Ctx<'_>, interactions: &[Interaction]) -> Result<(), DslError> {
+    for (i, it) in interactions.iter().enumerate() {
+        let m = it.meta();
+        let twin = interactions[..i].iter().position(|o| {
+            o.meta().description == m.description && o.meta().provider_states == m.provider_states
+        });
+        if let Some(j) = twin {
+            return Err(cx.err(
+                &format!("interactions[{i}]"),
+                format!(
+                    "same description and provider states as interactions[{j}] (`{}`)",
+                    m.description
+                ),
+            ));
+        }
+    }
+    Ok(())
 }
 
 fn accord_metadata(

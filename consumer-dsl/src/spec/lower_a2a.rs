@@ -4,17 +4,14 @@
 use serde_json::{Map, Value};
 
 use super::PactPath;
-use super::ast::{
-    A2aSpec, ArtifactSpec, CancelSpec, ErrorSpec, FollowUpSpec, PartSpec, PushSpec, ResponseName,
-    SchemaSpec, SendSpec, StepSpec,
-};
-use super::lower::{Ctx, auth, body_rules};
+use super::ast::{A2aSpec, ArtifactSpec, PartSpec, ResponseName, SchemaSpec, SendSpec, StepSpec};
+use super::lower::{Ctx, body_rules};
+use super::lower_a2a_flow::{cancel, error, follow_up, push};
 use super::template::{Compiled, Template};
 use crate::DslError;
 use crate::model::accord::{
-    A2aMessage, A2aOperation, A2aTask, A2aTaskInteraction, ArtifactExpectation, CancelScenario,
-    ErrorExpectation, FollowUp, FollowUpOutcome, MessageStep, Part, PartContent, PartExpectation,
-    PushScenario, ResponseKind, Role, SendConfiguration, SendRequest, StatusStep, TaskState,
+    A2aMessage, A2aTask, A2aTaskInteraction, ArtifactExpectation, MessageStep, Part, PartContent,
+    PartExpectation, ResponseKind, Role, SendConfiguration, SendRequest, StatusStep, TaskState,
     TaskStep,
 };
 use crate::model::{Interaction, InteractionMeta};
@@ -29,9 +26,7 @@ pub(crate) fn task(
     let Some(send) = &a.send else {
         return Err(cx.err(path, "an a2a interaction needs `send` (the message)"));
     };
-    if a.error.is_some() && (!a.expect.is_empty() || a.terminal.is_some() || a.cancel.is_some()) {
-        return Err(cx.err(&format!("{path}.error"), "an expected send error creates no task: drop `expect`, `terminal` and `cancel`, or drop `error`"));
-    }
+    check_shape(cx, path, a)?;
     let steps = steps(cx, &format!("{path}.expect"), &a.expect)?;
     let last_state = steps.iter().rev().find_map(|s| match s {
         TaskStep::Status(st) => Some(st.state),
@@ -86,52 +81,40 @@ pub(crate) fn task(
     Ok(Interaction::A2aTask(A2aTaskInteraction { meta, task }))
 }
 
+/// Refuses combinations that cannot happen: a task from a refused send, or
+/// task events from an agent that answers with a direct message.
+fn check_shape(cx: &Ctx<'_>, path: &str, a: &A2aSpec) -> Result<(), DslError> {
+    let task_keys =
+        a.terminal.is_some() || a.cancel.is_some() || a.push.is_some() || !a.follow_ups.is_empty();
+    if a.error.is_some() && (task_keys || !a.expect.is_empty()) {
+        return Err(cx.err(
+            &format!("{path}.error"),
+            "an expected send error creates no task: drop `expect`, `terminal`, `cancel`, `push` and `follow_ups`, or drop `error`",
+        ));
+    }
+    let replies = a.expect.iter().filter(|s| s.reply.is_some()).count();
+    let task_steps = a.expect.len() - replies;
+    match a.returns {
+        Some(ResponseName::Message) if task_keys || task_steps > 0 => Err(cx.err(
+            path,
+            "`returns: message` answers with a direct reply: no task states, artifacts, terminal, cancel, push or follow-ups",
+        )),
+        Some(ResponseName::Task) | None if replies > 0 => Err(cx.err(
+            &format!("{path}.expect"),
+            "a `reply` step needs `returns: message`",
+        )),
+        _ => Ok(()),
+    }
+}
+
 /// The `SendMessageRequest`; rules rooted at the request params.
 pub(crate) fn send_request(
     cx: &Ctx<'_>,
     path: &str,
     s: &SendSpec,
 ) -> Result<SendRequest, DslError> {
-    let mut specs: Vec<PartSpec> = Vec::new();
-    if let Some(t) = &s.text {
-        specs.push(PartSpec {
-            text: Some(t.clone()),
-            ..PartSpec::default()
-        });
-    }
-    if let Some(d) = &s.data {
-        specs.push(PartSpec {
-            data: Some(d.clone()),
-            media_type: s.media_type.clone(),
-            ..PartSpec::default()
-        });
-    }
-    specs.extend(s.parts.iter().cloned());
-    if specs.is_empty() {
-        return Err(cx.err(
-            path,
-            "a message needs at least one part: `text`, `data` or `parts`",
-        ));
-    }
     let mut out = Compiled::default();
-    let parts_root = PactPath::root().field("message").field("parts");
-    let mut parts = Vec::new();
-    for (i, p) in specs.iter().enumerate() {
-        let ppath = format!("{path}.parts[{i}]");
-        if p.schema.is_some() {
-            return Err(cx.err(
-                &ppath,
-                "`schema` belongs to expected parts, not to sent ones",
-            ));
-        }
-        let content = part_content(cx, &ppath, p, &parts_root.index(i), &mut out)?;
-        parts.push(Part {
-            content,
-            media_type: p.media_type.clone(),
-            filename: p.filename.clone(),
-            metadata: None,
-        });
-    }
+    let parts = sent_parts(cx, path, s, &mut out)?;
     let metadata = match &s.metadata {
         None => None,
         Some(t) => match t.compile(&PactPath::root().field("metadata"), &mut out) {
@@ -139,13 +122,13 @@ pub(crate) fn send_request(
             _ => return Err(cx.err(&format!("{path}.metadata"), "metadata is a map")),
         },
     };
-    let configuration =
-        (!s.accepted_output_modes.is_empty() || s.history_length.is_some() || s.return_immediately)
-            .then(|| SendConfiguration {
-                accepted_output_modes: s.accepted_output_modes.clone(),
-                history_length: s.history_length,
-                return_immediately: s.return_immediately,
-            });
+    let configured =
+        !s.accepted_output_modes.is_empty() || s.history_length.is_some() || s.return_immediately;
+    let configuration = configured.then(|| SendConfiguration {
+        accepted_output_modes: s.accepted_output_modes.clone(),
+        history_length: s.history_length,
+        return_immediately: s.return_immediately,
+    });
     let (matching_rules, generators) = body_rules(&out)?;
     Ok(SendRequest {
         message: A2aMessage {
@@ -163,6 +146,55 @@ pub(crate) fn send_request(
         matching_rules,
         generators,
     })
+}
+
+/// The parts of a sent message: `text`, then `data`, then `parts`, with
+/// their rules at `$.message.parts[i]`.
+fn sent_parts(
+    cx: &Ctx<'_>,
+    path: &str,
+    s: &SendSpec,
+    out: &mut Compiled,
+) -> Result<Vec<Part>, DslError> {
+    let text = s.text.as_ref().map(|t| PartSpec {
+        text: Some(t.clone()),
+        ..PartSpec::default()
+    });
+    let data = s.data.as_ref().map(|d| PartSpec {
+        data: Some(d.clone()),
+        media_type: s.media_type.clone(),
+        ..PartSpec::default()
+    });
+    let specs: Vec<PartSpec> = text
+        .into_iter()
+        .chain(data)
+        .chain(s.parts.iter().cloned())
+        .collect();
+    if specs.is_empty() {
+        return Err(cx.err(
+            path,
+            "a message needs at least one part: `text`, `data` or `parts`",
+        ));
+    }
+    let root = PactPath::root().field("message").field("parts");
+    let mut parts = Vec::new();
+    for (i, p) in specs.iter().enumerate() {
+        let ppath = format!("{path}.parts[{i}]");
+        if p.schema.is_some() {
+            return Err(cx.err(
+                &ppath,
+                "`schema` belongs to expected parts, not to sent ones",
+            ));
+        }
+        let content = part_content(cx, &ppath, p, &root.index(i), out)?;
+        parts.push(Part {
+            content,
+            media_type: p.media_type.clone(),
+            filename: p.filename.clone(),
+            metadata: None,
+        });
+    }
+    Ok(parts)
 }
 
 fn part_content(
@@ -222,7 +254,11 @@ fn schema(cx: &Ctx<'_>, path: &str, s: &Option<SchemaSpec>) -> Result<Option<Val
 }
 
 /// An expected part; rules rooted at the part object.
-fn part_expectation(cx: &Ctx<'_>, path: &str, p: &PartSpec) -> Result<PartExpectation, DslError> {
+pub(crate) fn part_expectation(
+    cx: &Ctx<'_>,
+    path: &str,
+    p: &PartSpec,
+) -> Result<PartExpectation, DslError> {
     let mut out = Compiled::default();
     let content = part_content(cx, path, p, &PactPath::root(), &mut out)?;
     let (matching_rules, generators) = body_rules(&out)?;
@@ -300,135 +336,4 @@ pub(crate) fn steps(
         steps.push(step);
     }
     Ok(steps)
-}
-
-/// An expected error; a reason brings its JSON-RPC code.
-pub(crate) fn error(cx: &Ctx<'_>, path: &str, e: &ErrorSpec) -> Result<ErrorExpectation, DslError> {
-    let out = ErrorExpectation {
-        code: e.code.or(e.reason.map(|r| r.json_rpc_code())),
-        reason: e.reason,
-        http_status: e.http_status,
-        message: e.message.clone(),
-        retryable: e.retryable,
-    };
-    if let (Some(code), Some(r)) = (e.code, e.reason)
-        && code != r.json_rpc_code()
-    {
-        return Err(cx.err(
-            path,
-            format!(
-                "{} has the JSON-RPC code {}, not {code}",
-                r.as_str(),
-                r.json_rpc_code()
-            ),
-        ));
-    }
-    if let Some(m) = &e.message {
-        regex::Regex::new(m).map_err(|err| {
-            cx.err(
-                &format!("{path}.message"),
-                format!("invalid regular expression: {err}"),
-            )
-        })?;
-    }
-    if out.code.is_none() && out.http_status.is_none() && out.message.is_none() {
-        return Err(cx.err(
-            path,
-            "an error expectation needs `code`, `reason`, `http_status` or `message`",
-        ));
-    }
-    Ok(out)
-}
-
-fn cancel(cx: &Ctx<'_>, path: &str, c: &CancelSpec) -> Result<CancelScenario, DslError> {
-    if let Some(at) = c.at.filter(|s| s.0.is_terminal()) {
-        return Err(cx.err(&format!("{path}.at"), format!("cannot wait for {} before cancelling: it is terminal; use a follow-up CancelTask to cancel a finished task", at.0)));
-    }
-    let error = c
-        .error
-        .as_ref()
-        .map(|e| error(cx, &format!("{path}.error"), e))
-        .transpose()?;
-    let expect_state = c
-        .expect
-        .map(|s| s.0)
-        .or(error.is_none().then_some(TaskState::Canceled));
-    Ok(CancelScenario {
-        at: c.at.map(|s| s.0),
-        expect_state,
-        error,
-        observe_ms: c.observe_ms,
-    })
-}
-
-fn push(cx: &Ctx<'_>, path: &str, p: &PushSpec) -> Result<PushScenario, DslError> {
-    Ok(PushScenario {
-        token: p.token.clone(),
-        scheme: p.scheme.clone(),
-        expect_states: p.expect.iter().map(|s| s.0).collect(),
-        error: p
-            .error
-            .as_ref()
-            .map(|e| error(cx, &format!("{path}.error"), e))
-            .transpose()?,
-    })
-}
-
-fn follow_up(cx: &Ctx<'_>, path: &str, f: &FollowUpSpec) -> Result<FollowUp, DslError> {
-    let sends = matches!(
-        f.op,
-        A2aOperation::SendMessage | A2aOperation::SendStreamingMessage
-    );
-    let request = match (&f.send, sends) {
-        (Some(s), true) => Some(send_request(cx, &format!("{path}.send"), s)?),
-        (None, true) => {
-            return Err(cx.err(
-                path,
-                format!("{} needs `send` (the message)", f.op.as_str()),
-            ));
-        }
-        (Some(_), false) => {
-            return Err(cx.err(
-                &format!("{path}.send"),
-                format!("{} sends no message", f.op.as_str()),
-            ));
-        }
-        (None, false) => None,
-    };
-    if f.expect.is_some() == f.error.is_some() {
-        return Err(cx.err(
-            path,
-            "a follow-up has exactly one of `expect` (the answer) and `error`",
-        ));
-    }
-    let expect = match &f.expect {
-        None => None,
-        Some(e) => {
-            if e.contains_task.is_some() && f.op != A2aOperation::ListTasks {
-                return Err(cx.err(
-                    &format!("{path}.expect.contains_task"),
-                    "`contains_task` belongs to ListTasks",
-                ));
-            }
-            Some(FollowUpOutcome {
-                state: e.state.map(|s| s.0),
-                steps: steps(cx, &format!("{path}.expect.events"), &e.events)?,
-                contains_task: e.contains_task,
-                new_task: e.new_task,
-            })
-        }
-    };
-    Ok(FollowUp {
-        operation: f.op,
-        after: f.after.map(|s| s.0),
-        auth: auth(cx, path, f.principal.as_deref(), f.credential, &[])?,
-        request,
-        params: f.params.clone(),
-        expect,
-        error: f
-            .error
-            .as_ref()
-            .map(|e| error(cx, &format!("{path}.error"), e))
-            .transpose()?,
-    })
 }

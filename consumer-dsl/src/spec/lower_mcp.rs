@@ -6,7 +6,7 @@ use serde_json::{Map, Value, json};
 use super::PactPath;
 use super::ast::{McpExpectSpec, McpSpec};
 use super::lower::{Ctx, body_rules};
-use super::lower_a2a::error;
+use super::lower_a2a_flow::error;
 use super::template::Compiled;
 use crate::DslError;
 use crate::model::accord::{McpResultExpectation, McpToolCall, McpToolCallInteraction};

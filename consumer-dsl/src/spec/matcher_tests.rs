@@ -356,3 +356,24 @@ fn compiled_rules_judge_actual_values_in_the_matching_engine() {
         );
     }
 }
+
+#[test]
+fn nested_each_like_cannot_blow_up_the_example() {
+    let yaml = "{a: {$eachLike: {$eachLike: {$eachLike: {$eachLike: x, examples: 100}, examples: 100}, examples: 100}, examples: 100}}";
+    let err = yaml_serde::from_str::<Template>(yaml)
+        .expect_err("too big")
+        .to_string();
+    assert!(err.contains("more than 100000"), "{err}");
+    let ok: Template =
+        yaml_serde::from_str("{a: {$eachLike: {$eachLike: x, examples: 100}, examples: 100}}")
+            .expect("10 000 values are fine");
+    fn count(v: &Value) -> u64 {
+        match v {
+            Value::Array(a) => 1 + a.iter().map(count).sum::<u64>(),
+            Value::Object(o) => 1 + o.values().map(count).sum::<u64>(),
+            _ => 1,
+        }
+    }
+    assert_eq!(ok.expanded_size(), count(&ok.example()));
+    assert_eq!(ok.expanded_size(), 10_102);
+}

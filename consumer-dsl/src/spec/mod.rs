@@ -7,15 +7,18 @@
 //! matcher syntax are documented in `docs/contract-format.md`.
 
 pub mod ast;
+mod ast_a2a;
 mod ast_forms;
 mod ast_interaction;
 mod ast_values;
 mod lower;
 mod lower_a2a;
+mod lower_a2a_flow;
 mod lower_card;
 mod lower_http;
 mod lower_mcp;
 pub mod matcher;
+mod matcher_generated;
 mod matcher_kinds;
 pub mod path;
 pub mod resolver;

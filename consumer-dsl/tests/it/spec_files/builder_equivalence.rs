@@ -119,3 +119,78 @@ fn a_bad_matcher_given_to_the_builder_fails_the_build() {
         .expect_err("unknown matcher");
     assert!(err.to_string().contains("unknown matcher `$lik`"), "{err}");
 }
+
+const SPEC_MORE: &str = r#"
+consumer: orchestrator
+provider: planning-agent
+principals:
+  alice: { tenant: tenant-a }
+interactions:
+  - a2a: several parts and context
+    as: alice
+    credential: expired
+    negative: true
+    send:
+      text: see attached
+      parts: [{ url: "https://files.example/plan.pdf", media_type: application/pdf }]
+      context_id: ctx-1
+      history_length: 0
+    error: { http_status: 401 }
+  - a2a: steps in the spec's shape
+    as: alice
+    send: { data: { a: 1 } }
+    expect:
+      - state: WORKING
+        message: { data: { progress: { $number: 0.5 } } }
+      - artifact: { parts: [{ text: { $include: plan }, media_type: text/plain }, { data: { id: 1 } }] }
+      - state: COMPLETED
+    push: { token: t, expect: [COMPLETED] }
+  - message: a plan was published
+    contents: { plan_id: { $like: plan-1 } }
+    metadata: { topic: plans }
+  - sync_message: a lookup over the bus
+    contents: { plan_id: plan-1 }
+    responses:
+      - { contents: { status: draft }, metadata: { kind: reply } }
+  - mcp: blocks
+    tool: t
+    expect: { is_error: true, content: [{ type: text, text: { $regex: "^no", example: no plan } }], retryable: true }
+"#;
+
+#[test]
+fn the_builder_reaches_the_less_common_keys_too() {
+    let from_spec =
+        compile_spec(SPEC_MORE, "more.yaml", &NoSchemaFiles).expect("the spec compiles");
+    let built = ContractBuilder::new("orchestrator", "planning-agent")
+        .principal("alice", "tenant-a")
+        .a2a_task("several parts and context", |t| {
+            t.as_principal("alice")
+                .expired_credential()
+                .negative()
+                .send_text("see attached")
+                .send_part(json!({"url": "https://files.example/plan.pdf", "media_type": "application/pdf"}))
+                .send_with(json!({"context_id": "ctx-1", "history_length": 0}))
+                .fails_with(|e| e.http_status(401))
+        })
+        .a2a_task("steps in the spec's shape", |t| {
+            t.as_principal("alice")
+                .send_data(json!({"a": 1}))
+                .expect_step(json!({"state": "WORKING", "message": {"data": {"progress": {"$number": 0.5}}}}))
+                .expect_step(json!({"artifact": {"parts": [{"text": {"$include": "plan"}, "media_type": "text/plain"}, {"data": {"id": 1}}]}}))
+                .expect_state(TaskState::Completed)
+                .push(|p| p.token("t").expect_states([TaskState::Completed]))
+        })
+        .message("a plan was published", |m| m.contents(json!({"plan_id": m::like("plan-1")})).metadata(json!({"topic": "plans"})))
+        .sync_message("a lookup over the bus", |m| {
+            m.contents(json!({"plan_id": "plan-1"}))
+                .response_with(json!({"contents": {"status": "draft"}, "metadata": {"kind": "reply"}}))
+        })
+        .mcp_tool_call("blocks", |c| {
+            c.tool("t")
+                .expect_tool_error(Some(true))
+                .expect_content(vec![json!({"type": "text", "text": m::regex("^no", "no plan")})])
+        })
+        .build()
+        .expect("valid");
+    assert_eq!(built, from_spec);
+}
