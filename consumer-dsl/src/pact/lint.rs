@@ -2,7 +2,23 @@
 //! (what `accord contract lint` prints).
 //!
 //! Problems are data: each names a stable code, the JSON path in the V4
-//! form of the contract, and a readable sentence.
+//! form of the contract, and a readable sentence. Codes (never renamed):
+//!
+//! | code | severity | when |
+//! | --- | --- | --- |
+//! | `EMPTY_NAME` | error | the consumer or provider has no name |
+//! | `DUPLICATE_INTERACTION` | error | same description and provider states (with params) as an earlier interaction |
+//! | `DUPLICATE_KEY` | error | the V4 `key` of an earlier interaction |
+//! | `EMPTY_DESCRIPTION` | error | no description |
+//! | `EMPTY_PROVIDER_STATE` | error | a provider state without a name |
+//! | `INVALID_STATUS` | error | an HTTP status outside 100..=599 |
+//! | `EMPTY_METHOD` | error | an HTTP request without a method |
+//! | `RELATIVE_PATH` | warning | an HTTP path not starting with `/` |
+//! | `NO_RESPONSE_MESSAGE` | warning | a synchronous message without a response |
+//! | `GENERATOR_UNUSABLE` | error | a generator that can never produce a value |
+//! | `INVALID_GENERATOR_PATH` | error | a body generator key that is not a Pact path |
+//! | `PROVIDER_STATE_GENERATOR_WITHOUT_STATE` | warning | a `ProviderState` generator in an interaction without provider states |
+//! | `MISSING_PROTOCOL_PIN` | error | A2A tasks or an agent card without `metadata.accord.a2a`; MCP calls or tools without `metadata.accord.mcp` |
 
 use std::collections::HashMap;
 use std::fmt;
