@@ -68,7 +68,7 @@ fn eachlike_bodies(target_bytes: usize) -> (Value, Value, accord_dsl::matching::
     let mut i = 0u64;
     while size < target_bytes {
         let item = json!({"id": format!("item-{i:04}"), "title": format!("step number {i} of the plan"),
-            "done": i % 2 == 0, "score": i as f64 / 3.0, "tags": ["security", "ops"],
+            "done": i.is_multiple_of(2), "score": i as f64 / 3.0, "tags": ["security", "ops"],
             "owner": {"name": format!("user{i}"), "tenant": "tenant-a"}});
         size += item.to_string().len();
         items.push(item);
