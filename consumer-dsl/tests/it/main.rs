@@ -1,3 +1,4 @@
 //! The integration tests of `accord-dsl`: one binary, one module per area.
 
 mod conformance;
+mod no_panic;
