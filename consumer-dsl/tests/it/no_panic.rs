@@ -114,6 +114,14 @@ fn document() -> impl Strategy<Value = Value> {
         })
 }
 
+/// 512 cases by default; `PROPTEST_CASES` runs more.
+fn cases() -> u32 {
+    std::env::var("PROPTEST_CASES")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(512)
+}
+
 const SPECS: [PactSpec; 5] = [
     PactSpec::V1,
     PactSpec::V1_1,
@@ -123,7 +131,7 @@ const SPECS: [PactSpec; 5] = [
 ];
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 512, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: cases(), ..ProptestConfig::default() })]
 
     #[test]
     fn reading_and_matching_arbitrary_documents_never_panics(e in document(), a in document(), s in 0usize..5) {
