@@ -61,7 +61,7 @@ fn eachlike_bodies(target_bytes: usize) -> (Value, Value, accord_dsl::matching::
     let expected = json!({
         "planId": "plan-1",
         "items": [{"id": "item-0001", "title": "rotate keys", "done": false, "score": 1.5,
-                   "tags": ["security"], "owner": {"name": "alice", "tenant": "tenant-a"}}]
+                   "tags": ["security"], "when": "2024-01-02T03:04:05Z", "owner": {"name": "alice", "tenant": "tenant-a"}}]
     });
     let mut items = Vec::new();
     let mut size = 0;
@@ -69,7 +69,7 @@ fn eachlike_bodies(target_bytes: usize) -> (Value, Value, accord_dsl::matching::
     while size < target_bytes {
         let item = json!({"id": format!("item-{i:04}"), "title": format!("step number {i} of the plan"),
             "done": i.is_multiple_of(2), "score": i as f64 / 3.0, "tags": ["security", "ops"],
-            "owner": {"name": format!("user{i}"), "tenant": "tenant-a"}});
+            "when": format!("2024-01-{:02}T03:04:05Z", 1 + i % 28), "owner": {"name": format!("user{i}"), "tenant": "tenant-a"}});
         size += item.to_string().len();
         items.push(item);
         i += 1;
@@ -81,6 +81,7 @@ fn eachlike_bodies(target_bytes: usize) -> (Value, Value, accord_dsl::matching::
         "$.items[*].id": {"combine": "AND", "matchers": [{"match": "regex", "regex": "^item-[0-9]{4,}$"}]},
         "$.items[*].title": {"combine": "AND", "matchers": [{"match": "type"}]},
         "$.items[*].score": {"combine": "AND", "matchers": [{"match": "number"}]},
+        "$.items[*].when": {"combine": "AND", "matchers": [{"match": "datetime", "format": "yyyy-MM-dd'T'HH:mm:ssX"}]},
         "$.items[*].tags": {"combine": "AND", "matchers": [{"match": "type", "min": 1}]},
         "$.items[*].owner.tenant": {"combine": "AND", "matchers": [{"match": "regex", "regex": "tenant-[a-z]"}]}
     }});
@@ -91,7 +92,7 @@ fn eachlike_bodies(target_bytes: usize) -> (Value, Value, accord_dsl::matching::
 }
 
 #[divan::bench(sample_count = 20)]
-fn match_1mb_body_under_eachlike_regex_type_rules(bencher: Bencher) {
+fn match_1mb_body_under_eachlike_regex_type_datetime_rules(bencher: Bencher) {
     let (expected, actual, rules) = eachlike_bodies(1024 * 1024);
     let bytes = actual.to_string().len();
     let body = rules.body().cloned().unwrap_or_default();
