@@ -223,7 +223,7 @@ fn convert(value: Value, data_type: DataType) -> Option<Value> {
 /// `http://somewhere.world` → `http://somewhere.world/a`.
 fn mock_server_url(example: &str, regex: &str, mock: Option<&str>) -> Option<String> {
     let mock = mock?.trim_end_matches('/');
-    let re = regex::Regex::new(regex).ok()?;
+    let re = regex::Regex::new(&crate::matching::java_regex_to_rust(regex)).ok()?;
     let caps = re.captures(example)?;
     let tail: String = caps.iter().skip(1).flatten().map(|m| m.as_str()).collect();
     Some(format!("{mock}{tail}"))

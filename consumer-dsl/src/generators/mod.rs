@@ -22,7 +22,6 @@ pub use datetime::{parse_date_expression, parse_time_expression};
 pub use generate::{GeneratorContext, GeneratorMode};
 pub use generator::{DataType, Generator, UuidFormat};
 pub use java_format::{format_java, java_to_chrono_format};
-pub use regex_gen::translate_java_regex;
 pub use validate::is_valid_body_path;
 
 use indexmap::IndexMap;

@@ -7,10 +7,11 @@
 //! classes match — falling back to the full class when it has no ASCII
 //! member.
 
-use std::borrow::Cow;
 use std::string::FromUtf8Error;
 
 use rand::Rng;
+
+use crate::matching::java_regex_to_rust;
 use regex_syntax::hir::{
     Capture, Class, ClassUnicode, ClassUnicodeRange, Hir, HirKind, Repetition,
 };
@@ -25,7 +26,7 @@ const MAX_LENGTH: usize = 1 << 20;
 /// A string matching `regex`; `None` when the regex is not supported or
 /// could produce a string longer than 1 MiB.
 pub(super) fn random_regex(regex: &str, rng: &mut impl Rng) -> Option<String> {
-    let pattern = translate_java_regex(regex);
+    let pattern = java_regex_to_rust(regex);
     let hir = regex_syntax::ParserBuilder::new()
         .build()
         .parse(&pattern)
@@ -36,35 +37,6 @@ pub(super) fn random_regex(regex: &str, rng: &mut impl Rng) -> Option<String> {
     }
     rng.sample::<Result<String, FromUtf8Error>, _>(&compiled)
         .ok()
-}
-
-/// Rewrites Java's `\Q…\E` quoted sections as escaped literals, so the
-/// Rust regex engines accept the pattern. Other text is unchanged.
-pub fn translate_java_regex(regex: &str) -> Cow<'_, str> {
-    if !regex.contains("\\Q") {
-        return Cow::Borrowed(regex);
-    }
-    let mut out = String::with_capacity(regex.len() + 8);
-    let mut chars = regex.chars();
-    while let Some(c) = chars.next() {
-        match (c, c == '\\') {
-            (_, true) => match chars.next() {
-                Some('Q') => {
-                    let rest = chars.as_str();
-                    let end = rest.find("\\E").unwrap_or(rest.len());
-                    out.push_str(&regex_syntax::escape(&rest[..end]));
-                    chars = rest[(end + 2).min(rest.len())..].chars();
-                }
-                Some(next) => {
-                    out.push('\\');
-                    out.push(next);
-                }
-                None => out.push('\\'),
-            },
-            (c, false) => out.push(c),
-        }
-    }
-    Cow::Owned(out)
 }
 
 /// Narrows every Unicode class to its printable ASCII members (when it has
@@ -112,7 +84,7 @@ mod tests {
         fn any_regex_text_gives_a_matching_string_or_nothing(regex in "[-a-c0-9.*+?|(){}\\[\\]^$\\\\dws,]{0,24}") {
             let mut rng = StdRng::seed_from_u64(5);
             if let Some(s) = random_regex(&regex, &mut rng)
-                && let Ok(check) = regex::Regex::new(&format!("^(?:{})$", translate_java_regex(&regex)))
+                && let Ok(check) = regex::Regex::new(&format!("^(?:{})$", java_regex_to_rust(&regex)))
                 && !regex.contains(['^', '$'])
                 && !regex.contains("\\b")
             {
@@ -149,11 +121,10 @@ mod tests {
     }
 
     #[test]
-    fn java_quoting_becomes_escaped_literals() {
-        assert_eq!(translate_java_regex(r"a\Q.*\Eb"), r"a\.\*b");
-        assert_eq!(translate_java_regex(r"\Q(open"), r"\(open");
-        assert_eq!(translate_java_regex(r"\\Q"), r"\\Q");
-        assert_eq!(translate_java_regex(r"plain\d"), r"plain\d");
+    fn java_quoting_generates_the_literal_text() {
+        let mut rng = StdRng::seed_from_u64(5);
+        assert_eq!(random_regex(r"a\Q.*\Eb", &mut rng).as_deref(), Some("a.*b"));
+        assert_eq!(random_regex(r"\Q(open", &mut rng).as_deref(), Some("(open"));
     }
 
     #[test]

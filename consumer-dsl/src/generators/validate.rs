@@ -9,6 +9,7 @@ use super::generator::Generator;
 use super::java_format::format_java;
 use super::path;
 use super::regex_gen::random_regex;
+use crate::matching::java_regex_to_rust;
 
 impl Generator {
     /// Why this generator can never produce a value (an unsupported regex,
@@ -42,7 +43,7 @@ impl Generator {
                 });
                 parsed.and_then(Result::err)
             }
-            Generator::MockServerUrl { regex, .. } => regex::Regex::new(regex)
+            Generator::MockServerUrl { regex, .. } => regex::Regex::new(&java_regex_to_rust(regex))
                 .err()
                 .map(|e| format!("invalid regex '{regex}': {e}")),
             _ => None,
