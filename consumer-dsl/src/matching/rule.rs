@@ -37,6 +37,20 @@ impl StatusClass {
         }
     }
 
+    /// How messages name the class (`a Successful response (200–299)`).
+    pub fn describe(&self) -> String {
+        match self {
+            StatusClass::Information => "an Informational response (100–199)".into(),
+            StatusClass::Success => "a Successful response (200–299)".into(),
+            StatusClass::Redirect => "a Redirect (300–399)".into(),
+            StatusClass::ClientError => "a Client Error (400–499)".into(),
+            StatusClass::ServerError => "a Server Error (500–599)".into(),
+            StatusClass::NonError => "a non-error response (< 400)".into(),
+            StatusClass::Error => "an error response (>= 400)".into(),
+            StatusClass::Codes(codes) => format!("one of {codes:?}"),
+        }
+    }
+
     fn name(&self) -> Option<&'static str> {
         Some(match self {
             StatusClass::Information => "info",
@@ -87,6 +101,14 @@ pub struct ArrayContainsVariant {
     pub generators: Option<Value>,
 }
 
+/// The inner rules of `eachKey`/`eachValue`, with the example `value`
+/// pact files may carry.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct EachRules {
+    pub rules: Vec<MatchingRule>,
+    pub value: Option<Value>,
+}
+
 /// A Pact matching rule.
 #[derive(Debug, Clone, PartialEq)]
 pub enum MatchingRule {
@@ -116,9 +138,9 @@ pub enum MatchingRule {
     NotEmpty,
     Semver,
     /// Every key of the map satisfies these rules.
-    EachKey(Vec<MatchingRule>),
+    EachKey(EachRules),
     /// Every value of the map (or item of the list) satisfies these rules.
-    EachValue(Vec<MatchingRule>),
+    EachValue(EachRules),
 }
 
 impl MatchingRule {
@@ -216,9 +238,12 @@ impl MatchingRule {
                 };
                 o.insert("status".into(), status);
             }
-            MatchingRule::EachKey(rules) | MatchingRule::EachValue(rules) => {
-                let list: Vec<Value> = rules.iter().map(MatchingRule::to_json).collect();
+            MatchingRule::EachKey(each) | MatchingRule::EachValue(each) => {
+                let list: Vec<Value> = each.rules.iter().map(MatchingRule::to_json).collect();
                 o.insert("rules".into(), Value::Array(list));
+                if let Some(v) = &each.value {
+                    o.insert("value".into(), v.clone());
+                }
             }
             _ => {}
         }
@@ -310,12 +335,19 @@ fn size(o: &Map<String, Value>, key: &str) -> Result<Option<usize>, String> {
     }
 }
 
-fn nested(o: &Map<String, Value>) -> Result<Vec<MatchingRule>, String> {
-    match o.get("rules") {
-        None | Some(Value::Null) => Ok(Vec::new()),
-        Some(Value::Array(items)) => items.iter().map(MatchingRule::from_json).collect(),
-        Some(_) => Err("'rules' must be a list of rules".into()),
-    }
+fn nested(o: &Map<String, Value>) -> Result<EachRules, String> {
+    let rules = match o.get("rules") {
+        None | Some(Value::Null) => Vec::new(),
+        Some(Value::Array(items)) => items
+            .iter()
+            .map(MatchingRule::from_json)
+            .collect::<Result<_, _>>()?,
+        Some(_) => return Err("'rules' must be a list of rules".into()),
+    };
+    Ok(EachRules {
+        rules,
+        value: o.get("value").cloned(),
+    })
 }
 
 fn variants(o: &Map<String, Value>) -> Result<Vec<ArrayContainsVariant>, String> {
@@ -363,89 +395,5 @@ fn variants_json(variants: &[ArrayContainsVariant]) -> Value {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn every_rule_round_trips_through_v4_json() {
-        let table = [
-            json!({"match": "equality"}),
-            json!({"match": "regex", "regex": "\\d+"}),
-            json!({"match": "type"}),
-            json!({"match": "type", "min": 1}),
-            json!({"match": "type", "max": 3}),
-            json!({"match": "type", "min": 1, "max": 3}),
-            json!({"match": "include", "value": "x"}),
-            json!({"match": "integer"}),
-            json!({"match": "decimal"}),
-            json!({"match": "number"}),
-            json!({"match": "datetime", "format": "yyyy-MM-dd'T'HH:mm:ss"}),
-            json!({"match": "date", "format": "yyyy-MM-dd"}),
-            json!({"match": "time", "format": "HH:mm"}),
-            json!({"match": "null"}),
-            json!({"match": "boolean"}),
-            json!({"match": "contentType", "value": "image/png"}),
-            json!({"match": "values"}),
-            json!({"match": "arrayContains", "variants": [{"index": 0, "rules": {"$.a": {"combine": "AND", "matchers": [{"match": "integer"}]}}}]}),
-            json!({"match": "statusCode", "status": "success"}),
-            json!({"match": "statusCode", "status": [200, 201]}),
-            json!({"match": "notEmpty"}),
-            json!({"match": "semver"}),
-            json!({"match": "eachKey", "rules": [{"match": "regex", "regex": "[a-z]+"}]}),
-            json!({"match": "eachValue", "rules": [{"match": "type"}]}),
-        ];
-        for v in table {
-            let rule = MatchingRule::from_json(&v).expect("valid rule");
-            assert_eq!(rule.to_json(), v);
-        }
-    }
-
-    #[test]
-    fn v2_rules_without_match_are_inferred() {
-        let table = [
-            (json!({"regex": "a"}), "regex"),
-            (json!({"min": 1}), "type"),
-            (json!({"max": 1}), "type"),
-            (
-                json!({"match": "timestamp", "timestamp": "yyyy"}),
-                "datetime",
-            ),
-            (json!({"match": "real"}), "decimal"),
-        ];
-        for (v, name) in table {
-            assert_eq!(
-                MatchingRule::from_json(&v).expect("valid").name(),
-                name,
-                "{v}"
-            );
-        }
-    }
-
-    #[test]
-    fn bad_rules_say_why() {
-        let table = [
-            (json!({"match": "bogus"}), "unknown matching rule"),
-            (json!({"match": "regex"}), "needs a string 'regex'"),
-            (json!({"match": "regex", "regex": "("}), "regex"),
-            (json!({"match": "type", "min": -1}), "non-negative"),
-            (
-                json!({"match": "statusCode", "status": "teapot"}),
-                "status class",
-            ),
-            (json!([]), "must be an object"),
-        ];
-        for (v, why) in table {
-            let err = MatchingRule::from_json(&v).expect_err("invalid");
-            assert!(err.contains(why), "{v}: {err}");
-        }
-    }
-
-    #[test]
-    fn status_classes_contain_their_codes() {
-        assert!(StatusClass::Success.contains(204));
-        assert!(!StatusClass::Success.contains(301));
-        assert!(StatusClass::NonError.contains(302));
-        assert!(StatusClass::Error.contains(503));
-        assert!(StatusClass::Codes(vec![418]).contains(418));
-    }
-}
+#[path = "rule_tests.rs"]
+mod tests;
