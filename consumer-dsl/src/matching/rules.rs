@@ -1,17 +1,258 @@
-//! Matching rules by category.
-//!
-//! PLACEHOLDER: keeps the JSON as written until the engine lands.
+//! Rule lists and categories: the `matchingRules` of a request, response
+//! or message, read from V2's flat form or the V3/V4 categorised form and
+//! written as V4 JSON.
 
-use serde_json::Value;
+use indexmap::IndexMap;
+use serde_json::{Map, Value, json};
 
+use super::path::{DocPath, Seg};
+use super::rule::MatchingRule;
 use crate::DslError;
 use crate::model::PactSpec;
 
+/// Why rules were refused: a path below `matchingRules` and a reason.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RuleError {
+    pub at: String,
+    pub message: String,
+}
+
+impl RuleError {
+    fn new(message: impl Into<String>) -> Self {
+        RuleError {
+            at: String::new(),
+            message: message.into(),
+        }
+    }
+
+    fn under(mut self, prefix: &str) -> Self {
+        self.at.insert_str(0, prefix);
+        self
+    }
+}
+
+impl std::fmt::Display for RuleError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}: {}", self.at, self.message)
+    }
+}
+
+/// How the rules of one list combine.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Combine {
+    /// Every rule must pass.
+    #[default]
+    And,
+    /// One passing rule is enough.
+    Or,
+}
+
+/// The rules at one path.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct RuleList {
+    pub rules: Vec<MatchingRule>,
+    pub combine: Combine,
+}
+
+impl RuleList {
+    /// A list of one rule.
+    pub fn of(rule: MatchingRule) -> Self {
+        RuleList {
+            rules: vec![rule],
+            combine: Combine::And,
+        }
+    }
+
+    /// True when some rule is a `type`-like rule (type, values, eachValue).
+    pub fn has_type_rule(&self) -> bool {
+        self.rules.iter().any(MatchingRule::is_type_like)
+    }
+
+    /// Reads `{"matchers": [...], "combine": ".."}`, a list of rules, or a
+    /// single rule object.
+    pub fn from_json(v: &Value) -> Result<Self, RuleError> {
+        let (items, combine) = match v {
+            Value::Object(o) if o.contains_key("matchers") => {
+                let combine = match o.get("combine").and_then(Value::as_str) {
+                    None => Combine::And,
+                    Some(c) if c.eq_ignore_ascii_case("and") => Combine::And,
+                    Some(c) if c.eq_ignore_ascii_case("or") => Combine::Or,
+                    Some(other) => {
+                        return Err(
+                            RuleError::new(format!("unknown combine '{other}'")).under(".combine")
+                        );
+                    }
+                };
+                let items = o
+                    .get("matchers")
+                    .and_then(Value::as_array)
+                    .ok_or_else(|| RuleError::new("must be a list").under(".matchers"))?;
+                (items.as_slice(), combine)
+            }
+            Value::Array(items) => (items.as_slice(), Combine::And),
+            Value::Object(_) => (std::slice::from_ref(v), Combine::And),
+            _ => return Err(RuleError::new("a rule list must be an object or a list")),
+        };
+        let rules = items
+            .iter()
+            .enumerate()
+            .map(|(i, r)| {
+                MatchingRule::from_json(r)
+                    .map_err(|e| RuleError::new(e).under(&format!(".matchers[{i}]")))
+            })
+            .collect::<Result<_, _>>()?;
+        Ok(RuleList { rules, combine })
+    }
+
+    /// The V4 JSON form.
+    pub fn to_json(&self) -> Value {
+        let combine = match self.combine {
+            Combine::And => "AND",
+            Combine::Or => "OR",
+        };
+        let matchers: Vec<Value> = self.rules.iter().map(MatchingRule::to_json).collect();
+        json!({"combine": combine, "matchers": matchers})
+    }
+}
+
+/// One entry of a category: the path as written, parsed, and its rules.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PathRules {
+    pub key: String,
+    pub path: DocPath,
+    pub rules: RuleList,
+}
+
+/// The rules of one category (`body`, `header`, …), by path.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Category {
+    entries: Vec<PathRules>,
+}
+
+impl Category {
+    /// The entries in the order written.
+    pub fn entries(&self) -> &[PathRules] {
+        &self.entries
+    }
+
+    /// True when the category holds no rule.
+    pub fn is_empty(&self) -> bool {
+        self.entries.iter().all(|e| e.rules.rules.is_empty())
+    }
+
+    /// Adds a rule at `key` (a path such as `$.items[*].id`, or a header or
+    /// query name), after any rules already there.
+    pub fn add(&mut self, key: &str, rule: MatchingRule) -> Result<(), String> {
+        if let Some(e) = self.entries.iter_mut().find(|e| e.key == key) {
+            e.rules.rules.push(rule);
+            return Ok(());
+        }
+        let path = DocPath::parse(key).map_err(|e| e.to_string())?;
+        self.entries.push(PathRules {
+            key: key.to_string(),
+            path,
+            rules: RuleList::of(rule),
+        });
+        Ok(())
+    }
+
+    /// Sets the whole rule list at `key`.
+    pub fn set(&mut self, key: &str, rules: RuleList) -> Result<(), String> {
+        let path = DocPath::parse(key).map_err(|e| e.to_string())?;
+        self.entries.retain(|e| e.key != key);
+        self.entries.push(PathRules {
+            key: key.to_string(),
+            path,
+            rules,
+        });
+        Ok(())
+    }
+
+    /// Reads `{path: rule list, ...}`, or a bare rule list (path, method and
+    /// status categories), which applies at the root.
+    pub fn from_json(v: &Value) -> Result<Self, RuleError> {
+        let o = v
+            .as_object()
+            .ok_or_else(|| RuleError::new("a rule category must be an object"))?;
+        let mut category = Category::default();
+        if o.contains_key("matchers") || o.contains_key("match") {
+            category
+                .set("$", RuleList::from_json(v)?)
+                .map_err(RuleError::new)?;
+            return Ok(category);
+        }
+        for (key, list) in o {
+            let at = format!("['{key}']");
+            let rules = RuleList::from_json(list).map_err(|e| e.under(&at))?;
+            category
+                .set(key, rules)
+                .map_err(|e| RuleError::new(e).under(&at))?;
+        }
+        Ok(category)
+    }
+
+    /// The V4 JSON form: a map of path to rule list.
+    pub fn to_json(&self) -> Value {
+        let map: Map<String, Value> = self
+            .entries
+            .iter()
+            .map(|e| (e.key.clone(), e.rules.to_json()))
+            .collect();
+        Value::Object(map)
+    }
+
+    /// True when some rule path selects `location` or one of its parents.
+    pub fn is_defined(&self, location: &[Seg<'_>]) -> bool {
+        self.entries.iter().any(|e| e.path.weight(location) > 0)
+    }
+
+    /// The rules of the heaviest path selecting `location` (ties go to the
+    /// longer path, then to the later entry).
+    pub fn select_best(&self, location: &[Seg<'_>]) -> Option<&RuleList> {
+        let mut best: Option<(u64, usize, &RuleList)> = None;
+        for e in &self.entries {
+            let w = e.path.weight(location);
+            if w == 0 {
+                continue;
+            }
+            let len = e.path.tokens().len();
+            if best.is_none_or(|(bw, bl, _)| (w, len) >= (bw, bl)) {
+                best = Some((w, len, &e.rules));
+            }
+        }
+        best.map(|(_, _, r)| r)
+    }
+
+    /// The rules for a header, query parameter or metadata key `name`.
+    pub fn for_name(&self, name: &str, ignore_case: bool) -> Option<&RuleList> {
+        let same = |a: &str| {
+            if ignore_case {
+                a.eq_ignore_ascii_case(name)
+            } else {
+                a == name
+            }
+        };
+        self.entries.iter().find_map(|e| match e.path.tokens() {
+            [super::path::PathToken::Field(f)] if same(f) => Some(&e.rules),
+            _ => None,
+        })
+    }
+
+    /// The rules at the root (path, method and status categories).
+    pub fn root(&self) -> Option<&RuleList> {
+        self.entries
+            .iter()
+            .find(|e| e.path.tokens().is_empty() || e.key.is_empty())
+            .map(|e| &e.rules)
+    }
+}
+
 /// The matching rules of a request, response or message, by category
-/// (`body`, `header`, `query`, `path`, `method`, `status`, `metadata`).
+/// (`body`, `header`, `query`, `path`, `method`, `status`, `metadata`,
+/// `content`, and any other name as written).
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct MatchingRules {
-    raw: Option<Value>,
+    categories: IndexMap<String, Category>,
 }
 
 impl MatchingRules {
@@ -19,21 +260,137 @@ impl MatchingRules {
     /// the given specification: V2's flat `{"$.body.x": {...}}` map or the
     /// V3/V4 categorised form.
     pub fn from_pact_json(value: &Value, spec: PactSpec) -> Result<Self, DslError> {
-        let _ = spec;
-        Ok(MatchingRules {
-            raw: Some(value.clone()),
-        })
+        let o = value
+            .as_object()
+            .ok_or_else(|| invalid(RuleError::new("must be an object")))?;
+        let flat = spec <= PactSpec::V2 || o.keys().any(|k| k.starts_with('$'));
+        if flat {
+            return Self::from_flat(o);
+        }
+        let mut rules = MatchingRules::default();
+        for (name, v) in o {
+            let category =
+                Category::from_json(v).map_err(|e| invalid(e.under(&format!(".{name}"))))?;
+            rules.categories.insert(name.clone(), category);
+        }
+        Ok(rules)
+    }
+
+    fn from_flat(o: &Map<String, Value>) -> Result<Self, DslError> {
+        let mut rules = MatchingRules::default();
+        for (key, v) in o {
+            let at = format!("['{key}']");
+            let (category, path) = split_flat_key(key).ok_or_else(|| {
+                invalid(RuleError::new("expected a path like $.body.x").under(&at))
+            })?;
+            let list = RuleList::from_json(v).map_err(|e| invalid(e.under(&at)))?;
+            rules
+                .category_mut(category)
+                .set(&path, list)
+                .map_err(|e| invalid(RuleError::new(e).under(&at)))?;
+        }
+        Ok(rules)
     }
 
     /// The V4 JSON form.
     pub fn to_v4_json(&self) -> Value {
-        self.raw
-            .clone()
-            .unwrap_or(Value::Object(Default::default()))
+        let map: Map<String, Value> = self
+            .categories
+            .iter()
+            .filter(|(_, c)| !c.is_empty())
+            .map(|(name, c)| {
+                let v = match (name.as_str(), c.entries()) {
+                    ("path" | "method" | "status", [only]) if only.path.tokens().is_empty() => {
+                        only.rules.to_json()
+                    }
+                    _ => c.to_json(),
+                };
+                (name.clone(), v)
+            })
+            .collect();
+        Value::Object(map)
     }
 
     /// True when there is no rule in any category.
     pub fn is_empty(&self) -> bool {
-        self.raw.is_none()
+        self.categories.values().all(Category::is_empty)
+    }
+
+    /// The category `name`, if it has been written.
+    pub fn category(&self, name: &str) -> Option<&Category> {
+        self.categories.get(name)
+    }
+
+    /// The category `name`, created empty if needed.
+    pub fn category_mut(&mut self, name: &str) -> &mut Category {
+        self.categories.entry(name.to_string()).or_default()
+    }
+
+    /// The category names in the order written.
+    pub fn category_names(&self) -> impl Iterator<Item = &str> {
+        self.categories.keys().map(String::as_str)
+    }
+
+    /// Adds `rule` at `path` of `category` (builder API): e.g.
+    /// `add_rule("body", "$.items[*].id", MatchingRule::Integer)`.
+    pub fn add_rule(
+        &mut self,
+        category: &str,
+        path: &str,
+        rule: MatchingRule,
+    ) -> Result<&mut Self, DslError> {
+        self.category_mut(category)
+            .add(path, rule)
+            .map_err(|e| DslError::invalid("matchingRules", format!("$.{category}"), e))?;
+        Ok(self)
+    }
+
+    /// The body rules; messages may call the category `content`.
+    pub fn body(&self) -> Option<&Category> {
+        self.category("body").or_else(|| self.category("content"))
     }
 }
+
+fn invalid(e: RuleError) -> DslError {
+    DslError::invalid(
+        "matchingRules",
+        format!("$.matchingRules{}", e.at),
+        e.message,
+    )
+}
+
+/// `$.body.a` → (`body`, `$.a`); `$.headers.Accept` → (`header`, `Accept`).
+fn split_flat_key(key: &str) -> Option<(&'static str, String)> {
+    let rest = key.strip_prefix("$.")?;
+    let (head, tail) = match rest.find(['.', '[']) {
+        Some(i) => (rest.get(..i)?, rest.get(i..)?),
+        None => (rest, ""),
+    };
+    let category = match head {
+        "body" => "body",
+        "headers" | "header" => "header",
+        "query" => "query",
+        "path" => "path",
+        "method" => "method",
+        "status" => "status",
+        "metadata" | "metaData" => "metadata",
+        _ => return None,
+    };
+    let path = match category {
+        "body" => format!("${tail}"),
+        "header" | "query" | "metadata" => {
+            let name = tail.strip_prefix('.').unwrap_or(tail);
+            let name = name
+                .strip_prefix("['")
+                .and_then(|n| n.strip_suffix("']"))
+                .unwrap_or(name);
+            name.to_string()
+        }
+        _ => "$".to_string(),
+    };
+    Some((category, path))
+}
+
+#[cfg(test)]
+#[path = "rules_tests.rs"]
+mod tests;

@@ -1,0 +1,223 @@
+//! Applying one rule, or a rule list with its combine mode, to a value.
+//!
+//! Structural rules (`values`, `eachKey`, `eachValue`, `arrayContains`)
+//! are handled by the body comparators; here they only check the shape.
+
+use serde_json::Value;
+
+use super::datetime::{self, Temporal};
+use super::mismatch::describe;
+use super::rule::MatchingRule;
+use super::rules::{Combine, RuleList};
+
+/// A failed rule: which rule, and the sentence.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Failure {
+    pub rule: String,
+    pub message: String,
+}
+
+/// Applies every rule of `list` with `check`, honouring AND/OR.
+pub fn check_list(
+    list: &RuleList,
+    mut check: impl FnMut(&MatchingRule) -> Result<(), String>,
+) -> Result<(), Failure> {
+    let mut failures = Vec::new();
+    for rule in &list.rules {
+        match (check(rule), list.combine) {
+            (Ok(()), Combine::Or) => return Ok(()),
+            (Ok(()), Combine::And) => {}
+            (Err(message), Combine::And) => {
+                return Err(Failure {
+                    rule: rule.to_string(),
+                    message,
+                });
+            }
+            (Err(message), Combine::Or) => failures.push((rule.to_string(), message)),
+        }
+    }
+    if failures.is_empty() {
+        return Ok(());
+    }
+    let rule = failures
+        .iter()
+        .map(|(r, _)| r.as_str())
+        .collect::<Vec<_>>()
+        .join(" OR ");
+    let message = failures
+        .into_iter()
+        .map(|(_, m)| m)
+        .collect::<Vec<_>>()
+        .join("; ");
+    Err(Failure { rule, message })
+}
+
+/// Applies `rule` to JSON values.
+pub fn check_json(rule: &MatchingRule, expected: &Value, actual: &Value) -> Result<(), String> {
+    let fail = |what: &str| Err(format!("Expected {} {what}", describe(actual)));
+    match rule {
+        MatchingRule::Equality if expected == actual => Ok(()),
+        MatchingRule::Equality => fail(&format!("to be equal to {}", describe(expected))),
+        MatchingRule::Regex(r) => match scalar_text(actual) {
+            Some(t) if r.is_full_match(&t) => Ok(()),
+            _ => fail(&format!("to match '{}'", r.source())),
+        },
+        MatchingRule::Type { min, max } => check_type(expected, actual, *min, *max),
+        MatchingRule::Include(s) => match scalar_text(actual) {
+            Some(t) if t.contains(s.as_str()) => Ok(()),
+            _ => fail(&format!("to include '{s}'")),
+        },
+        MatchingRule::Integer => match actual {
+            Value::Number(n) if n.is_i64() || n.is_u64() => Ok(()),
+            _ => fail("to be an integer"),
+        },
+        MatchingRule::Decimal => match actual {
+            Value::Number(n) if n.is_f64() => Ok(()),
+            _ => fail("to be a decimal number"),
+        },
+        MatchingRule::Number => match actual {
+            Value::Number(_) => Ok(()),
+            _ => fail("to be a number"),
+        },
+        MatchingRule::DateTime(p) => temporal(actual, p.as_deref(), Temporal::DateTime),
+        MatchingRule::Date(p) => temporal(actual, p.as_deref(), Temporal::Date),
+        MatchingRule::Time(p) => temporal(actual, p.as_deref(), Temporal::Time),
+        MatchingRule::Null if actual.is_null() => Ok(()),
+        MatchingRule::Null => fail("to be null"),
+        MatchingRule::Boolean => match actual {
+            Value::Bool(_) => Ok(()),
+            Value::String(s) if s == "true" || s == "false" => Ok(()),
+            _ => fail("to be a boolean"),
+        },
+        MatchingRule::StatusCode(class) => {
+            match actual.as_u64().and_then(|n| u16::try_from(n).ok()) {
+                Some(s) if class.contains(s) => Ok(()),
+                _ => fail(&format!("to be a {rule} status")),
+            }
+        }
+        MatchingRule::NotEmpty => {
+            let empty = match actual {
+                Value::Null => true,
+                Value::String(s) => s.is_empty(),
+                Value::Array(a) => a.is_empty(),
+                Value::Object(o) => o.is_empty(),
+                _ => false,
+            };
+            if empty {
+                return fail("to not be empty");
+            }
+            check_type(expected, actual, None, None)
+        }
+        MatchingRule::Semver => match actual.as_str().map(semver::Version::parse) {
+            Some(Ok(_)) => Ok(()),
+            _ => fail("to be a semantic version"),
+        },
+        MatchingRule::ArrayContains(_) if !actual.is_array() => fail("to be an array"),
+        MatchingRule::Values => check_type(expected, actual, None, None),
+        MatchingRule::ContentType(_)
+        | MatchingRule::ArrayContains(_)
+        | MatchingRule::EachKey(_)
+        | MatchingRule::EachValue(_) => Ok(()),
+    }
+}
+
+/// Applies `rule` to text values (headers, query, path, XML text and
+/// attributes): numbers and booleans are recognised in the text.
+pub fn check_str(rule: &MatchingRule, expected: &str, actual: &str) -> Result<(), String> {
+    let fail = |what: &str| Err(format!("Expected '{actual}' {what}"));
+    match rule {
+        MatchingRule::Integer if actual.parse::<i64>().is_ok() => Ok(()),
+        MatchingRule::Integer => fail("to be an integer"),
+        MatchingRule::Decimal if actual.contains('.') && actual.parse::<f64>().is_ok() => Ok(()),
+        MatchingRule::Decimal => fail("to be a decimal number"),
+        MatchingRule::Number if actual.parse::<f64>().is_ok() => Ok(()),
+        MatchingRule::Number => fail("to be a number"),
+        MatchingRule::Null if actual.is_empty() => Ok(()),
+        MatchingRule::Null => fail("to be null"),
+        MatchingRule::StatusCode(class) => match actual.parse::<u16>() {
+            Ok(s) if class.contains(s) => Ok(()),
+            _ => fail(&format!("to be a {rule} status")),
+        },
+        MatchingRule::Type { .. } | MatchingRule::Values | MatchingRule::EachValue(_) => Ok(()),
+        other => check_json(
+            other,
+            &Value::String(expected.to_string()),
+            &Value::String(actual.to_string()),
+        ),
+    }
+}
+
+fn check_type(
+    expected: &Value,
+    actual: &Value,
+    min: Option<usize>,
+    max: Option<usize>,
+) -> Result<(), String> {
+    let same = matches!(
+        (expected, actual),
+        (Value::Null, Value::Null)
+            | (Value::Bool(_), Value::Bool(_))
+            | (Value::Number(_), Value::Number(_))
+            | (Value::String(_), Value::String(_))
+            | (Value::Array(_), Value::Array(_))
+            | (Value::Object(_), Value::Object(_))
+    );
+    if !same {
+        return Err(format!(
+            "Expected {} to be the same type as {}",
+            describe(actual),
+            describe(expected)
+        ));
+    }
+    if let Value::Array(items) = actual {
+        check_size(items.len(), min, max)?;
+    }
+    Ok(())
+}
+
+/// Checks a list length against `min`/`max`.
+pub fn check_size(len: usize, min: Option<usize>, max: Option<usize>) -> Result<(), String> {
+    if let Some(m) = min.filter(|m| len < *m) {
+        return Err(format!(
+            "Expected a list of at least {m} items but received {len}"
+        ));
+    }
+    if let Some(m) = max.filter(|m| len > *m) {
+        return Err(format!(
+            "Expected a list of at most {m} items but received {len}"
+        ));
+    }
+    Ok(())
+}
+
+fn temporal(actual: &Value, pattern: Option<&str>, kind: Temporal) -> Result<(), String> {
+    let what = match kind {
+        Temporal::DateTime => "date-time",
+        Temporal::Date => "date",
+        Temporal::Time => "time",
+    };
+    match actual.as_str() {
+        Some(s) if datetime::is_valid(s, pattern, kind) => Ok(()),
+        _ => Err(match pattern {
+            Some(p) => format!(
+                "Expected {} to be a {what} in format '{p}'",
+                describe(actual)
+            ),
+            None => format!("Expected {} to be an ISO 8601 {what}", describe(actual)),
+        }),
+    }
+}
+
+/// Strings as they are, numbers and booleans as written; none for others.
+fn scalar_text(v: &Value) -> Option<std::borrow::Cow<'_, str>> {
+    match v {
+        Value::String(s) => Some(s.as_str().into()),
+        Value::Number(n) => Some(n.to_string().into()),
+        Value::Bool(b) => Some(b.to_string().into()),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+#[path = "check_tests.rs"]
+mod tests;

@@ -1,0 +1,111 @@
+//! Content types: which comparator a body needs, and media-type equality
+//! for the `Content-Type` header.
+
+/// The family of a content type, which decides the body comparator.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ContentKind {
+    /// `application/json`, `*+json`, `*/json`.
+    Json,
+    /// `application/xml`, `text/xml`, `*+xml`.
+    Xml,
+    /// `text/*` other than XML.
+    Text,
+    /// `application/x-www-form-urlencoded`.
+    Form,
+    /// Anything else: compared as bytes.
+    Binary,
+}
+
+/// Classifies a content type such as `application/json; charset=UTF-8`.
+pub fn content_kind(content_type: &str) -> ContentKind {
+    let essence = content_type
+        .split(';')
+        .next()
+        .unwrap_or_default()
+        .trim()
+        .to_ascii_lowercase();
+    let (main, sub) = essence.split_once('/').unwrap_or((essence.as_str(), ""));
+    if sub == "json" || sub.ends_with("+json") || sub.starts_with("x-json") {
+        ContentKind::Json
+    } else if sub == "xml" || sub.ends_with("+xml") {
+        ContentKind::Xml
+    } else if sub == "x-www-form-urlencoded" {
+        ContentKind::Form
+    } else if main == "text" || sub == "javascript" {
+        ContentKind::Text
+    } else {
+        ContentKind::Binary
+    }
+}
+
+/// A media type split into its essence and its parameters.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MediaType {
+    /// `type/subtype`, lower case.
+    pub essence: String,
+    /// Parameters with lower-case names, values unquoted, in written order.
+    pub params: Vec<(String, String)>,
+}
+
+impl MediaType {
+    /// Parses `type/subtype; name=value; ...` (tolerant: never fails).
+    pub fn parse(text: &str) -> MediaType {
+        let mut parts = text.split(';');
+        let essence = parts.next().unwrap_or_default().trim().to_ascii_lowercase();
+        let params = parts
+            .filter_map(|p| {
+                let (k, v) = p.split_once('=')?;
+                Some((
+                    k.trim().to_ascii_lowercase(),
+                    v.trim().trim_matches('"').to_string(),
+                ))
+            })
+            .collect();
+        MediaType { essence, params }
+    }
+
+    /// True when `actual` has the same essence and every parameter of this
+    /// one (values compared case-insensitively, as charsets are).
+    pub fn accepts(&self, actual: &MediaType) -> bool {
+        self.essence == actual.essence
+            && self.params.iter().all(|(k, v)| {
+                actual
+                    .params
+                    .iter()
+                    .any(|(ak, av)| ak == k && av.eq_ignore_ascii_case(v))
+            })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn content_kinds_follow_the_subtype() {
+        let table = [
+            ("application/json", ContentKind::Json),
+            ("application/vnd.api+json; charset=utf-8", ContentKind::Json),
+            ("application/xml", ContentKind::Xml),
+            ("text/xml", ContentKind::Xml),
+            ("application/atom+xml", ContentKind::Xml),
+            ("text/plain", ContentKind::Text),
+            ("application/x-www-form-urlencoded", ContentKind::Form),
+            ("application/octet-stream", ContentKind::Binary),
+        ];
+        for (ct, kind) in table {
+            assert_eq!(content_kind(ct), kind, "{ct}");
+        }
+    }
+
+    #[test]
+    fn media_type_accepts_extra_parameters_but_not_different_ones() {
+        let json = MediaType::parse("application/json");
+        let utf8 = MediaType::parse("application/json; charset=UTF-8");
+        let utf16 = MediaType::parse("application/json;charset=utf-16");
+        assert!(json.accepts(&utf8));
+        assert!(MediaType::parse("application/json;charset=utf-8").accepts(&utf8));
+        assert!(!utf16.accepts(&utf8));
+        assert!(!utf8.accepts(&json));
+    }
+}

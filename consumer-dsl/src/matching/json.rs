@@ -1,0 +1,301 @@
+//! JSON comparison under Pact rules.
+//!
+//! Without a rule, objects must hold every expected key (unexpected keys
+//! are refused unless allowed: responses and messages allow them, requests
+//! do not), lists must be equal in length and item by item, and leaves
+//! equal. Where a rule path selects a value or one of its parents, the
+//! best rule decides: type rules let lists vary in length (within min/max)
+//! with every item compared to the example, and let objects carry extra
+//! keys; `values`/`eachKey`/`eachValue` judge every key or value;
+//! `arrayContains` looks for each variant anywhere in the list.
+//!
+//! The location is a stack of borrowed segments; path strings are built
+//! only for mismatches.
+
+use serde_json::{Map, Value};
+
+use super::check::{Failure, check_json, check_list, check_str};
+use super::mismatch::{Mismatch, MismatchKind, describe};
+use super::path::{Seg, render_location};
+use super::rule::{ArrayContainsVariant, MatchingRule};
+use super::rules::{Category, Combine, RuleList};
+
+/// Deepest nesting compared; deeper input is reported, not recursed into.
+pub const MAX_DEPTH: usize = 256;
+
+/// Compares `actual` with `expected` under the body `rules`.
+///
+/// Reusable on any JSON (A2A artifact data, MCP `structuredContent`):
+/// rule paths are relative to the root of `expected`.
+pub fn match_json(
+    expected: &Value,
+    actual: &Value,
+    rules: &Category,
+    allow_unexpected_keys: bool,
+) -> Vec<Mismatch> {
+    let mut m = JsonMatcher::new(rules, allow_unexpected_keys, MismatchKind::Body);
+    m.compare(&mut Vec::new(), expected, actual);
+    m.mismatches
+}
+
+/// One comparison run.
+pub(super) struct JsonMatcher<'r> {
+    rules: &'r Category,
+    allow_unexpected_keys: bool,
+    kind: MismatchKind,
+    pub(super) mismatches: Vec<Mismatch>,
+}
+
+impl<'r> JsonMatcher<'r> {
+    pub(super) fn new(
+        rules: &'r Category,
+        allow_unexpected_keys: bool,
+        kind: MismatchKind,
+    ) -> Self {
+        JsonMatcher {
+            rules,
+            allow_unexpected_keys,
+            kind,
+            mismatches: Vec::new(),
+        }
+    }
+
+    fn push(&mut self, loc: &[Seg<'_>], e: Option<&Value>, a: Option<&Value>, msg: String) {
+        let m = Mismatch::new(self.kind, render_location(loc), msg).values(e.cloned(), a.cloned());
+        self.mismatches.push(m);
+    }
+
+    fn push_failure(&mut self, loc: &[Seg<'_>], e: &Value, a: &Value, f: Failure) {
+        self.push(loc, Some(e), Some(a), f.message);
+        if let Some(last) = self.mismatches.last_mut() {
+            last.rule = Some(f.rule);
+        }
+    }
+
+    pub(super) fn compare<'a>(&mut self, loc: &mut Vec<Seg<'a>>, e: &'a Value, a: &'a Value) {
+        if loc.len() > MAX_DEPTH {
+            let msg = format!("Nesting deeper than {MAX_DEPTH} levels is not compared");
+            self.push(loc, None, None, msg);
+            return;
+        }
+        let best = self.rules.select_best(loc);
+        match (e, a) {
+            (Value::Object(em), Value::Object(am)) => self.compare_maps(loc, best, em, am, e, a),
+            (Value::Array(el), Value::Array(al)) => self.compare_lists(loc, best, el, al, e, a),
+            _ => self.compare_leaf(loc, best, e, a),
+        }
+    }
+
+    fn compare_leaf(&mut self, loc: &[Seg<'_>], best: Option<&RuleList>, e: &Value, a: &Value) {
+        match best {
+            Some(list) => {
+                if let Err(f) = check_list(list, |r| check_json(r, e, a)) {
+                    self.push_failure(loc, e, a, f);
+                }
+            }
+            None if e == a => {}
+            None => {
+                let msg = format!("Expected {} but received {}", describe(e), describe(a));
+                self.push(loc, Some(e), Some(a), msg);
+            }
+        }
+    }
+
+    fn compare_maps<'a>(
+        &mut self,
+        loc: &mut Vec<Seg<'a>>,
+        best: Option<&RuleList>,
+        em: &'a Map<String, Value>,
+        am: &'a Map<String, Value>,
+        e: &Value,
+        a: &Value,
+    ) {
+        let Some(list) = best else {
+            return self.compare_keys(loc, em, am, self.allow_unexpected_keys);
+        };
+        if let Err(f) = check_list(list, |r| check_json(r, e, a)) {
+            self.push_failure(loc, e, a, f);
+        }
+        let mut each_value = false;
+        for rule in &list.rules {
+            match rule {
+                MatchingRule::EachKey(inner) => self.each_key(loc, inner, am),
+                MatchingRule::Values | MatchingRule::EachValue(_) => each_value = true,
+                _ => {}
+            }
+        }
+        let keys_judged = list
+            .rules
+            .iter()
+            .any(|r| matches!(r, MatchingRule::EachKey(_)));
+        if each_value || keys_judged {
+            let first = em.values().next();
+            for (k, av) in am {
+                let Some(ev) = em.get(k).or(first) else {
+                    continue;
+                };
+                loc.push(Seg::Key(k));
+                self.each_value_rules(loc, list, ev, av);
+                self.compare(loc, ev, av);
+                loc.pop();
+            }
+            return;
+        }
+        self.compare_keys(loc, em, am, true);
+    }
+
+    fn compare_keys<'a>(
+        &mut self,
+        loc: &mut Vec<Seg<'a>>,
+        em: &'a Map<String, Value>,
+        am: &'a Map<String, Value>,
+        allow_unexpected: bool,
+    ) {
+        if !allow_unexpected {
+            for (k, av) in am.iter().filter(|(k, _)| !em.contains_key(*k)) {
+                loc.push(Seg::Key(k));
+                self.push(loc, None, Some(av), format!("Unexpected key '{k}'"));
+                loc.pop();
+            }
+        }
+        for (k, ev) in em {
+            loc.push(Seg::Key(k));
+            match am.get(k) {
+                Some(av) => self.compare(loc, ev, av),
+                None => {
+                    let msg = format!("Expected key '{k}' but it was missing");
+                    self.push(loc, Some(ev), None, msg);
+                }
+            }
+            loc.pop();
+        }
+    }
+
+    fn each_key<'a>(
+        &mut self,
+        loc: &mut Vec<Seg<'a>>,
+        inner: &[MatchingRule],
+        am: &'a Map<String, Value>,
+    ) {
+        let list = RuleList {
+            rules: inner.to_vec(),
+            combine: Combine::And,
+        };
+        for k in am.keys() {
+            if let Err(f) = check_list(&list, |r| check_str(r, "", k)) {
+                loc.push(Seg::Key(k));
+                let key = Value::String(k.clone());
+                self.push_failure(loc, &Value::Null, &key, f);
+                loc.pop();
+            }
+        }
+    }
+
+    /// Applies the inner rules of an `eachValue` rule to one value.
+    fn each_value_rules(&mut self, loc: &[Seg<'_>], list: &RuleList, ev: &Value, av: &Value) {
+        for rule in &list.rules {
+            if let MatchingRule::EachValue(inner) = rule {
+                let inner = RuleList {
+                    rules: inner.clone(),
+                    combine: Combine::And,
+                };
+                if let Err(f) = check_list(&inner, |r| check_json(r, ev, av)) {
+                    self.push_failure(loc, ev, av, f);
+                }
+            }
+        }
+    }
+
+    fn compare_lists<'a>(
+        &mut self,
+        loc: &mut Vec<Seg<'a>>,
+        best: Option<&RuleList>,
+        el: &'a [Value],
+        al: &'a [Value],
+        e: &Value,
+        a: &Value,
+    ) {
+        let Some(list) = best else {
+            return self.compare_items_exactly(loc, el, al, e, a);
+        };
+        if let Err(f) = check_list(list, |r| check_json(r, e, a)) {
+            self.push_failure(loc, e, a, f);
+        }
+        for rule in &list.rules {
+            if let MatchingRule::ArrayContains(variants) = rule {
+                return self.array_contains(loc, variants, el, al);
+            }
+        }
+        let Some(first) = el.first() else {
+            return;
+        };
+        for (i, av) in al.iter().enumerate() {
+            let ev = el.get(i).unwrap_or(first);
+            loc.push(Seg::Index(i));
+            self.each_value_rules(loc, list, ev, av);
+            self.compare(loc, ev, av);
+            loc.pop();
+        }
+    }
+
+    fn compare_items_exactly<'a>(
+        &mut self,
+        loc: &mut Vec<Seg<'a>>,
+        el: &'a [Value],
+        al: &'a [Value],
+        e: &Value,
+        a: &Value,
+    ) {
+        for (i, ev) in el.iter().enumerate() {
+            loc.push(Seg::Index(i));
+            match al.get(i) {
+                Some(av) => self.compare(loc, ev, av),
+                None if self.rules.is_defined(loc) => {}
+                None => {
+                    let msg = format!("Expected {} but it was missing", describe(ev));
+                    self.push(loc, Some(ev), None, msg);
+                }
+            }
+            loc.pop();
+        }
+        if el.len() < al.len() {
+            let msg = format!(
+                "Expected a list of {} items but received {} items",
+                el.len(),
+                al.len()
+            );
+            self.push(loc, Some(e), Some(a), msg);
+        }
+    }
+
+    fn array_contains(
+        &mut self,
+        loc: &[Seg<'_>],
+        variants: &[ArrayContainsVariant],
+        el: &[Value],
+        al: &[Value],
+    ) {
+        for variant in variants {
+            let Some(ev) = el.get(variant.index) else {
+                continue;
+            };
+            let found = al.iter().any(|av| {
+                let mut sub = JsonMatcher::new(&variant.rules, true, self.kind);
+                sub.compare(&mut Vec::with_capacity(8), ev, av);
+                sub.mismatches.is_empty()
+            });
+            if !found {
+                let msg = format!(
+                    "Variant at index {} ({}) was not found in the actual list",
+                    variant.index,
+                    describe(ev)
+                );
+                self.push(loc, Some(ev), None, msg);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+#[path = "json_tests.rs"]
+mod tests;

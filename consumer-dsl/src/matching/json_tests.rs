@@ -1,0 +1,140 @@
+use serde_json::{Value, json};
+
+use super::*;
+use crate::matching::MatchingRules;
+use crate::model::PactSpec;
+
+fn body_rules(v: Value) -> Category {
+    let rules = MatchingRules::from_pact_json(&json!({ "body": v }), PactSpec::V4).expect("valid");
+    rules.body().cloned().unwrap_or_default()
+}
+
+fn run(rules: Value, expected: Value, actual: Value, allow: bool) -> Vec<Mismatch> {
+    match_json(&expected, &actual, &body_rules(rules), allow)
+}
+
+#[test]
+fn without_rules_values_must_be_equal() {
+    let table = [
+        (json!({"a": 1}), json!({"a": 1}), true, true),
+        (json!({"a": 1}), json!({"a": 2}), true, false),
+        (json!({"a": 1}), json!({"a": 1, "b": 2}), true, true),
+        (json!({"a": 1}), json!({"a": 1, "b": 2}), false, false),
+        (json!({"a": 1}), json!({}), true, false),
+        (json!([1, 2]), json!([1, 2, 3]), true, false),
+        (json!([1, 2]), json!([2, 1]), true, false),
+        (json!([]), json!([1]), true, false),
+        (json!(null), json!(null), true, true),
+        (json!("1"), json!(1), true, false),
+    ];
+    for (e, a, allow, ok) in table {
+        let m = run(json!({}), e.clone(), a.clone(), allow);
+        assert_eq!(m.is_empty(), ok, "{e} vs {a} (allow {allow}): {m:?}");
+    }
+}
+
+#[test]
+fn type_rules_cascade_to_children_and_bound_list_sizes() {
+    let rules = json!({"$.animals": {"matchers": [{"match": "type", "min": 1}]}});
+    let e = json!({"animals": [{"name": "Fred", "age": 3}]});
+    let ok =
+        json!({"animals": [{"name": "Mary", "age": 4, "extra": true}, {"name": "Sue", "age": 1}]});
+    assert!(run(rules.clone(), e.clone(), ok, false).is_empty());
+    let empty = json!({"animals": []});
+    assert_eq!(run(rules.clone(), e.clone(), empty, false).len(), 1);
+    let wrong = json!({"animals": [{"name": 1, "age": 3}]});
+    let m = run(rules, e, wrong, false);
+    assert_eq!(m.len(), 1);
+    assert_eq!(m[0].path, "$.animals[0].name");
+    assert_eq!(m[0].rule.as_deref(), Some("type (min 1)"));
+}
+
+#[test]
+fn the_most_specific_rule_decides_a_leaf() {
+    let rules = json!({
+        "$.items": {"matchers": [{"match": "type"}]},
+        "$.items[*].id": {"matchers": [{"match": "regex", "regex": "\\d+"}]}
+    });
+    let e = json!({"items": [{"id": "1"}]});
+    assert!(
+        run(
+            rules.clone(),
+            e.clone(),
+            json!({"items": [{"id": "22"}, {"id": "3"}]}),
+            false
+        )
+        .is_empty()
+    );
+    let m = run(
+        rules,
+        e,
+        json!({"items": [{"id": "22"}, {"id": "x"}]}),
+        false,
+    );
+    assert_eq!(m.len(), 1);
+    assert_eq!(m[0].path, "$.items[1].id");
+}
+
+#[test]
+fn values_and_each_key_judge_every_entry() {
+    let rules = json!({"$": {"matchers": [
+        {"match": "eachKey", "rules": [{"match": "regex", "regex": "[a-z]+"}]},
+        {"match": "eachValue", "rules": [{"match": "integer"}]}
+    ]}});
+    let e = json!({"a": 1});
+    assert!(run(rules.clone(), e.clone(), json!({"x": 1, "y": 2}), false).is_empty());
+    assert_eq!(
+        run(rules.clone(), e.clone(), json!({"X1": 1}), false).len(),
+        1
+    );
+    assert!(!run(rules, e, json!({"x": "1"}), false).is_empty());
+    let values = json!({"$": {"matchers": [{"match": "values"}]}});
+    assert!(run(values.clone(), json!({"a": 1}), json!({"b": 2}), false).is_empty());
+    assert!(!run(values, json!({"a": 1}), json!({"b": "2"}), false).is_empty());
+}
+
+#[test]
+fn array_contains_finds_each_variant_anywhere() {
+    let rules = json!({"$": {"matchers": [{"match": "arrayContains", "variants": [
+        {"index": 0, "rules": {"$.id": {"matchers": [{"match": "integer"}]}}},
+        {"index": 1, "rules": {}}
+    ]}]}});
+    let e = json!([{"id": 1}, {"kind": "x"}]);
+    assert!(
+        run(
+            rules.clone(),
+            e.clone(),
+            json!([{"kind": "x"}, {"z": 0}, {"id": 9}]),
+            false
+        )
+        .is_empty()
+    );
+    let m = run(rules, e, json!([{"id": "a"}, {"kind": "x"}]), false);
+    assert_eq!(m.len(), 1);
+    assert!(
+        m[0].message.contains("Variant at index 0"),
+        "{}",
+        m[0].message
+    );
+}
+
+#[test]
+fn hostile_nesting_yields_a_mismatch_not_a_stack_overflow() {
+    let mut deep = json!(1);
+    for _ in 0..(MAX_DEPTH + 10) {
+        deep = json!([deep]);
+    }
+    let m = run(json!({}), deep.clone(), deep, false);
+    assert_eq!(m.len(), 1);
+    assert!(m[0].message.contains("deeper"));
+}
+
+#[test]
+fn mismatch_paths_quote_odd_keys() {
+    let m = run(json!({}), json!({"a b": 1}), json!({"a b": 2}), true);
+    assert_eq!(m[0].path, "$['a b']");
+    assert_eq!(
+        m[0].message,
+        "Expected 1 (Integer) but received 2 (Integer)"
+    );
+}

@@ -1,0 +1,142 @@
+//! Mismatches: what differs between an expected and an actual value.
+//! They are data, not errors.
+
+use std::fmt;
+
+use serde::Serialize;
+use serde_json::Value;
+
+/// The part of a request, response or message a mismatch is in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub enum MismatchKind {
+    Method,
+    Path,
+    Query,
+    Header,
+    Body,
+    /// The body's content type differs (e.g. JSON expected, XML received).
+    BodyType,
+    Status,
+    Metadata,
+}
+
+impl MismatchKind {
+    /// Lower-case name, as printed.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            MismatchKind::Method => "method",
+            MismatchKind::Path => "path",
+            MismatchKind::Query => "query",
+            MismatchKind::Header => "header",
+            MismatchKind::Body => "body",
+            MismatchKind::BodyType => "body type",
+            MismatchKind::Status => "status",
+            MismatchKind::Metadata => "metadata",
+        }
+    }
+}
+
+/// One difference between expected and actual.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Mismatch {
+    pub kind: MismatchKind,
+    /// Where: a JSON path such as `$.items[0].id` for bodies, the header,
+    /// parameter or metadata name otherwise.
+    pub path: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub expected: Option<Value>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub actual: Option<Value>,
+    /// The rule that failed, if a rule decided (`regex '\d+'`, `type`, …).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rule: Option<String>,
+    /// A readable sentence.
+    pub message: String,
+}
+
+impl Mismatch {
+    /// A mismatch without a rule.
+    pub fn new(kind: MismatchKind, path: impl Into<String>, message: impl Into<String>) -> Self {
+        Mismatch {
+            kind,
+            path: path.into(),
+            expected: None,
+            actual: None,
+            rule: None,
+            message: message.into(),
+        }
+    }
+
+    /// With the expected and actual values.
+    pub fn values(mut self, expected: Option<Value>, actual: Option<Value>) -> Self {
+        self.expected = expected;
+        self.actual = actual;
+        self
+    }
+
+    /// With the rule that decided.
+    pub fn rule(mut self, rule: impl Into<String>) -> Self {
+        self.rule = Some(rule.into());
+        self
+    }
+}
+
+impl fmt::Display for Mismatch {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} {}: {}", self.kind.as_str(), self.path, self.message)
+    }
+}
+
+/// A value as quoted in messages: strings in single quotes, JSON otherwise,
+/// with the JSON type in parentheses (`'x' (String)`), shortened if long.
+pub fn describe(v: &Value) -> String {
+    let text = match v {
+        Value::String(s) => format!("'{}'", shorten(s)),
+        other => shorten(&other.to_string()),
+    };
+    format!("{text} ({})", type_name(v))
+}
+
+/// The JSON type of a value, as named in messages.
+pub fn type_name(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "Null",
+        Value::Bool(_) => "Boolean",
+        Value::Number(n) if n.is_f64() => "Decimal",
+        Value::Number(_) => "Integer",
+        Value::String(_) => "String",
+        Value::Array(_) => "Array",
+        Value::Object(_) => "Object",
+    }
+}
+
+fn shorten(s: &str) -> String {
+    const MAX: usize = 80;
+    match s.char_indices().nth(MAX) {
+        Some((cut, _)) => format!("{}…", s.get(..cut).unwrap_or(s)),
+        None => s.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    #[test]
+    fn values_are_described_with_their_type() {
+        assert_eq!(describe(&json!("x")), "'x' (String)");
+        assert_eq!(describe(&json!(1)), "1 (Integer)");
+        assert_eq!(describe(&json!(1.5)), "1.5 (Decimal)");
+        assert_eq!(describe(&json!(null)), "null (Null)");
+        let long = "y".repeat(200);
+        assert!(describe(&json!(long)).chars().count() < 100);
+    }
+
+    #[test]
+    fn mismatch_displays_kind_path_and_sentence() {
+        let m = Mismatch::new(MismatchKind::Body, "$.a", "Expected 1 but received 2");
+        assert_eq!(m.to_string(), "body $.a: Expected 1 but received 2");
+    }
+}

@@ -1,0 +1,451 @@
+//! One matching rule, as Pact V4 defines them, read from and written to
+//! the JSON of a pact file.
+
+use std::fmt;
+
+use serde_json::{Map, Value, json};
+
+use super::regex::PactRegex;
+use super::rules::Category;
+
+/// Which HTTP statuses a `statusCode` rule accepts.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum StatusClass {
+    Information,
+    Success,
+    Redirect,
+    ClientError,
+    ServerError,
+    NonError,
+    Error,
+    /// An explicit list of status codes.
+    Codes(Vec<u16>),
+}
+
+impl StatusClass {
+    /// True when `status` belongs to this class.
+    pub fn contains(&self, status: u16) -> bool {
+        match self {
+            StatusClass::Information => (100..200).contains(&status),
+            StatusClass::Success => (200..300).contains(&status),
+            StatusClass::Redirect => (300..400).contains(&status),
+            StatusClass::ClientError => (400..500).contains(&status),
+            StatusClass::ServerError => (500..600).contains(&status),
+            StatusClass::NonError => status < 400,
+            StatusClass::Error => status >= 400,
+            StatusClass::Codes(codes) => codes.contains(&status),
+        }
+    }
+
+    fn name(&self) -> Option<&'static str> {
+        Some(match self {
+            StatusClass::Information => "info",
+            StatusClass::Success => "success",
+            StatusClass::Redirect => "redirect",
+            StatusClass::ClientError => "clientError",
+            StatusClass::ServerError => "serverError",
+            StatusClass::NonError => "nonError",
+            StatusClass::Error => "error",
+            StatusClass::Codes(_) => return None,
+        })
+    }
+
+    fn from_json(v: &Value) -> Result<Self, String> {
+        Ok(match v {
+            Value::String(s) => match s.as_str() {
+                "info" | "information" => StatusClass::Information,
+                "success" => StatusClass::Success,
+                "redirect" => StatusClass::Redirect,
+                "clientError" => StatusClass::ClientError,
+                "serverError" => StatusClass::ServerError,
+                "nonError" => StatusClass::NonError,
+                "error" => StatusClass::Error,
+                other => return Err(format!("unknown status class '{other}'")),
+            },
+            Value::Array(items) => StatusClass::Codes(
+                items
+                    .iter()
+                    .map(|i| {
+                        i.as_u64()
+                            .and_then(|n| u16::try_from(n).ok())
+                            .ok_or("status codes must be numbers")
+                    })
+                    .collect::<Result<_, _>>()?,
+            ),
+            _ => return Err("status must be a class name or a list of codes".into()),
+        })
+    }
+}
+
+/// One variant of an `arrayContains` rule: the expected item at `index`
+/// and the rules (relative to the item) that judge it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ArrayContainsVariant {
+    pub index: usize,
+    pub rules: Category,
+    /// Generators of the variant, kept as written.
+    pub generators: Option<Value>,
+}
+
+/// A Pact matching rule.
+#[derive(Debug, Clone, PartialEq)]
+pub enum MatchingRule {
+    Equality,
+    Regex(PactRegex),
+    /// Same JSON type as the example; optional array size bounds.
+    Type {
+        min: Option<usize>,
+        max: Option<usize>,
+    },
+    /// The actual value (as a string) contains this text.
+    Include(String),
+    Integer,
+    Decimal,
+    Number,
+    /// `datetime` / `timestamp`, with a Java date-time pattern.
+    DateTime(Option<String>),
+    Date(Option<String>),
+    Time(Option<String>),
+    Null,
+    Boolean,
+    ContentType(String),
+    /// Map values are matched against the example, keys are ignored.
+    Values,
+    ArrayContains(Vec<ArrayContainsVariant>),
+    StatusCode(StatusClass),
+    NotEmpty,
+    Semver,
+    /// Every key of the map satisfies these rules.
+    EachKey(Vec<MatchingRule>),
+    /// Every value of the map (or item of the list) satisfies these rules.
+    EachValue(Vec<MatchingRule>),
+}
+
+impl MatchingRule {
+    /// `type` without bounds.
+    pub fn of_type() -> Self {
+        MatchingRule::Type {
+            min: None,
+            max: None,
+        }
+    }
+
+    /// A regex rule (full-match semantics). Fails on an invalid pattern.
+    pub fn regex(pattern: &str) -> Result<Self, String> {
+        PactRegex::new(pattern).map(MatchingRule::Regex)
+    }
+
+    /// The V4 `match` name of this rule.
+    pub fn name(&self) -> &'static str {
+        match self {
+            MatchingRule::Equality => "equality",
+            MatchingRule::Regex(_) => "regex",
+            MatchingRule::Type { .. } => "type",
+            MatchingRule::Include(_) => "include",
+            MatchingRule::Integer => "integer",
+            MatchingRule::Decimal => "decimal",
+            MatchingRule::Number => "number",
+            MatchingRule::DateTime(_) => "datetime",
+            MatchingRule::Date(_) => "date",
+            MatchingRule::Time(_) => "time",
+            MatchingRule::Null => "null",
+            MatchingRule::Boolean => "boolean",
+            MatchingRule::ContentType(_) => "contentType",
+            MatchingRule::Values => "values",
+            MatchingRule::ArrayContains(_) => "arrayContains",
+            MatchingRule::StatusCode(_) => "statusCode",
+            MatchingRule::NotEmpty => "notEmpty",
+            MatchingRule::Semver => "semver",
+            MatchingRule::EachKey(_) => "eachKey",
+            MatchingRule::EachValue(_) => "eachValue",
+        }
+    }
+
+    /// True for rules that constrain a list's size or its items as a whole.
+    pub fn is_type_like(&self) -> bool {
+        matches!(
+            self,
+            MatchingRule::Type { .. } | MatchingRule::Values | MatchingRule::EachValue(_)
+        )
+    }
+
+    /// Reads one rule object (`{"match": "type", "min": 1}`, or the V2 forms
+    /// without `match`: `{"regex": ".."}`, `{"min": 1}`).
+    pub fn from_json(v: &Value) -> Result<Self, String> {
+        let o = v.as_object().ok_or("a matching rule must be an object")?;
+        let name = match o.get("match") {
+            Some(Value::String(s)) => s.as_str(),
+            Some(_) => return Err("'match' must be a string".into()),
+            None => implied_name(o).ok_or("a matching rule needs 'match'")?,
+        };
+        parse_named(name, o)
+    }
+
+    /// The V4 JSON form of this rule.
+    pub fn to_json(&self) -> Value {
+        let mut o = Map::new();
+        o.insert("match".into(), json!(self.name()));
+        match self {
+            MatchingRule::Regex(r) => {
+                o.insert("regex".into(), json!(r.source()));
+            }
+            MatchingRule::Type { min, max } => {
+                if let Some(m) = min {
+                    o.insert("min".into(), json!(m));
+                }
+                if let Some(m) = max {
+                    o.insert("max".into(), json!(m));
+                }
+            }
+            MatchingRule::Include(s) | MatchingRule::ContentType(s) => {
+                o.insert("value".into(), json!(s));
+            }
+            MatchingRule::DateTime(f) | MatchingRule::Date(f) | MatchingRule::Time(f) => {
+                if let Some(f) = f {
+                    o.insert("format".into(), json!(f));
+                }
+            }
+            MatchingRule::ArrayContains(variants) => {
+                o.insert("variants".into(), variants_json(variants));
+            }
+            MatchingRule::StatusCode(class) => {
+                let status = match (class.name(), class) {
+                    (Some(n), _) => json!(n),
+                    (None, StatusClass::Codes(c)) => json!(c),
+                    (None, _) => Value::Null,
+                };
+                o.insert("status".into(), status);
+            }
+            MatchingRule::EachKey(rules) | MatchingRule::EachValue(rules) => {
+                let list: Vec<Value> = rules.iter().map(MatchingRule::to_json).collect();
+                o.insert("rules".into(), Value::Array(list));
+            }
+            _ => {}
+        }
+        Value::Object(o)
+    }
+}
+
+impl fmt::Display for MatchingRule {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            MatchingRule::Regex(r) => write!(f, "regex '{}'", r.source()),
+            MatchingRule::Type {
+                min: Some(a),
+                max: Some(b),
+            } => write!(f, "type (min {a}, max {b})"),
+            MatchingRule::Type { min: Some(a), .. } => write!(f, "type (min {a})"),
+            MatchingRule::Type { max: Some(b), .. } => write!(f, "type (max {b})"),
+            MatchingRule::Include(s) => write!(f, "include '{s}'"),
+            MatchingRule::DateTime(Some(p))
+            | MatchingRule::Date(Some(p))
+            | MatchingRule::Time(Some(p)) => write!(f, "{} '{p}'", self.name()),
+            MatchingRule::ContentType(s) => write!(f, "contentType '{s}'"),
+            other => f.write_str(other.name()),
+        }
+    }
+}
+
+fn implied_name(o: &Map<String, Value>) -> Option<&'static str> {
+    ["regex", "min", "max", "timestamp", "date", "time"]
+        .into_iter()
+        .find(|k| o.contains_key(*k))
+        .map(|k| match k {
+            "min" | "max" => "type",
+            other => other,
+        })
+}
+
+fn parse_named(name: &str, o: &Map<String, Value>) -> Result<MatchingRule, String> {
+    let text = |key: &str| -> Result<String, String> {
+        o.get(key)
+            .and_then(Value::as_str)
+            .map(str::to_string)
+            .ok_or_else(|| format!("rule '{name}' needs a string '{key}'"))
+    };
+    let format = |alt: &str| {
+        o.get("format")
+            .or_else(|| o.get(alt))
+            .and_then(Value::as_str)
+            .map(str::to_string)
+    };
+    Ok(match name {
+        "equality" => MatchingRule::Equality,
+        "regex" => MatchingRule::regex(&text("regex")?)?,
+        "type" | "min" | "max" => MatchingRule::Type {
+            min: size(o, "min")?,
+            max: size(o, "max")?,
+        },
+        "include" => MatchingRule::Include(text("value")?),
+        "integer" => MatchingRule::Integer,
+        "decimal" | "real" => MatchingRule::Decimal,
+        "number" => MatchingRule::Number,
+        "datetime" | "timestamp" => MatchingRule::DateTime(format("timestamp")),
+        "date" => MatchingRule::Date(format("date")),
+        "time" => MatchingRule::Time(format("time")),
+        "null" => MatchingRule::Null,
+        "boolean" => MatchingRule::Boolean,
+        "contentType" => MatchingRule::ContentType(text("value")?),
+        "values" => MatchingRule::Values,
+        "arrayContains" => MatchingRule::ArrayContains(variants(o)?),
+        "statusCode" => MatchingRule::StatusCode(StatusClass::from_json(
+            o.get("status").unwrap_or(&Value::Null),
+        )?),
+        "notEmpty" => MatchingRule::NotEmpty,
+        "semver" => MatchingRule::Semver,
+        "eachKey" => MatchingRule::EachKey(nested(o)?),
+        "eachValue" => MatchingRule::EachValue(nested(o)?),
+        other => return Err(format!("unknown matching rule '{other}'")),
+    })
+}
+
+fn size(o: &Map<String, Value>, key: &str) -> Result<Option<usize>, String> {
+    match o.get(key) {
+        None | Some(Value::Null) => Ok(None),
+        Some(v) => v
+            .as_u64()
+            .and_then(|n| usize::try_from(n).ok())
+            .map(Some)
+            .ok_or_else(|| format!("'{key}' must be a non-negative integer")),
+    }
+}
+
+fn nested(o: &Map<String, Value>) -> Result<Vec<MatchingRule>, String> {
+    match o.get("rules") {
+        None | Some(Value::Null) => Ok(Vec::new()),
+        Some(Value::Array(items)) => items.iter().map(MatchingRule::from_json).collect(),
+        Some(_) => Err("'rules' must be a list of rules".into()),
+    }
+}
+
+fn variants(o: &Map<String, Value>) -> Result<Vec<ArrayContainsVariant>, String> {
+    let items = o
+        .get("variants")
+        .and_then(Value::as_array)
+        .ok_or("arrayContains needs a list of 'variants'")?;
+    items
+        .iter()
+        .enumerate()
+        .map(|(i, v)| {
+            let index = v
+                .get("index")
+                .and_then(Value::as_u64)
+                .and_then(|n| usize::try_from(n).ok())
+                .unwrap_or(i);
+            let rules = match v.get("rules") {
+                None | Some(Value::Null) => Category::default(),
+                Some(r) => Category::from_json(r).map_err(|e| format!("variants[{i}].rules{e}"))?,
+            };
+            Ok(ArrayContainsVariant {
+                index,
+                rules,
+                generators: v.get("generators").cloned(),
+            })
+        })
+        .collect()
+}
+
+fn variants_json(variants: &[ArrayContainsVariant]) -> Value {
+    Value::Array(
+        variants
+            .iter()
+            .map(|v| {
+                let mut o = Map::new();
+                o.insert("index".into(), json!(v.index));
+                o.insert("rules".into(), v.rules.to_json());
+                if let Some(g) = &v.generators {
+                    o.insert("generators".into(), g.clone());
+                }
+                Value::Object(o)
+            })
+            .collect(),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_rule_round_trips_through_v4_json() {
+        let table = [
+            json!({"match": "equality"}),
+            json!({"match": "regex", "regex": "\\d+"}),
+            json!({"match": "type"}),
+            json!({"match": "type", "min": 1}),
+            json!({"match": "type", "max": 3}),
+            json!({"match": "type", "min": 1, "max": 3}),
+            json!({"match": "include", "value": "x"}),
+            json!({"match": "integer"}),
+            json!({"match": "decimal"}),
+            json!({"match": "number"}),
+            json!({"match": "datetime", "format": "yyyy-MM-dd'T'HH:mm:ss"}),
+            json!({"match": "date", "format": "yyyy-MM-dd"}),
+            json!({"match": "time", "format": "HH:mm"}),
+            json!({"match": "null"}),
+            json!({"match": "boolean"}),
+            json!({"match": "contentType", "value": "image/png"}),
+            json!({"match": "values"}),
+            json!({"match": "arrayContains", "variants": [{"index": 0, "rules": {"$.a": {"combine": "AND", "matchers": [{"match": "integer"}]}}}]}),
+            json!({"match": "statusCode", "status": "success"}),
+            json!({"match": "statusCode", "status": [200, 201]}),
+            json!({"match": "notEmpty"}),
+            json!({"match": "semver"}),
+            json!({"match": "eachKey", "rules": [{"match": "regex", "regex": "[a-z]+"}]}),
+            json!({"match": "eachValue", "rules": [{"match": "type"}]}),
+        ];
+        for v in table {
+            let rule = MatchingRule::from_json(&v).expect("valid rule");
+            assert_eq!(rule.to_json(), v);
+        }
+    }
+
+    #[test]
+    fn v2_rules_without_match_are_inferred() {
+        let table = [
+            (json!({"regex": "a"}), "regex"),
+            (json!({"min": 1}), "type"),
+            (json!({"max": 1}), "type"),
+            (
+                json!({"match": "timestamp", "timestamp": "yyyy"}),
+                "datetime",
+            ),
+            (json!({"match": "real"}), "decimal"),
+        ];
+        for (v, name) in table {
+            assert_eq!(
+                MatchingRule::from_json(&v).expect("valid").name(),
+                name,
+                "{v}"
+            );
+        }
+    }
+
+    #[test]
+    fn bad_rules_say_why() {
+        let table = [
+            (json!({"match": "bogus"}), "unknown matching rule"),
+            (json!({"match": "regex"}), "needs a string 'regex'"),
+            (json!({"match": "regex", "regex": "("}), "regex"),
+            (json!({"match": "type", "min": -1}), "non-negative"),
+            (
+                json!({"match": "statusCode", "status": "teapot"}),
+                "status class",
+            ),
+            (json!([]), "must be an object"),
+        ];
+        for (v, why) in table {
+            let err = MatchingRule::from_json(&v).expect_err("invalid");
+            assert!(err.contains(why), "{v}: {err}");
+        }
+    }
+
+    #[test]
+    fn status_classes_contain_their_codes() {
+        assert!(StatusClass::Success.contains(204));
+        assert!(!StatusClass::Success.contains(301));
+        assert!(StatusClass::NonError.contains(302));
+        assert!(StatusClass::Error.contains(503));
+        assert!(StatusClass::Codes(vec![418]).contains(418));
+    }
+}
