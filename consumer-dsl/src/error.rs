@@ -27,6 +27,16 @@ pub enum DslError {
         /// Why the value is refused.
         message: String,
     },
+    /// A part of a document has the wrong shape for its typed model (an
+    /// A2A task, an MCP tool call, a provider state, …).
+    #[error("{origin}: {path}: {source}")]
+    Shape {
+        origin: String,
+        /// JSON path of the offending field.
+        path: String,
+        #[source]
+        source: serde_json::Error,
+    },
     /// Reading a file failed.
     #[error("cannot read {path}: {source}")]
     Io {

@@ -1,9 +1,26 @@
 //! Reading Pact files (V1–V4, upgraded to the V4 model) and writing V4.
 //!
-//! PLACEHOLDER: being written (issue 2, model part).
-//!
-//! Layout: `parts` reads a request, response or message of any specification
-//! version (the shapes the pact-specification test cases use); the file-level
-//! reader and the V4 writer sit beside it.
+//! - [`read_contract`] / [`from_value`]: a Pact file of any specification
+//!   version, or an Accord contract, into a [`crate::Contract`];
+//! - [`to_v4_json`] / [`write_contract`]: the contract as Pact V4 with
+//!   Accord's extensions; a round trip keeps unknown attributes;
+//! - [`lint`]: problems beyond shape (duplicates, missing protocol pins)
+//!   and a summary by interaction type;
+//! - [`parts`]: one request, response or message of any specification
+//!   version (the shapes the pact-specification test cases use).
 
+mod json;
+mod lint;
 pub mod parts;
+mod read;
+mod read_interaction;
+mod write;
+mod write_parts;
+
+pub use lint::{LintProblem, Severity, Summary, lint, summarize};
+pub use read::{
+    A2A_VERSION, JSON_SCHEMA_VERSION, MCP_VERSIONS, detect_spec, from_value, read_contract,
+};
+pub use read_interaction::INTERACTION_TYPES;
+pub use write::{accord_metadata, interaction_to_v4, to_v4_json, write_contract};
+pub use write_parts::{body_to_v4, message_to_v4, request_to_v4, response_to_v4};

@@ -1,4 +1,13 @@
 //! The hand-written spec language (YAML, or JSON of the same shape),
 //! compiled into a contract.
-//!
-//! PLACEHOLDER: being written (issue 2, DSL part).
+
+pub mod matcher;
+mod matcher_kinds;
+pub mod path;
+pub mod template;
+
+pub use path::PactPath;
+pub use template::{Compiled, Template};
+
+#[cfg(test)]
+mod matcher_tests;

@@ -1,0 +1,149 @@
+//! Writing generated values into requests, responses, messages and JSON.
+
+use indexmap::IndexMap;
+use rand::Rng;
+use serde_json::Value;
+
+use super::{Category, GeneratorContext, Generators, path};
+use crate::model::{Body, BodyContent, HttpRequest, HttpResponse, Message};
+
+/// Applies the `body` generators of `generators` to a JSON document.
+/// A path that selects nothing changes nothing.
+pub fn apply_to_json(
+    value: &mut Value,
+    generators: &Generators,
+    ctx: &GeneratorContext,
+    rng: &mut impl Rng,
+) {
+    for (key, generator) in generators.category(Category::Body) {
+        let Some(steps) = path::parse(key) else {
+            continue;
+        };
+        path::visit_mut(value, &steps, &mut |current| {
+            if let Some(new) = generator.generate(current, ctx, rng) {
+                *current = new;
+            }
+        });
+    }
+}
+
+fn apply_to_body(
+    body: &mut Body,
+    generators: &Generators,
+    ctx: &GeneratorContext,
+    rng: &mut impl Rng,
+) {
+    if let Body::Present {
+        content: BodyContent::Json(value),
+        ..
+    } = body
+    {
+        apply_to_json(value, generators, ctx, rng);
+    }
+}
+
+/// The text a generated value takes in a header, query parameter or path.
+fn as_text(value: Value) -> String {
+    match value {
+        Value::String(s) => s,
+        other => other.to_string(),
+    }
+}
+
+/// Generates a single string (path, method) from its current value.
+fn apply_to_text(
+    text: &mut String,
+    generators: &Generators,
+    category: Category,
+    ctx: &GeneratorContext,
+    rng: &mut impl Rng,
+) {
+    if let Some((_, g)) = generators.category(category).next()
+        && let Some(new) = g.generate(&Value::String(text.clone()), ctx, rng)
+    {
+        *text = as_text(new);
+    }
+}
+
+/// Generates header or query values; a name missing from the map is added.
+fn apply_to_multimap(
+    map: &mut Option<IndexMap<String, Vec<String>>>,
+    generators: &Generators,
+    category: Category,
+    ctx: &GeneratorContext,
+    rng: &mut impl Rng,
+) {
+    for (name, generator) in generators.category(category) {
+        let entries = map.get_or_insert_with(IndexMap::new);
+        let existing = match category {
+            Category::Header => entries.keys().find(|k| k.eq_ignore_ascii_case(name)),
+            _ => None,
+        };
+        let key = existing.cloned().unwrap_or_else(|| name.to_string());
+        let values = entries.entry(key).or_default();
+        if values.is_empty() {
+            values.push(String::new());
+        }
+        for v in values.iter_mut() {
+            if let Some(new) = generator.generate(&Value::String(v.clone()), ctx, rng) {
+                *v = as_text(new);
+            }
+        }
+    }
+}
+
+/// Applies a request's generators (method, path, query, headers, body).
+pub fn apply_to_request(request: &mut HttpRequest, ctx: &GeneratorContext, rng: &mut impl Rng) {
+    let generators = request.generators.clone();
+    apply_to_text(&mut request.method, &generators, Category::Method, ctx, rng);
+    apply_to_text(&mut request.path, &generators, Category::Path, ctx, rng);
+    apply_to_multimap(&mut request.query, &generators, Category::Query, ctx, rng);
+    apply_to_multimap(
+        &mut request.headers,
+        &generators,
+        Category::Header,
+        ctx,
+        rng,
+    );
+    apply_to_body(&mut request.body, &generators, ctx, rng);
+}
+
+/// Applies a response's generators (status, headers, body). A generated
+/// status outside 100..=599 is ignored.
+pub fn apply_to_response(response: &mut HttpResponse, ctx: &GeneratorContext, rng: &mut impl Rng) {
+    let generators = response.generators.clone();
+    if let Some((_, g)) = generators.category(Category::Status).next() {
+        let status = g
+            .generate(&Value::from(response.status), ctx, rng)
+            .and_then(|v| v.as_u64().or_else(|| v.as_str()?.parse().ok()))
+            .and_then(|n| u16::try_from(n).ok())
+            .filter(|n| (100..=599).contains(n));
+        if let Some(status) = status {
+            response.status = status;
+        }
+    }
+    apply_to_multimap(
+        &mut response.headers,
+        &generators,
+        Category::Header,
+        ctx,
+        rng,
+    );
+    apply_to_body(&mut response.body, &generators, ctx, rng);
+}
+
+/// Applies a message's generators (contents and metadata).
+pub fn apply_to_message(message: &mut Message, ctx: &GeneratorContext, rng: &mut impl Rng) {
+    let generators = message.generators.clone();
+    apply_to_body(&mut message.contents, &generators, ctx, rng);
+    for (key, generator) in generators.category(Category::Metadata) {
+        let current = message.metadata.get(key).cloned().unwrap_or(Value::Null);
+        if let Some(new) = generator.generate(&current, ctx, rng) {
+            message.metadata.insert(key.to_string(), new);
+        }
+    }
+}
+
+#[cfg(test)]
+#[path = "apply_tests.rs"]
+mod tests;

@@ -1,0 +1,244 @@
+//! Producing the value of one generator.
+
+use chrono::{DateTime, FixedOffset, Utc};
+use rand::Rng;
+use rand::distr::{Alphanumeric, Distribution};
+use serde_json::{Map, Value, json};
+
+use super::datetime::{format_java, parse_date_expression, parse_time_expression};
+use super::generator::{DataType, Generator, UuidFormat};
+
+/// Who the values are generated for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum GeneratorMode {
+    /// The consumer side: the mock server builds responses. `MockServerURL`
+    /// applies, `ProviderState` keeps the example.
+    #[default]
+    Consumer,
+    /// The provider side: the verifier builds requests. `ProviderState`
+    /// applies, `MockServerURL` keeps the example.
+    Provider,
+}
+
+/// What generators may draw on besides randomness.
+#[derive(Debug, Clone, Default)]
+pub struct GeneratorContext {
+    /// Values the provider-state change call returned (for `ProviderState`).
+    pub provider_state_values: Map<String, Value>,
+    /// Base URL of the running mock server (for `MockServerURL`).
+    pub mock_server_url: Option<String>,
+    pub mode: GeneratorMode,
+    /// The clock for date/time generators; `None` means now.
+    pub now: Option<DateTime<FixedOffset>>,
+}
+
+impl GeneratorContext {
+    fn now(&self) -> DateTime<FixedOffset> {
+        self.now.unwrap_or_else(|| Utc::now().fixed_offset())
+    }
+}
+
+/// Longest repetition the regex generator unrolls for `*` and `+`.
+const MAX_REGEX_REPEAT: u32 = 10;
+
+impl Generator {
+    /// True when this generator applies in `mode`.
+    pub fn applies_in(&self, mode: GeneratorMode) -> bool {
+        match self {
+            Generator::ProviderState { .. } => mode == GeneratorMode::Provider,
+            Generator::MockServerUrl { .. } => mode == GeneratorMode::Consumer,
+            _ => true,
+        }
+    }
+
+    /// The generated value to put where `current` (the example) is, or
+    /// `None` when the generator cannot produce one here (wrong mode, a
+    /// missing provider-state value, an unusable regex or format) — the
+    /// example then stays.
+    pub fn generate(
+        &self,
+        current: &Value,
+        ctx: &GeneratorContext,
+        rng: &mut impl Rng,
+    ) -> Option<Value> {
+        if !self.applies_in(ctx.mode) {
+            return None;
+        }
+        let keep_string = current.is_string();
+        match self {
+            Generator::RandomInt { min, max } => {
+                let (lo, hi) = if min <= max {
+                    (*min, *max)
+                } else {
+                    (*max, *min)
+                };
+                let n = rng.random_range(lo..=hi);
+                Some(if keep_string {
+                    json!(n.to_string())
+                } else {
+                    json!(n)
+                })
+            }
+            Generator::RandomDecimal { digits } => {
+                let text = random_decimal(*digits, rng);
+                if keep_string {
+                    return Some(json!(text));
+                }
+                text.parse::<f64>().ok().map(|f| json!(f))
+            }
+            Generator::RandomHexadecimal { digits } => Some(json!(random_hex(*digits, rng))),
+            Generator::RandomString { size } => {
+                let s: String = Alphanumeric
+                    .sample_iter(&mut *rng)
+                    .take(*size)
+                    .map(char::from)
+                    .collect();
+                Some(json!(s))
+            }
+            Generator::Regex { regex } => random_regex(regex, rng).map(Value::String),
+            Generator::Uuid { format } => Some(json!(random_uuid(format.unwrap_or_default(), rng))),
+            Generator::RandomBoolean => Some(json!(rng.random_bool(0.5))),
+            Generator::Date { .. } | Generator::Time { .. } | Generator::DateTime { .. } => {
+                self.generate_date_time(ctx).map(Value::String)
+            }
+            Generator::ProviderState {
+                expression,
+                data_type,
+            } => provider_state_value(expression, data_type.unwrap_or_default(), ctx),
+            Generator::MockServerUrl { example, regex } => {
+                mock_server_url(example, regex, ctx.mock_server_url.as_deref()).map(Value::String)
+            }
+        }
+    }
+
+    fn generate_date_time(&self, ctx: &GeneratorContext) -> Option<String> {
+        let now = ctx.now();
+        let (format, expression, default_format) = match self {
+            Generator::Date { format, expression } => (format, expression, "yyyy-MM-dd"),
+            Generator::Time { format, expression } => (format, expression, "HH:mm:ss"),
+            Generator::DateTime { format, expression } => {
+                (format, expression, "yyyy-MM-dd'T'HH:mm:ss.SSSXXX")
+            }
+            _ => return None,
+        };
+        let at = match (self, expression.as_deref()) {
+            (_, None) => now,
+            (Generator::Time { .. }, Some(e)) => parse_time_expression(e, now).ok()?,
+            (_, Some(e)) => parse_date_expression(e, now).ok()?,
+        };
+        format_java(format.as_deref().unwrap_or(default_format), &at).ok()
+    }
+}
+
+fn random_decimal(digits: usize, rng: &mut impl Rng) -> String {
+    let digits = digits.max(1);
+    if digits == 1 {
+        return rng.random_range(0..10).to_string();
+    }
+    let mut s: String = std::iter::once(char::from(b'0' + rng.random_range(1..10u8)))
+        .chain((1..digits).map(|_| char::from(b'0' + rng.random_range(0..10u8))))
+        .collect();
+    let point = rng.random_range(1..digits);
+    s.insert(point, '.');
+    s
+}
+
+fn random_hex(digits: usize, rng: &mut impl Rng) -> String {
+    const HEX: &[u8; 16] = b"0123456789abcdef";
+    (0..digits)
+        .map(|_| char::from(HEX[rng.random_range(0..16usize)]))
+        .collect()
+}
+
+fn random_uuid(format: UuidFormat, rng: &mut impl Rng) -> String {
+    let id = uuid::Builder::from_random_bytes(rng.random()).into_uuid();
+    match format {
+        UuidFormat::Simple => id.simple().to_string(),
+        UuidFormat::LowerCaseHyphenated => id.hyphenated().to_string(),
+        UuidFormat::UpperCaseHyphenated => id.hyphenated().to_string().to_uppercase(),
+        UuidFormat::Urn => id.urn().to_string(),
+    }
+}
+
+/// A string matching `regex`; `None` when the regex is not supported.
+pub(super) fn random_regex(regex: &str, rng: &mut impl Rng) -> Option<String> {
+    let compiled = rand_regex::Regex::compile(strip_anchors(regex), MAX_REGEX_REPEAT).ok()?;
+    Some(rng.sample::<String, _>(&compiled))
+}
+
+/// The regex without a leading `^` and a trailing unescaped `$`: a
+/// generated string is whole anyway, and the generator refuses anchors.
+fn strip_anchors(regex: &str) -> &str {
+    let r = regex.strip_prefix('^').unwrap_or(regex);
+    match r.strip_suffix('$') {
+        Some(inner) if !inner.ends_with('\\') => inner,
+        _ => r,
+    }
+}
+
+/// Substitutes `${name}` in `expression` from the provider-state values. An
+/// expression that is exactly one `${name}` keeps the value's JSON type.
+fn provider_state_value(
+    expression: &str,
+    data_type: DataType,
+    ctx: &GeneratorContext,
+) -> Option<Value> {
+    let values = &ctx.provider_state_values;
+    let raw = match whole_placeholder(expression) {
+        Some(name) => values.get(name)?.clone(),
+        None => Value::String(substitute(expression, values)?),
+    };
+    convert(raw, data_type)
+}
+
+fn whole_placeholder(expression: &str) -> Option<&str> {
+    let inner = expression.strip_prefix("${")?.strip_suffix('}')?;
+    (!inner.contains(['{', '}', '$'])).then_some(inner.trim())
+}
+
+fn substitute(expression: &str, values: &Map<String, Value>) -> Option<String> {
+    let mut out = String::with_capacity(expression.len());
+    let mut rest = expression;
+    while let Some(start) = rest.find("${") {
+        out.push_str(&rest[..start]);
+        let after = &rest[start + 2..];
+        let end = after.find('}')?;
+        let value = values.get(after[..end].trim())?;
+        match value {
+            Value::String(s) => out.push_str(s),
+            other => out.push_str(&other.to_string()),
+        }
+        rest = &after[end + 1..];
+    }
+    out.push_str(rest);
+    Some(out)
+}
+
+fn convert(value: Value, data_type: DataType) -> Option<Value> {
+    let text = || match &value {
+        Value::String(s) => s.clone(),
+        other => other.to_string(),
+    };
+    Some(match data_type {
+        DataType::Raw => value,
+        DataType::String => json!(text()),
+        DataType::Integer => json!(text().trim().parse::<i64>().ok()?),
+        DataType::Decimal | DataType::Float => json!(text().trim().parse::<f64>().ok()?),
+        DataType::Boolean => json!(text().trim().parse::<bool>().ok()?),
+    })
+}
+
+/// Replaces the part of `example` before the regex's groups with the mock
+/// server's URL: example `http://1234:8080/a`, regex `.*(/a)`, mock
+/// `http://somewhere.world` → `http://somewhere.world/a`.
+fn mock_server_url(example: &str, regex: &str, mock: Option<&str>) -> Option<String> {
+    let mock = mock?.trim_end_matches('/');
+    let re = regex::Regex::new(regex).ok()?;
+    let caps = re.captures(example)?;
+    let tail: String = caps.iter().skip(1).flatten().map(|m| m.as_str()).collect();
+    Some(format!("{mock}{tail}"))
+}
+
+#[cfg(test)]
+#[path = "generate_tests.rs"]
+mod tests;

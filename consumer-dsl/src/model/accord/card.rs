@@ -1,0 +1,149 @@
+//! What a consumer relies on in a provider's declarations: the A2A Agent
+//! Card (`agentCard`) and the MCP tools it calls (`mcpTools`).
+
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+
+/// What the consumer relies on in the provider's Agent Card.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct AgentCardExpectations {
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub skills: Vec<SkillExpectation>,
+    /// Media types that must be among `defaultInputModes`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub default_input_modes: Vec<String>,
+    /// Media types that must be among `defaultOutputModes`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub default_output_modes: Vec<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub capabilities: Option<AgentCapabilitiesExpectation>,
+    /// Interfaces of which at least one must be declared per entry.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub interfaces: Vec<InterfaceExpectation>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub extensions: Vec<ExtensionExpectation>,
+    /// Names of security schemes the consumer can satisfy (one must be declared).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub security_schemes: Vec<String>,
+    #[serde(flatten)]
+    pub extra: Map<String, Value>,
+}
+
+/// A skill the consumer uses.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SkillExpectation {
+    pub id: String,
+    /// Media types the skill must accept (its `inputModes` or the card defaults).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub input_modes: Vec<String>,
+    /// Media types the skill must produce.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub output_modes: Vec<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub tags: Vec<String>,
+}
+
+/// Capabilities the consumer relies on (`Some(true)`: must be declared;
+/// `Some(false)`: must not be required of the consumer).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct AgentCapabilitiesExpectation {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub streaming: Option<bool>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub push_notifications: Option<bool>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub extended_agent_card: Option<bool>,
+}
+
+/// An interface the consumer can talk to.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct InterfaceExpectation {
+    /// `JSONRPC`, `HTTP+JSON`, `GRPC` or a custom binding URI.
+    pub protocol_binding: String,
+    /// `Major.Minor`, e.g. `1.0`.
+    pub protocol_version: String,
+}
+
+/// An extension the consumer uses or tolerates.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ExtensionExpectation {
+    pub uri: String,
+    /// `Some(false)`: the consumer cannot satisfy it if the agent marks it required.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub required: Option<bool>,
+}
+
+/// One MCP tool the consumer depends on.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct McpToolExpectation {
+    pub name: String,
+    /// The client/authorization profile the tool is listed under.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub profile: Option<String>,
+    /// The arguments the consumer sends.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub arguments: Vec<ToolArgument>,
+    /// The fields of `structuredContent` the consumer reads.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub result_fields: Vec<ToolResultField>,
+    /// The annotations the consumer relies on.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub annotations: Option<ToolAnnotationsExpectation>,
+    #[serde(flatten)]
+    pub extra: Map<String, Value>,
+}
+
+/// An argument the consumer sends.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ToolArgument {
+    pub name: String,
+    #[serde(default, skip_serializing_if = "Option::is_none", rename = "type")]
+    pub json_type: Option<JsonType>,
+    /// The consumer always sends it (false: sometimes omitted).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub always_sent: bool,
+}
+
+/// A result field the consumer reads.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ToolResultField {
+    /// Pact path into `structuredContent` (`$.plan_id`, `$.items[*].title`).
+    pub path: String,
+    #[serde(default, skip_serializing_if = "Option::is_none", rename = "type")]
+    pub json_type: Option<JsonType>,
+}
+
+/// The tool annotations the consumer relies on (`None`: not relied on).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ToolAnnotationsExpectation {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub read_only_hint: Option<bool>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub destructive_hint: Option<bool>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub idempotent_hint: Option<bool>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub open_world_hint: Option<bool>,
+}
+
+/// JSON Schema primitive types.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum JsonType {
+    String,
+    Number,
+    Integer,
+    Boolean,
+    Object,
+    Array,
+    Null,
+}

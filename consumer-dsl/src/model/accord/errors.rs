@@ -1,0 +1,120 @@
+//! Expected errors: JSON-RPC codes, A2A error reasons, HTTP statuses.
+
+use serde::{Deserialize, Serialize};
+
+/// An error the provider is expected to answer with (A2A or MCP protocol
+/// error). Every set field must agree with the actual error; at least one is
+/// set.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ErrorExpectation {
+    /// JSON-RPC error code (`-32001`, `-32602`, …).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub code: Option<i64>,
+    /// A2A `ErrorInfo.reason` — the stable discriminator across bindings.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reason: Option<A2aErrorReason>,
+    /// HTTP status (HTTP+JSON binding, or transport-level refusals such as
+    /// 401 for an unauthenticated caller).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub http_status: Option<u16>,
+    /// A regular expression the error message must match.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub message: Option<String>,
+    /// Whether the consumer treats the error as retryable; the verifier
+    /// checks the provider's retry signals (status class, `Retry-After`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub retryable: Option<bool>,
+}
+
+impl ErrorExpectation {
+    /// An expectation of the A2A error with this reason, with its JSON-RPC code.
+    pub fn a2a(reason: A2aErrorReason) -> Self {
+        ErrorExpectation {
+            code: Some(reason.json_rpc_code()),
+            reason: Some(reason),
+            ..ErrorExpectation::default()
+        }
+    }
+
+    /// True when no field is set (such an expectation says nothing).
+    pub fn is_empty(&self) -> bool {
+        *self == ErrorExpectation::default()
+    }
+}
+
+/// A2A v1.0 error reasons (`ErrorInfo.reason`, domain `a2a-protocol.org`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
+pub enum A2aErrorReason {
+    TaskNotFound,
+    TaskNotCancelable,
+    PushNotificationNotSupported,
+    UnsupportedOperation,
+    ContentTypeNotSupported,
+    InvalidAgentResponse,
+    ExtendedAgentCardNotConfigured,
+    ExtensionSupportRequired,
+    VersionNotSupported,
+}
+
+impl A2aErrorReason {
+    /// Every reason, in code order.
+    pub const ALL: [A2aErrorReason; 9] = [
+        A2aErrorReason::TaskNotFound,
+        A2aErrorReason::TaskNotCancelable,
+        A2aErrorReason::PushNotificationNotSupported,
+        A2aErrorReason::UnsupportedOperation,
+        A2aErrorReason::ContentTypeNotSupported,
+        A2aErrorReason::InvalidAgentResponse,
+        A2aErrorReason::ExtendedAgentCardNotConfigured,
+        A2aErrorReason::ExtensionSupportRequired,
+        A2aErrorReason::VersionNotSupported,
+    ];
+
+    /// The JSON-RPC code of the A2A error (`-32001` … `-32009`).
+    pub fn json_rpc_code(self) -> i64 {
+        let index = A2aErrorReason::ALL
+            .iter()
+            .position(|r| *r == self)
+            .expect("ALL lists every reason");
+        -32001 - index as i64
+    }
+
+    /// The reason as written on the wire (`TASK_NOT_FOUND`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            A2aErrorReason::TaskNotFound => "TASK_NOT_FOUND",
+            A2aErrorReason::TaskNotCancelable => "TASK_NOT_CANCELABLE",
+            A2aErrorReason::PushNotificationNotSupported => "PUSH_NOTIFICATION_NOT_SUPPORTED",
+            A2aErrorReason::UnsupportedOperation => "UNSUPPORTED_OPERATION",
+            A2aErrorReason::ContentTypeNotSupported => "CONTENT_TYPE_NOT_SUPPORTED",
+            A2aErrorReason::InvalidAgentResponse => "INVALID_AGENT_RESPONSE",
+            A2aErrorReason::ExtendedAgentCardNotConfigured => "EXTENDED_AGENT_CARD_NOT_CONFIGURED",
+            A2aErrorReason::ExtensionSupportRequired => "EXTENSION_SUPPORT_REQUIRED",
+            A2aErrorReason::VersionNotSupported => "VERSION_NOT_SUPPORTED",
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reasons_carry_the_a2a_json_rpc_codes() {
+        assert_eq!(A2aErrorReason::TaskNotFound.json_rpc_code(), -32001);
+        assert_eq!(A2aErrorReason::UnsupportedOperation.json_rpc_code(), -32004);
+        assert_eq!(A2aErrorReason::VersionNotSupported.json_rpc_code(), -32009);
+    }
+
+    #[test]
+    fn reasons_serialise_as_their_wire_names() {
+        for r in A2aErrorReason::ALL {
+            assert_eq!(
+                serde_json::to_value(r).expect("serialisable"),
+                serde_json::Value::from(r.as_str())
+            );
+        }
+    }
+}

@@ -1,0 +1,235 @@
+//! Behavioural expectations any interaction may carry: side effects on
+//! observed counters, temporal limits, the principal it is sent as, negative
+//! cases and repeats.
+
+use indexmap::IndexMap;
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+
+use super::a2a_flow::A2aOperation;
+
+/// Behavioural expectations any interaction may carry.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Expectations {
+    /// Expected change of the provider's fixture counters (`sideEffects`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub side_effects: Option<SideEffects>,
+    /// Temporal limits (`temporal`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub temporal: Option<Temporal>,
+    /// Who sends the interaction, and who probes what it created (`auth`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub auth: Option<Auth>,
+    /// A case the provider must refuse (`negative: true`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub negative: bool,
+    /// Send the interaction several times (`repeat`), e.g. for idempotency.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub repeat: Option<Repeat>,
+    /// Whether the expected failure may be retried by the consumer
+    /// (`retryable`); for HTTP interactions, whose error is the response.
+    /// A2A and MCP carry it on their [`super::ErrorExpectation`].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub retryable: Option<bool>,
+}
+
+impl Expectations {
+    /// The interaction attributes that hold expectations.
+    pub const JSON_KEYS: &'static [&'static str] = &[
+        "sideEffects",
+        "temporal",
+        "auth",
+        "negative",
+        "repeat",
+        "retryable",
+    ];
+
+    /// True when no expectation is set.
+    pub fn is_empty(&self) -> bool {
+        *self == Expectations::default()
+    }
+}
+
+/// Expected change of named counters between the observation before the
+/// interaction (all its repeats) and the one after it.
+pub type SideEffects = IndexMap<String, CounterChange>;
+
+/// The expected change of one counter.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum CounterChange {
+    /// Exactly this delta (`1`, `0`, `-1`).
+    Exact(i64),
+    /// A delta within bounds (both inclusive, either optional).
+    Range {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        min: Option<i64>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        max: Option<i64>,
+    },
+}
+
+impl CounterChange {
+    /// True when an observed delta satisfies this expectation.
+    pub fn accepts(&self, delta: i64) -> bool {
+        match *self {
+            CounterChange::Exact(d) => d == delta,
+            CounterChange::Range { min, max } => {
+                min.is_none_or(|m| delta >= m) && max.is_none_or(|m| delta <= m)
+            }
+        }
+    }
+}
+
+/// Temporal limits, in milliseconds from the moment the request was sent.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Temporal {
+    /// The provider acknowledges (first response byte / first stream event).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub acknowledge_within_ms: Option<u64>,
+    /// The first progress event (a status update past SUBMITTED, or an artifact).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub first_progress_within_ms: Option<u64>,
+    /// The task reaches a terminal state.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub completion_within_ms: Option<u64>,
+    /// After the cancel acknowledgement, the cancellation takes effect
+    /// (terminal state observed, counters stop moving).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cancellation_effect_within_ms: Option<u64>,
+    /// No counter may move after the cancel acknowledgement (observed until
+    /// the end of the cancel scenario's observation window).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub no_new_side_effect_after_cancel_ack: bool,
+}
+
+/// The principal an interaction is sent as, and the credential it presents.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Auth {
+    /// Name of the principal (the provider's state-change endpoint issues
+    /// synthetic credentials for it); `None` with [`Credential::None`].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub principal: Option<String>,
+    /// The tenant the principal belongs to.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tenant: Option<String>,
+    /// The kind of credential presented.
+    #[serde(default, skip_serializing_if = "Credential::is_valid")]
+    pub credential: Credential,
+    /// Probes of what this interaction created, made as other principals.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub probes: Vec<Probe>,
+}
+
+/// The kind of credential an interaction presents.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum Credential {
+    /// A valid credential of the principal.
+    #[default]
+    Valid,
+    /// No credential at all: an unauthenticated caller.
+    None,
+    /// A credential of the principal that has expired.
+    Expired,
+    /// A malformed or wrongly signed credential.
+    Invalid,
+}
+
+impl Credential {
+    /// True for [`Credential::Valid`].
+    pub fn is_valid(&self) -> bool {
+        matches!(self, Credential::Valid)
+    }
+}
+
+/// Access to the created task or resource as another principal: the answer
+/// must be indistinguishable from the answer for an unknown id.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Probe {
+    /// The other principal.
+    pub principal: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tenant: Option<String>,
+    /// A2A operations to probe with; empty means GetTask, CancelTask,
+    /// SubscribeToTask, ListTasks and SendMessage.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub operations: Vec<A2aOperation>,
+    /// MCP/HTTP: arguments replacing the originals to form the
+    /// "unknown id" call the probe's answer is compared with.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub unknown: Option<Map<String, Value>>,
+}
+
+/// How often an interaction is sent.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Repeat {
+    /// Number of sends (≥ 1).
+    pub times: u32,
+    /// How `sideEffects` are judged.
+    #[serde(default)]
+    pub side_effects: RepeatJudgement,
+    /// Every repeat must get an answer matching the expectation (default
+    /// true); false lets later repeats fail (e.g. a duplicate refused).
+    #[serde(default = "yes", skip_serializing_if = "Clone::clone")]
+    pub each_matches: bool,
+}
+
+fn yes() -> bool {
+    true
+}
+
+/// How side effects are judged over repeats.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum RepeatJudgement {
+    /// Once over all repeats together: "the same request twice, one record".
+    #[default]
+    Total,
+    /// Each repeat on its own.
+    Each,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn counter_changes_read_exact_and_ranged_forms() {
+        let s: SideEffects =
+            serde_json::from_value(json!({"records": 1, "approvals": {"min": 1}})).expect("valid");
+        assert_eq!(s["records"], CounterChange::Exact(1));
+        assert!(s["approvals"].accepts(3));
+        assert!(!s["approvals"].accepts(0));
+        assert!(!s["records"].accepts(2));
+    }
+
+    #[test]
+    fn default_credential_and_repeat_flags_are_not_written() {
+        let e = Expectations {
+            auth: Some(Auth {
+                principal: Some("alice".into()),
+                ..Auth::default()
+            }),
+            repeat: Some(Repeat {
+                times: 2,
+                side_effects: RepeatJudgement::Total,
+                each_matches: true,
+            }),
+            ..Expectations::default()
+        };
+        let v = serde_json::to_value(&e).expect("serialisable");
+        assert_eq!(
+            v,
+            json!({"auth": {"principal": "alice"}, "repeat": {"times": 2, "sideEffects": "total"}})
+        );
+        let back: Expectations = serde_json::from_value(v).expect("readable");
+        assert_eq!(back, e);
+    }
+}

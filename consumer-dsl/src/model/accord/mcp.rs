@@ -1,0 +1,103 @@
+//! `MCP/ToolCall` interactions: a `tools/call` and its expected result or
+//! protocol error.
+
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+
+use super::errors::ErrorExpectation;
+use super::rules_serde;
+use crate::generators::Generators;
+use crate::matching::MatchingRules;
+use crate::model::InteractionMeta;
+
+/// An `MCP/ToolCall` interaction.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct McpToolCallInteraction {
+    pub meta: InteractionMeta,
+    pub call: McpToolCall,
+}
+
+/// The MCP-specific part of an `MCP/ToolCall` interaction.
+///
+/// Matching rules and generators are rooted at this object:
+/// `$.arguments.plan_id`.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct McpToolCall {
+    /// The tool name (`params.name`).
+    pub tool: String,
+    /// `params.arguments`.
+    #[serde(default, skip_serializing_if = "Map::is_empty")]
+    pub arguments: Map<String, Value>,
+    #[serde(
+        default,
+        skip_serializing_if = "MatchingRules::is_empty",
+        with = "rules_serde::rules"
+    )]
+    pub matching_rules: MatchingRules,
+    #[serde(
+        default,
+        skip_serializing_if = "Generators::is_empty",
+        with = "rules_serde::generators"
+    )]
+    pub generators: Generators,
+    /// The expected `CallToolResult` (exclusive with `error`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub result: Option<McpResultExpectation>,
+    /// The expected JSON-RPC protocol error (exclusive with `result`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub error: Option<ErrorExpectation>,
+    /// Attributes this version does not know, kept for the round trip.
+    #[serde(flatten)]
+    pub extra: Map<String, Value>,
+}
+
+/// The expected `CallToolResult`. Rules are rooted at the result object:
+/// `$.structuredContent.status`, `$.content[0].text`.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct McpResultExpectation {
+    /// `isError`: a tool execution error (true) or a success (false).
+    #[serde(default)]
+    pub is_error: bool,
+    /// Example of `structuredContent`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub structured_content: Option<Value>,
+    /// Example content blocks (`[{"type": "text", "text": …}]`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub content: Option<Vec<Value>>,
+    /// A text block must carry the same JSON as `structuredContent`.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub content_matches_structured: bool,
+    /// With `isError`: whether the consumer treats the failure as retryable.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub retryable: Option<bool>,
+    #[serde(
+        default,
+        skip_serializing_if = "MatchingRules::is_empty",
+        with = "rules_serde::rules"
+    )]
+    pub matching_rules: MatchingRules,
+    #[serde(
+        default,
+        skip_serializing_if = "Generators::is_empty",
+        with = "rules_serde::generators"
+    )]
+    pub generators: Generators,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn unknown_call_attributes_survive_a_round_trip() {
+        let v = json!({"tool": "t", "arguments": {"a": 1}, "futureThing": [1],
+            "error": {"code": -32602}});
+        let call: McpToolCall = serde_json::from_value(v.clone()).expect("readable");
+        assert_eq!(call.extra["futureThing"], json!([1]));
+        assert_eq!(call.error.as_ref().and_then(|e| e.code), Some(-32602));
+        assert_eq!(serde_json::to_value(&call).expect("serialisable"), v);
+    }
+}

@@ -1,0 +1,170 @@
+//! Checks of a contract beyond its shape, and a summary by interaction type
+//! (what `accord contract lint` prints).
+//!
+//! Problems are data: each names a stable code, the JSON path in the V4
+//! form of the contract, and a readable sentence.
+
+use std::collections::HashMap;
+
+use indexmap::IndexMap;
+
+use crate::model::{Contract, Interaction};
+
+/// How serious a problem is: errors make `lint` fail, warnings do not.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Severity {
+    Warning,
+    Error,
+}
+
+/// One problem found in a contract.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LintProblem {
+    pub severity: Severity,
+    /// A stable code, e.g. `DUPLICATE_INTERACTION`.
+    pub code: &'static str,
+    /// JSON path in the V4 form of the contract, e.g. `$.interactions[3].description`.
+    pub path: String,
+    pub message: String,
+}
+
+impl LintProblem {
+    fn new(severity: Severity, code: &'static str, path: String, message: String) -> Self {
+        LintProblem {
+            severity,
+            code,
+            path,
+            message,
+        }
+    }
+}
+
+/// Counts of a contract's interactions by V4 `type`.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Summary {
+    /// `type` → count, in the order types first appear.
+    pub by_type: IndexMap<&'static str, usize>,
+    pub total: usize,
+    /// Whether the contract carries agent-card expectations.
+    pub agent_card: bool,
+    /// Number of MCP tool expectations.
+    pub mcp_tools: usize,
+}
+
+/// Counts the interactions of `contract` by type.
+pub fn summarize(contract: &Contract) -> Summary {
+    let mut by_type = IndexMap::new();
+    for i in &contract.interactions {
+        *by_type.entry(i.type_name()).or_insert(0) += 1;
+    }
+    Summary {
+        by_type,
+        total: contract.interactions.len(),
+        agent_card: contract.agent_card.is_some(),
+        mcp_tools: contract.mcp_tools.len(),
+    }
+}
+
+/// Every problem found in `contract`, errors and warnings, in document order.
+pub fn lint(contract: &Contract) -> Vec<LintProblem> {
+    let mut problems = Vec::new();
+    for (key, p) in [("consumer", &contract.consumer), ("provider", &contract.provider)] {
+        if p.name.trim().is_empty() {
+            let msg = format!("the {key} has no name");
+            problems.push(LintProblem::new(Severity::Error, "EMPTY_NAME", format!("$.{key}.name"), msg));
+        }
+    }
+    check_duplicates(contract, &mut problems);
+    for (i, interaction) in contract.interactions.iter().enumerate() {
+        check_interaction(i, interaction, &mut problems);
+    }
+    check_protocol_pins(contract, &mut problems);
+    problems
+}
+
+fn check_duplicates(contract: &Contract, problems: &mut Vec<LintProblem>) {
+    let mut seen: HashMap<(String, Vec<String>), usize> = HashMap::new();
+    let mut keys: HashMap<&str, usize> = HashMap::new();
+    for (i, interaction) in contract.interactions.iter().enumerate() {
+        let meta = interaction.meta();
+        let states = meta
+            .provider_states
+            .iter()
+            .map(|s| format!("{}{}", s.name, serde_json::Value::Object(s.params.clone())))
+            .collect();
+        if let Some(first) = seen.insert((meta.description.clone(), states), i) {
+            let msg = format!(
+                "same description and provider states as $.interactions[{first}]: a verifier cannot tell them apart"
+            );
+            problems.push(LintProblem::new(Severity::Error, "DUPLICATE_INTERACTION", format!("$.interactions[{i}]"), msg));
+        }
+        if let Some(key) = meta.key.as_deref()
+            && let Some(first) = keys.insert(key, i)
+        {
+            let msg = format!("key '{key}' is already used by $.interactions[{first}]");
+            problems.push(LintProblem::new(Severity::Error, "DUPLICATE_KEY", format!("$.interactions[{i}].key"), msg));
+        }
+    }
+}
+
+fn check_interaction(i: usize, interaction: &Interaction, problems: &mut Vec<LintProblem>) {
+    let at = format!("$.interactions[{i}]");
+    let meta = interaction.meta();
+    let mut push = |severity, code, suffix: &str, message: String| {
+        problems.push(LintProblem::new(severity, code, format!("{at}{suffix}"), message));
+    };
+    if meta.description.trim().is_empty() {
+        push(Severity::Error, "EMPTY_DESCRIPTION", ".description", "the interaction has no description".into());
+    }
+    for (s, state) in meta.provider_states.iter().enumerate() {
+        if state.name.trim().is_empty() {
+            let suffix = format!(".providerStates[{s}].name");
+            push(Severity::Error, "EMPTY_PROVIDER_STATE", &suffix, "a provider state has no name".into());
+        }
+    }
+    match interaction {
+        Interaction::Http(h) => {
+            if !(100..=599).contains(&h.response.status) {
+                let msg = format!("{} is not an HTTP status code", h.response.status);
+                push(Severity::Error, "INVALID_STATUS", ".response.status", msg);
+            }
+            if h.request.method.trim().is_empty() {
+                push(Severity::Error, "EMPTY_METHOD", ".request.method", "the request has no method".into());
+            }
+            if !h.request.path.starts_with('/') {
+                let msg = format!("path '{}' does not start with '/'", h.request.path);
+                push(Severity::Warning, "RELATIVE_PATH", ".request.path", msg);
+            }
+        }
+        Interaction::SyncMessage(m) if m.response.is_empty() => {
+            push(Severity::Warning, "NO_RESPONSE_MESSAGE", ".response", "a synchronous message expects no response".into());
+        }
+        _ => {}
+    }
+}
+
+fn check_protocol_pins(contract: &Contract, problems: &mut Vec<LintProblem>) {
+    let count = |name: &str| contract.interactions.iter().filter(|i| i.type_name() == name).count();
+    let (a2a, mcp) = (count("A2A/Task"), count("MCP/ToolCall"));
+    let pins = contract.accord.as_ref();
+    let a2a_pinned = pins.and_then(|a| a.a2a.as_ref()).is_some();
+    let mcp_pinned = pins.and_then(|a| a.mcp.as_ref()).is_some();
+    if (a2a > 0 || contract.agent_card.is_some()) && !a2a_pinned {
+        let msg = format!(
+            "{a2a} A2A/Task interaction(s){} but metadata.accord pins no A2A protocol version",
+            if contract.agent_card.is_some() { " and agent-card expectations" } else { "" }
+        );
+        problems.push(LintProblem::new(Severity::Error, "MISSING_PROTOCOL_PIN", "$.metadata.accord.protocols.a2a".into(), msg));
+    }
+    if (mcp > 0 || !contract.mcp_tools.is_empty()) && !mcp_pinned {
+        let msg = format!(
+            "{mcp} MCP/ToolCall interaction(s) and {} MCP tool expectation(s) but metadata.accord pins no MCP protocol version",
+            contract.mcp_tools.len()
+        );
+        problems.push(LintProblem::new(Severity::Error, "MISSING_PROTOCOL_PIN", "$.metadata.accord.protocols.mcp".into(), msg));
+    }
+}
+
+#[cfg(test)]
+#[path = "lint_tests.rs"]
+mod tests;

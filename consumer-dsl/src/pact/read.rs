@@ -1,0 +1,227 @@
+//! Reading a whole contract file: Pact V1–V4 (upgraded to the V4 model)
+//! plus Accord's top-level attributes and `metadata.accord`.
+
+use serde_json::{Map, Value};
+
+use super::json::{At, extra, found};
+use super::read_interaction::{read_http_interaction, read_interaction, read_v3_message};
+use crate::DslError;
+use crate::model::{AccordMetadata, Contract, Interaction, PactSpec, Pacticipant};
+
+/// Top-level attributes the reader consumes; anything else goes to `extra`.
+const TOP_KEYS: &[&str] = &[
+    "consumer",
+    "provider",
+    "interactions",
+    "messages",
+    "metadata",
+    "agentCard",
+    "mcpTools",
+];
+/// Metadata keys that name the specification version (not kept: Accord writes V4).
+const SPEC_KEYS: &[&str] = &["pactSpecification", "pact-specification", "pactSpecificationVersion"];
+
+/// MCP protocol versions a contract may pin.
+pub const MCP_VERSIONS: &[&str] = &["2026-07-28", "2025-11-25"];
+/// The A2A protocol version a contract may pin.
+pub const A2A_VERSION: &str = "1.0";
+/// The JSON Schema dialect of embedded schemas.
+pub const JSON_SCHEMA_VERSION: &str = "2020-12";
+
+/// Reads a contract (any Pact specification version, or an Accord
+/// contract) from JSON text. `origin` names the text in errors, e.g. a file
+/// name. Invalid JSON, including nesting deeper than 128 levels, is a
+/// [`DslError::Json`] with line and column.
+pub fn read_contract(text: &str, origin: &str) -> Result<Contract, DslError> {
+    let value: Value = serde_json::from_str(text).map_err(|source| DslError::Json {
+        origin: origin.to_string(),
+        line: source.line(),
+        column: source.column(),
+        source,
+    })?;
+    from_value(&value, origin)
+}
+
+/// Reads a contract from a parsed JSON document.
+pub fn from_value(value: &Value, origin: &str) -> Result<Contract, DslError> {
+    let root = At { origin, path: "$" };
+    let obj = root.object(value)?;
+    let spec = detect_spec(value, origin)?;
+    let metadata_at = At { origin, path: "$.metadata" };
+    let metadata = match obj.get("metadata") {
+        None | Some(Value::Null) => Map::new(),
+        Some(m) => metadata_at.object(m)?.clone(),
+    };
+    let accord = match metadata.get("accord") {
+        None | Some(Value::Null) => None,
+        Some(a) => Some(read_accord_metadata(a, origin)?),
+    };
+    Ok(Contract {
+        consumer: read_pacticipant(obj, "consumer", origin)?,
+        provider: read_pacticipant(obj, "provider", origin)?,
+        interactions: read_interactions(obj, spec, origin)?,
+        accord,
+        metadata: super::json::without(metadata, &[SPEC_KEYS, &["accord"]].concat()),
+        agent_card: match obj.get("agentCard") {
+            None | Some(Value::Null) => None,
+            Some(card) => Some(At { origin, path: "$.agentCard" }.typed(card.clone())?),
+        },
+        mcp_tools: read_mcp_tools(obj.get("mcpTools"), origin)?,
+        extra: extra(obj, TOP_KEYS),
+    })
+}
+
+/// The specification version a document declares. Without a declaration:
+/// V4 when an interaction has a `type`, V3 when there are `messages` or
+/// `providerStates`, otherwise V2 (which reads V1.1 files unchanged).
+pub fn detect_spec(value: &Value, origin: &str) -> Result<PactSpec, DslError> {
+    let metadata = value.get("metadata");
+    let declared = SPEC_KEYS.iter().find_map(|key| {
+        let v = metadata?.get(key)?;
+        let (version, path) = match v {
+            Value::Object(o) => (o.get("version")?, format!("$.metadata.{key}.version")),
+            other => (other, format!("$.metadata.{key}")),
+        };
+        Some((version, path))
+    });
+    if let Some((version, path)) = declared {
+        let at = At { origin, path: &path };
+        let text = version
+            .as_str()
+            .ok_or_else(|| at.invalid("", format!("expected a version string, found {}", found(version))))?;
+        return text.parse().map_err(|e| at.invalid("", format!("{e}")));
+    }
+    Ok(guess_spec(value))
+}
+
+fn guess_spec(value: &Value) -> PactSpec {
+    let interactions = value
+        .get("interactions")
+        .and_then(Value::as_array)
+        .map(Vec::as_slice)
+        .unwrap_or_default();
+    if interactions.iter().any(|i| i.get("type").is_some()) {
+        PactSpec::V4
+    } else if value.get("messages").is_some()
+        || interactions.iter().any(|i| i.get("providerStates").is_some())
+    {
+        PactSpec::V3
+    } else {
+        PactSpec::V2
+    }
+}
+
+fn read_pacticipant(
+    obj: &Map<String, Value>,
+    key: &str,
+    origin: &str,
+) -> Result<Pacticipant, DslError> {
+    let path = format!("$.{key}");
+    let at = At { origin, path: &path };
+    let v = obj
+        .get(key)
+        .ok_or_else(|| at.invalid("", "is required (an object with a name)"))?;
+    let p = at.object(v)?;
+    let name = at
+        .opt_str(p, "name")?
+        .ok_or_else(|| at.invalid(".name", "is required"))?;
+    Ok(Pacticipant {
+        name: name.to_string(),
+        extra: extra(p, &["name"]),
+    })
+}
+
+fn read_interactions(
+    obj: &Map<String, Value>,
+    spec: PactSpec,
+    origin: &str,
+) -> Result<Vec<Interaction>, DslError> {
+    let mut out = Vec::new();
+    for (key, v4_or_http) in [("interactions", true), ("messages", false)] {
+        let path = format!("$.{key}");
+        let items = match obj.get(key) {
+            None | Some(Value::Null) => continue,
+            Some(Value::Array(items)) => items,
+            Some(other) => {
+                let at = At { origin, path: "$" };
+                return Err(at.expected(key, "an array", other));
+            }
+        };
+        for (i, item) in items.iter().enumerate() {
+            let path = format!("{path}[{i}]");
+            let at = At { origin, path: &path };
+            out.push(match (v4_or_http, spec) {
+                (true, PactSpec::V4) => read_interaction(item, at)?,
+                (true, _) => read_http_interaction(item, spec, at)?,
+                (false, _) => read_v3_message(item, spec, at)?,
+            });
+        }
+    }
+    Ok(out)
+}
+
+fn read_mcp_tools(v: Option<&Value>, origin: &str) -> Result<Vec<crate::model::accord::McpToolExpectation>, DslError> {
+    let at = At { origin, path: "$" };
+    match v {
+        None | Some(Value::Null) => Ok(Vec::new()),
+        Some(Value::Array(items)) => items
+            .iter()
+            .enumerate()
+            .map(|(i, t)| {
+                let path = format!("$.mcpTools[{i}]");
+                At { origin, path: &path }.typed(t.clone())
+            })
+            .collect(),
+        Some(other) => Err(at.expected("mcpTools", "an array", other)),
+    }
+}
+
+/// Reads and validates `metadata.accord`:
+/// `{"formatVersion": "1.0", "protocols": {"a2a": "1.0", "mcp": "2026-07-28", "jsonSchema": "2020-12"}}`.
+fn read_accord_metadata(v: &Value, origin: &str) -> Result<AccordMetadata, DslError> {
+    let at = At { origin, path: "$.metadata.accord" };
+    let obj = at.object(v)?;
+    let format_version = at.opt_str(obj, "formatVersion")?.unwrap_or("1.0");
+    if format_version.split('.').next() != Some("1") {
+        return Err(at.invalid(
+            ".formatVersion",
+            format!("unsupported Accord format version '{format_version}' (this version reads 1.x)"),
+        ));
+    }
+    let proto_at = At { origin, path: "$.metadata.accord.protocols" };
+    let protocols = match obj.get("protocols") {
+        None | Some(Value::Null) => Map::new(),
+        Some(p) => proto_at.object(p)?.clone(),
+    };
+    let pin = |key: &str, allowed: &[&str]| -> Result<Option<String>, DslError> {
+        let Some(v) = proto_at.opt_str(&protocols, key)? else {
+            return Ok(None);
+        };
+        if allowed.contains(&v) {
+            return Ok(Some(v.to_string()));
+        }
+        Err(proto_at.invalid(
+            &format!(".{key}"),
+            format!("unsupported {key} version '{v}' (supported: {})", allowed.join(", ")),
+        ))
+    };
+    let a2a = pin("a2a", &[A2A_VERSION])?;
+    let mcp = pin("mcp", MCP_VERSIONS)?;
+    let json_schema = pin("jsonSchema", &[JSON_SCHEMA_VERSION])?;
+    let mut extra = extra(obj, &["formatVersion", "protocols"]);
+    let other_protocols = super::json::without(protocols, &["a2a", "mcp", "jsonSchema"]);
+    if !other_protocols.is_empty() {
+        extra.insert("protocols".into(), Value::Object(other_protocols));
+    }
+    Ok(AccordMetadata {
+        format_version: format_version.to_string(),
+        a2a,
+        mcp,
+        json_schema: json_schema.unwrap_or_else(|| JSON_SCHEMA_VERSION.to_string()),
+        extra,
+    })
+}
+
+#[cfg(test)]
+#[path = "read_tests.rs"]
+mod tests;
