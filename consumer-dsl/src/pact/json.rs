@@ -20,7 +20,10 @@ impl At<'_> {
 
     /// An "expected …, found …" error for the attribute `key`.
     pub fn expected(&self, key: &str, what: &str, v: &Value) -> DslError {
-        self.invalid(&format!(".{key}"), format!("expected {what}, found {}", found(v)))
+        self.invalid(
+            &format!(".{key}"),
+            format!("expected {what}, found {}", found(v)),
+        )
     }
 
     /// The value as an object.

@@ -68,10 +68,18 @@ pub fn summarize(contract: &Contract) -> Summary {
 /// Every problem found in `contract`, errors and warnings, in document order.
 pub fn lint(contract: &Contract) -> Vec<LintProblem> {
     let mut problems = Vec::new();
-    for (key, p) in [("consumer", &contract.consumer), ("provider", &contract.provider)] {
+    for (key, p) in [
+        ("consumer", &contract.consumer),
+        ("provider", &contract.provider),
+    ] {
         if p.name.trim().is_empty() {
             let msg = format!("the {key} has no name");
-            problems.push(LintProblem::new(Severity::Error, "EMPTY_NAME", format!("$.{key}.name"), msg));
+            problems.push(LintProblem::new(
+                Severity::Error,
+                "EMPTY_NAME",
+                format!("$.{key}.name"),
+                msg,
+            ));
         }
     }
     check_duplicates(contract, &mut problems);
@@ -96,13 +104,23 @@ fn check_duplicates(contract: &Contract, problems: &mut Vec<LintProblem>) {
             let msg = format!(
                 "same description and provider states as $.interactions[{first}]: a verifier cannot tell them apart"
             );
-            problems.push(LintProblem::new(Severity::Error, "DUPLICATE_INTERACTION", format!("$.interactions[{i}]"), msg));
+            problems.push(LintProblem::new(
+                Severity::Error,
+                "DUPLICATE_INTERACTION",
+                format!("$.interactions[{i}]"),
+                msg,
+            ));
         }
         if let Some(key) = meta.key.as_deref()
             && let Some(first) = keys.insert(key, i)
         {
             let msg = format!("key '{key}' is already used by $.interactions[{first}]");
-            problems.push(LintProblem::new(Severity::Error, "DUPLICATE_KEY", format!("$.interactions[{i}].key"), msg));
+            problems.push(LintProblem::new(
+                Severity::Error,
+                "DUPLICATE_KEY",
+                format!("$.interactions[{i}].key"),
+                msg,
+            ));
         }
     }
 }
@@ -111,15 +129,30 @@ fn check_interaction(i: usize, interaction: &Interaction, problems: &mut Vec<Lin
     let at = format!("$.interactions[{i}]");
     let meta = interaction.meta();
     let mut push = |severity, code, suffix: &str, message: String| {
-        problems.push(LintProblem::new(severity, code, format!("{at}{suffix}"), message));
+        problems.push(LintProblem::new(
+            severity,
+            code,
+            format!("{at}{suffix}"),
+            message,
+        ));
     };
     if meta.description.trim().is_empty() {
-        push(Severity::Error, "EMPTY_DESCRIPTION", ".description", "the interaction has no description".into());
+        push(
+            Severity::Error,
+            "EMPTY_DESCRIPTION",
+            ".description",
+            "the interaction has no description".into(),
+        );
     }
     for (s, state) in meta.provider_states.iter().enumerate() {
         if state.name.trim().is_empty() {
             let suffix = format!(".providerStates[{s}].name");
-            push(Severity::Error, "EMPTY_PROVIDER_STATE", &suffix, "a provider state has no name".into());
+            push(
+                Severity::Error,
+                "EMPTY_PROVIDER_STATE",
+                &suffix,
+                "a provider state has no name".into(),
+            );
         }
     }
     match interaction {
@@ -129,7 +162,12 @@ fn check_interaction(i: usize, interaction: &Interaction, problems: &mut Vec<Lin
                 push(Severity::Error, "INVALID_STATUS", ".response.status", msg);
             }
             if h.request.method.trim().is_empty() {
-                push(Severity::Error, "EMPTY_METHOD", ".request.method", "the request has no method".into());
+                push(
+                    Severity::Error,
+                    "EMPTY_METHOD",
+                    ".request.method",
+                    "the request has no method".into(),
+                );
             }
             if !h.request.path.starts_with('/') {
                 let msg = format!("path '{}' does not start with '/'", h.request.path);
@@ -137,14 +175,25 @@ fn check_interaction(i: usize, interaction: &Interaction, problems: &mut Vec<Lin
             }
         }
         Interaction::SyncMessage(m) if m.response.is_empty() => {
-            push(Severity::Warning, "NO_RESPONSE_MESSAGE", ".response", "a synchronous message expects no response".into());
+            push(
+                Severity::Warning,
+                "NO_RESPONSE_MESSAGE",
+                ".response",
+                "a synchronous message expects no response".into(),
+            );
         }
         _ => {}
     }
 }
 
 fn check_protocol_pins(contract: &Contract, problems: &mut Vec<LintProblem>) {
-    let count = |name: &str| contract.interactions.iter().filter(|i| i.type_name() == name).count();
+    let count = |name: &str| {
+        contract
+            .interactions
+            .iter()
+            .filter(|i| i.type_name() == name)
+            .count()
+    };
     let (a2a, mcp) = (count("A2A/Task"), count("MCP/ToolCall"));
     let pins = contract.accord.as_ref();
     let a2a_pinned = pins.and_then(|a| a.a2a.as_ref()).is_some();
@@ -152,16 +201,30 @@ fn check_protocol_pins(contract: &Contract, problems: &mut Vec<LintProblem>) {
     if (a2a > 0 || contract.agent_card.is_some()) && !a2a_pinned {
         let msg = format!(
             "{a2a} A2A/Task interaction(s){} but metadata.accord pins no A2A protocol version",
-            if contract.agent_card.is_some() { " and agent-card expectations" } else { "" }
+            if contract.agent_card.is_some() {
+                " and agent-card expectations"
+            } else {
+                ""
+            }
         );
-        problems.push(LintProblem::new(Severity::Error, "MISSING_PROTOCOL_PIN", "$.metadata.accord.protocols.a2a".into(), msg));
+        problems.push(LintProblem::new(
+            Severity::Error,
+            "MISSING_PROTOCOL_PIN",
+            "$.metadata.accord.protocols.a2a".into(),
+            msg,
+        ));
     }
     if (mcp > 0 || !contract.mcp_tools.is_empty()) && !mcp_pinned {
         let msg = format!(
             "{mcp} MCP/ToolCall interaction(s) and {} MCP tool expectation(s) but metadata.accord pins no MCP protocol version",
             contract.mcp_tools.len()
         );
-        problems.push(LintProblem::new(Severity::Error, "MISSING_PROTOCOL_PIN", "$.metadata.accord.protocols.mcp".into(), msg));
+        problems.push(LintProblem::new(
+            Severity::Error,
+            "MISSING_PROTOCOL_PIN",
+            "$.metadata.accord.protocols.mcp".into(),
+            msg,
+        ));
     }
 }
 

@@ -19,7 +19,11 @@ const TOP_KEYS: &[&str] = &[
     "mcpTools",
 ];
 /// Metadata keys that name the specification version (not kept: Accord writes V4).
-const SPEC_KEYS: &[&str] = &["pactSpecification", "pact-specification", "pactSpecificationVersion"];
+const SPEC_KEYS: &[&str] = &[
+    "pactSpecification",
+    "pact-specification",
+    "pactSpecificationVersion",
+];
 
 /// MCP protocol versions a contract may pin.
 pub const MCP_VERSIONS: &[&str] = &["2026-07-28", "2025-11-25"];
@@ -47,7 +51,10 @@ pub fn from_value(value: &Value, origin: &str) -> Result<Contract, DslError> {
     let root = At { origin, path: "$" };
     let obj = root.object(value)?;
     let spec = detect_spec(value, origin)?;
-    let metadata_at = At { origin, path: "$.metadata" };
+    let metadata_at = At {
+        origin,
+        path: "$.metadata",
+    };
     let metadata = match obj.get("metadata") {
         None | Some(Value::Null) => Map::new(),
         Some(m) => metadata_at.object(m)?.clone(),
@@ -64,7 +71,13 @@ pub fn from_value(value: &Value, origin: &str) -> Result<Contract, DslError> {
         metadata: super::json::without(metadata, &[SPEC_KEYS, &["accord"]].concat()),
         agent_card: match obj.get("agentCard") {
             None | Some(Value::Null) => None,
-            Some(card) => Some(At { origin, path: "$.agentCard" }.typed(card.clone())?),
+            Some(card) => Some(
+                At {
+                    origin,
+                    path: "$.agentCard",
+                }
+                .typed(card.clone())?,
+            ),
         },
         mcp_tools: read_mcp_tools(obj.get("mcpTools"), origin)?,
         extra: extra(obj, TOP_KEYS),
@@ -85,10 +98,16 @@ pub fn detect_spec(value: &Value, origin: &str) -> Result<PactSpec, DslError> {
         Some((version, path))
     });
     if let Some((version, path)) = declared {
-        let at = At { origin, path: &path };
-        let text = version
-            .as_str()
-            .ok_or_else(|| at.invalid("", format!("expected a version string, found {}", found(version))))?;
+        let at = At {
+            origin,
+            path: &path,
+        };
+        let text = version.as_str().ok_or_else(|| {
+            at.invalid(
+                "",
+                format!("expected a version string, found {}", found(version)),
+            )
+        })?;
         return text.parse().map_err(|e| at.invalid("", format!("{e}")));
     }
     Ok(guess_spec(value))
@@ -103,7 +122,9 @@ fn guess_spec(value: &Value) -> PactSpec {
     if interactions.iter().any(|i| i.get("type").is_some()) {
         PactSpec::V4
     } else if value.get("messages").is_some()
-        || interactions.iter().any(|i| i.get("providerStates").is_some())
+        || interactions
+            .iter()
+            .any(|i| i.get("providerStates").is_some())
     {
         PactSpec::V3
     } else {
@@ -117,7 +138,10 @@ fn read_pacticipant(
     origin: &str,
 ) -> Result<Pacticipant, DslError> {
     let path = format!("$.{key}");
-    let at = At { origin, path: &path };
+    let at = At {
+        origin,
+        path: &path,
+    };
     let v = obj
         .get(key)
         .ok_or_else(|| at.invalid("", "is required (an object with a name)"))?;
@@ -149,7 +173,10 @@ fn read_interactions(
         };
         for (i, item) in items.iter().enumerate() {
             let path = format!("{path}[{i}]");
-            let at = At { origin, path: &path };
+            let at = At {
+                origin,
+                path: &path,
+            };
             out.push(match (v4_or_http, spec) {
                 (true, PactSpec::V4) => read_interaction(item, at)?,
                 (true, _) => read_http_interaction(item, spec, at)?,
@@ -160,7 +187,10 @@ fn read_interactions(
     Ok(out)
 }
 
-fn read_mcp_tools(v: Option<&Value>, origin: &str) -> Result<Vec<crate::model::accord::McpToolExpectation>, DslError> {
+fn read_mcp_tools(
+    v: Option<&Value>,
+    origin: &str,
+) -> Result<Vec<crate::model::accord::McpToolExpectation>, DslError> {
     let at = At { origin, path: "$" };
     match v {
         None | Some(Value::Null) => Ok(Vec::new()),
@@ -169,7 +199,11 @@ fn read_mcp_tools(v: Option<&Value>, origin: &str) -> Result<Vec<crate::model::a
             .enumerate()
             .map(|(i, t)| {
                 let path = format!("$.mcpTools[{i}]");
-                At { origin, path: &path }.typed(t.clone())
+                At {
+                    origin,
+                    path: &path,
+                }
+                .typed(t.clone())
             })
             .collect(),
         Some(other) => Err(at.expected("mcpTools", "an array", other)),
@@ -179,16 +213,24 @@ fn read_mcp_tools(v: Option<&Value>, origin: &str) -> Result<Vec<crate::model::a
 /// Reads and validates `metadata.accord`:
 /// `{"formatVersion": "1.0", "protocols": {"a2a": "1.0", "mcp": "2026-07-28", "jsonSchema": "2020-12"}}`.
 fn read_accord_metadata(v: &Value, origin: &str) -> Result<AccordMetadata, DslError> {
-    let at = At { origin, path: "$.metadata.accord" };
+    let at = At {
+        origin,
+        path: "$.metadata.accord",
+    };
     let obj = at.object(v)?;
     let format_version = at.opt_str(obj, "formatVersion")?.unwrap_or("1.0");
     if format_version.split('.').next() != Some("1") {
         return Err(at.invalid(
             ".formatVersion",
-            format!("unsupported Accord format version '{format_version}' (this version reads 1.x)"),
+            format!(
+                "unsupported Accord format version '{format_version}' (this version reads 1.x)"
+            ),
         ));
     }
-    let proto_at = At { origin, path: "$.metadata.accord.protocols" };
+    let proto_at = At {
+        origin,
+        path: "$.metadata.accord.protocols",
+    };
     let protocols = match obj.get("protocols") {
         None | Some(Value::Null) => Map::new(),
         Some(p) => proto_at.object(p)?.clone(),
@@ -202,7 +244,10 @@ fn read_accord_metadata(v: &Value, origin: &str) -> Result<AccordMetadata, DslEr
         }
         Err(proto_at.invalid(
             &format!(".{key}"),
-            format!("unsupported {key} version '{v}' (supported: {})", allowed.join(", ")),
+            format!(
+                "unsupported {key} version '{v}' (supported: {})",
+                allowed.join(", ")
+            ),
         ))
     };
     let a2a = pin("a2a", &[A2A_VERSION])?;

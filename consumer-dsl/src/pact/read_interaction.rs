@@ -66,7 +66,10 @@ pub(super) fn read_interaction(v: &Value, at: At<'_>) -> Result<Interaction, Dsl
         other => {
             return Err(at.invalid(
                 ".type",
-                format!("unknown interaction type '{other}' (expected one of {})", INTERACTION_TYPES.join(", ")),
+                format!(
+                    "unknown interaction type '{other}' (expected one of {})",
+                    INTERACTION_TYPES.join(", ")
+                ),
             ));
         }
     })
@@ -84,12 +87,19 @@ pub(super) fn read_http_interaction(
 }
 
 /// Reads a V3 message (`messages[]`) as an `Asynchronous/Messages` interaction.
-pub(super) fn read_v3_message(v: &Value, spec: PactSpec, at: At<'_>) -> Result<Interaction, DslError> {
+pub(super) fn read_v3_message(
+    v: &Value,
+    spec: PactSpec,
+    at: At<'_>,
+) -> Result<Interaction, DslError> {
     let obj = at.object(v)?;
     let meta = read_meta(obj, at)?;
     let mut message = message_from_json_at(v, spec.min(PactSpec::V3), at.origin, at.path)?;
     message.extra = without(message.extra, &meta_keys());
-    Ok(Interaction::AsyncMessage(MessageInteraction { meta, message }))
+    Ok(Interaction::AsyncMessage(MessageInteraction {
+        meta,
+        message,
+    }))
 }
 
 fn read_http(
@@ -107,7 +117,10 @@ fn read_http(
     let (resp, resp_path) = part("response")?;
     let request = request_from_json_at(req, spec, at.origin, &req_path)?;
     let response = response_from_json_at(resp, spec, at.origin, &resp_path)?;
-    meta.extra = extra(obj, &[meta_keys().as_slice(), &["request", "response"]].concat());
+    meta.extra = extra(
+        obj,
+        &[meta_keys().as_slice(), &["request", "response"]].concat(),
+    );
     Ok(Interaction::Http(HttpInteraction {
         meta,
         request,
@@ -138,7 +151,10 @@ fn read_sync_message(
             message_from_json_at(r, PactSpec::V4, at.origin, &path)
         })
         .collect::<Result<Vec<_>, _>>()?;
-    meta.extra = extra(obj, &[meta_keys().as_slice(), &["request", "response"]].concat());
+    meta.extra = extra(
+        obj,
+        &[meta_keys().as_slice(), &["request", "response"]].concat(),
+    );
     Ok(Interaction::SyncMessage(SyncMessageInteraction {
         meta,
         request,
@@ -154,7 +170,10 @@ fn read_meta(obj: &Map<String, Value>, at: At<'_>) -> Result<InteractionMeta, Ds
         .filter_map(|k| obj.get(*k).map(|v| (k.to_string(), v.clone())))
         .collect();
     Ok(InteractionMeta {
-        description: at.opt_str(obj, "description")?.unwrap_or_default().to_string(),
+        description: at
+            .opt_str(obj, "description")?
+            .unwrap_or_default()
+            .to_string(),
         key: at.opt_str(obj, "key")?.map(str::to_string),
         pending: at.opt_bool(obj, "pending")?.unwrap_or(false),
         provider_states: read_provider_states(obj, at)?,
@@ -178,16 +197,24 @@ fn read_provider_states(
             .enumerate()
             .map(|(i, s)| {
                 let path = format!("{}.providerStates[{i}]", at.path);
-                let state_at = At { origin: at.origin, path: &path };
+                let state_at = At {
+                    origin: at.origin,
+                    path: &path,
+                };
                 match s {
                     Value::String(name) => Ok(ProviderState::named(name.clone())),
                     Value::Object(_) => state_at.typed(s.clone()),
-                    other => Err(state_at.invalid("", format!("expected an object with a name, found {}", found(other)))),
+                    other => Err(state_at.invalid(
+                        "",
+                        format!("expected an object with a name, found {}", found(other)),
+                    )),
                 }
             })
             .collect();
     }
-    let single = at.opt_str(obj, "providerState")?.or(at.opt_str(obj, "provider_state")?);
+    let single = at
+        .opt_str(obj, "providerState")?
+        .or(at.opt_str(obj, "provider_state")?);
     Ok(single
         .filter(|s| !s.is_empty())
         .map(ProviderState::named)

@@ -4,7 +4,9 @@ use serde::Serialize;
 use serde_json::{Map, Value, json};
 
 use super::read::JSON_SCHEMA_VERSION;
-use super::write_parts::{append_extra, message_into_v4, message_to_v4, request_to_v4, response_to_v4};
+use super::write_parts::{
+    append_extra, message_into_v4, message_to_v4, request_to_v4, response_to_v4,
+};
 use crate::model::{AccordMetadata, Contract, Interaction, InteractionMeta, Pacticipant};
 
 /// The contract as a Pact V4 JSON document (`metadata.pactSpecification.version = "4.0"`).
@@ -12,7 +14,11 @@ pub fn to_v4_json(contract: &Contract) -> Value {
     let mut out = Map::new();
     out.insert("consumer".into(), pacticipant(&contract.consumer));
     out.insert("provider".into(), pacticipant(&contract.provider));
-    let interactions = contract.interactions.iter().map(interaction_to_v4).collect();
+    let interactions = contract
+        .interactions
+        .iter()
+        .map(interaction_to_v4)
+        .collect();
     out.insert("interactions".into(), Value::Array(interactions));
     if let Some(card) = &contract.agent_card {
         out.insert("agentCard".into(), to_json(card));
@@ -63,7 +69,11 @@ pub fn accord_metadata(a: &AccordMetadata) -> Value {
     if let Some(v) = &a.mcp {
         protocols.insert("mcp".into(), json!(v));
     }
-    let schema = if a.json_schema.is_empty() { JSON_SCHEMA_VERSION } else { &a.json_schema };
+    let schema = if a.json_schema.is_empty() {
+        JSON_SCHEMA_VERSION
+    } else {
+        &a.json_schema
+    };
     protocols.insert("jsonSchema".into(), json!(schema));
     let mut extra = a.extra.clone();
     if let Some(Value::Object(more)) = extra.remove("protocols") {

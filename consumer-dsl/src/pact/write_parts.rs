@@ -21,7 +21,9 @@ pub fn body_to_v4(body: &Body) -> Option<Value> {
         } => (content, content_type),
     };
     let (content, encoded) = match content {
-        BodyContent::Json(Value::String(s)) => (json!(Value::String(s.clone()).to_string()), json!("json")),
+        BodyContent::Json(Value::String(s)) => {
+            (json!(Value::String(s.clone()).to_string()), json!("json"))
+        }
         BodyContent::Json(v) => (v.clone(), json!(false)),
         BodyContent::Text(t) => (json!(t), json!(false)),
         BodyContent::Bytes(b) => (

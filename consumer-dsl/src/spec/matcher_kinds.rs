@@ -344,7 +344,9 @@ fn status_code(a: &mut Args) -> Result<Matcher, String> {
             )
         }
         _ => {
-            return Err("$statusCode takes a class name or a non-empty list of status codes".into());
+            return Err(
+                "$statusCode takes a class name or a non-empty list of status codes".into(),
+            );
         }
     };
     let example = match a.take("example") {

@@ -4,7 +4,9 @@
 
 use serde_json::{Map, Value};
 
+use accord_dsl::generators::{self, GeneratorContext, GeneratorMode};
 use accord_dsl::model::{Contract, HttpRequest, HttpResponse, Message};
+use accord_dsl::pact;
 
 /// A mismatch as the suite's assertions look at it.
 #[derive(Debug, Clone)]
@@ -58,8 +60,9 @@ pub fn generate_request(
     mode: GenMode,
     cx: &GenContext,
 ) -> Result<HttpRequest, String> {
-    let _ = (request, mode, cx);
-    Err(format!("generators: {NOT_YET}"))
+    let mut out = request.clone();
+    generators::apply_to_request(&mut out, &context(mode, cx), &mut rand::rng());
+    Ok(out)
 }
 
 /// The response with its generators applied.
@@ -68,8 +71,9 @@ pub fn generate_response(
     mode: GenMode,
     cx: &GenContext,
 ) -> Result<HttpResponse, String> {
-    let _ = (response, mode, cx);
-    Err(format!("generators: {NOT_YET}"))
+    let mut out = response.clone();
+    generators::apply_to_response(&mut out, &context(mode, cx), &mut rand::rng());
+    Ok(out)
 }
 
 /// The message with its generators applied.
@@ -78,18 +82,29 @@ pub fn generate_message(
     mode: GenMode,
     cx: &GenContext,
 ) -> Result<Message, String> {
-    let _ = (message, mode, cx);
-    Err(format!("generators: {NOT_YET}"))
+    let mut out = message.clone();
+    generators::apply_to_message(&mut out, &context(mode, cx), &mut rand::rng());
+    Ok(out)
+}
+
+fn context(mode: GenMode, cx: &GenContext) -> GeneratorContext {
+    GeneratorContext {
+        provider_state_values: cx.provider_state.clone(),
+        mock_server_url: cx.mock_server_url.clone(),
+        mode: match mode {
+            GenMode::Consumer => GeneratorMode::Consumer,
+            GenMode::Provider => GeneratorMode::Provider,
+        },
+        now: None,
+    }
 }
 
 /// The V4 Pact file of a contract.
 pub fn write_pact(contract: &Contract) -> Result<Value, String> {
-    let _ = contract;
-    Err(format!("pact writer: {NOT_YET}"))
+    Ok(pact::to_v4_json(contract))
 }
 
 /// A Pact file read back into the model.
 pub fn read_pact(json: &Value) -> Result<Contract, String> {
-    let _ = json;
-    Err(format!("pact reader: {NOT_YET}"))
+    pact::from_value(json, "the written Pact file").map_err(|e| e.to_string())
 }
