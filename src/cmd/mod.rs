@@ -1,6 +1,7 @@
 //! Subcommands, one file each.
 
 mod contract;
+mod match_cmd;
 
 use clap::{Parser, Subcommand};
 
@@ -36,11 +37,14 @@ pub enum Command {
     /// Compile, lint and digest contracts.
     #[command(subcommand)]
     Contract(contract::ContractCommand),
+    /// Compare an actual Pact request, response or message with an expected one.
+    Match(match_cmd::MatchArgs),
 }
 
 /// Runs the parsed command line.
 pub fn run(cli: Cli) -> anyhow::Result<Outcome> {
     match cli.command {
         Command::Contract(c) => contract::run(c),
+        Command::Match(m) => match_cmd::run(m),
     }
 }

@@ -35,6 +35,10 @@ pub enum Seg<'a> {
     Key(&'a str),
     /// An array index.
     Index(usize),
+    /// An XML attribute (`['@name']` in rule paths).
+    Attr(&'a str),
+    /// The text of an XML element (`['#text']` in rule paths).
+    Text,
 }
 
 /// Why a path expression was refused.
@@ -106,6 +110,8 @@ impl DocPath {
 fn token_weight(token: &PathToken, seg: Seg<'_>) -> u64 {
     match (token, seg) {
         (PathToken::Field(name), Seg::Key(key)) if name == key => 2,
+        (PathToken::Field(name), Seg::Attr(attr)) if name.strip_prefix('@') == Some(attr) => 2,
+        (PathToken::Field(name), Seg::Text) if name == "#text" => 2,
         (PathToken::Field(name), Seg::Index(i)) if name.parse() == Ok(i) => 2,
         (PathToken::Index(n), Seg::Index(i)) if *n == i => 2,
         (PathToken::Index(n), Seg::Key(key)) if key.parse() == Ok(*n) => 2,
@@ -244,6 +250,12 @@ pub fn render_location(location: &[Seg<'_>]) -> String {
                 out.push_str(&i.to_string());
                 out.push(']');
             }
+            Seg::Attr(a) => {
+                out.push_str("['@");
+                out.push_str(a);
+                out.push_str("']");
+            }
+            Seg::Text => out.push_str("['#text']"),
         }
     }
     out

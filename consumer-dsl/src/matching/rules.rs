@@ -209,6 +209,12 @@ impl Category {
     /// The rules of the heaviest path selecting `location` (ties go to the
     /// longer path, then to the later entry).
     pub fn select_best(&self, location: &[Seg<'_>]) -> Option<&RuleList> {
+        self.select_weighted(location).map(|(_, r)| r)
+    }
+
+    /// Like [`Category::select_best`], with the (weight, path length) that
+    /// won, so callers can compare candidates from several locations.
+    pub fn select_weighted(&self, location: &[Seg<'_>]) -> Option<((u64, usize), &RuleList)> {
         let mut best: Option<(u64, usize, &RuleList)> = None;
         for e in &self.entries {
             let w = e.path.weight(location);
@@ -220,7 +226,7 @@ impl Category {
                 best = Some((w, len, &e.rules));
             }
         }
-        best.map(|(_, _, r)| r)
+        best.map(|(w, l, r)| ((w, l), r))
     }
 
     /// The rules for a header, query parameter or metadata key `name`.

@@ -24,6 +24,7 @@ use crate::matching::MatchingRules;
 use crate::model::{Body, Headers, HttpRequest, HttpResponse, Message, PactSpec};
 use body::{body_from_raw, body_from_v4};
 use query::query_from_json;
+pub use query::{parse_query_string, url_decode};
 
 const REQUEST_KEYS: &[&str] = &[
     "method",

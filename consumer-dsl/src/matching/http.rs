@@ -1,0 +1,267 @@
+//! Requests and responses: method, path, query, headers, status and body.
+
+use serde_json::Value;
+
+use super::body::match_body;
+use super::check::{check_json, check_list, check_str};
+use super::content_type::MediaType;
+use super::mismatch::{Mismatch, MismatchKind};
+use super::rules::{Category, MatchingRules};
+use crate::model::{Headers, HttpRequest, HttpResponse, PactSpec, Query};
+
+/// Compares an actual request with an expected one (V2+ semantics; see
+/// [`match_request_for`] for V1's order-sensitive query strings).
+pub fn match_request(expected: &HttpRequest, actual: &HttpRequest) -> Vec<Mismatch> {
+    match_request_for(expected, actual, PactSpec::V4)
+}
+
+/// Compares requests with the semantics of the given specification.
+/// Unexpected body keys are refused: a provider must not be sent more
+/// than the consumer said.
+pub fn match_request_for(
+    expected: &HttpRequest,
+    actual: &HttpRequest,
+    spec: PactSpec,
+) -> Vec<Mismatch> {
+    let rules = &expected.matching_rules;
+    let mut out = Vec::new();
+    if !expected.method.eq_ignore_ascii_case(&actual.method) {
+        let msg = format!(
+            "Expected method '{}' but received '{}'",
+            expected.method, actual.method
+        );
+        out.push(Mismatch::new(MismatchKind::Method, "method", msg).values(
+            Some(expected.method.as_str().into()),
+            Some(actual.method.as_str().into()),
+        ));
+    }
+    out.extend(match_path(&expected.path, &actual.path, rules));
+    let empty = Query::new();
+    let eq = expected.query.as_ref().unwrap_or(&empty);
+    let aq = actual.query.as_ref().unwrap_or(&empty);
+    out.extend(compare_params(
+        eq,
+        aq,
+        rules.category("query"),
+        MismatchKind::Query,
+    ));
+    if spec == PactSpec::V1 && out.iter().all(|m| m.kind != MismatchKind::Query) {
+        out.extend(query_order(eq, aq));
+    }
+    out.extend(match_headers(
+        expected.headers.as_ref(),
+        actual.headers.as_ref(),
+        rules,
+    ));
+    out.extend(body_mismatches(&expected.body, &actual.body, rules, false));
+    out
+}
+
+/// Compares an actual response with an expected one. Unexpected body keys
+/// are allowed (Postel's law).
+pub fn match_response(expected: &HttpResponse, actual: &HttpResponse) -> Vec<Mismatch> {
+    let rules = &expected.matching_rules;
+    let mut out = match_status(expected.status, actual.status, rules);
+    out.extend(match_headers(
+        expected.headers.as_ref(),
+        actual.headers.as_ref(),
+        rules,
+    ));
+    out.extend(body_mismatches(&expected.body, &actual.body, rules, true));
+    out
+}
+
+fn body_mismatches(
+    expected: &crate::model::Body,
+    actual: &crate::model::Body,
+    rules: &MatchingRules,
+    allow_unexpected: bool,
+) -> Vec<Mismatch> {
+    let empty = Category::default();
+    match_body(
+        expected,
+        actual,
+        rules.body().unwrap_or(&empty),
+        allow_unexpected,
+    )
+}
+
+fn match_status(expected: u16, actual: u16, rules: &MatchingRules) -> Vec<Mismatch> {
+    let failure = match rules.category("status").and_then(Category::root) {
+        Some(list) => check_list(list, |r| {
+            check_json(r, &Value::from(expected), &Value::from(actual))
+        })
+        .err()
+        .map(|f| (f.message, Some(f.rule))),
+        None if expected == actual => None,
+        None => Some((
+            format!("Expected status {expected} but received {actual}"),
+            None,
+        )),
+    };
+    failure
+        .map(|(msg, rule)| {
+            let mut m = Mismatch::new(MismatchKind::Status, "status", msg)
+                .values(Some(expected.into()), Some(actual.into()));
+            m.rule = rule;
+            vec![m]
+        })
+        .unwrap_or_default()
+}
+
+fn match_path(expected: &str, actual: &str, rules: &MatchingRules) -> Vec<Mismatch> {
+    let failure = match rules.category("path").and_then(Category::root) {
+        Some(list) => check_list(list, |r| check_str(r, expected, actual))
+            .err()
+            .map(|f| (f.message, Some(f.rule))),
+        None if expected == actual => None,
+        None => Some((
+            format!("Expected path '{expected}' but received '{actual}'"),
+            None,
+        )),
+    };
+    failure
+        .map(|(msg, rule)| {
+            let mut m = Mismatch::new(MismatchKind::Path, "path", msg)
+                .values(Some(expected.into()), Some(actual.into()));
+            m.rule = rule;
+            vec![m]
+        })
+        .unwrap_or_default()
+}
+
+/// Compares multi-valued parameters (query strings, form bodies): every
+/// expected name with its values in order, no unexpected names.
+pub(super) fn compare_params(
+    expected: &Query,
+    actual: &Query,
+    rules: Option<&Category>,
+    kind: MismatchKind,
+) -> Vec<Mismatch> {
+    let mut out = Vec::new();
+    for (name, evs) in expected {
+        let Some(avs) = actual.get(name) else {
+            let msg = format!("Expected parameter '{name}' but it was missing");
+            out.push(
+                Mismatch::new(kind, name.as_str(), msg).values(Some(evs.join("&").into()), None),
+            );
+            continue;
+        };
+        let list = rules.and_then(|r| r.for_name(name, false));
+        let failure = match list {
+            Some(list) => avs.iter().enumerate().find_map(|(i, av)| {
+                let ev = evs.get(i).or(evs.first()).map_or("", String::as_str);
+                check_list(list, |r| check_str(r, ev, av))
+                    .err()
+                    .map(|f| (f.message, Some(f.rule)))
+            }),
+            None if evs == avs => None,
+            None => Some((
+                format!("Expected parameter '{name}' to have values {evs:?} but received {avs:?}"),
+                None,
+            )),
+        };
+        if let Some((msg, rule)) = failure {
+            let mut m = Mismatch::new(kind, name.as_str(), msg)
+                .values(Some(evs.join("&").into()), Some(avs.join("&").into()));
+            m.rule = rule;
+            out.push(m);
+        }
+    }
+    for (name, avs) in actual.iter().filter(|(n, _)| !expected.contains_key(*n)) {
+        let msg = format!("Unexpected parameter '{name}'");
+        out.push(Mismatch::new(kind, name.as_str(), msg).values(None, Some(avs.join("&").into())));
+    }
+    out
+}
+
+/// V1 compares query strings as strings: the parameter order counts.
+fn query_order(expected: &Query, actual: &Query) -> Option<Mismatch> {
+    if expected.keys().eq(actual.keys()) {
+        return None;
+    }
+    let order = |q: &Query| q.keys().cloned().collect::<Vec<_>>().join("&");
+    let msg = format!(
+        "Expected the query parameters in the order '{}' but received '{}'",
+        order(expected),
+        order(actual)
+    );
+    Some(Mismatch::new(MismatchKind::Query, "query", msg))
+}
+
+/// Compares headers: names case-insensitively, values by their
+/// comma-separated parts (whitespace ignored), `Content-Type` as a media
+/// type whose expected parameters must be present; rules by header name.
+pub fn match_headers(
+    expected: Option<&Headers>,
+    actual: Option<&Headers>,
+    rules: &MatchingRules,
+) -> Vec<Mismatch> {
+    let Some(expected) = expected else {
+        return Vec::new();
+    };
+    let rules = rules.category("header");
+    let mut out = Vec::new();
+    for (name, evs) in expected {
+        let avs: Vec<&String> = actual
+            .into_iter()
+            .flatten()
+            .filter(|(n, _)| n.eq_ignore_ascii_case(name))
+            .flat_map(|(_, v)| v)
+            .collect();
+        if avs.is_empty() {
+            let msg = format!("Expected header '{name}' but it was missing");
+            out.push(
+                Mismatch::new(MismatchKind::Header, name.as_str(), msg)
+                    .values(Some(evs.join(", ").into()), None),
+            );
+            continue;
+        }
+        let ev = evs.join(", ");
+        let av = avs
+            .iter()
+            .map(|s| s.as_str())
+            .collect::<Vec<_>>()
+            .join(", ");
+        let failure = match rules.and_then(|r| r.for_name(name, true)) {
+            Some(list) => check_list(list, |r| check_str(r, &ev, &av))
+                .err()
+                .map(|f| (f.message, Some(f.rule))),
+            None if header_equal(name, &ev, &av) => None,
+            None => Some((
+                format!("Expected header '{name}' to have value '{ev}' but received '{av}'"),
+                None,
+            )),
+        };
+        if let Some((msg, rule)) = failure {
+            let mut m = Mismatch::new(MismatchKind::Header, name.as_str(), msg)
+                .values(Some(ev.into()), Some(av.into()));
+            m.rule = rule;
+            out.push(m);
+        }
+    }
+    out
+}
+
+fn header_equal(name: &str, expected: &str, actual: &str) -> bool {
+    if name.eq_ignore_ascii_case("content-type") {
+        return MediaType::parse(expected).accepts(&MediaType::parse(actual));
+    }
+    if name.eq_ignore_ascii_case("accept") && expected.contains('/') && actual.contains('/') {
+        let types = |s: &str| s.split(',').map(MediaType::parse).collect::<Vec<_>>();
+        let (e, a) = (types(expected), types(actual));
+        return e.len() == a.len() && e.iter().zip(&a).all(|(e, a)| e.accepts(a) && a.accepts(e));
+    }
+    let parts = |s: &str| {
+        s.split(',')
+            .map(str::trim)
+            .filter(|p| !p.is_empty())
+            .map(str::to_string)
+            .collect::<Vec<_>>()
+    };
+    parts(expected) == parts(actual)
+}
+
+#[cfg(test)]
+#[path = "http_tests.rs"]
+mod tests;

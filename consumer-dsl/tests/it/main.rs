@@ -1,0 +1,4 @@
+//! The integration tests of `accord-dsl`: one binary, one module per area.
+
+mod conformance;
+mod throughput;
