@@ -5,6 +5,7 @@
 use serde_json::{Map, Value};
 
 use accord_dsl::generators::{self, GeneratorContext, GeneratorMode};
+use accord_dsl::matching::{self, Mismatch, MismatchKind};
 use accord_dsl::model::{Contract, HttpRequest, HttpResponse, Message};
 use accord_dsl::pact;
 
@@ -34,15 +35,12 @@ pub struct GenContext {
     pub mock_server_url: Option<String>,
 }
 
-const NOT_YET: &str = "accord-dsl does not provide this yet";
-
 /// Compares an actual request with the expected one.
 pub fn match_request(
     expected: &HttpRequest,
     actual: &HttpRequest,
 ) -> Result<Vec<MismatchView>, String> {
-    let _ = (expected, actual);
-    Err(format!("match_request: {NOT_YET}"))
+    Ok(view(matching::match_request(expected, actual)))
 }
 
 /// Compares an actual response with the expected one.
@@ -50,8 +48,21 @@ pub fn match_response(
     expected: &HttpResponse,
     actual: &HttpResponse,
 ) -> Result<Vec<MismatchView>, String> {
-    let _ = (expected, actual);
-    Err(format!("match_response: {NOT_YET}"))
+    Ok(view(matching::match_response(expected, actual)))
+}
+
+fn view(mismatches: Vec<Mismatch>) -> Vec<MismatchView> {
+    mismatches
+        .into_iter()
+        .map(|m| MismatchView {
+            category: match m.kind {
+                MismatchKind::BodyType => "body-content-type".into(),
+                other => other.as_str().into(),
+            },
+            path: m.path,
+            description: m.message,
+        })
+        .collect()
 }
 
 /// The request with its generators applied.

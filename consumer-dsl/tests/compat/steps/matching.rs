@@ -172,17 +172,21 @@ fn has_mismatch_of(w: &mut World, a: &Args) -> Result<(), String> {
 fn find(w: &World, error: &str, place: impl Fn(&MismatchView) -> bool) -> Result<(), String> {
     let all: Vec<&MismatchView> = w.results.iter().flatten().collect();
     let re = regex::Regex::new(error).ok();
-    let found = all.iter().any(|m| {
-        place(m)
-            && (m.description.contains(error)
-                || re.as_ref().is_some_and(|r| r.is_match(&m.description)))
-    });
-    if found {
+    let says = |m: &MismatchView| {
+        m.description.contains(error) || re.as_ref().is_some_and(|r| r.is_match(&m.description))
+    };
+    let here: Vec<&MismatchView> = all.iter().copied().filter(|m| place(m)).collect();
+    if here.iter().any(|m| says(m)) {
         Ok(())
+    } else if here.is_empty() {
+        Err(format!(
+            "no mismatch at that place; got: {}",
+            describe(&all)
+        ))
     } else {
         Err(format!(
-            "no mismatch with error {error:?}; got: {}",
-            describe(&all)
+            "wording: the mismatch there says {}; the suite expects {error:?}",
+            describe(&here)
         ))
     }
 }
