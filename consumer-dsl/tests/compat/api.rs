@@ -110,12 +110,12 @@ fn context(mode: GenMode, cx: &GenContext) -> GeneratorContext {
     }
 }
 
-/// The V4 Pact file of a contract.
-pub fn write_pact(contract: &Contract) -> Result<Value, String> {
-    Ok(pact::to_v4_json(contract))
+/// The V4 Pact file text of a contract, as the writer puts it on disk.
+pub fn write_pact(contract: &Contract) -> String {
+    pact::write_contract(contract)
 }
 
-/// A Pact file read back into the model.
-pub fn read_pact(json: &Value) -> Result<Contract, String> {
-    pact::from_value(json, "the written Pact file").map_err(|e| e.to_string())
+/// A Pact file's text read back into the model.
+pub fn read_pact(text: &str) -> Result<Contract, String> {
+    pact::read_contract(text, "the written Pact file").map_err(|e| e.to_string())
 }

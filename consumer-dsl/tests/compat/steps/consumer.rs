@@ -235,10 +235,9 @@ pub(super) fn write_pact(w: &mut World) -> Result<(), String> {
         interactions: w.interactions.clone(),
         ..Contract::default()
     };
-    let json = api::write_pact(&contract)?;
-    let text = serde_json::to_string_pretty(&json).map_err(|e| e.to_string())?;
-    let json: Value = serde_json::from_str(&text).map_err(|e| e.to_string())?;
-    w.pact = Some(api::read_pact(&json)?);
+    let text = api::write_pact(&contract);
+    let json: Value = serde_json::from_str(&text).map_err(|e| format!("the Pact file: {e}"))?;
+    w.pact = Some(api::read_pact(&text)?);
     w.pact_json = Some(json);
     Ok(())
 }
