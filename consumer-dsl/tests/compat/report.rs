@@ -30,6 +30,8 @@ struct Tally {
 pub struct Report {
     by_file: IndexMap<String, Tally>,
     failures: Vec<String>,
+    /// How many scenarios were skipped for each reason.
+    skip_reasons: IndexMap<String, usize>,
 }
 
 impl Report {
@@ -51,6 +53,7 @@ impl Report {
             Outcome::Skipped(reason) => {
                 tally.skipped += 1;
                 println!("SKIP {place} — {reason}");
+                *self.skip_reasons.entry(reason).or_default() += 1;
             }
         }
     }
@@ -70,6 +73,12 @@ impl Report {
                 "{file:<48} {:>6} {:>6} {:>7}",
                 t.passed, t.failed, t.skipped
             );
+        }
+        if !self.skip_reasons.is_empty() {
+            println!("\nskipped (out of scope):");
+            for (reason, n) in &self.skip_reasons {
+                println!("{n:>5}  {reason}");
+            }
         }
         if !self.failures.is_empty() {
             println!("\nfailures:");
