@@ -12,16 +12,8 @@ use serde_json::Value;
 
 use crate::cmd::Outcome;
 
-/// Compare an actual request, response or message with an expected one.
-///
-/// Both files hold the part in the JSON shape of the given Pact
-/// specification version (as the pact-specification test cases write
-/// them): the expected one may carry `matchingRules`. A test-case file
-/// with top-level `expected` and `actual` keys is also accepted: the
-/// `expected` part is read from the --expected file and the `actual` part
-/// from the --actual file (they may be the same file).
-///
-/// Exit codes: 0 match, 1 mismatch, 2 unreadable or invalid file.
+/// Arguments of `accord match` (the help text comes from the `Match`
+/// variant's doc and [`AFTER_HELP`]).
 #[derive(Debug, Args)]
 #[command(after_help = AFTER_HELP)]
 pub struct MatchArgs {

@@ -105,7 +105,7 @@ fn json_output_is_an_array_of_mismatches() {
     let list: Value = serde_json::from_slice(&out.get_output().stdout).expect("JSON output");
     let list = list.as_array().expect("array");
     assert_eq!(list.len(), 1);
-    assert_eq!(list[0]["kind"], "Body");
+    assert_eq!(list[0]["kind"], "body");
     assert_eq!(list[0]["path"], "$.a");
 }
 

@@ -5,7 +5,7 @@ use std::borrow::Cow;
 
 use serde_json::Value;
 
-use super::check::{check_list, check_str};
+use super::check::{check_list, check_str, judge, same};
 use super::content_type::{ContentKind, content_kind};
 use super::json::JsonMatcher;
 use super::mismatch::{Mismatch, MismatchKind};
@@ -36,18 +36,67 @@ pub fn match_body(
                 "Expected an empty body but received one",
             )]
         }
-        (Body::Present { .. }, None) => vec![Mismatch::new(
-            MismatchKind::Body,
-            "$",
-            "Expected a body but it was missing",
-        )],
+        (Body::Present { .. }, None) => empty_actual(actual, rules),
         (Body::Present { content, .. }, Some(ac)) => {
-            let ek = kind_of(content, expected.content_type());
-            let ak = kind_of(ac, actual.content_type());
-            compare_present((content, ek), (ac, ak), rules, allow_unexpected)
+            let e = Side::new(content, expected.content_type());
+            let a = Side::new(ac, actual.content_type());
+            compare_present(&e, &a, rules, allow_unexpected)
         }
         (Body::Null, Some(_)) => Vec::new(),
     }
+}
+
+/// One present body: its content, comparator and content type as named
+/// in messages (declared, or the usual one for the detected kind).
+struct Side<'a> {
+    content: &'a BodyContent,
+    kind: ContentKind,
+    content_type: Cow<'a, str>,
+}
+
+impl<'a> Side<'a> {
+    fn new(content: &'a BodyContent, declared: Option<&'a str>) -> Self {
+        let kind = kind_of(content, declared);
+        let content_type = match (declared, kind) {
+            (Some(ct), _) => Cow::Borrowed(ct),
+            (None, ContentKind::Json) => "application/json".into(),
+            (None, ContentKind::Xml) => "application/xml".into(),
+            (None, ContentKind::Text) => "text/plain".into(),
+            (None, ContentKind::Form) => "application/x-www-form-urlencoded".into(),
+            (None, ContentKind::Binary) => "application/octet-stream".into(),
+        };
+        Side {
+            content,
+            kind,
+            content_type,
+        }
+    }
+
+    /// `[image/jpeg, 30922 bytes, starting with ffd8…]`, as pact-reference
+    /// describes binary bodies.
+    fn summary(&self) -> String {
+        let bytes = bytes_of(self.content);
+        let head = bytes.get(..32).unwrap_or(&bytes);
+        let len = bytes.len();
+        format!(
+            "[{}, {len} bytes, starting with {}]",
+            self.content_type,
+            hex::encode(head)
+        )
+    }
+}
+
+/// An expected body met an absent or empty one: root rules (`notEmpty`)
+/// say why if they can, otherwise the body is missing.
+fn empty_actual(actual: &Body, rules: &Category) -> Vec<Mismatch> {
+    if let Body::Present { content, .. } = actual {
+        let side = Side::new(content, actual.content_type());
+        if let Some(m) = root_rules(rules, &side).filter(|m| !m.is_empty()) {
+            return m;
+        }
+    }
+    let msg = "Expected a body but it was missing";
+    vec![Mismatch::new(MismatchKind::Body, "$", msg)]
 }
 
 fn expected_empty(b: &Body) -> bool {
@@ -97,25 +146,24 @@ fn text(c: &BodyContent) -> Cow<'_, str> {
     }
 }
 
-fn compare_present(
-    (ec, ek): (&BodyContent, ContentKind),
-    (ac, ak): (&BodyContent, ContentKind),
-    rules: &Category,
-    allow_unexpected: bool,
-) -> Vec<Mismatch> {
-    if let Some(m) = content_type_rule(rules, ac) {
+fn compare_present(e: &Side<'_>, a: &Side<'_>, rules: &Category, allow: bool) -> Vec<Mismatch> {
+    if let Some(m) = root_rules(rules, a) {
         return m;
     }
-    if ek != ak && !(is_textual(ek) && is_textual(ak)) {
-        let msg = format!("Expected a body of type {ek:?} but received {ak:?}");
+    if e.kind != a.kind && !(is_textual(e.kind) && is_textual(a.kind)) {
+        let msg = format!(
+            "Expected a body of '{}' but the actual content type was '{}'",
+            e.content_type, a.content_type
+        );
         return vec![Mismatch::new(MismatchKind::BodyType, "$", msg)];
     }
-    match ek {
-        ContentKind::Json => compare_json(ec, ac, rules, allow_unexpected),
-        ContentKind::Xml => match_xml(&text(ec), &text(ac), rules, allow_unexpected),
+    let (ec, ac) = (e.content, a.content);
+    match e.kind {
+        ContentKind::Json => compare_json(ec, ac, rules, allow),
+        ContentKind::Xml => match_xml(&text(ec), &text(ac), rules, allow),
         ContentKind::Form => compare_form(&text(ec), &text(ac), rules),
         ContentKind::Text => compare_text(&text(ec), &text(ac), rules),
-        ContentKind::Binary => compare_bytes(ec, ac),
+        ContentKind::Binary => compare_bytes(e, a),
     }
 }
 
@@ -156,24 +204,23 @@ fn bytes_of(c: &BodyContent) -> Cow<'_, [u8]> {
 }
 
 fn compare_text(expected: &str, actual: &str, rules: &Category) -> Vec<Mismatch> {
-    let failure = match rules.select_best(&[]) {
-        Some(list) => check_list(list, |r| check_str(r, expected, actual))
-            .err()
-            .map(|f| (f.message, Some(f.rule))),
-        None if expected == actual => None,
-        None => Some((
-            format!("Expected body '{expected}' but received '{actual}'"),
-            None,
-        )),
-    };
-    failure
-        .map(|(msg, rule)| {
-            let mut m = Mismatch::new(MismatchKind::Body, "$", msg)
-                .values(Some(expected.into()), Some(actual.into()));
-            m.rule = rule;
-            vec![m]
-        })
-        .unwrap_or_default()
+    let verdict = judge(
+        rules.select_best(&[]),
+        |r| check_str(r, expected, actual),
+        || {
+            same(expected == actual, || {
+                format!(
+                    "Expected body '{expected}' to match '{actual}' using equality but did not match"
+                )
+            })
+        },
+    );
+    let (e, a) = (Some(expected.into()), Some(actual.into()));
+    verdict
+        .err()
+        .map(|f| Mismatch::failed(MismatchKind::Body, "$", e, a, f))
+        .into_iter()
+        .collect()
 }
 
 fn compare_form(expected: &str, actual: &str, rules: &Category) -> Vec<Mismatch> {
@@ -182,39 +229,59 @@ fn compare_form(expected: &str, actual: &str, rules: &Category) -> Vec<Mismatch>
     super::http::compare_params(&e, &a, Some(rules), MismatchKind::Body)
 }
 
-fn compare_bytes(ec: &BodyContent, ac: &BodyContent) -> Vec<Mismatch> {
-    if bytes_of(ec) == bytes_of(ac) {
+fn compare_bytes(e: &Side<'_>, a: &Side<'_>) -> Vec<Mismatch> {
+    if bytes_of(e.content) == bytes_of(a.content) {
         return Vec::new();
     }
     let msg = format!(
-        "Expected a body of {} bytes equal to the example but received {} different bytes",
-        bytes_of(ec).len(),
-        bytes_of(ac).len()
+        "Actual body {} is not equal to the expected body {}",
+        a.summary(),
+        e.summary()
     );
     vec![Mismatch::new(MismatchKind::Body, "$", msg)]
 }
 
-/// A `contentType` rule at the root judges the actual content by its bytes.
-fn content_type_rule(rules: &Category, ac: &BodyContent) -> Option<Vec<Mismatch>> {
+/// Rules at the root of a binary body (or a `contentType` rule on any
+/// body) judge the whole content: `contentType` by its detected type,
+/// `notEmpty` by its length, others on its text.
+fn root_rules(rules: &Category, a: &Side<'_>) -> Option<Vec<Mismatch>> {
     let list = rules.select_best(&[])?;
-    let wanted = list.rules.iter().find_map(|r| match r {
-        MatchingRule::ContentType(ct) => Some(ct),
-        _ => None,
-    })?;
-    let ok = match ac {
-        BodyContent::Json(_) => content_kind(wanted) == ContentKind::Json,
-        BodyContent::Text(t) => sniff(t.as_bytes()) == content_kind(wanted),
-        BodyContent::Bytes(b) => match magic(b) {
-            Some(m) => m.eq_ignore_ascii_case(wanted),
-            None => sniff(b) == content_kind(wanted),
-        },
-    };
-    if ok {
-        return Some(Vec::new());
+    let has_ct = list
+        .rules
+        .iter()
+        .any(|r| matches!(r, MatchingRule::ContentType(_)));
+    if a.kind != ContentKind::Binary && !has_ct {
+        return None;
     }
-    let msg = format!("Expected the body to have content type '{wanted}'");
-    let rule = format!("contentType '{wanted}'");
-    Some(vec![Mismatch::new(MismatchKind::Body, "$", msg).rule(rule)])
+    let bytes = bytes_of(a.content);
+    let verdict = check_list(list, |r| match r {
+        MatchingRule::ContentType(wanted) => {
+            let detected = detect(&bytes);
+            same(detected.eq_ignore_ascii_case(wanted), || {
+                format!(
+                    "Expected binary contents to have content type '{wanted}' but detected contents was '{detected}'"
+                )
+            })
+        }
+        MatchingRule::NotEmpty => same(!bytes.is_empty(), || {
+            format!("Expected [] ({} bytes) to not be empty", bytes.len())
+        }),
+        other => check_str(other, "", &String::from_utf8_lossy(&bytes)),
+    });
+    let mismatch = verdict
+        .err()
+        .map(|f| Mismatch::new(MismatchKind::Body, "$", f.message).rule(f.rule));
+    Some(mismatch.into_iter().collect())
+}
+
+/// The content type of some bytes: magic numbers, then JSON, XML, text.
+fn detect(bytes: &[u8]) -> &'static str {
+    magic(bytes).unwrap_or(match sniff(bytes) {
+        ContentKind::Json => "application/json",
+        ContentKind::Xml => "application/xml",
+        ContentKind::Text | ContentKind::Form => "text/plain",
+        ContentKind::Binary => "application/octet-stream",
+    })
 }
 
 /// Content types recognised by their first bytes.
@@ -288,6 +355,15 @@ mod tests {
         };
         let cat = rules.body().cloned().unwrap_or_default();
         let png = body(b"\x89PNG\r\n\x1a\nrest");
+        let not_empty = {
+            let mut r = crate::matching::MatchingRules::default();
+            r.add_rule("body", "$", MatchingRule::NotEmpty)
+                .expect("valid");
+            r.body().cloned().unwrap_or_default()
+        };
+        assert!(match_body(&png, &body(b"other bytes"), &not_empty, true).is_empty());
+        let m = match_body(&png, &body(b""), &not_empty, true);
+        assert_eq!(m[0].message, "Expected [] (0 bytes) to not be empty");
         assert!(match_body(&png, &png, &cat, true).is_empty());
         assert_eq!(match_body(&png, &body(b"GIF89a..."), &cat, true).len(), 1);
     }

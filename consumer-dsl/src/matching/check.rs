@@ -17,6 +17,24 @@ pub struct Failure {
     pub message: String,
 }
 
+/// Judges one value: by its rules when it has some, otherwise by `equal`
+/// (which returns the sentence when the values differ).
+pub fn judge(
+    rules: Option<&RuleList>,
+    check: impl FnMut(&MatchingRule) -> Result<(), String>,
+    equal: impl FnOnce() -> Result<(), String>,
+) -> Result<(), (String, Option<String>)> {
+    match rules {
+        Some(list) => check_list(list, check).map_err(|f| (f.message, Some(f.rule))),
+        None => equal().map_err(|m| (m, None)),
+    }
+}
+
+/// `Ok` when `equal`, else the sentence.
+pub fn same(equal: bool, sentence: impl FnOnce() -> String) -> Result<(), String> {
+    if equal { Ok(()) } else { Err(sentence()) }
+}
+
 /// Applies every rule of `list` with `check`, honouring AND/OR.
 pub fn check_list(
     list: &RuleList,
@@ -52,20 +70,23 @@ pub fn check_list(
     Err(Failure { rule, message })
 }
 
-/// Applies `rule` to JSON values.
+/// Applies `rule` to JSON values. One arm per rule: a long but flat
+/// dispatch reads better than a rule trait spread over files. Sentences
+/// follow pact-reference's, so the compatibility suite can compare them.
 pub fn check_json(rule: &MatchingRule, expected: &Value, actual: &Value) -> Result<(), String> {
     let fail = |what: &str| Err(format!("Expected {} {what}", describe(actual)));
+    let plain = || plain_text(actual);
     match rule {
         MatchingRule::Equality if expected == actual => Ok(()),
         MatchingRule::Equality => fail(&format!("to be equal to {}", describe(expected))),
         MatchingRule::Regex(r) => match scalar_text(actual) {
             Some(t) if r.is_full_match(&t) => Ok(()),
-            _ => fail(&format!("to match '{}'", r.source())),
+            _ => Err(format!("Expected '{}' to match '{}'", plain(), r.source())),
         },
         MatchingRule::Type { min, max } => check_type(expected, actual, *min, *max),
         MatchingRule::Include(s) => match scalar_text(actual) {
             Some(t) if t.contains(s.as_str()) => Ok(()),
-            _ => fail(&format!("to include '{s}'")),
+            _ => Err(format!("Expected '{}' to include '{s}'", plain())),
         },
         MatchingRule::Integer => match actual {
             Value::Number(n) if n.is_i64() || n.is_u64() => Ok(()),
@@ -83,34 +104,26 @@ pub fn check_json(rule: &MatchingRule, expected: &Value, actual: &Value) -> Resu
         MatchingRule::Date(p) => temporal(actual, p.as_deref(), Temporal::Date),
         MatchingRule::Time(p) => temporal(actual, p.as_deref(), Temporal::Time),
         MatchingRule::Null if actual.is_null() => Ok(()),
-        MatchingRule::Null => fail("to be null"),
+        MatchingRule::Null => fail("to be a null value"),
         MatchingRule::Boolean => match actual {
             Value::Bool(_) => Ok(()),
             Value::String(s) if s == "true" || s == "false" => Ok(()),
-            _ => fail("to be a boolean"),
+            _ => fail("to match a boolean"),
         },
         MatchingRule::StatusCode(class) => {
             match actual.as_u64().and_then(|n| u16::try_from(n).ok()) {
                 Some(s) if class.contains(s) => Ok(()),
-                _ => fail(&format!("to be a {rule} status")),
+                _ => Err(format!(
+                    "Expected status code {} to be {}",
+                    plain(),
+                    class.describe()
+                )),
             }
         }
-        MatchingRule::NotEmpty => {
-            let empty = match actual {
-                Value::Null => true,
-                Value::String(s) => s.is_empty(),
-                Value::Array(a) => a.is_empty(),
-                Value::Object(o) => o.is_empty(),
-                _ => false,
-            };
-            if empty {
-                return fail("to not be empty");
-            }
-            check_type(expected, actual, None, None)
-        }
+        MatchingRule::NotEmpty => check_not_empty(expected, actual),
         MatchingRule::Semver => match actual.as_str().map(semver::Version::parse) {
             Some(Ok(_)) => Ok(()),
-            _ => fail("to be a semantic version"),
+            _ => Err(format!("'{}' is not a valid semantic version", plain())),
         },
         MatchingRule::ArrayContains(_) if !actual.is_array() => fail("to be an array"),
         MatchingRule::Values => check_type(expected, actual, None, None),
@@ -119,6 +132,20 @@ pub fn check_json(rule: &MatchingRule, expected: &Value, actual: &Value) -> Resu
         | MatchingRule::EachKey(_)
         | MatchingRule::EachValue(_) => Ok(()),
     }
+}
+
+fn check_not_empty(expected: &Value, actual: &Value) -> Result<(), String> {
+    let empty = match actual {
+        Value::Null => true,
+        Value::String(s) => s.is_empty(),
+        Value::Array(a) => a.is_empty(),
+        Value::Object(o) => o.is_empty(),
+        _ => false,
+    };
+    if empty {
+        return Err(format!("Expected {} to not be empty", describe(actual)));
+    }
+    check_type(expected, actual, None, None).map_err(|m| format!("Type mismatch: {m}"))
 }
 
 /// Applies `rule` to text values (headers, query, path, XML text and
@@ -133,10 +160,13 @@ pub fn check_str(rule: &MatchingRule, expected: &str, actual: &str) -> Result<()
         MatchingRule::Number if actual.parse::<f64>().is_ok() => Ok(()),
         MatchingRule::Number => fail("to be a number"),
         MatchingRule::Null if actual.is_empty() => Ok(()),
-        MatchingRule::Null => fail("to be null"),
+        MatchingRule::Null => fail("to be a null value"),
         MatchingRule::StatusCode(class) => match actual.parse::<u16>() {
             Ok(s) if class.contains(s) => Ok(()),
-            _ => fail(&format!("to be a {rule} status")),
+            _ => Err(format!(
+                "Expected status code {actual} to be {}",
+                class.describe()
+            )),
         },
         MatchingRule::Type { .. } | MatchingRule::Values | MatchingRule::EachValue(_) => Ok(()),
         other => check_json(
@@ -170,29 +200,42 @@ fn check_type(
         ));
     }
     if let Value::Array(items) = actual {
-        check_size(items.len(), min, max)?;
+        check_size(items.len(), min, max, || list_text(items))?;
     }
     Ok(())
 }
 
-/// Checks a list length against `min`/`max`.
-pub fn check_size(len: usize, min: Option<usize>, max: Option<usize>) -> Result<(), String> {
+/// Checks a list length against `min`/`max`; `shown` renders the list.
+pub fn check_size(
+    len: usize,
+    min: Option<usize>,
+    max: Option<usize>,
+    shown: impl Fn() -> String,
+) -> Result<(), String> {
     if let Some(m) = min.filter(|m| len < *m) {
         return Err(format!(
-            "Expected a list of at least {m} items but received {len}"
+            "Expected {} (size {len}) to have minimum size of {m}",
+            shown()
         ));
     }
     if let Some(m) = max.filter(|m| len > *m) {
         return Err(format!(
-            "Expected a list of at most {m} items but received {len}"
+            "Expected {} (size {len}) to have maximum size of {m}",
+            shown()
         ));
     }
     Ok(())
 }
 
+/// `[1, 2, 3]`: a list as pact-reference prints it in size messages.
+fn list_text(items: &[Value]) -> String {
+    let parts: Vec<String> = items.iter().map(Value::to_string).collect();
+    format!("[{}]", parts.join(", "))
+}
+
 fn temporal(actual: &Value, pattern: Option<&str>, kind: Temporal) -> Result<(), String> {
     let what = match kind {
-        Temporal::DateTime => "date-time",
+        Temporal::DateTime => "datetime",
         Temporal::Date => "date",
         Temporal::Time => "time",
     };
@@ -200,11 +243,19 @@ fn temporal(actual: &Value, pattern: Option<&str>, kind: Temporal) -> Result<(),
         Some(s) if datetime::is_valid(s, pattern, kind) => Ok(()),
         _ => Err(match pattern {
             Some(p) => format!(
-                "Expected {} to be a {what} in format '{p}'",
-                describe(actual)
+                "Expected '{}' to match a {what} pattern of '{p}'",
+                plain_text(actual)
             ),
-            None => format!("Expected {} to be an ISO 8601 {what}", describe(actual)),
+            None => format!("Expected '{}' to be an ISO 8601 {what}", plain_text(actual)),
         }),
+    }
+}
+
+/// The value as text for messages: strings unquoted, others as JSON.
+fn plain_text(v: &Value) -> String {
+    match v {
+        Value::String(s) => s.clone(),
+        other => other.to_string(),
     }
 }
 

@@ -68,7 +68,11 @@ fn translate(pattern: &str) -> (String, bool) {
             if c == 'X' || c == 'x' {
                 zulu |= c == 'X';
             }
-            out.push_str(field(c, run));
+            match field(c, run) {
+                Some(f) => out.push_str(f),
+                // Java refuses unknown letters; here they must appear as written.
+                None => (0..run).for_each(|_| out.push(c)),
+            }
             i += run;
             continue;
         }
@@ -108,8 +112,8 @@ fn quoted(chars: &[char], start: usize, out: &mut String) -> usize {
     i - start
 }
 
-fn field(c: char, run: usize) -> &'static str {
-    match (c, run) {
+fn field(c: char, run: usize) -> Option<&'static str> {
+    Some(match (c, run) {
         ('y' | 'u' | 'Y', 2) => "%y",
         ('y' | 'u' | 'Y', _) => "%Y",
         ('M' | 'L', 1 | 2) => "%m",
@@ -133,8 +137,8 @@ fn field(c: char, run: usize) -> &'static str {
         ('X' | 'x', _) => "%:z",
         ('V', _) => "%Z",
         ('w', _) => "%U",
-        _ => "",
-    }
+        _ => return None,
+    })
 }
 
 #[cfg(test)]
@@ -162,6 +166,8 @@ mod tests {
             ("25:30", Some("HH:mm"), false),
             ("Wed, 4 Jul 2001", Some("EEE, d MMM yyyy"), true),
             ("it's 2020", Some("'it''s' yyyy"), true),
+            ("2020-01-02T10", Some("yyyy-MM-ddTHH"), true),
+            ("2020-01-0210", Some("yyyy-MM-ddTHH"), false),
         ];
         for (text, pattern, ok) in table {
             let kind = Temporal::DateTime;

@@ -3,7 +3,7 @@
 use serde_json::Value;
 
 use super::body::match_body;
-use super::check::{check_json, check_list, check_str};
+use super::check::{check_json, check_str, judge, same};
 use super::content_type::MediaType;
 use super::mismatch::{Mismatch, MismatchKind};
 use super::rules::{Category, MatchingRules};
@@ -87,47 +87,40 @@ fn body_mismatches(
 }
 
 fn match_status(expected: u16, actual: u16, rules: &MatchingRules) -> Vec<Mismatch> {
-    let failure = match rules.category("status").and_then(Category::root) {
-        Some(list) => check_list(list, |r| {
-            check_json(r, &Value::from(expected), &Value::from(actual))
-        })
+    let (e, a) = (Value::from(expected), Value::from(actual));
+    let verdict = judge(
+        rules.category("status").and_then(Category::root),
+        |r| check_json(r, &e, &a),
+        || {
+            same(expected == actual, || {
+                format!("Expected status {expected} but received {actual}")
+            })
+        },
+    );
+    let kind = MismatchKind::Status;
+    verdict
         .err()
-        .map(|f| (f.message, Some(f.rule))),
-        None if expected == actual => None,
-        None => Some((
-            format!("Expected status {expected} but received {actual}"),
-            None,
-        )),
-    };
-    failure
-        .map(|(msg, rule)| {
-            let mut m = Mismatch::new(MismatchKind::Status, "status", msg)
-                .values(Some(expected.into()), Some(actual.into()));
-            m.rule = rule;
-            vec![m]
-        })
-        .unwrap_or_default()
+        .map(|f| Mismatch::failed(kind, "status", Some(e.clone()), Some(a.clone()), f))
+        .into_iter()
+        .collect()
 }
 
 fn match_path(expected: &str, actual: &str, rules: &MatchingRules) -> Vec<Mismatch> {
-    let failure = match rules.category("path").and_then(Category::root) {
-        Some(list) => check_list(list, |r| check_str(r, expected, actual))
-            .err()
-            .map(|f| (f.message, Some(f.rule))),
-        None if expected == actual => None,
-        None => Some((
-            format!("Expected path '{expected}' but received '{actual}'"),
-            None,
-        )),
-    };
-    failure
-        .map(|(msg, rule)| {
-            let mut m = Mismatch::new(MismatchKind::Path, "path", msg)
-                .values(Some(expected.into()), Some(actual.into()));
-            m.rule = rule;
-            vec![m]
-        })
-        .unwrap_or_default()
+    let verdict = judge(
+        rules.category("path").and_then(Category::root),
+        |r| check_str(r, expected, actual),
+        || {
+            same(expected == actual, || {
+                format!("Expected path '{expected}' but received '{actual}'")
+            })
+        },
+    );
+    let (e, a) = (Some(expected.into()), Some(actual.into()));
+    verdict
+        .err()
+        .map(|f| Mismatch::failed(MismatchKind::Path, "path", e, a, f))
+        .into_iter()
+        .collect()
 }
 
 /// Compares multi-valued parameters (query strings, form bodies): every
@@ -138,41 +131,54 @@ pub(super) fn compare_params(
     rules: Option<&Category>,
     kind: MismatchKind,
 ) -> Vec<Mismatch> {
+    let noun = match kind {
+        MismatchKind::Query => "query parameter",
+        _ => "form post parameter",
+    };
     let mut out = Vec::new();
     for (name, evs) in expected {
+        let e = Some(evs.join("&").into());
         let Some(avs) = actual.get(name) else {
-            let msg = format!("Expected parameter '{name}' but it was missing");
-            out.push(
-                Mismatch::new(kind, name.as_str(), msg).values(Some(evs.join("&").into()), None),
-            );
+            let msg = format!("Expected {noun} '{name}' but was missing");
+            out.push(Mismatch::new(kind, name.as_str(), msg).values(e, None));
             continue;
         };
-        let list = rules.and_then(|r| r.for_name(name, false));
-        let failure = match list {
-            Some(list) => avs.iter().enumerate().find_map(|(i, av)| {
-                let ev = evs.get(i).or(evs.first()).map_or("", String::as_str);
-                check_list(list, |r| check_str(r, ev, av))
-                    .err()
-                    .map(|f| (f.message, Some(f.rule)))
-            }),
-            None if evs == avs => None,
-            None => Some((
-                format!("Expected parameter '{name}' to have values {evs:?} but received {avs:?}"),
-                None,
-            )),
-        };
-        if let Some((msg, rule)) = failure {
-            let mut m = Mismatch::new(kind, name.as_str(), msg)
-                .values(Some(evs.join("&").into()), Some(avs.join("&").into()));
-            m.rule = rule;
-            out.push(m);
+        let verdict = judge(
+            rules.and_then(|r| r.for_name(name, false)),
+            |r| {
+                avs.iter().enumerate().try_for_each(|(i, av)| {
+                    let ev = evs.get(i).or(evs.first()).map_or("", String::as_str);
+                    check_str(r, ev, av)
+                })
+            },
+            || values_equal(noun, name, evs, avs),
+        );
+        if let Err(f) = verdict {
+            let a = Some(avs.join("&").into());
+            out.push(Mismatch::failed(kind, name.as_str(), e, a, f));
         }
     }
     for (name, avs) in actual.iter().filter(|(n, _)| !expected.contains_key(*n)) {
-        let msg = format!("Unexpected parameter '{name}'");
+        let msg = format!("Unexpected {noun} '{name}' received");
         out.push(Mismatch::new(kind, name.as_str(), msg).values(None, Some(avs.join("&").into())));
     }
     out
+}
+
+fn values_equal(noun: &str, name: &str, evs: &[String], avs: &[String]) -> Result<(), String> {
+    if evs.len() != avs.len() {
+        return Err(format!(
+            "Expected {noun} '{name}' with {} value(s) {evs:?} but received {} {avs:?}",
+            evs.len(),
+            avs.len()
+        ));
+    }
+    match evs.iter().zip(avs).find(|(e, a)| e != a) {
+        Some((e, a)) => Err(format!(
+            "Expected {noun} '{name}' with value '{e}' but was '{a}'"
+        )),
+        None => Ok(()),
+    }
 }
 
 /// V1 compares query strings as strings: the parameter order counts.
@@ -197,47 +203,34 @@ pub fn match_headers(
     actual: Option<&Headers>,
     rules: &MatchingRules,
 ) -> Vec<Mismatch> {
-    let Some(expected) = expected else {
-        return Vec::new();
-    };
     let rules = rules.category("header");
     let mut out = Vec::new();
-    for (name, evs) in expected {
-        let avs: Vec<&String> = actual
+    for (name, evs) in expected.into_iter().flatten() {
+        let avs: Vec<&str> = actual
             .into_iter()
             .flatten()
             .filter(|(n, _)| n.eq_ignore_ascii_case(name))
-            .flat_map(|(_, v)| v)
+            .flat_map(|(_, v)| v.iter().map(String::as_str))
             .collect();
+        let (ev, av) = (evs.join(", "), avs.join(", "));
+        let kind = MismatchKind::Header;
         if avs.is_empty() {
-            let msg = format!("Expected header '{name}' but it was missing");
-            out.push(
-                Mismatch::new(MismatchKind::Header, name.as_str(), msg)
-                    .values(Some(evs.join(", ").into()), None),
-            );
+            let msg = format!("Expected a header '{name}' but was missing");
+            out.push(Mismatch::new(kind, name.as_str(), msg).values(Some(ev.into()), None));
             continue;
         }
-        let ev = evs.join(", ");
-        let av = avs
-            .iter()
-            .map(|s| s.as_str())
-            .collect::<Vec<_>>()
-            .join(", ");
-        let failure = match rules.and_then(|r| r.for_name(name, true)) {
-            Some(list) => check_list(list, |r| check_str(r, &ev, &av))
-                .err()
-                .map(|f| (f.message, Some(f.rule))),
-            None if header_equal(name, &ev, &av) => None,
-            None => Some((
-                format!("Expected header '{name}' to have value '{ev}' but received '{av}'"),
-                None,
-            )),
-        };
-        if let Some((msg, rule)) = failure {
-            let mut m = Mismatch::new(MismatchKind::Header, name.as_str(), msg)
-                .values(Some(ev.into()), Some(av.into()));
-            m.rule = rule;
-            out.push(m);
+        let verdict = judge(
+            rules.and_then(|r| r.for_name(name, true)),
+            |r| check_str(r, &ev, &av),
+            || {
+                same(header_equal(name, &ev, &av), || {
+                    format!("Expected header '{name}' to have value '{ev}' but was '{av}'")
+                })
+            },
+        );
+        if let Err(f) = verdict {
+            let (e, a) = (Some(ev.into()), Some(av.into()));
+            out.push(Mismatch::failed(kind, name.as_str(), e, a, f));
         }
     }
     out
@@ -250,7 +243,7 @@ fn header_equal(name: &str, expected: &str, actual: &str) -> bool {
     if name.eq_ignore_ascii_case("accept") && expected.contains('/') && actual.contains('/') {
         let types = |s: &str| s.split(',').map(MediaType::parse).collect::<Vec<_>>();
         let (e, a) = (types(expected), types(actual));
-        return e.len() == a.len() && e.iter().zip(&a).all(|(e, a)| e.accepts(a) && a.accepts(e));
+        return e.len() == a.len() && e.iter().zip(&a).all(|(e, a)| e.accepts(a));
     }
     let parts = |s: &str| {
         s.split(',')

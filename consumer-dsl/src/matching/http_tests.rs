@@ -35,7 +35,20 @@ fn header_rules_and_forms() {
             false,
         ),
     ];
-    for (e, a, ok) in table {
+    let accept = "text/html, application/xml, */*";
+    let extra = [
+        (
+            json!({"Accept": accept}),
+            json!({"Accept": "text/html, application/xml;q=0.9, */*;q=0.8"}),
+            true,
+        ),
+        (
+            json!({"Accept": accept}),
+            json!({"Accept": "text/html, */*;q=0.8"}),
+            false,
+        ),
+    ];
+    for (e, a, ok) in table.into_iter().chain(extra) {
         let m = match_response(&resp(json!({"headers": e})), &resp(json!({"headers": a})));
         assert_eq!(m.is_empty(), ok, "{m:?}");
     }

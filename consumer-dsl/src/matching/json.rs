@@ -116,34 +116,46 @@ impl<'r> JsonMatcher<'r> {
         if let Err(f) = check_list(list, |r| check_json(r, e, a)) {
             self.push_failure(loc, e, a, f);
         }
-        let mut each_value = false;
+        let mut per_entry = false;
         for rule in &list.rules {
             match rule {
-                MatchingRule::EachKey(inner) => self.each_key(loc, inner, am),
-                MatchingRule::Values | MatchingRule::EachValue(_) => each_value = true,
+                MatchingRule::EachKey(each) => {
+                    self.each_key(loc, &each.rules, am);
+                    per_entry = true;
+                }
+                MatchingRule::Values | MatchingRule::EachValue(_) => per_entry = true,
                 _ => {}
             }
         }
-        let keys_judged = list
-            .rules
-            .iter()
-            .any(|r| matches!(r, MatchingRule::EachKey(_)));
-        if each_value || keys_judged {
-            let first = em.values().next();
-            for (k, av) in am {
-                let Some(ev) = em.get(k).or(first) else {
-                    continue;
-                };
-                loc.push(Seg::Key(k));
-                self.each_value_rules(loc, list, ev, av);
-                self.compare(loc, ev, av);
-                loc.pop();
-            }
-            return;
+        if per_entry {
+            return self.compare_each_entry(loc, list, em, am);
         }
         self.compare_keys(loc, em, am, true);
     }
 
+    /// `values`/`eachKey`/`eachValue`: each actual entry against the
+    /// expected entry of the same key, or the first one.
+    fn compare_each_entry<'a>(
+        &mut self,
+        loc: &mut Vec<Seg<'a>>,
+        list: &RuleList,
+        em: &'a Map<String, Value>,
+        am: &'a Map<String, Value>,
+    ) {
+        let first = em.values().next();
+        for (k, av) in am {
+            let Some(ev) = em.get(k).or(first) else {
+                continue;
+            };
+            loc.push(Seg::Key(k));
+            self.each_value_rules(loc, list, ev, av);
+            self.compare(loc, ev, av);
+            loc.pop();
+        }
+    }
+
+    /// Every expected key must be present (and, unless allowed, no other):
+    /// otherwise one mismatch names both key sets, as pact-reference does.
     fn compare_keys<'a>(
         &mut self,
         loc: &mut Vec<Seg<'a>>,
@@ -151,24 +163,42 @@ impl<'r> JsonMatcher<'r> {
         am: &'a Map<String, Value>,
         allow_unexpected: bool,
     ) {
-        if !allow_unexpected {
-            for (k, av) in am.iter().filter(|(k, _)| !em.contains_key(*k)) {
-                loc.push(Seg::Key(k));
-                self.push(loc, None, Some(av), format!("Unexpected key '{k}'"));
-                loc.pop();
-            }
-        }
+        let at = self.mismatches.len();
+        let mut missing = false;
         for (k, ev) in em {
-            loc.push(Seg::Key(k));
             match am.get(k) {
-                Some(av) => self.compare(loc, ev, av),
-                None => {
-                    let msg = format!("Expected key '{k}' but it was missing");
-                    self.push(loc, Some(ev), None, msg);
+                Some(av) => {
+                    loc.push(Seg::Key(k));
+                    self.compare(loc, ev, av);
+                    loc.pop();
                 }
+                None => missing = true,
             }
-            loc.pop();
         }
+        // Every expected key present: extra keys exist iff the map is larger.
+        let unexpected = !allow_unexpected
+            && if missing {
+                am.keys().any(|k| !em.contains_key(k))
+            } else {
+                am.len() > em.len()
+            };
+        if !missing && !unexpected {
+            return;
+        }
+        let msg = if em.is_empty() {
+            format!(
+                "Expected an empty Map but received {}",
+                Value::Object(am.clone())
+            )
+        } else {
+            format!(
+                "Expected a Map with keys [{}] but received one with keys [{}]",
+                sorted_keys(em),
+                sorted_keys(am)
+            )
+        };
+        let m = Mismatch::new(self.kind, render_location(loc), msg);
+        self.mismatches.insert(at, m);
     }
 
     fn each_key<'a>(
@@ -194,9 +224,9 @@ impl<'r> JsonMatcher<'r> {
     /// Applies the inner rules of an `eachValue` rule to one value.
     fn each_value_rules(&mut self, loc: &[Seg<'_>], list: &RuleList, ev: &Value, av: &Value) {
         for rule in &list.rules {
-            if let MatchingRule::EachValue(inner) = rule {
+            if let MatchingRule::EachValue(each) = rule {
                 let inner = RuleList {
-                    rules: inner.clone(),
+                    rules: each.rules.clone(),
                     combine: Combine::And,
                 };
                 if let Err(f) = check_list(&inner, |r| check_json(r, ev, av)) {
@@ -260,7 +290,7 @@ impl<'r> JsonMatcher<'r> {
         }
         if el.len() < al.len() {
             let msg = format!(
-                "Expected a list of {} items but received {} items",
+                "Expected a List with {} elements but received {} elements",
                 el.len(),
                 al.len()
             );
@@ -288,12 +318,18 @@ impl<'r> JsonMatcher<'r> {
                 let msg = format!(
                     "Variant at index {} ({}) was not found in the actual list",
                     variant.index,
-                    describe(ev)
+                    crate::canonical::canonical_json(ev)
                 );
                 self.push(loc, Some(ev), None, msg);
             }
         }
     }
+}
+
+fn sorted_keys(m: &Map<String, Value>) -> String {
+    let mut keys: Vec<&str> = m.keys().map(String::as_str).collect();
+    keys.sort_unstable();
+    keys.join(", ")
 }
 
 #[cfg(test)]

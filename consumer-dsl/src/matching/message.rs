@@ -3,7 +3,7 @@
 use serde_json::{Map, Value};
 
 use super::body::match_body;
-use super::check::{check_json, check_list};
+use super::check::{check_json, judge, same};
 use super::content_type::MediaType;
 use super::mismatch::{Mismatch, MismatchKind, describe};
 use super::rules::Category;
@@ -34,40 +34,31 @@ pub fn match_metadata(
     actual: &Map<String, Value>,
     rules: Option<&Category>,
 ) -> Vec<Mismatch> {
+    let kind = MismatchKind::Metadata;
     let mut out = Vec::new();
     for (key, ev) in expected {
-        let Some(av) = actual.get(key).or_else(|| {
-            actual
-                .iter()
-                .find(|(k, _)| k.eq_ignore_ascii_case(key))
-                .map(|(_, v)| v)
-        }) else {
+        let found = actual.get(key).or_else(|| {
+            let mut same_name = actual.iter().filter(|(k, _)| k.eq_ignore_ascii_case(key));
+            same_name.next().map(|(_, v)| v)
+        });
+        let Some(av) = found else {
             let msg = format!("Expected metadata '{key}' but it was missing");
-            out.push(
-                Mismatch::new(MismatchKind::Metadata, key.as_str(), msg)
-                    .values(Some(ev.clone()), None),
-            );
+            out.push(Mismatch::new(kind, key.as_str(), msg).values(Some(ev.clone()), None));
             continue;
         };
-        let failure = match rules.and_then(|r| r.for_name(key, false)) {
-            Some(list) => check_list(list, |r| check_json(r, ev, av))
-                .err()
-                .map(|f| (f.message, Some(f.rule))),
-            None if metadata_equal(key, ev, av) => None,
-            None => Some((
-                format!(
-                    "Expected metadata '{key}' to be {} but received {}",
-                    describe(ev),
-                    describe(av)
-                ),
-                None,
-            )),
-        };
-        if let Some((msg, rule)) = failure {
-            let mut m = Mismatch::new(MismatchKind::Metadata, key.as_str(), msg)
-                .values(Some(ev.clone()), Some(av.clone()));
-            m.rule = rule;
-            out.push(m);
+        let verdict = judge(
+            rules.and_then(|r| r.for_name(key, false)),
+            |r| check_json(r, ev, av),
+            || {
+                same(metadata_equal(key, ev, av), || {
+                    let (e, a) = (describe(ev), describe(av));
+                    format!("Expected metadata '{key}' to be {e} but received {a}")
+                })
+            },
+        );
+        if let Err(f) = verdict {
+            let (e, a) = (Some(ev.clone()), Some(av.clone()));
+            out.push(Mismatch::failed(kind, key.as_str(), e, a, f));
         }
     }
     out

@@ -8,6 +8,7 @@ use serde_json::Value;
 
 /// The part of a request, response or message a mismatch is in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
 pub enum MismatchKind {
     Method,
     Path,
@@ -15,6 +16,7 @@ pub enum MismatchKind {
     Header,
     Body,
     /// The body's content type differs (e.g. JSON expected, XML received).
+    #[serde(rename = "body-content-type")]
     BodyType,
     Status,
     Metadata,
@@ -29,7 +31,7 @@ impl MismatchKind {
             MismatchKind::Query => "query",
             MismatchKind::Header => "header",
             MismatchKind::Body => "body",
-            MismatchKind::BodyType => "body type",
+            MismatchKind::BodyType => "body-content-type",
             MismatchKind::Status => "status",
             MismatchKind::Metadata => "metadata",
         }
@@ -72,6 +74,20 @@ impl Mismatch {
         self.expected = expected;
         self.actual = actual;
         self
+    }
+
+    /// A mismatch from a failed judgement (sentence and optional rule).
+    pub fn failed(
+        kind: MismatchKind,
+        path: impl Into<String>,
+        expected: Option<Value>,
+        actual: Option<Value>,
+        (message, rule): (String, Option<String>),
+    ) -> Self {
+        Mismatch {
+            rule,
+            ..Mismatch::new(kind, path, message).values(expected, actual)
+        }
     }
 
     /// With the rule that decided.

@@ -2,9 +2,34 @@
 //!
 //! - [`rule`]: the rules ([`MatchingRule`]), [`rules`]: rule lists and
 //!   categories ([`MatchingRules`]), [`path`]: rule paths and their weights.
-//! - Comparators: JSON ([`match_json`]), XML, text and bytes bodies;
-//!   headers, query, path, method, status; message metadata. They return
-//!   [`Mismatch`]es: data, never errors.
+//! - Comparators: [`match_request`], [`match_response`], [`match_message`]
+//!   for whole parts; [`match_json`] for any JSON (A2A artifact data, MCP
+//!   `structuredContent`); [`match_xml`], [`match_body`], [`match_headers`],
+//!   [`match_metadata`]. They return [`Mismatch`]es: data, never errors.
+//!
+//! Semantics follow the pact-specification cases (all 803 agree, see
+//! `tests/it/conformance.rs`) and pact-reference's sentences. In short:
+//! responses and messages may carry unexpected keys, requests may not; a
+//! rule applies to its path and everything below it, and the most specific
+//! path wins; type rules make lists compare item by item against the
+//! example (within min/max); regexes must match the whole value.
+//!
+//! ```
+//! use accord_dsl::PactSpec;
+//! use accord_dsl::matching::{MatchingRules, match_json};
+//! use serde_json::json;
+//!
+//! let rules = MatchingRules::from_pact_json(
+//!     &json!({"body": {"$.items": {"matchers": [{"match": "type", "min": 1}]}}}),
+//!     PactSpec::V4,
+//! )?;
+//! let body = rules.body().cloned().unwrap_or_default();
+//! let expected = json!({"items": [{"id": 1}]});
+//! assert!(match_json(&expected, &json!({"items": [{"id": 7}, {"id": 8}]}), &body, true).is_empty());
+//! let mismatches = match_json(&expected, &json!({"items": [{"id": "7"}]}), &body, true);
+//! assert_eq!(mismatches[0].path, "$.items[0].id");
+//! # Ok::<(), accord_dsl::DslError>(())
+//! ```
 
 mod body;
 mod check;
@@ -19,6 +44,8 @@ mod xml;
 
 #[cfg(test)]
 mod fuzz_tests;
+#[cfg(test)]
+mod sentence_tests;
 
 pub mod path;
 pub mod rule;
@@ -32,6 +59,6 @@ pub use message::{match_message, match_metadata};
 pub use mismatch::{Mismatch, MismatchKind};
 pub use path::{DocPath, PathError, PathToken};
 pub use regex::PactRegex;
-pub use rule::{ArrayContainsVariant, MatchingRule, StatusClass};
+pub use rule::{ArrayContainsVariant, EachRules, MatchingRule, StatusClass};
 pub use rules::{Category, Combine, MatchingRules, PathRules, RuleError, RuleList};
 pub use xml::match_xml;

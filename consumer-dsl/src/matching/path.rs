@@ -224,6 +224,10 @@ impl fmt::Display for DocPath {
 }
 
 fn write_key(f: &mut impl fmt::Write, name: &str) -> fmt::Result {
+    // pact-reference writes all-digit keys in brackets (`$[100]`).
+    if !name.is_empty() && name.bytes().all(|b| b.is_ascii_digit()) {
+        return write!(f, "[{name}]");
+    }
     let plain = !name.is_empty()
         && name
             .chars()

@@ -16,7 +16,7 @@ pub struct PactRegex {
 impl PactRegex {
     /// Compiles `pattern` anchored at both ends.
     pub fn new(pattern: &str) -> Result<Self, String> {
-        let anchored = format!(r"\A(?:{pattern})\z");
+        let anchored = format!(r"\A(?:{})\z", from_java(pattern));
         let compiled = fancy_regex::Regex::new(&anchored)
             .map_err(|e| format!("invalid regex '{pattern}': {e}"))?;
         Ok(PactRegex {
@@ -35,6 +35,69 @@ impl PactRegex {
     pub fn is_full_match(&self, text: &str) -> bool {
         self.compiled.is_match(text).unwrap_or(false)
     }
+}
+
+/// Java's POSIX classes (ASCII-only in Java) as Rust classes.
+const POSIX: &[(&str, &str)] = &[
+    ("Lower", "a-z"),
+    ("Upper", "A-Z"),
+    ("ASCII", r"\x00-\x7F"),
+    ("Alpha", "a-zA-Z"),
+    ("Digit", "0-9"),
+    ("Alnum", "a-zA-Z0-9"),
+    ("Punct", r"!-/:-@\[-`{-~"),
+    ("Graph", r"!-~"),
+    ("Print", r" -~"),
+    ("Blank", r" \t"),
+    ("Cntrl", r"\x00-\x1F\x7F"),
+    ("XDigit", "0-9a-fA-F"),
+    ("Space", r" \t\n\x0B\f\r"),
+];
+
+/// Rewrites the Java-only parts of a pattern: POSIX classes
+/// (`\p{Alpha}`, `\P{Digit}`) and `\Q…\E` quoting. Everything else is
+/// the same in both dialects, or left for the compiler to refuse.
+fn from_java(pattern: &str) -> String {
+    let mut out = String::with_capacity(pattern.len());
+    let mut rest = pattern;
+    while let Some(i) = rest.find('\\') {
+        out.push_str(rest.get(..i).unwrap_or_default());
+        let tail = rest.get(i..).unwrap_or_default();
+        if let Some(quoted) = tail.strip_prefix("\\Q") {
+            let end = quoted.find("\\E").unwrap_or(quoted.len());
+            out.push_str(&fancy_regex::escape(quoted.get(..end).unwrap_or_default()));
+            rest = quoted.get(end + 2..).unwrap_or_default();
+            continue;
+        }
+        if let Some((class, used)) = posix(tail) {
+            out.push_str(&class);
+            rest = tail.get(used..).unwrap_or_default();
+            continue;
+        }
+        // Keep the escape and the character it escapes together.
+        let len = tail.chars().take(2).map(char::len_utf8).sum();
+        out.push_str(tail.get(..len).unwrap_or(tail));
+        rest = tail.get(len..).unwrap_or_default();
+    }
+    out.push_str(rest);
+    out
+}
+
+/// `\p{Alpha}` → `[a-zA-Z]`, `\P{Alpha}` → `[^a-zA-Z]`, with the length used.
+fn posix(tail: &str) -> Option<(String, usize)> {
+    let negated = tail.starts_with("\\P{");
+    if !negated && !tail.starts_with("\\p{") {
+        return None;
+    }
+    let close = tail.find('}')?;
+    let name = tail.get(3..close)?;
+    let (_, set) = POSIX.iter().find(|(n, _)| *n == name)?;
+    let class = if negated {
+        format!("[^{set}]")
+    } else {
+        format!("[{set}]")
+    };
+    Some((class, close + 1))
 }
 
 impl PartialEq for PactRegex {
@@ -57,6 +120,13 @@ mod tests {
             ("red|blue", "redblue", false),
             (r"(?=\w{3})abc", "abc", true),
             ("", "", true),
+            (r"\p{Alpha}+\p{Digit}", "abc1", true),
+            (r"\p{Alpha}+", "ab1", false),
+            (r"\P{Digit}+", "ab", true),
+            (r"\Qa.b\E", "a.b", true),
+            (r"\Qa.b\E", "axb", false),
+            (r"\d+\.\d+", "1.5", true),
+            (r"é\wx", "éax", true),
         ];
         for (pattern, text, expected) in table {
             let r = PactRegex::new(pattern).expect(pattern);

@@ -37,6 +37,20 @@ impl StatusClass {
         }
     }
 
+    /// How messages name the class (`a Successful response (200–299)`).
+    pub fn describe(&self) -> String {
+        match self {
+            StatusClass::Information => "an Informational response (100–199)".into(),
+            StatusClass::Success => "a Successful response (200–299)".into(),
+            StatusClass::Redirect => "a Redirect (300–399)".into(),
+            StatusClass::ClientError => "a Client Error (400–499)".into(),
+            StatusClass::ServerError => "a Server Error (500–599)".into(),
+            StatusClass::NonError => "a non-error response (< 400)".into(),
+            StatusClass::Error => "an error response (>= 400)".into(),
+            StatusClass::Codes(codes) => format!("one of {codes:?}"),
+        }
+    }
+
     fn name(&self) -> Option<&'static str> {
         Some(match self {
             StatusClass::Information => "info",
@@ -87,6 +101,14 @@ pub struct ArrayContainsVariant {
     pub generators: Option<Value>,
 }
 
+/// The inner rules of `eachKey`/`eachValue`, with the example `value`
+/// pact files may carry.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct EachRules {
+    pub rules: Vec<MatchingRule>,
+    pub value: Option<Value>,
+}
+
 /// A Pact matching rule.
 #[derive(Debug, Clone, PartialEq)]
 pub enum MatchingRule {
@@ -116,9 +138,9 @@ pub enum MatchingRule {
     NotEmpty,
     Semver,
     /// Every key of the map satisfies these rules.
-    EachKey(Vec<MatchingRule>),
+    EachKey(EachRules),
     /// Every value of the map (or item of the list) satisfies these rules.
-    EachValue(Vec<MatchingRule>),
+    EachValue(EachRules),
 }
 
 impl MatchingRule {
@@ -216,9 +238,12 @@ impl MatchingRule {
                 };
                 o.insert("status".into(), status);
             }
-            MatchingRule::EachKey(rules) | MatchingRule::EachValue(rules) => {
-                let list: Vec<Value> = rules.iter().map(MatchingRule::to_json).collect();
+            MatchingRule::EachKey(each) | MatchingRule::EachValue(each) => {
+                let list: Vec<Value> = each.rules.iter().map(MatchingRule::to_json).collect();
                 o.insert("rules".into(), Value::Array(list));
+                if let Some(v) = &each.value {
+                    o.insert("value".into(), v.clone());
+                }
             }
             _ => {}
         }
@@ -310,12 +335,19 @@ fn size(o: &Map<String, Value>, key: &str) -> Result<Option<usize>, String> {
     }
 }
 
-fn nested(o: &Map<String, Value>) -> Result<Vec<MatchingRule>, String> {
-    match o.get("rules") {
-        None | Some(Value::Null) => Ok(Vec::new()),
-        Some(Value::Array(items)) => items.iter().map(MatchingRule::from_json).collect(),
-        Some(_) => Err("'rules' must be a list of rules".into()),
-    }
+fn nested(o: &Map<String, Value>) -> Result<EachRules, String> {
+    let rules = match o.get("rules") {
+        None | Some(Value::Null) => Vec::new(),
+        Some(Value::Array(items)) => items
+            .iter()
+            .map(MatchingRule::from_json)
+            .collect::<Result<_, _>>()?,
+        Some(_) => return Err("'rules' must be a list of rules".into()),
+    };
+    Ok(EachRules {
+        rules,
+        value: o.get("value").cloned(),
+    })
 }
 
 fn variants(o: &Map<String, Value>) -> Result<Vec<ArrayContainsVariant>, String> {

@@ -25,7 +25,7 @@ fn every_rule_round_trips_through_v4_json() {
         json!({"match": "statusCode", "status": [200, 201]}),
         json!({"match": "notEmpty"}),
         json!({"match": "semver"}),
-        json!({"match": "eachKey", "rules": [{"match": "regex", "regex": "[a-z]+"}]}),
+        json!({"match": "eachKey", "rules": [{"match": "regex", "regex": "[a-z]+"}], "value": "one"}),
         json!({"match": "eachValue", "rules": [{"match": "type"}]}),
     ];
     for v in table {

@@ -210,6 +210,29 @@ impl<'r> XmlMatcher<'r> {
         }
     }
 
+    /// A group under a rule: min/max bound its size and every actual child
+    /// is compared with the first expected one.
+    fn compare_group_typed<'a>(
+        &mut self,
+        loc: &mut Vec<Seg<'a>>,
+        list: &RuleList,
+        first: Node<'a, '_>,
+        ag: &[Node<'a, '_>],
+    ) {
+        for rule in &list.rules {
+            if let MatchingRule::Type { min, max } = rule
+                && let Err(msg) = super::check::check_size(ag.len(), *min, *max, || {
+                    format!("<{}> elements", qualified(first))
+                })
+            {
+                self.push(loc, msg);
+            }
+        }
+        for (i, ac) in ag.iter().enumerate() {
+            self.compare_child(loc, i, first, *ac);
+        }
+    }
+
     /// Compares the `i`-th child of a group; `loc` ends with the group's
     /// name and the child is located at `parent[i].name`.
     fn compare_child<'a>(
@@ -240,27 +263,14 @@ impl<'r> XmlMatcher<'r> {
             return;
         };
         if let Some(list) = self.best(loc) {
-            for rule in &list.rules {
-                if let MatchingRule::Type { min, max } = rule
-                    && let Err(msg) = super::check::check_size(ag.len(), *min, *max)
-                {
-                    self.push(loc, msg);
-                }
-            }
-            for (i, ac) in ag.iter().enumerate() {
-                self.compare_child(loc, i, first, *ac);
-            }
-            return;
+            return self.compare_group_typed(loc, list, first, ag);
         }
         for (i, ec) in eg.iter().enumerate() {
             match ag.get(i) {
                 Some(ac) => self.compare_child(loc, i, *ec, *ac),
                 None => self.push(
                     loc,
-                    format!(
-                        "Expected element <{}> at index {i} but it was missing",
-                        qualified(*ec)
-                    ),
+                    format!("Expected child <{}/> but was missing", ec.tag_name().name()),
                 ),
             }
         }

@@ -26,11 +26,24 @@ pub(super) fn body_from_raw(raw: &Value, content_type: Option<String>) -> Body {
 
 fn text_or_json(s: &str, content_type: Option<&str>) -> BodyContent {
     match content_type.map(content_kind) {
-        Some(ContentKind::Json) => BodyContent::Json(Value::String(s.to_string())),
+        Some(ContentKind::Json) => json_text(s),
         Some(_) => BodyContent::Text(s.to_string()),
         None if s.trim_start().starts_with('<') => BodyContent::Text(s.to_string()),
         None => BodyContent::Json(Value::String(s.to_string())),
     }
+}
+
+/// A string declared as JSON: a serialised object or array is read as the
+/// document it holds (as Pact tools write such bodies); anything else is a
+/// JSON string.
+fn json_text(s: &str) -> BodyContent {
+    let t = s.trim_start();
+    if (t.starts_with('{') || t.starts_with('['))
+        && let Ok(v) = serde_json::from_str(s)
+    {
+        return BodyContent::Json(v);
+    }
+    BodyContent::Json(Value::String(s.to_string()))
 }
 
 /// A V4 body object. `header_type` is the `Content-Type` header (or message
@@ -67,10 +80,7 @@ pub(super) fn body_from_v4(
 fn plain(content: &Value, kind: Option<ContentKind>) -> BodyContent {
     match (content, kind) {
         (Value::String(s), _) if s.is_empty() => BodyContent::Text(String::new()),
-        (Value::String(s), Some(ContentKind::Json)) => match serde_json::from_str(s) {
-            Ok(v) => BodyContent::Json(v),
-            Err(_) => BodyContent::Json(Value::String(s.clone())),
-        },
+        (Value::String(s), Some(ContentKind::Json)) => json_text(s),
         (Value::String(s), Some(_)) => BodyContent::Text(s.clone()),
         (Value::String(s), None) => text_or_json(s, None),
         (other, _) => BodyContent::Json(other.clone()),

@@ -144,3 +144,68 @@ fn message_reads_v3_metadata_content_type() {
     assert_eq!(m.contents, Body::text("hello", Some("text/plain")));
     assert_eq!(m.metadata.get("contentType"), Some(&json!("text/plain")));
 }
+
+#[test]
+fn v4_message_contents_and_content_rules() {
+    let m = message_from_json(
+        &json!({
+            "contents": {"content": "{\"a\":1}", "contentType": "application/json", "encoded": "json"},
+            "metadata": {"topic": "t"},
+            "matchingRules": {"content": {"$.a": {"matchers": [{"match": "integer"}]}}}
+        }),
+        PactSpec::V4,
+        "t",
+    )
+    .expect("valid");
+    assert_eq!(m.contents.as_json(), Some(&json!({"a": 1})));
+    assert_eq!(
+        m.matching_rules
+            .body()
+            .expect("content rules")
+            .entries()
+            .len(),
+        1
+    );
+}
+
+#[test]
+fn bad_base64_and_bad_rules_name_their_path() {
+    let err = response_from_json_at(
+        &json!({"body": {"content": "***", "contentType": "image/png", "encoded": "base64"}}),
+        PactSpec::V4,
+        "f.json",
+        "$.response",
+    )
+    .expect_err("bad base64");
+    assert!(err.to_string().contains("$.response.body"), "{err}");
+    let err = request_from_json_at(
+        &json!({"matchingRules": {"body": {"$.a": {"matchers": [{"match": "nope"}]}}}}),
+        PactSpec::V3,
+        "f.json",
+        "$.request",
+    )
+    .expect_err("bad rule");
+    let text = err.to_string();
+    assert!(
+        text.starts_with("f.json: $.request.matchingRules.body['$.a'].matchers[0]"),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_serialised_json_document_in_a_string_is_read_as_the_document() {
+    let r = response_from_json(
+        &json!({"headers": {"Content-Type": "application/json"}, "body": "{\"a\": 1}"}),
+        PactSpec::V3,
+        "t",
+    )
+    .expect("valid");
+    assert_eq!(r.body.as_json(), Some(&json!({"a": 1})));
+    let s = response_from_json(
+        &json!({"headers": {"Content-Type": "application/json"}, "body": "plain"}),
+        PactSpec::V3,
+        "t",
+    )
+    .expect("valid");
+    assert_eq!(s.body.as_json(), Some(&json!("plain")));
+}
