@@ -54,7 +54,7 @@ fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    let filter = std::env::args().skip(1).find(|a| !a.starts_with('-'));
+    let filter = filter_arg(std::env::args().skip(1));
     let registry = steps::Registry::new();
     let fixtures = fixtures::Fixtures::new(&root);
     let mut report = Report::default();
@@ -82,6 +82,28 @@ fn missing_suite(why: &str) -> ExitCode {
         );
         ExitCode::SUCCESS
     }
+}
+
+/// The first argument that is not a libtest option (nor an option's value:
+/// `cargo test` hands every test binary the same arguments).
+fn filter_arg(args: impl Iterator<Item = String>) -> Option<String> {
+    const TAKES_VALUE: &[&str] = &[
+        "--test-threads",
+        "--skip",
+        "--format",
+        "--color",
+        "--logfile",
+        "-Z",
+    ];
+    let mut args = args;
+    while let Some(arg) = args.next() {
+        if TAKES_VALUE.contains(&arg.as_str()) {
+            args.next();
+        } else if !arg.starts_with('-') {
+            return Some(arg);
+        }
+    }
+    None
 }
 
 fn selected(case: &suite::Case, filter: Option<&str>) -> bool {
