@@ -15,8 +15,25 @@ fn main() -> ExitCode {
     match cmd::run(cli) {
         Ok(code) => code.into(),
         Err(err) => {
-            eprintln!("error: {err:#}");
+            eprintln!("error: {}", render_error(&err));
             ExitCode::from(2)
         }
     }
+}
+
+/// The error and its causes on one line, skipping a cause whose text the
+/// message already carries (library errors often include their source).
+fn render_error(err: &anyhow::Error) -> String {
+    let mut text = String::new();
+    for cause in err.chain() {
+        let part = cause.to_string();
+        if text.contains(&part) {
+            continue;
+        }
+        if !text.is_empty() {
+            text.push_str(": ");
+        }
+        text.push_str(&part);
+    }
+    text
 }

@@ -37,6 +37,34 @@ pub enum DslError {
         #[source]
         source: serde_json::Error,
     },
+    /// A spec file (YAML, or JSON of the same shape) is malformed. The
+    /// source names the field path, the reason, the line and the column.
+    #[error("{origin}: {source}")]
+    Spec {
+        origin: String,
+        #[source]
+        source: yaml_serde::Error,
+    },
+    /// A JSON Schema a spec refers to by path could not be loaded.
+    #[error("{origin}: {path}: cannot load the schema `{reference}`: {source}")]
+    SchemaRef {
+        origin: String,
+        /// Field path of the reference in the spec.
+        path: String,
+        /// The reference as written (a path relative to the spec).
+        reference: String,
+        #[source]
+        source: Box<dyn std::error::Error + Send + Sync>,
+    },
+    /// A value handed to the builder is not a valid template (a bad inline
+    /// matcher).
+    #[error("{context}: {source}")]
+    BuilderValue {
+        /// The interaction and field the value was given for.
+        context: String,
+        #[source]
+        source: serde_json::Error,
+    },
     /// Reading a file failed.
     #[error("cannot read {path}: {source}")]
     Io {
@@ -47,6 +75,15 @@ pub enum DslError {
 }
 
 impl DslError {
+    /// Line and column (1-based) of a spec error, when the parser knows them.
+    pub fn location(&self) -> Option<(usize, usize)> {
+        match self {
+            DslError::Spec { source, .. } => source.location().map(|l| (l.line(), l.column())),
+            DslError::Json { line, column, .. } => Some((*line, *column)),
+            _ => None,
+        }
+    }
+
     /// Shorthand for [`DslError::Invalid`].
     pub fn invalid(
         origin: impl Into<String>,

@@ -1,4 +1,5 @@
-//! End-to-end tests of the `accord` binary: one test binary, one module
-//! per command.
+//! End-to-end tests of the `accord` binary: one test binary, one module per command.
 
+mod contract_cmd;
 mod match_cmd;
+mod support;

@@ -2,31 +2,13 @@
 
 use std::path::PathBuf;
 
-use assert_cmd::Command;
+use crate::support::{accord, temp_dir};
 use serde_json::{Value, json};
-
-/// A fresh directory under the system temp dir for one test.
-fn temp_dir(name: &str) -> PathBuf {
-    let nanos = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.as_nanos())
-        .unwrap_or_default();
-    let dir = std::env::temp_dir().join(format!(
-        "accord-match-{name}-{}-{nanos}",
-        std::process::id()
-    ));
-    std::fs::create_dir_all(&dir).expect("create temp dir");
-    dir
-}
 
 fn write(dir: &std::path::Path, name: &str, v: &Value) -> PathBuf {
     let path = dir.join(name);
     std::fs::write(&path, v.to_string()).expect("write file");
     path
-}
-
-fn accord() -> Command {
-    Command::cargo_bin("accord").expect("accord binary")
 }
 
 fn run_match(

@@ -1,4 +1,5 @@
 use super::*;
+use crate::generators::java_format::{format_java, java_to_chrono_format};
 use chrono::DateTime;
 
 fn at(s: &str) -> DateTime<FixedOffset> {
@@ -71,6 +72,12 @@ fn date_expressions_shift_from_now() {
         ("@ midnight", "2026-01-31T00:00:00+00:00"),
         ("+ 2 days @ noon + 30 minutes", "2026-02-02T12:30:00+00:00"),
         ("now + 1 hour", "2026-01-31T11:30:00+00:00"),
+        ("next march", "2026-03-31T10:30:00+00:00"),
+        ("next january", "2027-01-31T10:30:00+00:00"),
+        ("last december", "2025-12-31T10:30:00+00:00"),
+        ("last january", "2025-01-31T10:30:00+00:00"),
+        ("tomorrow @ 3 pm", "2026-02-01T15:00:00+00:00"),
+        ("@ 12 o'clock am", "2026-01-31T00:00:00+00:00"),
     ];
     for (expr, expected) in table {
         let got = parse_date_expression(expr, now).map(|d| d.to_rfc3339());
@@ -100,5 +107,18 @@ fn bad_expressions_are_errors_not_panics() {
         "next",
     ] {
         assert!(parse_date_expression(expr, now).is_err(), "{expr}");
+    }
+}
+
+proptest::proptest! {
+    #[test]
+    fn no_expression_or_pattern_makes_the_date_generator_panic(
+        text in "[-+@ 0-9a-zA-Z'%.:]{0,30}",
+    ) {
+        let now = at("2026-01-31T10:30:00Z");
+        let _ = parse_date_expression(&text, now);
+        let _ = parse_time_expression(&text, now);
+        let _ = format_java(&text, &now);
+        let _ = java_to_chrono_format(&text);
     }
 }

@@ -5,8 +5,10 @@ use rand::Rng;
 use rand::distr::{Alphanumeric, Distribution};
 use serde_json::{Map, Value, json};
 
-use super::datetime::{format_java, parse_date_expression, parse_time_expression};
+use super::datetime::{parse_date_expression, parse_time_expression};
 use super::generator::{DataType, Generator, UuidFormat};
+use super::java_format::format_java;
+use super::regex_gen::random_regex;
 
 /// Who the values are generated for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -38,9 +40,6 @@ impl GeneratorContext {
     }
 }
 
-/// Longest repetition the regex generator unrolls for `*` and `+`.
-const MAX_REGEX_REPEAT: u32 = 10;
-
 impl Generator {
     /// True when this generator applies in `mode`.
     pub fn applies_in(&self, mode: GeneratorMode) -> bool {
@@ -64,7 +63,23 @@ impl Generator {
         if !self.applies_in(ctx.mode) {
             return None;
         }
-        let keep_string = current.is_string();
+        match self {
+            Generator::Date { .. } | Generator::Time { .. } | Generator::DateTime { .. } => {
+                self.generate_date_time(ctx).map(Value::String)
+            }
+            Generator::ProviderState {
+                expression,
+                data_type,
+            } => provider_state_value(expression, data_type.unwrap_or_default(), ctx),
+            Generator::MockServerUrl { example, regex } => {
+                mock_server_url(example, regex, ctx.mock_server_url.as_deref()).map(Value::String)
+            }
+            _ => self.random_value(current.is_string(), rng),
+        }
+    }
+
+    /// The random generators; numbers stay strings when the example is one.
+    fn random_value(&self, keep_string: bool, rng: &mut impl Rng) -> Option<Value> {
         match self {
             Generator::RandomInt { min, max } => {
                 let (lo, hi) = if min <= max {
@@ -98,16 +113,7 @@ impl Generator {
             Generator::Regex { regex } => random_regex(regex, rng).map(Value::String),
             Generator::Uuid { format } => Some(json!(random_uuid(format.unwrap_or_default(), rng))),
             Generator::RandomBoolean => Some(json!(rng.random_bool(0.5))),
-            Generator::Date { .. } | Generator::Time { .. } | Generator::DateTime { .. } => {
-                self.generate_date_time(ctx).map(Value::String)
-            }
-            Generator::ProviderState {
-                expression,
-                data_type,
-            } => provider_state_value(expression, data_type.unwrap_or_default(), ctx),
-            Generator::MockServerUrl { example, regex } => {
-                mock_server_url(example, regex, ctx.mock_server_url.as_deref()).map(Value::String)
-            }
+            _ => None,
         }
     }
 
@@ -157,22 +163,6 @@ fn random_uuid(format: UuidFormat, rng: &mut impl Rng) -> String {
         UuidFormat::LowerCaseHyphenated => id.hyphenated().to_string(),
         UuidFormat::UpperCaseHyphenated => id.hyphenated().to_string().to_uppercase(),
         UuidFormat::Urn => id.urn().to_string(),
-    }
-}
-
-/// A string matching `regex`; `None` when the regex is not supported.
-pub(super) fn random_regex(regex: &str, rng: &mut impl Rng) -> Option<String> {
-    let compiled = rand_regex::Regex::compile(strip_anchors(regex), MAX_REGEX_REPEAT).ok()?;
-    Some(rng.sample::<String, _>(&compiled))
-}
-
-/// The regex without a leading `^` and a trailing unescaped `$`: a
-/// generated string is whole anyway, and the generator refuses anchors.
-fn strip_anchors(regex: &str) -> &str {
-    let r = regex.strip_prefix('^').unwrap_or(regex);
-    match r.strip_suffix('$') {
-        Some(inner) if !inner.ends_with('\\') => inner,
-        _ => r,
     }
 }
 
@@ -233,7 +223,7 @@ fn convert(value: Value, data_type: DataType) -> Option<Value> {
 /// `http://somewhere.world` → `http://somewhere.world/a`.
 fn mock_server_url(example: &str, regex: &str, mock: Option<&str>) -> Option<String> {
     let mock = mock?.trim_end_matches('/');
-    let re = regex::Regex::new(regex).ok()?;
+    let re = regex::Regex::new(&crate::matching::java_regex_to_rust(regex)).ok()?;
     let caps = re.captures(example)?;
     let tail: String = caps.iter().skip(1).flatten().map(|m| m.as_str()).collect();
     Some(format!("{mock}{tail}"))

@@ -12,12 +12,17 @@ mod apply;
 mod datetime;
 mod generate;
 mod generator;
+mod java_format;
 mod path;
+mod regex_gen;
+mod validate;
 
 pub use apply::{apply_to_json, apply_to_message, apply_to_request, apply_to_response};
-pub use datetime::{java_to_chrono_format, parse_date_expression};
+pub use datetime::{parse_date_expression, parse_time_expression};
 pub use generate::{GeneratorContext, GeneratorMode};
 pub use generator::{DataType, Generator, UuidFormat};
+pub use java_format::{format_java, java_to_chrono_format};
+pub use validate::is_valid_body_path;
 
 use indexmap::IndexMap;
 use serde_json::{Map, Value};
@@ -94,7 +99,7 @@ pub struct Generators {
 impl Generators {
     /// Parses the `generators` attribute (V3/V4 form).
     pub fn from_pact_json(value: &Value) -> Result<Self, DslError> {
-        Self::from_pact_json_at(value, "generators", "$")
+        Self::from_pact_json_at(value, "generators", "$.generators")
     }
 
     /// Like [`Generators::from_pact_json`], naming `origin` and the JSON

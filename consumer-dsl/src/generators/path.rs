@@ -114,6 +114,16 @@ mod tests {
         assert_eq!(parse("$['open"), None);
     }
 
+    proptest::proptest! {
+        #[test]
+        fn no_key_makes_the_path_parser_panic(key in "[$.a-zé*'\\[\\]0-9 ]{0,20}") {
+            let mut v = json!({"a": [{"b": 1}]});
+            if let Some(steps) = parse(&key) {
+                visit_mut(&mut v, &steps, &mut |x| *x = json!(null));
+            }
+        }
+    }
+
     #[test]
     fn visits_every_selected_value() {
         let mut v = json!({"items": [{"id": 1}, {"id": 2}], "other": {"id": 3}});

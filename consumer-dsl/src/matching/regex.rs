@@ -56,8 +56,10 @@ const POSIX: &[(&str, &str)] = &[
 
 /// Rewrites the Java-only parts of a pattern: POSIX classes
 /// (`\p{Alpha}`, `\P{Digit}`) and `\Q…\E` quoting. Everything else is
-/// the same in both dialects, or left for the compiler to refuse.
-fn from_java(pattern: &str) -> String {
+/// the same in both dialects, or left for the compiler to refuse. Used by
+/// every place that reads a Pact regex (rules, Regex and MockServerURL
+/// generators).
+pub fn from_java(pattern: &str) -> String {
     let mut out = String::with_capacity(pattern.len());
     let mut rest = pattern;
     while let Some(i) = rest.find('\\') {

@@ -7,8 +7,17 @@ use serde_json::{Map, Value};
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 pub struct ProviderState {
     pub name: String,
-    #[serde(default, skip_serializing_if = "Map::is_empty")]
+    /// Parameters; `null` in a file reads as none.
+    #[serde(
+        default,
+        skip_serializing_if = "Map::is_empty",
+        deserialize_with = "null_as_empty"
+    )]
     pub params: Map<String, Value>,
+}
+
+fn null_as_empty<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Map<String, Value>, D::Error> {
+    Ok(Option::<Map<String, Value>>::deserialize(d)?.unwrap_or_default())
 }
 
 impl ProviderState {
@@ -18,5 +27,22 @@ impl ProviderState {
             name: name.into(),
             params: Map::new(),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn null_or_missing_params_read_as_none() {
+        for v in [json!({"name": "s", "params": null}), json!({"name": "s"})] {
+            let state: ProviderState = serde_json::from_value(v).expect("readable");
+            assert_eq!(state, ProviderState::named("s"));
+        }
+        let v = json!({"name": "s", "params": {"id": 1}});
+        let state: ProviderState = serde_json::from_value(v.clone()).expect("readable");
+        assert_eq!(serde_json::to_value(&state).ok(), Some(v));
     }
 }

@@ -2,13 +2,31 @@
 //! (what `accord contract lint` prints).
 //!
 //! Problems are data: each names a stable code, the JSON path in the V4
-//! form of the contract, and a readable sentence.
+//! form of the contract, and a readable sentence. Codes (never renamed):
+//!
+//! | code | severity | when |
+//! | --- | --- | --- |
+//! | `EMPTY_NAME` | error | the consumer or provider has no name |
+//! | `DUPLICATE_INTERACTION` | error | same description and provider states (with params) as an earlier interaction |
+//! | `DUPLICATE_KEY` | error | the V4 `key` of an earlier interaction |
+//! | `EMPTY_DESCRIPTION` | error | no description |
+//! | `EMPTY_PROVIDER_STATE` | error | a provider state without a name |
+//! | `INVALID_STATUS` | error | an HTTP status outside 100..=599 |
+//! | `EMPTY_METHOD` | error | an HTTP request without a method |
+//! | `RELATIVE_PATH` | warning | an HTTP path not starting with `/` |
+//! | `NO_RESPONSE_MESSAGE` | warning | a synchronous message without a response |
+//! | `GENERATOR_UNUSABLE` | error | a generator that can never produce a value |
+//! | `INVALID_GENERATOR_PATH` | error | a body generator key that is not a Pact path |
+//! | `PROVIDER_STATE_GENERATOR_WITHOUT_STATE` | warning | a `ProviderState` generator in an interaction without provider states |
+//! | `MISSING_PROTOCOL_PIN` | error | A2A tasks or an agent card without `metadata.accord.a2a`; MCP calls or tools without `metadata.accord.mcp` |
 
 use std::collections::HashMap;
+use std::fmt;
 
 use indexmap::IndexMap;
 
-use crate::model::{Contract, Interaction};
+use super::lint_generators::check_generators;
+use crate::model::{Contract, HttpInteraction, Interaction};
 
 /// How serious a problem is: errors make `lint` fail, warnings do not.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -26,6 +44,28 @@ pub struct LintProblem {
     /// JSON path in the V4 form of the contract, e.g. `$.interactions[3].description`.
     pub path: String,
     pub message: String,
+}
+
+impl fmt::Display for Severity {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Severity::Warning => "warning",
+            Severity::Error => "error",
+        })
+    }
+}
+
+/// `error DUPLICATE_KEY at $.interactions[3].key: key 'k' is already used by …`
+impl fmt::Display for LintProblem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let LintProblem {
+            severity,
+            code,
+            path,
+            message,
+        } = self;
+        write!(f, "{severity} {code} at {path}: {message}")
+    }
 }
 
 impl LintProblem {
@@ -85,6 +125,7 @@ pub fn lint(contract: &Contract) -> Vec<LintProblem> {
     check_duplicates(contract, &mut problems);
     for (i, interaction) in contract.interactions.iter().enumerate() {
         check_interaction(i, interaction, &mut problems);
+        check_generators(i, interaction, &mut problems);
     }
     check_protocol_pins(contract, &mut problems);
     problems
@@ -128,7 +169,7 @@ fn check_duplicates(contract: &Contract, problems: &mut Vec<LintProblem>) {
 fn check_interaction(i: usize, interaction: &Interaction, problems: &mut Vec<LintProblem>) {
     let at = format!("$.interactions[{i}]");
     let meta = interaction.meta();
-    let mut push = |severity, code, suffix: &str, message: String| {
+    let mut push = |severity, code: &'static str, suffix: &str, message: String| {
         problems.push(LintProblem::new(
             severity,
             code,
@@ -156,33 +197,29 @@ fn check_interaction(i: usize, interaction: &Interaction, problems: &mut Vec<Lin
         }
     }
     match interaction {
-        Interaction::Http(h) => {
-            if !(100..=599).contains(&h.response.status) {
-                let msg = format!("{} is not an HTTP status code", h.response.status);
-                push(Severity::Error, "INVALID_STATUS", ".response.status", msg);
-            }
-            if h.request.method.trim().is_empty() {
-                push(
-                    Severity::Error,
-                    "EMPTY_METHOD",
-                    ".request.method",
-                    "the request has no method".into(),
-                );
-            }
-            if !h.request.path.starts_with('/') {
-                let msg = format!("path '{}' does not start with '/'", h.request.path);
-                push(Severity::Warning, "RELATIVE_PATH", ".request.path", msg);
-            }
-        }
+        Interaction::Http(h) => check_http(h, &mut push),
         Interaction::SyncMessage(m) if m.response.is_empty() => {
-            push(
-                Severity::Warning,
-                "NO_RESPONSE_MESSAGE",
-                ".response",
-                "a synchronous message expects no response".into(),
-            );
+            let msg = "a synchronous message expects no response".to_string();
+            push(Severity::Warning, "NO_RESPONSE_MESSAGE", ".response", msg);
         }
         _ => {}
+    }
+}
+
+type Push<'a> = dyn FnMut(Severity, &'static str, &str, String) + 'a;
+
+fn check_http(h: &HttpInteraction, push: &mut Push<'_>) {
+    if !(100..=599).contains(&h.response.status) {
+        let msg = format!("{} is not an HTTP status code", h.response.status);
+        push(Severity::Error, "INVALID_STATUS", ".response.status", msg);
+    }
+    if h.request.method.trim().is_empty() {
+        let msg = "the request has no method".to_string();
+        push(Severity::Error, "EMPTY_METHOD", ".request.method", msg);
+    }
+    if !h.request.path.starts_with('/') {
+        let msg = format!("path '{}' does not start with '/'", h.request.path);
+        push(Severity::Warning, "RELATIVE_PATH", ".request.path", msg);
     }
 }
 
@@ -210,7 +247,7 @@ fn check_protocol_pins(contract: &Contract, problems: &mut Vec<LintProblem>) {
         problems.push(LintProblem::new(
             Severity::Error,
             "MISSING_PROTOCOL_PIN",
-            "$.metadata.accord.protocols.a2a".into(),
+            "$.metadata.accord.a2a".into(),
             msg,
         ));
     }
@@ -222,7 +259,7 @@ fn check_protocol_pins(contract: &Contract, problems: &mut Vec<LintProblem>) {
         problems.push(LintProblem::new(
             Severity::Error,
             "MISSING_PROTOCOL_PIN",
-            "$.metadata.accord.protocols.mcp".into(),
+            "$.metadata.accord.mcp".into(),
             msg,
         ));
     }

@@ -11,6 +11,7 @@
 
 mod json;
 mod lint;
+mod lint_generators;
 pub mod parts;
 mod read;
 mod read_interaction;
@@ -22,5 +23,8 @@ pub use read::{
     A2A_VERSION, JSON_SCHEMA_VERSION, MCP_VERSIONS, detect_spec, from_value, read_contract,
 };
 pub use read_interaction::INTERACTION_TYPES;
-pub use write::{accord_metadata, interaction_to_v4, to_v4_json, write_contract};
+pub use write::{accord_metadata, contract_digest, interaction_to_v4, to_v4_json, write_contract};
 pub use write_parts::{body_to_v4, message_to_v4, request_to_v4, response_to_v4};
+
+#[cfg(test)]
+mod round_trip_tests;

@@ -92,8 +92,11 @@ pub fn detect_spec(value: &Value, origin: &str) -> Result<PactSpec, DslError> {
     let declared = SPEC_KEYS.iter().find_map(|key| {
         let v = metadata?.get(key)?;
         let (version, path) = match v {
-            Value::Object(o) => (o.get("version")?, format!("$.metadata.{key}.version")),
-            other => (other, format!("$.metadata.{key}")),
+            Value::Object(o) => (
+                o.get("version")?,
+                format!("$.metadata{}.version", step(key)),
+            ),
+            other => (other, format!("$.metadata{}", step(key))),
         };
         Some((version, path))
     });
@@ -111,6 +114,15 @@ pub fn detect_spec(value: &Value, origin: &str) -> Result<PactSpec, DslError> {
         return text.parse().map_err(|e| at.invalid("", format!("{e}")));
     }
     Ok(guess_spec(value))
+}
+
+/// A JSON path step: `.name`, or `['name']` when the name is not an identifier.
+fn step(key: &str) -> String {
+    if key.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
+        format!(".{key}")
+    } else {
+        format!("['{key}']")
+    }
 }
 
 fn guess_spec(value: &Value) -> PactSpec {
@@ -211,7 +223,7 @@ fn read_mcp_tools(
 }
 
 /// Reads and validates `metadata.accord`:
-/// `{"formatVersion": "1.0", "protocols": {"a2a": "1.0", "mcp": "2026-07-28", "jsonSchema": "2020-12"}}`.
+/// `{"formatVersion": "1.0", "a2a": "1.0", "mcp": "2026-07-28", "jsonSchema": "2020-12"}`.
 fn read_accord_metadata(v: &Value, origin: &str) -> Result<AccordMetadata, DslError> {
     let at = At {
         origin,
@@ -227,44 +239,37 @@ fn read_accord_metadata(v: &Value, origin: &str) -> Result<AccordMetadata, DslEr
             ),
         ));
     }
-    let proto_at = At {
-        origin,
-        path: "$.metadata.accord.protocols",
-    };
-    let protocols = match obj.get("protocols") {
-        None | Some(Value::Null) => Map::new(),
-        Some(p) => proto_at.object(p)?.clone(),
-    };
-    let pin = |key: &str, allowed: &[&str]| -> Result<Option<String>, DslError> {
-        let Some(v) = proto_at.opt_str(&protocols, key)? else {
-            return Ok(None);
-        };
-        if allowed.contains(&v) {
-            return Ok(Some(v.to_string()));
-        }
-        Err(proto_at.invalid(
-            &format!(".{key}"),
-            format!(
-                "unsupported {key} version '{v}' (supported: {})",
-                allowed.join(", ")
-            ),
-        ))
-    };
-    let a2a = pin("a2a", &[A2A_VERSION])?;
-    let mcp = pin("mcp", MCP_VERSIONS)?;
-    let json_schema = pin("jsonSchema", &[JSON_SCHEMA_VERSION])?;
-    let mut extra = extra(obj, &["formatVersion", "protocols"]);
-    let other_protocols = super::json::without(protocols, &["a2a", "mcp", "jsonSchema"]);
-    if !other_protocols.is_empty() {
-        extra.insert("protocols".into(), Value::Object(other_protocols));
-    }
+    let pin = |key: &str, allowed: &[&str]| read_pin(obj, key, allowed, at);
     Ok(AccordMetadata {
         format_version: format_version.to_string(),
-        a2a,
-        mcp,
-        json_schema: json_schema.unwrap_or_else(|| JSON_SCHEMA_VERSION.to_string()),
-        extra,
+        a2a: pin("a2a", &[A2A_VERSION])?,
+        mcp: pin("mcp", MCP_VERSIONS)?,
+        json_schema: pin("jsonSchema", &[JSON_SCHEMA_VERSION])?
+            .unwrap_or_else(|| JSON_SCHEMA_VERSION.to_string()),
+        extra: extra(obj, &["formatVersion", "a2a", "mcp", "jsonSchema"]),
     })
+}
+
+/// One pinned protocol version, which must be one of `allowed`.
+fn read_pin(
+    accord: &Map<String, Value>,
+    key: &str,
+    allowed: &[&str],
+    at: At<'_>,
+) -> Result<Option<String>, DslError> {
+    let Some(v) = at.opt_str(accord, key)? else {
+        return Ok(None);
+    };
+    if allowed.contains(&v) {
+        return Ok(Some(v.to_string()));
+    }
+    Err(at.invalid(
+        &format!(".{key}"),
+        format!(
+            "unsupported {key} version '{v}' (supported: {})",
+            allowed.join(", ")
+        ),
+    ))
 }
 
 #[cfg(test)]

@@ -37,6 +37,13 @@ pub fn write_contract(contract: &Contract) -> String {
     serde_json::to_string_pretty(&value).expect("a serde_json::Value always serialises")
 }
 
+/// The contract's digest: sha256 over the RFC 8785 canonical form of its
+/// V4 JSON ([`crate::canonical::digest`]). Two contracts that write the
+/// same V4 document have the same digest, whatever file they were read from.
+pub fn contract_digest(contract: &Contract) -> String {
+    crate::canonical::digest(&to_v4_json(contract))
+}
+
 /// Serialises a model type whose `Serialize` is derived over string-keyed
 /// maps and plain values, which cannot fail.
 fn to_json<T: Serialize>(value: &T) -> Value {
@@ -60,29 +67,24 @@ fn metadata(contract: &Contract) -> Value {
     Value::Object(out)
 }
 
-/// `{"formatVersion", "protocols": {"a2a", "mcp", "jsonSchema"}}`.
+/// `metadata.accord`: `{"formatVersion", "a2a", "mcp", "jsonSchema"}`
+/// (pins that are not set are left out; `jsonSchema` is always written).
 pub fn accord_metadata(a: &AccordMetadata) -> Value {
-    let mut protocols = Map::new();
+    let mut out = Map::new();
+    out.insert("formatVersion".into(), json!(a.format_version));
     if let Some(v) = &a.a2a {
-        protocols.insert("a2a".into(), json!(v));
+        out.insert("a2a".into(), json!(v));
     }
     if let Some(v) = &a.mcp {
-        protocols.insert("mcp".into(), json!(v));
+        out.insert("mcp".into(), json!(v));
     }
     let schema = if a.json_schema.is_empty() {
         JSON_SCHEMA_VERSION
     } else {
         &a.json_schema
     };
-    protocols.insert("jsonSchema".into(), json!(schema));
-    let mut extra = a.extra.clone();
-    if let Some(Value::Object(more)) = extra.remove("protocols") {
-        append_extra(&mut protocols, &more);
-    }
-    let mut out = Map::new();
-    out.insert("formatVersion".into(), json!(a.format_version));
-    out.insert("protocols".into(), Value::Object(protocols));
-    append_extra(&mut out, &extra);
+    out.insert("jsonSchema".into(), json!(schema));
+    append_extra(&mut out, &a.extra);
     Value::Object(out)
 }
 

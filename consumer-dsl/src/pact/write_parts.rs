@@ -5,12 +5,13 @@ use serde_json::{Map, Value, json};
 
 use crate::generators::Generators;
 use crate::matching::MatchingRules;
+use crate::matching::{ContentKind, content_kind};
 use crate::model::{Body, BodyContent, Headers, HttpRequest, HttpResponse, Message};
 
 /// A V4 body: `{content, contentType, encoded}`. JSON as JSON with
-/// `encoded: false` (a JSON *string* as its JSON text with `encoded:
-/// "json"`, so it cannot be mistaken for text); text as a string; bytes as
-/// base64 with `encoded: "base64"`. `None` for a missing body.
+/// `encoded: false`; text as a string; bytes as base64 with `encoded:
+/// "base64"`. `None` for a missing body. A JSON *string* body needs care,
+/// see [`json_string`].
 pub fn body_to_v4(body: &Body) -> Option<Value> {
     let (content, content_type) = match body {
         Body::Missing => return None,
@@ -21,9 +22,7 @@ pub fn body_to_v4(body: &Body) -> Option<Value> {
         } => (content, content_type),
     };
     let (content, encoded) = match content {
-        BodyContent::Json(Value::String(s)) => {
-            (json!(Value::String(s.clone()).to_string()), json!("json"))
-        }
+        BodyContent::Json(Value::String(s)) => json_string(s, content_type.as_deref()),
         BodyContent::Json(v) => (v.clone(), json!(false)),
         BodyContent::Text(t) => (json!(t), json!(false)),
         BodyContent::Bytes(b) => (
@@ -38,6 +37,25 @@ pub fn body_to_v4(body: &Body) -> Option<Value> {
     }
     out.insert("encoded".into(), encoded);
     Some(Value::Object(out))
+}
+
+/// The content and encoding of a body that is one JSON string. A plain
+/// string content would read as text (or, with a JSON content type, be
+/// parsed as JSON text by some readers), so:
+/// - with a JSON content type, the JSON text (quotes included) as base64,
+///   which Pact tools and this reader both decode as that JSON string;
+/// - without a content type, the string itself unless it looks like XML;
+/// - otherwise its JSON text with `encoded: "json"`.
+fn json_string(s: &str, content_type: Option<&str>) -> (Value, Value) {
+    let text = Value::String(s.to_string()).to_string();
+    match content_type.map(content_kind) {
+        Some(ContentKind::Json) => (
+            json!(base64::engine::general_purpose::STANDARD.encode(text)),
+            json!("base64"),
+        ),
+        None if !s.trim_start().starts_with('<') && !s.is_empty() => (json!(s), json!(false)),
+        _ => (json!(text), json!("json")),
+    }
 }
 
 fn multimap(map: &Headers) -> Value {
@@ -114,4 +132,39 @@ pub fn message_to_v4(m: &Message) -> Value {
     let mut out = Map::new();
     message_into_v4(m, &mut out);
     Value::Object(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bodies_take_the_v4_form_of_their_kind() {
+        let table = [
+            (
+                Body::json(json!({"a": 1})),
+                json!({"content": {"a": 1}, "contentType": "application/json", "encoded": false}),
+            ),
+            (
+                Body::json(json!("abc")),
+                json!({"content": "ImFiYyI=", "contentType": "application/json", "encoded": "base64"}),
+            ),
+            (
+                Body::text("hi", Some("text/plain")),
+                json!({"content": "hi", "contentType": "text/plain", "encoded": false}),
+            ),
+            (
+                Body::Present {
+                    content: BodyContent::Bytes(vec![0, 255]),
+                    content_type: None,
+                },
+                json!({"content": "AP8=", "encoded": "base64"}),
+            ),
+            (Body::Null, Value::Null),
+        ];
+        for (body, expected) in table {
+            assert_eq!(body_to_v4(&body), Some(expected), "{body:?}");
+        }
+        assert_eq!(body_to_v4(&Body::Missing), None);
+    }
 }

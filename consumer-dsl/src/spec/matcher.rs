@@ -63,6 +63,17 @@ pub enum MatcherBody {
 }
 
 impl Matcher {
+    /// The number of JSON values in the example.
+    pub fn expanded_size(&self) -> u64 {
+        match &self.body {
+            MatcherBody::Example(t) => t.expanded_size(),
+            MatcherBody::EachLike { item, copies } => item
+                .expanded_size()
+                .saturating_mul(*copies as u64)
+                .saturating_add(1),
+        }
+    }
+
     /// The example; rules and generator go to `out`.
     pub fn compile(&self, path: &PactPath, out: &mut Compiled) -> Value {
         for r in &self.rules {

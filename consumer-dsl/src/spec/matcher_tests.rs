@@ -268,3 +268,112 @@ fn json_input_with_matchers_compiles_like_yaml() {
     assert_eq!(t, y);
     assert!(!t.is_literal());
 }
+
+#[test]
+fn compiled_rules_judge_actual_values_in_the_matching_engine() {
+    use crate::matching::{MatchingRules, match_json};
+    use crate::model::PactSpec;
+    let table: &[(&str, Value, bool)] = &[
+        ("{a: {$like: plan-1}}", json!({"a": "other"}), true),
+        ("{a: {$like: plan-1}}", json!({"a": 1}), false),
+        (
+            "{a: {$regex: '^p-\\d+$', example: p-1}}",
+            json!({"a": "p-22"}),
+            true,
+        ),
+        (
+            "{a: {$regex: '^p-\\d+$', example: p-1}}",
+            json!({"a": "q-1"}),
+            false,
+        ),
+        (
+            "{a: {$eachLike: {t: {$like: x}}, min: 2}}",
+            json!({"a": [{"t": "1"}, {"t": "2"}, {"t": "3"}]}),
+            true,
+        ),
+        (
+            "{a: {$eachLike: {t: {$like: x}}, min: 2}}",
+            json!({"a": [{"t": "1"}]}),
+            false,
+        ),
+        (
+            "{a: {$eachLike: {t: {$like: x}}, min: 2}}",
+            json!({"a": [{"t": 1}, {"t": "2"}]}),
+            false,
+        ),
+        ("{a: {$enum: [draft, ready]}}", json!({"a": "ready"}), true),
+        ("{a: {$enum: [draft, ready]}}", json!({"a": "gone"}), false),
+        ("{a: {$integer: 1}}", json!({"a": 1.5}), false),
+        (
+            "{a: {$datetime: \"yyyy-MM-dd'T'HH:mm:ss\", example: '2026-01-01T00:00:00'}}",
+            json!({"a": "2027-02-03T04:05:06"}),
+            true,
+        ),
+        (
+            "{a: {$datetime: \"yyyy-MM-dd'T'HH:mm:ss\", example: '2026-01-01T00:00:00'}}",
+            json!({"a": "yesterday"}),
+            false,
+        ),
+        (
+            "{a: {$arrayContains: [{rel: self}]}}",
+            json!({"a": [{"rel": "next"}, {"rel": "self"}]}),
+            true,
+        ),
+        (
+            "{a: {$arrayContains: [{rel: self}]}}",
+            json!({"a": [{"rel": "next"}]}),
+            false,
+        ),
+        (
+            "{a: {$eachKey: {$regex: '^[a-z]+$', example: k}, example: {k: 1}}}",
+            json!({"a": {"K1": 1}}),
+            false,
+        ),
+        (
+            "{a: {$fromState: '${id}', example: p-1}}",
+            json!({"a": "p-9"}),
+            true,
+        ),
+        ("{a: {$uuid: ~}}", json!({"a": "not-a-uuid"}), false),
+    ];
+    for (yaml, actual, ok) in table {
+        let t: Template = yaml_serde::from_str(yaml).expect("valid template");
+        let mut out = Compiled::default();
+        let example = t.compile(&PactPath::root(), &mut out);
+        let rules =
+            MatchingRules::from_pact_json(&json!({"body": out.rules_by_path()}), PactSpec::V4)
+                .expect("the engine reads the compiled rules");
+        let body = rules.category("body").expect("a body category");
+        assert!(
+            match_json(&example, &example, body, true).is_empty(),
+            "{yaml}: the example must match itself"
+        );
+        let mismatches = match_json(&example, actual, body, true);
+        assert_eq!(
+            mismatches.is_empty(),
+            *ok,
+            "{yaml} against {actual}: {mismatches:?}"
+        );
+    }
+}
+
+#[test]
+fn nested_each_like_cannot_blow_up_the_example() {
+    let yaml = "{a: {$eachLike: {$eachLike: {$eachLike: {$eachLike: x, examples: 100}, examples: 100}, examples: 100}, examples: 100}}";
+    let err = yaml_serde::from_str::<Template>(yaml)
+        .expect_err("too big")
+        .to_string();
+    assert!(err.contains("more than 100000"), "{err}");
+    let ok: Template =
+        yaml_serde::from_str("{a: {$eachLike: {$eachLike: x, examples: 100}, examples: 100}}")
+            .expect("10 000 values are fine");
+    fn count(v: &Value) -> u64 {
+        match v {
+            Value::Array(a) => 1 + a.iter().map(count).sum::<u64>(),
+            Value::Object(o) => 1 + o.values().map(count).sum::<u64>(),
+            _ => 1,
+        }
+    }
+    assert_eq!(ok.expanded_size(), count(&ok.example()));
+    assert_eq!(ok.expanded_size(), 10_102);
+}

@@ -1,13 +1,60 @@
 //! The hand-written spec language (YAML, or JSON of the same shape),
 //! compiled into a contract.
+//!
+//! [`compile_spec`] parses the text into an [`ast::SpecDocument`] (unknown
+//! keys and malformed values are refused with file, line, column and field
+//! path), then lowers it into a [`Contract`]. The grammar and the inline
+//! matcher syntax are documented in `docs/contract-format.md`.
 
+pub mod ast;
+mod ast_a2a;
+mod ast_forms;
+mod ast_interaction;
+mod ast_values;
+mod lower;
+mod lower_a2a;
+mod lower_a2a_flow;
+mod lower_card;
+mod lower_http;
+mod lower_mcp;
 pub mod matcher;
+mod matcher_generated;
 mod matcher_kinds;
 pub mod path;
+pub mod resolver;
 pub mod template;
 
+pub use ast_forms::OneOrMany;
+pub use ast_values::{CounterSpec, PrincipalSpec, StateName, StateSpec};
+pub use lower::{MCP_VERSIONS, lower};
 pub use path::PactPath;
+pub use resolver::{NoSchemaFiles, ResolveError, SchemaResolver};
 pub use template::{Compiled, Template};
+
+use crate::{Contract, DslError};
+
+/// Parses a spec (YAML, or JSON of the same shape) without lowering it.
+pub fn parse_spec(text: &str, origin: &str) -> Result<ast::SpecDocument, DslError> {
+    yaml_serde::from_str(text).map_err(|source| DslError::Spec {
+        origin: origin.to_string(),
+        source,
+    })
+}
+
+/// Compiles a spec into a contract. `origin` names the spec in errors
+/// (usually its file name); `resolver` loads JSON Schemas referred to by
+/// path (use [`NoSchemaFiles`] when all schemas are inline).
+pub fn compile_spec(
+    text: &str,
+    origin: &str,
+    resolver: &dyn SchemaResolver,
+) -> Result<Contract, DslError> {
+    let doc = parse_spec(text, origin)?;
+    lower(&doc, origin, resolver)
+}
 
 #[cfg(test)]
 mod matcher_tests;
+
+#[cfg(test)]
+mod spec_tests;

@@ -169,7 +169,7 @@ impl<'de> Visitor<'de> for TemplateVisitor {
         while let Some(t) = seq.next_element::<Template>()? {
             items.push(t);
         }
-        Ok(collapse_array(items))
+        bounded(collapse_array(items))
     }
 
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Template, A::Error> {
@@ -181,13 +181,54 @@ impl<'de> Visitor<'de> for TemplateVisitor {
         if entries.iter().any(|(k, _)| matcher::is_keyword(k)) {
             return matcher::parse(entries)
                 .map(|m| Template::Matcher(Box::new(m)))
-                .map_err(<A::Error as de::Error>::custom);
+                .map_err(<A::Error as de::Error>::custom)
+                .and_then(bounded);
         }
         let fields: IndexMap<String, Template> = entries
             .into_iter()
             .map(|(k, v)| (matcher::unescape_key(k), v))
             .collect();
-        Ok(collapse_object(fields))
+        bounded(collapse_object(fields))
+    }
+}
+
+/// Most JSON nodes the example of one template may expand to (`$eachLike`
+/// copies its item): a guard against exponential examples.
+pub const MAX_EXAMPLE_NODES: u64 = 100_000;
+
+fn bounded<E: de::Error>(t: Template) -> Result<Template, E> {
+    let n = t.expanded_size();
+    if n > MAX_EXAMPLE_NODES {
+        return Err(E::custom(format!(
+            "this value's example would hold {n} JSON values, more than {MAX_EXAMPLE_NODES}; lower `examples` of $eachLike"
+        )));
+    }
+    Ok(t)
+}
+
+fn value_size(v: &Value) -> u64 {
+    match v {
+        Value::Array(a) => a.iter().map(value_size).fold(1, u64::saturating_add),
+        Value::Object(o) => o.values().map(value_size).fold(1, u64::saturating_add),
+        _ => 1,
+    }
+}
+
+impl Template {
+    /// The number of JSON values in the compiled example.
+    pub fn expanded_size(&self) -> u64 {
+        match self {
+            Template::Literal(v) => value_size(v),
+            Template::Array(items) => items
+                .iter()
+                .map(Template::expanded_size)
+                .fold(1, u64::saturating_add),
+            Template::Object(f) => f
+                .values()
+                .map(Template::expanded_size)
+                .fold(1, u64::saturating_add),
+            Template::Matcher(m) => m.expanded_size(),
+        }
     }
 }
 

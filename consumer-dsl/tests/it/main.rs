@@ -1,4 +1,6 @@
 //! The integration tests of `accord-dsl`: one binary, one module per area.
 
 mod conformance;
-mod throughput;
+mod no_panic;
+mod pact_files;
+mod spec_files;

@@ -300,7 +300,7 @@ pub struct StatusStep {
     pub state: TaskState,
     /// Expected parts of the status message.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub message: Vec<PartExpectation>,
+    pub message_parts: Vec<PartExpectation>,
     /// The state may be skipped (e.g. SUBMITTED on a fast agent).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub optional: bool,

@@ -29,7 +29,7 @@ mod rules_serde;
 pub use a2a::{
     A2aMessage, A2aTask, A2aTaskInteraction, ArtifactExpectation, MessageStep, Part, PartContent,
     PartExpectation, ResponseKind, Role, SendConfiguration, SendRequest, StatusStep, TaskState,
-    TaskStep,
+    TaskStep, UnknownTaskState,
 };
 pub use a2a_flow::{A2aOperation, CancelScenario, FollowUp, FollowUpOutcome, PushScenario};
 pub use card::{

@@ -1,0 +1,339 @@
+//! Lowering `a2a:` interactions: the message sent, the expected events,
+//! the expected error, cancel and push scenarios and follow-ups.
+
+use serde_json::{Map, Value};
+
+use super::PactPath;
+use super::ast::{A2aSpec, ArtifactSpec, PartSpec, ResponseName, SchemaSpec, SendSpec, StepSpec};
+use super::lower::{Ctx, body_rules};
+use super::lower_a2a_flow::{cancel, error, follow_up, push};
+use super::template::{Compiled, Template};
+use crate::DslError;
+use crate::model::accord::{
+    A2aMessage, A2aTask, A2aTaskInteraction, ArtifactExpectation, MessageStep, Part, PartContent,
+    PartExpectation, ResponseKind, Role, SendConfiguration, SendRequest, StatusStep, TaskState,
+    TaskStep,
+};
+use crate::model::{Interaction, InteractionMeta};
+
+/// An `a2a:` interaction.
+pub(crate) fn task(
+    cx: &Ctx<'_>,
+    path: &str,
+    meta: InteractionMeta,
+    a: &A2aSpec,
+) -> Result<Interaction, DslError> {
+    let Some(send) = &a.send else {
+        return Err(cx.err(path, "an a2a interaction needs `send` (the message)"));
+    };
+    check_shape(cx, path, a)?;
+    let steps = steps(cx, &format!("{path}.expect"), &a.expect)?;
+    let last_state = steps.iter().rev().find_map(|s| match s {
+        TaskStep::Status(st) => Some(st.state),
+        _ => None,
+    });
+    let terminal_state = a
+        .terminal
+        .map(|t| t.0)
+        .or(last_state.filter(|s| s.is_terminal()));
+    if let Some(t) = a.terminal.filter(|t| !t.0.is_terminal()) {
+        return Err(cx.err(
+            &format!("{path}.terminal"),
+            format!(
+                "{} is not a terminal state (COMPLETED, FAILED, CANCELED, REJECTED)",
+                t.0
+            ),
+        ));
+    }
+    let task = A2aTask {
+        skill: a.skill.clone(),
+        request: send_request(cx, &format!("{path}.send"), send)?,
+        streaming: send.stream,
+        response: match a.returns {
+            Some(ResponseName::Message) => ResponseKind::Message,
+            _ => ResponseKind::Task,
+        },
+        steps,
+        terminal_state,
+        error: a
+            .error
+            .as_ref()
+            .map(|e| error(cx, &format!("{path}.error"), e))
+            .transpose()?,
+        cancel: a
+            .cancel
+            .as_ref()
+            .map(|c| cancel(cx, &format!("{path}.cancel"), c))
+            .transpose()?,
+        push: a
+            .push
+            .as_ref()
+            .map(|p| push(cx, &format!("{path}.push"), p))
+            .transpose()?,
+        follow_ups: a
+            .follow_ups
+            .iter()
+            .enumerate()
+            .map(|(i, f)| follow_up(cx, &format!("{path}.follow_ups[{i}]"), f))
+            .collect::<Result<_, _>>()?,
+        extra: Map::new(),
+    };
+    Ok(Interaction::A2aTask(A2aTaskInteraction { meta, task }))
+}
+
+/// Refuses combinations that cannot happen: a task from a refused send, or
+/// task events from an agent that answers with a direct message.
+fn check_shape(cx: &Ctx<'_>, path: &str, a: &A2aSpec) -> Result<(), DslError> {
+    let task_keys =
+        a.terminal.is_some() || a.cancel.is_some() || a.push.is_some() || !a.follow_ups.is_empty();
+    if a.error.is_some() && (task_keys || !a.expect.is_empty()) {
+        return Err(cx.err(
+            &format!("{path}.error"),
+            "an expected send error creates no task: drop `expect`, `terminal`, `cancel`, `push` and `follow_ups`, or drop `error`",
+        ));
+    }
+    let replies = a.expect.iter().filter(|s| s.reply.is_some()).count();
+    let task_steps = a.expect.len() - replies;
+    match a.returns {
+        Some(ResponseName::Message) if task_keys || task_steps > 0 => Err(cx.err(
+            path,
+            "`returns: message` answers with a direct reply: no task states, artifacts, terminal, cancel, push or follow-ups",
+        )),
+        Some(ResponseName::Task) | None if replies > 0 => Err(cx.err(
+            &format!("{path}.expect"),
+            "a `reply` step needs `returns: message`",
+        )),
+        _ => Ok(()),
+    }
+}
+
+/// The `SendMessageRequest`; rules rooted at the request params.
+pub(crate) fn send_request(
+    cx: &Ctx<'_>,
+    path: &str,
+    s: &SendSpec,
+) -> Result<SendRequest, DslError> {
+    let mut out = Compiled::default();
+    let parts = sent_parts(cx, path, s, &mut out)?;
+    let metadata = match &s.metadata {
+        None => None,
+        Some(t) => match t.compile(&PactPath::root().field("metadata"), &mut out) {
+            Value::Object(m) => Some(m),
+            _ => return Err(cx.err(&format!("{path}.metadata"), "metadata is a map")),
+        },
+    };
+    let configured =
+        !s.accepted_output_modes.is_empty() || s.history_length.is_some() || s.return_immediately;
+    let configuration = configured.then(|| SendConfiguration {
+        accepted_output_modes: s.accepted_output_modes.clone(),
+        history_length: s.history_length,
+        return_immediately: s.return_immediately,
+    });
+    let (matching_rules, generators) = body_rules(&out)?;
+    Ok(SendRequest {
+        message: A2aMessage {
+            role: Role::User,
+            parts,
+            message_id: s.message_id.clone(),
+            context_id: s.context_id.clone(),
+            task_id: s.task_id.clone(),
+            reference_task_ids: s.reference_task_ids.clone(),
+            extensions: s.extensions.clone(),
+            metadata: None,
+        },
+        configuration,
+        metadata,
+        matching_rules,
+        generators,
+    })
+}
+
+/// The parts of a sent message: `text`, then `data`, then `parts`, with
+/// their rules at `$.message.parts[i]`.
+fn sent_parts(
+    cx: &Ctx<'_>,
+    path: &str,
+    s: &SendSpec,
+    out: &mut Compiled,
+) -> Result<Vec<Part>, DslError> {
+    let text = s.text.as_ref().map(|t| PartSpec {
+        text: Some(t.clone()),
+        ..PartSpec::default()
+    });
+    let data = s.data.as_ref().map(|d| PartSpec {
+        data: Some(d.clone()),
+        media_type: s.media_type.clone(),
+        ..PartSpec::default()
+    });
+    let specs: Vec<PartSpec> = text
+        .into_iter()
+        .chain(data)
+        .chain(s.parts.iter().cloned())
+        .collect();
+    if specs.is_empty() {
+        return Err(cx.err(
+            path,
+            "a message needs at least one part: `text`, `data` or `parts`",
+        ));
+    }
+    let root = PactPath::root().field("message").field("parts");
+    let mut parts = Vec::new();
+    for (i, p) in specs.iter().enumerate() {
+        let ppath = format!("{path}.parts[{i}]");
+        if p.schema.is_some() {
+            return Err(cx.err(
+                &ppath,
+                "`schema` belongs to expected parts, not to sent ones",
+            ));
+        }
+        let content = part_content(cx, &ppath, p, &root.index(i), out)?;
+        parts.push(Part {
+            content,
+            media_type: p.media_type.clone(),
+            filename: p.filename.clone(),
+            metadata: None,
+        });
+    }
+    Ok(parts)
+}
+
+fn part_content(
+    cx: &Ctx<'_>,
+    path: &str,
+    p: &PartSpec,
+    root: &PactPath,
+    out: &mut Compiled,
+) -> Result<PartContent, DslError> {
+    let present: Vec<(&str, &Template)> = [
+        ("text", &p.text),
+        ("data", &p.data),
+        ("url", &p.url),
+        ("raw", &p.raw),
+    ]
+    .into_iter()
+    .filter_map(|(k, v)| v.as_ref().map(|t| (k, t)))
+    .collect();
+    let [(kind, t)] = present.as_slice() else {
+        return Err(cx.err(
+            path,
+            "a part has exactly one of `text`, `data`, `url`, `raw`",
+        ));
+    };
+    let v = t.compile(&root.field(kind), out);
+    let text = |v: Value| match v {
+        Value::String(s) => Ok(s),
+        _ => Err(cx.err(
+            &format!("{path}.{kind}"),
+            format!("a `{kind}` part holds a string"),
+        )),
+    };
+    Ok(match *kind {
+        "data" => PartContent::Data(v),
+        "text" => PartContent::Text(text(v)?),
+        "url" => PartContent::Url(text(v)?),
+        _ => PartContent::Raw(text(v)?),
+    })
+}
+
+fn schema(cx: &Ctx<'_>, path: &str, s: &Option<SchemaSpec>) -> Result<Option<Value>, DslError> {
+    match s {
+        None => Ok(None),
+        Some(SchemaSpec::Inline(v)) => Ok(Some(v.clone())),
+        Some(SchemaSpec::File(f)) => {
+            cx.resolver
+                .resolve(f)
+                .map(Some)
+                .map_err(|source| DslError::SchemaRef {
+                    origin: cx.origin.to_string(),
+                    path: format!("{path}.schema"),
+                    reference: f.clone(),
+                    source,
+                })
+        }
+    }
+}
+
+/// An expected part; rules rooted at the part object.
+pub(crate) fn part_expectation(
+    cx: &Ctx<'_>,
+    path: &str,
+    p: &PartSpec,
+) -> Result<PartExpectation, DslError> {
+    let mut out = Compiled::default();
+    let content = part_content(cx, path, p, &PactPath::root(), &mut out)?;
+    let (matching_rules, generators) = body_rules(&out)?;
+    Ok(PartExpectation {
+        content,
+        media_type: p.media_type.clone(),
+        schema: schema(cx, path, &p.schema)?,
+        matching_rules,
+        generators,
+    })
+}
+
+fn artifact(cx: &Ctx<'_>, path: &str, a: &ArtifactSpec) -> Result<ArtifactExpectation, DslError> {
+    let inline = a.text.is_some() || a.data.is_some() || a.url.is_some();
+    let specs: Vec<PartSpec> = match (inline, a.parts.is_empty()) {
+        (true, true) => vec![PartSpec { text: a.text.clone(), data: a.data.clone(), url: a.url.clone(), raw: None, media_type: a.media_type.clone(), filename: None, schema: a.schema.clone() }],
+        (false, false) if a.media_type.is_none() && a.schema.is_none() => a.parts.clone(),
+        (false, true) => return Err(cx.err(path, "an artifact needs its content: `data`, `text`, `url` or `parts`")),
+        _ => return Err(cx.err(path, "write the artifact's content either inline (data/text/url, media_type, schema) or as `parts`, not both")),
+    };
+    let parts = specs
+        .iter()
+        .enumerate()
+        .map(|(i, p)| part_expectation(cx, &format!("{path}.parts[{i}]"), p))
+        .collect::<Result<_, _>>()?;
+    Ok(ArtifactExpectation {
+        name: a.name.clone(),
+        parts,
+    })
+}
+
+/// Expected events; a terminal state ends the list.
+pub(crate) fn steps(
+    cx: &Ctx<'_>,
+    path: &str,
+    specs: &[StepSpec],
+) -> Result<Vec<TaskStep>, DslError> {
+    let mut steps = Vec::new();
+    let mut ended: Option<TaskState> = None;
+    for (i, s) in specs.iter().enumerate() {
+        let spath = format!("{path}[{i}]");
+        if let Some(t) = ended.filter(|_| s.state.is_some()) {
+            return Err(cx.err(&spath, format!("{t} is terminal: no state can follow it")));
+        }
+        let step = match (&s.state, &s.artifact, &s.reply) {
+            (Some(st), None, None) => {
+                ended = st.0.is_terminal().then_some(st.0);
+                let message = s
+                    .message
+                    .as_ref()
+                    .map(|m| part_expectation(cx, &format!("{spath}.message"), m))
+                    .transpose()?;
+                TaskStep::Status(StatusStep {
+                    state: st.0,
+                    message_parts: message.into_iter().collect(),
+                    optional: s.optional,
+                })
+            }
+            (None, Some(a), None) => {
+                TaskStep::Artifact(artifact(cx, &format!("{spath}.artifact"), a)?)
+            }
+            (None, None, Some(r)) => TaskStep::Message(MessageStep {
+                parts: vec![part_expectation(cx, &format!("{spath}.reply"), r)?],
+            }),
+            _ => {
+                return Err(cx.err(
+                    &spath,
+                    "a step has exactly one of `state`, `artifact`, `reply`",
+                ));
+            }
+        };
+        if (s.optional || s.message.is_some()) && s.state.is_none() {
+            return Err(cx.err(&spath, "`optional` and `message` belong to a `state` step"));
+        }
+        steps.push(step);
+    }
+    Ok(steps)
+}

@@ -1,0 +1,115 @@
+//! Lowering `mcp:` interactions: a `tools/call` and its expected result or
+//! protocol error.
+
+use serde_json::{Map, Value, json};
+
+use super::PactPath;
+use super::ast::{McpExpectSpec, McpSpec};
+use super::lower::{Ctx, body_rules};
+use super::lower_a2a_flow::error;
+use super::template::Compiled;
+use crate::DslError;
+use crate::model::accord::{McpResultExpectation, McpToolCall, McpToolCallInteraction};
+use crate::model::{Interaction, InteractionMeta};
+
+/// An `mcp:` interaction.
+pub(crate) fn tool_call(
+    cx: &Ctx<'_>,
+    path: &str,
+    meta: InteractionMeta,
+    m: &McpSpec,
+) -> Result<Interaction, DslError> {
+    let Some(tool) = m.tool.clone().filter(|t| !t.is_empty()) else {
+        return Err(cx.err(path, "an mcp interaction needs `tool` (the tool name)"));
+    };
+    if m.expect.is_some() == m.error.is_some() {
+        return Err(cx.err(path, "an mcp interaction has exactly one of `expect` (the tool result) and `error` (a JSON-RPC protocol error)"));
+    }
+    let mut out = Compiled::default();
+    let arguments = match &m.arguments {
+        None => Map::new(),
+        Some(t) => match t.compile(&PactPath::root().field("arguments"), &mut out) {
+            Value::Object(o) => o,
+            _ => return Err(cx.err(&format!("{path}.arguments"), "tool arguments are a map")),
+        },
+    };
+    let (matching_rules, generators) = body_rules(&out)?;
+    let error = match &m.error {
+        None => None,
+        Some(e) if e.reason.is_some() => {
+            return Err(cx.err(
+                &format!("{path}.error.reason"),
+                "`reason` names A2A errors; an MCP protocol error has a `code` (e.g. -32602)",
+            ));
+        }
+        Some(e) => Some(error(cx, &format!("{path}.error"), e)?),
+    };
+    let result = m
+        .expect
+        .as_ref()
+        .map(|e| result(cx, &format!("{path}.expect"), e))
+        .transpose()?;
+    Ok(Interaction::McpToolCall(McpToolCallInteraction {
+        meta,
+        call: McpToolCall {
+            tool,
+            arguments,
+            matching_rules,
+            generators,
+            result,
+            error,
+            extra: Map::new(),
+        },
+    }))
+}
+
+fn result(cx: &Ctx<'_>, path: &str, e: &McpExpectSpec) -> Result<McpResultExpectation, DslError> {
+    let root = PactPath::root();
+    let mut out = Compiled::default();
+    let structured_content = e
+        .structured
+        .as_ref()
+        .map(|t| t.compile(&root.field("structuredContent"), &mut out));
+    let content = match (&e.text, &e.content) {
+        (Some(_), Some(_)) => {
+            return Err(cx.err(
+                path,
+                "write `text` (one text block) or `content` (the blocks), not both",
+            ));
+        }
+        (Some(t), None) => {
+            let text = t.compile(&root.field("content").index(0).field("text"), &mut out);
+            Some(vec![json!({"type": "text", "text": text})])
+        }
+        (None, Some(blocks)) => Some(
+            blocks
+                .iter()
+                .enumerate()
+                .map(|(i, b)| b.compile(&root.field("content").index(i), &mut out))
+                .collect(),
+        ),
+        (None, None) => None,
+    };
+    if e.content_matches_structured && structured_content.is_none() {
+        return Err(cx.err(
+            &format!("{path}.content_matches_structured"),
+            "needs `structured`",
+        ));
+    }
+    if e.retryable.is_some() && !e.is_error {
+        return Err(cx.err(
+            &format!("{path}.retryable"),
+            "`retryable` qualifies a tool error (`is_error: true`)",
+        ));
+    }
+    let (matching_rules, generators) = body_rules(&out)?;
+    Ok(McpResultExpectation {
+        is_error: e.is_error,
+        structured_content,
+        content,
+        content_matches_structured: e.content_matches_structured,
+        retryable: e.retryable,
+        matching_rules,
+        generators,
+    })
+}

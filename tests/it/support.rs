@@ -1,0 +1,26 @@
+//! Helpers shared by the CLI tests.
+
+use std::path::PathBuf;
+
+use assert_cmd::Command;
+
+/// A fresh directory under the system temp dir for one test.
+pub fn temp_dir(name: &str) -> PathBuf {
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_nanos())
+        .unwrap_or_default();
+    let dir = std::env::temp_dir().join(format!("accord-{name}-{}-{nanos}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("create temp dir");
+    dir
+}
+
+/// The `accord` binary built for these tests.
+pub fn accord() -> Command {
+    Command::cargo_bin("accord").expect("accord binary")
+}
+
+/// The repository root (where `examples/` lives).
+pub fn repo_root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
