@@ -45,6 +45,18 @@ pub enum DslError {
         #[source]
         source: yaml_serde::Error,
     },
+    /// A spec is well-formed but says something impossible (an undeclared
+    /// principal, a state after a terminal one, …); the position is where
+    /// the field, or its nearest written ancestor, is in the file.
+    #[error("{origin}: {path}: {message} at line {line} column {column}")]
+    SpecField {
+        origin: String,
+        /// Field path, e.g. `interactions[3].cancel.at`.
+        path: String,
+        line: usize,
+        column: usize,
+        message: String,
+    },
     /// A JSON Schema a spec refers to by path could not be loaded.
     #[error("{origin}: {path}: cannot load the schema `{reference}`: {source}")]
     SchemaRef {
@@ -79,7 +91,9 @@ impl DslError {
     pub fn location(&self) -> Option<(usize, usize)> {
         match self {
             DslError::Spec { source, .. } => source.location().map(|l| (l.line(), l.column())),
-            DslError::Json { line, column, .. } => Some((*line, *column)),
+            DslError::Json { line, column, .. } | DslError::SpecField { line, column, .. } => {
+                Some((*line, *column))
+            }
             _ => None,
         }
     }

@@ -20,6 +20,8 @@ pub enum ResponseName {
 #[derive(Debug, Clone, PartialEq, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct SendSpec {
+    /// The skill addressed (same as the interaction's `skill`).
+    pub skill: Option<String>,
     #[serde(default)]
     pub stream: bool,
     pub text: Option<Template>,

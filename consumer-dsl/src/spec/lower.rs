@@ -27,6 +27,8 @@ pub(crate) struct Ctx<'a> {
     pub origin: &'a str,
     pub resolver: &'a dyn SchemaResolver,
     pub principals: &'a Principals,
+    /// The pinned MCP version (default the latest).
+    pub mcp_version: &'a str,
 }
 
 impl Ctx<'_> {
@@ -67,6 +69,7 @@ pub fn lower(
         origin,
         resolver,
         principals: &doc.principals,
+        mcp_version: doc.protocols.mcp.as_deref().unwrap_or(MCP_VERSIONS[0]),
     };
     let interactions = doc
         .interactions

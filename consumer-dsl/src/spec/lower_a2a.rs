@@ -28,25 +28,10 @@ pub(crate) fn task(
     };
     check_shape(cx, path, a)?;
     let steps = steps(cx, &format!("{path}.expect"), &a.expect)?;
-    let last_state = steps.iter().rev().find_map(|s| match s {
-        TaskStep::Status(st) => Some(st.state),
-        _ => None,
-    });
-    let terminal_state = a
-        .terminal
-        .map(|t| t.0)
-        .or(last_state.filter(|s| s.is_terminal()));
-    if let Some(t) = a.terminal.filter(|t| !t.0.is_terminal()) {
-        return Err(cx.err(
-            &format!("{path}.terminal"),
-            format!(
-                "{} is not a terminal state (COMPLETED, FAILED, CANCELED, REJECTED)",
-                t.0
-            ),
-        ));
-    }
+    let terminal_state = terminal_state(cx, path, a, &steps)?;
+    let skill = skill(cx, path, a, send)?;
     let task = A2aTask {
-        skill: a.skill.clone(),
+        skill,
         request: send_request(cx, &format!("{path}.send"), send)?,
         streaming: send.stream,
         response: match a.returns {
@@ -79,6 +64,48 @@ pub(crate) fn task(
         extra: Map::new(),
     };
     Ok(Interaction::A2aTask(A2aTaskInteraction { meta, task }))
+}
+
+/// The required terminal state: as written, or the last expected state
+/// when it is terminal.
+fn terminal_state(
+    cx: &Ctx<'_>,
+    path: &str,
+    a: &A2aSpec,
+    steps: &[TaskStep],
+) -> Result<Option<TaskState>, DslError> {
+    if let Some(t) = a.terminal.filter(|t| !t.0.is_terminal()) {
+        return Err(cx.err(
+            &format!("{path}.terminal"),
+            format!(
+                "{} is not a terminal state (COMPLETED, FAILED, CANCELED, REJECTED)",
+                t.0
+            ),
+        ));
+    }
+    let last_state = steps.iter().rev().find_map(|s| match s {
+        TaskStep::Status(st) => Some(st.state),
+        _ => None,
+    });
+    Ok(a.terminal
+        .map(|t| t.0)
+        .or(last_state.filter(|s| s.is_terminal())))
+}
+
+/// The skill, named on the interaction or in `send` (not both differently).
+fn skill(
+    cx: &Ctx<'_>,
+    path: &str,
+    a: &A2aSpec,
+    send: &SendSpec,
+) -> Result<Option<String>, DslError> {
+    match (&a.skill, &send.skill) {
+        (Some(x), Some(y)) if x != y => Err(cx.err(
+            &format!("{path}.send.skill"),
+            format!("names skill `{y}` but the interaction names `{x}`"),
+        )),
+        (x, y) => Ok(x.clone().or_else(|| y.clone())),
+    }
 }
 
 /// Refuses combinations that cannot happen: a task from a refused send, or

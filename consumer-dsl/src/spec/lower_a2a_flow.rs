@@ -1,13 +1,13 @@
 //! Lowering what follows an A2A send: expected errors, cancel and push
 //! scenarios, follow-up operations.
 
-use super::ast::{CancelSpec, ErrorSpec, FollowUpSpec, PushSpec};
+use super::ast::{CancelSpec, ErrorSpec, FollowUpExpectSpec, FollowUpSpec, PushSpec};
 use super::lower::{Ctx, auth};
 use super::lower_a2a::{send_request, steps};
 use crate::DslError;
 use crate::model::accord::{
     A2aOperation, CancelScenario, ErrorExpectation, FollowUp, FollowUpOutcome, PushScenario,
-    TaskState,
+    SendRequest, TaskState,
 };
 
 /// An expected error; a reason brings its JSON-RPC code.
@@ -83,60 +83,72 @@ pub(crate) fn push(cx: &Ctx<'_>, path: &str, p: &PushSpec) -> Result<PushScenari
 }
 
 pub(crate) fn follow_up(cx: &Ctx<'_>, path: &str, f: &FollowUpSpec) -> Result<FollowUp, DslError> {
-    let sends = matches!(
-        f.op,
-        A2aOperation::SendMessage | A2aOperation::SendStreamingMessage
-    );
-    let request = match (&f.send, sends) {
-        (Some(s), true) => Some(send_request(cx, &format!("{path}.send"), s)?),
-        (None, true) => {
-            return Err(cx.err(
-                path,
-                format!("{} needs `send` (the message)", f.op.as_str()),
-            ));
-        }
-        (Some(_), false) => {
-            return Err(cx.err(
-                &format!("{path}.send"),
-                format!("{} sends no message", f.op.as_str()),
-            ));
-        }
-        (None, false) => None,
-    };
     if f.expect.is_some() == f.error.is_some() {
         return Err(cx.err(
             path,
             "a follow-up has exactly one of `expect` (the answer) and `error`",
         ));
     }
-    let expect = match &f.expect {
-        None => None,
-        Some(e) => {
-            if e.contains_task.is_some() && f.op != A2aOperation::ListTasks {
-                return Err(cx.err(
-                    &format!("{path}.expect.contains_task"),
-                    "`contains_task` belongs to ListTasks",
-                ));
-            }
-            Some(FollowUpOutcome {
-                state: e.state.map(|s| s.0),
-                steps: steps(cx, &format!("{path}.expect.events"), &e.events)?,
-                contains_task: e.contains_task,
-                new_task: e.new_task,
-            })
-        }
-    };
     Ok(FollowUp {
         operation: f.op,
         after: f.after.map(|s| s.0),
         auth: auth(cx, path, f.principal.as_deref(), f.credential, &[])?,
-        request,
+        request: follow_up_request(cx, path, f)?,
         params: f.params.clone(),
-        expect,
+        expect: f
+            .expect
+            .as_ref()
+            .map(|e| outcome(cx, path, f.op, e))
+            .transpose()?,
         error: f
             .error
             .as_ref()
             .map(|e| error(cx, &format!("{path}.error"), e))
             .transpose()?,
+    })
+}
+
+/// The message of a SendMessage / SendStreamingMessage follow-up (and
+/// none for the other operations).
+fn follow_up_request(
+    cx: &Ctx<'_>,
+    path: &str,
+    f: &FollowUpSpec,
+) -> Result<Option<SendRequest>, DslError> {
+    let sends = matches!(
+        f.op,
+        A2aOperation::SendMessage | A2aOperation::SendStreamingMessage
+    );
+    match (&f.send, sends) {
+        (Some(s), true) => Ok(Some(send_request(cx, &format!("{path}.send"), s)?)),
+        (None, true) => Err(cx.err(
+            path,
+            format!("{} needs `send` (the message)", f.op.as_str()),
+        )),
+        (Some(_), false) => Err(cx.err(
+            &format!("{path}.send"),
+            format!("{} sends no message", f.op.as_str()),
+        )),
+        (None, false) => Ok(None),
+    }
+}
+
+fn outcome(
+    cx: &Ctx<'_>,
+    path: &str,
+    op: A2aOperation,
+    e: &FollowUpExpectSpec,
+) -> Result<FollowUpOutcome, DslError> {
+    if e.contains_task.is_some() && op != A2aOperation::ListTasks {
+        return Err(cx.err(
+            &format!("{path}.expect.contains_task"),
+            "`contains_task` belongs to ListTasks",
+        ));
+    }
+    Ok(FollowUpOutcome {
+        state: e.state.map(|s| s.0),
+        steps: steps(cx, &format!("{path}.expect.events"), &e.events)?,
+        contains_task: e.contains_task,
+        new_task: e.new_task,
     })
 }

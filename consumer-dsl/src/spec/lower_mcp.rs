@@ -90,6 +90,16 @@ fn result(cx: &Ctx<'_>, path: &str, e: &McpExpectSpec) -> Result<McpResultExpect
         ),
         (None, None) => None,
     };
+    if cx.mcp_version < "2026-07-28" && structured_content.as_ref().is_some_and(|v| !v.is_object())
+    {
+        return Err(cx.err(
+            &format!("{path}.structured"),
+            format!(
+                "MCP {} carries an object in `structuredContent` (any JSON value needs 2026-07-28)",
+                cx.mcp_version
+            ),
+        ));
+    }
     if e.content_matches_structured && structured_content.is_none() {
         return Err(cx.err(
             &format!("{path}.content_matches_structured"),

@@ -174,6 +174,7 @@ pub fn parse(entries: Vec<(String, Template)>) -> Result<Matcher, String> {
         mods,
     };
     let matcher = kinds::build(&mut args)?;
+    self_check(&keyword, &matcher)?;
     if let Some((extra, _)) = args.mods.first() {
         let allowed = if allowed.is_empty() {
             "none".to_string()
@@ -185,6 +186,28 @@ pub fn parse(entries: Vec<(String, Template)>) -> Result<Matcher, String> {
         ));
     }
     Ok(matcher)
+}
+
+/// The example must satisfy the matcher's own rules, as the matching engine
+/// judges them (a `$datetime` example in its format, a `$semver` that
+/// parses, …): otherwise a mock built from the contract would fail its own
+/// verification.
+fn self_check(keyword: &str, m: &Matcher) -> Result<(), String> {
+    let mut out = Compiled::default();
+    let example = m.compile(&PactPath::root(), &mut out);
+    let rules = json!({ "body": out.rules_by_path() });
+    let rules = crate::matching::MatchingRules::from_pact_json(&rules, crate::model::PactSpec::V4)
+        .map_err(|e| format!("{keyword}: the matching engine refuses the rule: {e}"))?;
+    let Some(body) = rules.category("body") else {
+        return Ok(());
+    };
+    match crate::matching::match_json(&example, &example, body, true).first() {
+        Some(mismatch) => Err(format!(
+            "{keyword}: the example does not satisfy the matcher: {}",
+            mismatch.message
+        )),
+        None => Ok(()),
+    }
 }
 
 /// A matcher with a single rule and its example.

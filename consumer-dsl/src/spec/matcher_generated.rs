@@ -66,7 +66,7 @@ fn uuid(v: Value) -> Result<Parts, String> {
     };
     let ok = ex
         .as_str()
-        .is_some_and(|s| checked_regex("$uuid", UUID_REGEX).is_ok_and(|r| r.is_match(s)));
+        .is_some_and(|s| checked_regex("$uuid", UUID_REGEX).is_ok_and(|r| r.is_full_match(s)));
     if !ok {
         return Err("$uuid: the example is not a UUID".into());
     }
@@ -126,7 +126,7 @@ fn mock_server_url(a: &mut Args) -> Result<Parts, String> {
             "$mockServerUrl needs `regex`: the part of the URL after the mock server's base".into(),
         );
     };
-    if !checked_regex("$mockServerUrl", &re)?.is_match(&s) {
+    if !checked_regex("$mockServerUrl", &re)?.is_full_match(&s) {
         return Err(format!(
             "$mockServerUrl: the example `{s}` does not match `{re}`"
         ));

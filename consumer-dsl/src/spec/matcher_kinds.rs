@@ -90,8 +90,12 @@ fn shape(a: &mut Args) -> Result<Matcher, String> {
     })
 }
 
-pub(crate) fn checked_regex(keyword: &str, pattern: &str) -> Result<regex::Regex, String> {
-    regex::Regex::new(pattern).map_err(|e| format!("{keyword}: invalid regular expression: {e}"))
+/// A Pact regex (Java semantics: it must match the whole value).
+pub(crate) fn checked_regex(
+    keyword: &str,
+    pattern: &str,
+) -> Result<crate::matching::PactRegex, String> {
+    crate::matching::PactRegex::new(pattern).map_err(|e| format!("{keyword}: {e}"))
 }
 
 fn text(a: &mut Args) -> Result<Matcher, String> {
@@ -101,9 +105,9 @@ fn text(a: &mut Args) -> Result<Matcher, String> {
             let pattern = string_value(a)?;
             let re = checked_regex(&kw, &pattern)?;
             let example = example_string(a)?;
-            if !re.is_match(&example) {
+            if !re.is_full_match(&example) {
                 return Err(format!(
-                    "$regex: the example `{example}` does not match `{pattern}`"
+                    "$regex: the example `{example}` does not match `{pattern}` (a Pact regex matches the whole value)"
                 ));
             }
             let mut m = simple(

@@ -237,11 +237,12 @@ fn bad_matchers_are_refused_with_the_reason() {
             "unknown key `mn` for $like; allowed: min, max",
         ),
         ("{a: {$regex: '^a$', example: b}}", "does not match"),
-        (
-            "{a: {$regex: '(', example: b}}",
-            "invalid regular expression",
-        ),
+        ("{a: {$regex: '(', example: b}}", "invalid regex"),
         ("{a: {$regex: '^a$'}}", "needs an `example`"),
+        (
+            "{a: {$regex: plan, example: plan-1}}",
+            "matches the whole value",
+        ),
         ("{a: {$like: 1, $regex: x}}", "exactly one $keyword"),
         ("{a: {$integer: 1.5}}", "integer"),
         ("{a: {$semver: one}}", "not a semantic version"),
@@ -376,4 +377,59 @@ fn nested_each_like_cannot_blow_up_the_example() {
     }
     assert_eq!(ok.expanded_size(), count(&ok.example()));
     assert_eq!(ok.expanded_size(), 10_102);
+}
+
+mod fuzz {
+    use proptest::prelude::*;
+    use serde_json::{Map, Value};
+
+    use super::super::matcher::KEYWORDS;
+    use super::super::path::PactPath;
+    use super::super::template::{Compiled, Template};
+
+    fn key() -> impl Strategy<Value = String> {
+        let keywords: Vec<String> = KEYWORDS.iter().map(|(k, _)| k.to_string()).collect();
+        prop_oneof![
+            proptest::sample::select(keywords),
+            proptest::sample::select(vec![
+                "min", "max", "example", "examples", "generate", "digits", "size", "regex", "$$x",
+                "a b", "x"
+            ])
+            .prop_map(str::to_string),
+        ]
+    }
+
+    fn json() -> impl Strategy<Value = Value> {
+        let leaf = prop_oneof![
+            Just(Value::Null),
+            any::<bool>().prop_map(Value::Bool),
+            (-5i64..300).prop_map(Value::from),
+            (-1.0e3f64..1.0e3).prop_map(Value::from),
+            "[a-z0-9^$.*()\\[\\]-]{0,8}".prop_map(Value::String),
+        ];
+        leaf.prop_recursive(6, 64, 4, |inner| {
+            prop_oneof![
+                proptest::collection::vec(inner.clone(), 0..4).prop_map(Value::Array),
+                proptest::collection::vec((key(), inner), 0..4)
+                    .prop_map(|kv| Value::Object(kv.into_iter().collect::<Map<_, _>>())),
+            ]
+        })
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(2000))]
+
+        #[test]
+        fn arbitrary_matcher_trees_never_panic(v in json()) {
+            if let Ok(t) = Template::from_json(v) {
+                let mut out = Compiled::default();
+                let example = t.compile(&PactPath::root(), &mut out);
+                prop_assert!(t.expanded_size() >= 1);
+                let rules = serde_json::json!({"body": out.rules_by_path()});
+                let read = crate::matching::MatchingRules::from_pact_json(&rules, crate::model::PactSpec::V4);
+                prop_assert!(read.is_ok(), "the engine refuses {rules}: {read:?}");
+                let _ = (example, out.generators_by_path());
+            }
+        }
+    }
 }

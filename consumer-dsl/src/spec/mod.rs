@@ -11,6 +11,7 @@ mod ast_a2a;
 mod ast_forms;
 mod ast_interaction;
 mod ast_values;
+pub mod locate;
 mod lower;
 mod lower_a2a;
 mod lower_a2a_flow;
@@ -50,7 +51,32 @@ pub fn compile_spec(
     resolver: &dyn SchemaResolver,
 ) -> Result<Contract, DslError> {
     let doc = parse_spec(text, origin)?;
-    lower(&doc, origin, resolver)
+    lower(&doc, origin, resolver).map_err(|e| with_position(text, e))
+}
+
+/// Adds the file position to an error found after parsing.
+fn with_position(text: &str, e: DslError) -> DslError {
+    match e {
+        DslError::Invalid {
+            origin,
+            path,
+            message,
+        } => match locate::locate(text, &path) {
+            Some((line, column)) => DslError::SpecField {
+                origin,
+                path,
+                line,
+                column,
+                message,
+            },
+            None => DslError::Invalid {
+                origin,
+                path,
+                message,
+            },
+        },
+        other => other,
+    }
 }
 
 #[cfg(test)]

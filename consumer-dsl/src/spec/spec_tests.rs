@@ -485,3 +485,123 @@ fn impossible_combinations_are_refused_with_their_field() {
         );
     }
 }
+
+/// The spec sketch of DESIGN.md, verbatim but for the schema file.
+const DESIGN_SKETCH: &str = r#"
+consumer: orchestrator
+provider: work-planning-agent
+protocols: { a2a: "1.0", mcp: "2026-07-28" }
+principals:
+  alice: { tenant: tenant-a }
+  bob:   { tenant: tenant-b }
+agent_card:                       # what this consumer relies on
+  skills: [work-planning]
+  capabilities: { streaming: true }
+  output_modes: [application/json]
+interactions:
+  - a2a: create a draft plan
+    as: alice
+    given: [reset, { tenant has records: { tenant: tenant-a, count: 7 } }]
+    send:
+      skill: work-planning
+      stream: true
+      data: { tenant_id: tenant-a, request_id: r-1, items: [{ title: rotate keys }] }
+    expect:
+      - state: TASK_STATE_WORKING
+      - artifact:
+          media_type: application/json
+          schema: { type: object }
+          data: { plan_id: { $like: plan-1 }, status: draft }
+      - state: TASK_STATE_COMPLETED
+    side_effects: { records: +1, outbound_writes: 0 }
+    within: { acknowledge_ms: 1000, first_progress_ms: 5000 }
+  - a2a: nobody else sees my task
+    as: alice
+    send: { skill: work-planning, data: { tenant_id: tenant-a, request_id: r-2, items: [{ title: x }] } }
+    probe_as: bob                 # Get/Cancel/Subscribe/List as bob must look like an unknown id
+  - mcp: look up a plan
+    as: alice
+    tool: work_plan_lookup
+    arguments: { tenant_id: tenant-a, plan_id: plan-1 }
+    expect: { is_error: false, structured: { plan_id: plan-1, status: { $enum: [draft, ready] } } }
+    side_effects: { records: 0 }  # the tool claims readOnlyHint
+  - http: the plan of task 42
+    given: [{ task 42 exists: { id: 42 } }]
+    request: { method: GET, path: /plans/42 }
+    response: { status: 200, body: { taskId: 42, steps: { $eachLike: search, min: 1 } } }
+"#;
+
+#[test]
+fn the_design_sketch_compiles() {
+    let c =
+        compile_spec(DESIGN_SKETCH, "DESIGN.md", &NoSchemaFiles).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(c.interactions.len(), 4);
+    let Some(Interaction::A2aTask(t)) = c.interactions.get(1) else {
+        panic!("an A2A task")
+    };
+    assert_eq!(t.task.skill.as_deref(), Some("work-planning"));
+    let probes = &t.meta.expectations.auth.as_ref().expect("auth").probes;
+    assert_eq!(probes[0].principal, "bob");
+}
+
+#[test]
+fn compiled_http_rules_judge_actual_requests_and_responses() {
+    use crate::matching::{match_request, match_response};
+    let c = compile(
+        "  - http: x\n    request: { method: GET, path: { $regex: '^/plans/\\d+$', example: /plans/42 }, headers: { X-Id: { $uuid: ~ } } }\n    response: { status: { $statusCode: [503, 429] }, body: { steps: { $eachLike: s, min: 1 } } }\n",
+    );
+    let Some(Interaction::Http(h)) = c.interactions.first() else {
+        panic!("HTTP")
+    };
+    let mut req = h.request.clone();
+    req.path = "/plans/7".into();
+    assert!(
+        match_request(&h.request, &req).is_empty(),
+        "{:?}",
+        match_request(&h.request, &req)
+    );
+    req.path = "/tasks/7".into();
+    assert!(!match_request(&h.request, &req).is_empty());
+    let mut req = h.request.clone();
+    req.headers = Some(
+        [("X-Id".to_string(), vec!["nope".to_string()])]
+            .into_iter()
+            .collect(),
+    );
+    assert!(!match_request(&h.request, &req).is_empty());
+    let mut resp = h.response.clone();
+    resp.status = 429;
+    resp.body = crate::model::Body::json(json!({"steps": ["a", "b"]}));
+    assert!(
+        match_response(&h.response, &resp).is_empty(),
+        "{:?}",
+        match_response(&h.response, &resp)
+    );
+    resp.status = 200;
+    assert!(!match_response(&h.response, &resp).is_empty());
+}
+
+#[test]
+fn structured_content_is_an_object_before_mcp_2026() {
+    let spec = |v: &str| {
+        format!(
+            "consumer: a\nprovider: b\nprotocols: {{ mcp: '{v}' }}\ninteractions:\n  - mcp: x\n    tool: t\n    expect: {{ structured: [1, 2] }}\n"
+        )
+    };
+    let e = refuse(&spec("2025-11-25"));
+    assert!(
+        e.to_string().contains("interactions[0].expect.structured"),
+        "{e}"
+    );
+    assert!(compile_spec(&spec("2026-07-28"), "t.yaml", &NoSchemaFiles).is_ok());
+}
+
+#[test]
+fn errors_found_after_parsing_carry_the_position_of_their_field() {
+    let e = refuse(&format!(
+        "{HEAD}  - a2a: x\n    as: carol\n    send: {{ text: hi }}\n"
+    ));
+    assert!(matches!(e, DslError::SpecField { .. }), "{e}");
+    assert_eq!(e.location(), Some((8, 9)), "{e}");
+    assert!(e.to_string().ends_with("at line 8 column 9"), "{e}");
+}

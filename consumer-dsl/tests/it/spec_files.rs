@@ -249,3 +249,72 @@ fn the_json_examples_of_the_format_doc_use_the_model_names() {
     let tools: Vec<McpToolExpectation> = serde_json::from_str(tools).expect("tool expectations");
     assert!(tools.iter().all(|t| t.extra.is_empty()));
 }
+
+/// Every example value of the example spec satisfies its own rules, as the
+/// matching engine judges them: a mock built from the contract would pass
+/// its own verification.
+#[test]
+fn every_example_of_the_example_spec_matches_its_own_rules() {
+    use accord_dsl::matching::{
+        MatchingRules, match_json, match_message, match_request, match_response,
+    };
+    use accord_dsl::model::accord::{PartExpectation, TaskStep};
+    let c = example();
+    let check = |what: &str, holder: Value, rules: &MatchingRules| {
+        if let Some(body) = rules.category("body") {
+            let m = match_json(&holder, &holder, body, true);
+            assert!(m.is_empty(), "{what}: {m:?}");
+        }
+    };
+    let check_part = |what: &str, p: &PartExpectation| {
+        check(
+            what,
+            serde_json::to_value(p).expect("serialisable"),
+            &p.matching_rules,
+        );
+    };
+    for i in &c.interactions {
+        let d = &i.meta().description;
+        match i {
+            Interaction::Http(h) => {
+                assert!(match_request(&h.request, &h.request).is_empty(), "{d}");
+                assert!(match_response(&h.response, &h.response).is_empty(), "{d}");
+            }
+            Interaction::AsyncMessage(m) => {
+                assert!(match_message(&m.message, &m.message).is_empty(), "{d}")
+            }
+            Interaction::SyncMessage(m) => {
+                assert!(match_message(&m.request, &m.request).is_empty(), "{d}")
+            }
+            Interaction::A2aTask(t) => {
+                check(
+                    d,
+                    serde_json::to_value(&t.task.request).expect("serialisable"),
+                    &t.task.request.matching_rules,
+                );
+                for step in &t.task.steps {
+                    let parts = match step {
+                        TaskStep::Status(s) => &s.message_parts,
+                        TaskStep::Artifact(a) => &a.parts,
+                        TaskStep::Message(m) => &m.parts,
+                    };
+                    parts.iter().for_each(|p| check_part(d, p));
+                }
+            }
+            Interaction::McpToolCall(m) => {
+                check(
+                    d,
+                    serde_json::to_value(&m.call).expect("serialisable"),
+                    &m.call.matching_rules,
+                );
+                if let Some(r) = &m.call.result {
+                    check(
+                        d,
+                        serde_json::to_value(r).expect("serialisable"),
+                        &r.matching_rules,
+                    );
+                }
+            }
+        }
+    }
+}

@@ -1,15 +1,13 @@
 //! `A2A/Task` interactions: the message sent and the expected task-event
 //! sequence (A2A v1.0, ProtoJSON names).
 
-use std::fmt;
-use std::str::FromStr;
-
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 use super::a2a_flow::{CancelScenario, FollowUp, PushScenario};
 use super::errors::ErrorExpectation;
 use super::rules_serde;
+pub use super::task_state::{TaskState, UnknownTaskState};
 use crate::generators::Generators;
 use crate::matching::MatchingRules;
 use crate::model::InteractionMeta;
@@ -17,7 +15,9 @@ use crate::model::InteractionMeta;
 /// An `A2A/Task` interaction.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct A2aTaskInteraction {
+    /// The attributes every interaction has.
     pub meta: InteractionMeta,
+    /// The A2A-specific part.
     pub task: A2aTask,
 }
 
@@ -59,101 +59,14 @@ pub struct A2aTask {
     pub extra: Map<String, Value>,
 }
 
-/// A2A v1.0 task states.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub enum TaskState {
-    #[serde(rename = "TASK_STATE_SUBMITTED")]
-    Submitted,
-    #[serde(rename = "TASK_STATE_WORKING")]
-    Working,
-    #[serde(rename = "TASK_STATE_INPUT_REQUIRED")]
-    InputRequired,
-    #[serde(rename = "TASK_STATE_AUTH_REQUIRED")]
-    AuthRequired,
-    #[serde(rename = "TASK_STATE_COMPLETED")]
-    Completed,
-    #[serde(rename = "TASK_STATE_FAILED")]
-    Failed,
-    #[serde(rename = "TASK_STATE_CANCELED")]
-    Canceled,
-    #[serde(rename = "TASK_STATE_REJECTED")]
-    Rejected,
-}
-
-impl TaskState {
-    /// Every state, in lifecycle order.
-    pub const ALL: [TaskState; 8] = [
-        TaskState::Submitted,
-        TaskState::Working,
-        TaskState::InputRequired,
-        TaskState::AuthRequired,
-        TaskState::Completed,
-        TaskState::Failed,
-        TaskState::Canceled,
-        TaskState::Rejected,
-    ];
-
-    /// The wire name (`TASK_STATE_WORKING`).
-    pub fn as_str(self) -> &'static str {
-        match self {
-            TaskState::Submitted => "TASK_STATE_SUBMITTED",
-            TaskState::Working => "TASK_STATE_WORKING",
-            TaskState::InputRequired => "TASK_STATE_INPUT_REQUIRED",
-            TaskState::AuthRequired => "TASK_STATE_AUTH_REQUIRED",
-            TaskState::Completed => "TASK_STATE_COMPLETED",
-            TaskState::Failed => "TASK_STATE_FAILED",
-            TaskState::Canceled => "TASK_STATE_CANCELED",
-            TaskState::Rejected => "TASK_STATE_REJECTED",
-        }
-    }
-
-    /// Completed, failed, canceled or rejected: the task never changes again.
-    pub fn is_terminal(self) -> bool {
-        matches!(
-            self,
-            TaskState::Completed | TaskState::Failed | TaskState::Canceled | TaskState::Rejected
-        )
-    }
-
-    /// Input or auth required: the task waits for the client.
-    pub fn is_interrupted(self) -> bool {
-        matches!(self, TaskState::InputRequired | TaskState::AuthRequired)
-    }
-}
-
-impl fmt::Display for TaskState {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-/// Error for a string that names no task state.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error(
-    "unknown task state '{0}' (expected one of SUBMITTED, WORKING, INPUT_REQUIRED, AUTH_REQUIRED, COMPLETED, FAILED, CANCELED, REJECTED, with or without the TASK_STATE_ prefix)"
-)]
-pub struct UnknownTaskState(pub String);
-
-impl FromStr for TaskState {
-    type Err = UnknownTaskState;
-
-    /// Accepts `TASK_STATE_WORKING`, `WORKING`, `working`, `input-required`.
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        let upper = s.trim().to_ascii_uppercase().replace('-', "_");
-        let bare = upper.strip_prefix("TASK_STATE_").unwrap_or(&upper);
-        TaskState::ALL
-            .into_iter()
-            .find(|st| st.as_str().strip_prefix("TASK_STATE_") == Some(bare))
-            .ok_or_else(|| UnknownTaskState(s.to_string()))
-    }
-}
-
 /// The role of a message's sender.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 pub enum Role {
+    /// Sent by the client.
     #[default]
     #[serde(rename = "ROLE_USER")]
     User,
+    /// Sent by the agent.
     #[serde(rename = "ROLE_AGENT")]
     Agent,
 }
@@ -162,8 +75,11 @@ pub enum Role {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub enum PartContent {
+    /// A text part.
     Text(String),
+    /// A structured JSON part.
     Data(Value),
+    /// A file by URL.
     Url(String),
     /// Base64 bytes.
     Raw(String),
@@ -173,10 +89,13 @@ pub enum PartContent {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Part {
+    /// The content (`text`, `data`, `url` or `raw`).
     #[serde(flatten)]
     pub content: PartContent,
+    /// The part's `mediaType`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub media_type: Option<String>,
+    /// The part's `filename`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub filename: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -188,17 +107,24 @@ pub struct Part {
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct A2aMessage {
+    /// Always `ROLE_USER` for a sent message.
     #[serde(default)]
     pub role: Role,
+    /// The parts (at least one).
     pub parts: Vec<Part>,
+    /// `messageId`; generated at replay time when absent.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub message_id: Option<String>,
+    /// `contextId`: continue a conversation.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub context_id: Option<String>,
+    /// `taskId`: continue an existing task (set by the replay for follow-ups).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub task_id: Option<String>,
+    /// `referenceTaskIds`.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub reference_task_ids: Vec<String>,
+    /// Extension URIs the message uses.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub extensions: Vec<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -209,10 +135,13 @@ pub struct A2aMessage {
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct SendConfiguration {
+    /// Media types the client accepts.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub accepted_output_modes: Vec<String>,
+    /// How much history the answer carries (`0`: none).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub history_length: Option<u32>,
+    /// Return right after the task is created instead of waiting.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub return_immediately: bool,
 }
@@ -222,7 +151,9 @@ pub struct SendConfiguration {
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct SendRequest {
+    /// The message.
     pub message: A2aMessage,
+    /// `configuration`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub configuration: Option<SendConfiguration>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -232,12 +163,14 @@ pub struct SendRequest {
         skip_serializing_if = "MatchingRules::is_empty",
         with = "rules_serde::rules"
     )]
+    /// Matching rules (V4, category `body`), rooted at this object.
     pub matching_rules: MatchingRules,
     #[serde(
         default,
         skip_serializing_if = "Generators::is_empty",
         with = "rules_serde::generators"
     )]
+    /// Generators (V4, category `body`), rooted at this object.
     pub generators: Generators,
 }
 
@@ -245,8 +178,10 @@ pub struct SendRequest {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub enum ResponseKind {
+    /// A task (the default).
     #[default]
     Task,
+    /// A direct message.
     Message,
 }
 
@@ -262,8 +197,10 @@ impl ResponseKind {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct PartExpectation {
+    /// The content (`text`, `data`, `url` or `raw`).
     #[serde(flatten)]
     pub content: PartContent,
+    /// The part's `mediaType`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub media_type: Option<String>,
     /// A JSON Schema (2020-12) the `data` must satisfy.
@@ -274,12 +211,14 @@ pub struct PartExpectation {
         skip_serializing_if = "MatchingRules::is_empty",
         with = "rules_serde::rules"
     )]
+    /// Matching rules (V4, category `body`), rooted at this object.
     pub matching_rules: MatchingRules,
     #[serde(
         default,
         skip_serializing_if = "Generators::is_empty",
         with = "rules_serde::generators"
     )]
+    /// Generators (V4, category `body`), rooted at this object.
     pub generators: Generators,
 }
 
@@ -287,6 +226,7 @@ pub struct PartExpectation {
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ArtifactExpectation {
+    /// The artifact's `name`, when the consumer relies on it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// Each expected part must be matched by a distinct actual part.
@@ -297,6 +237,7 @@ pub struct ArtifactExpectation {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct StatusStep {
+    /// The state reported.
     pub state: TaskState,
     /// Expected parts of the status message.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -310,6 +251,7 @@ pub struct StatusStep {
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct MessageStep {
+    /// The expected parts.
     pub parts: Vec<PartExpectation>,
 }
 
@@ -317,29 +259,17 @@ pub struct MessageStep {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub enum TaskStep {
+    /// A status update (`statusUpdate`, or the task's status).
     Status(StatusStep),
+    /// An artifact (`artifactUpdate` chunks joined, or the task's artifacts).
     Artifact(ArtifactExpectation),
+    /// A direct message from the agent.
     Message(MessageStep),
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn task_states_parse_from_short_and_wire_names() {
-        assert_eq!("working".parse(), Ok(TaskState::Working));
-        assert_eq!("TASK_STATE_CANCELED".parse(), Ok(TaskState::Canceled));
-        assert_eq!("input-required".parse(), Ok(TaskState::InputRequired));
-        assert!("CANCELLED".parse::<TaskState>().is_err());
-    }
-
-    #[test]
-    fn completed_is_terminal_and_working_is_not() {
-        assert!(TaskState::Completed.is_terminal());
-        assert!(!TaskState::Working.is_terminal());
-        assert!(TaskState::AuthRequired.is_interrupted());
-    }
 
     #[test]
     fn parts_flatten_their_content_like_protojson() {

@@ -11,11 +11,17 @@ use super::expectations::Auth;
 /// The A2A v1.0 operations a consumer performs on a task.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum A2aOperation {
+    /// `SendMessage`.
     SendMessage,
+    /// `SendStreamingMessage`.
     SendStreamingMessage,
+    /// `GetTask`.
     GetTask,
+    /// `CancelTask`.
     CancelTask,
+    /// `SubscribeToTask`.
     SubscribeToTask,
+    /// `ListTasks`.
     ListTasks,
 }
 
@@ -85,6 +91,7 @@ pub struct PushScenario {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct FollowUp {
+    /// The operation.
     pub operation: A2aOperation,
     /// Run once the task reached this state; `None`: after the main
     /// sequence ended (terminal or interrupted).

@@ -8,6 +8,7 @@ use serde_json::{Map, Value};
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct AgentCardExpectations {
+    /// Skills used.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub skills: Vec<SkillExpectation>,
     /// Media types that must be among `defaultInputModes`.
@@ -16,16 +17,19 @@ pub struct AgentCardExpectations {
     /// Media types that must be among `defaultOutputModes`.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub default_output_modes: Vec<String>,
+    /// Capabilities relied on.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub capabilities: Option<AgentCapabilitiesExpectation>,
     /// Interfaces of which at least one must be declared per entry.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub interfaces: Vec<InterfaceExpectation>,
+    /// Extensions used or tolerated.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub extensions: Vec<ExtensionExpectation>,
     /// Names of security schemes the consumer can satisfy (one must be declared).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub security_schemes: Vec<String>,
+    /// Attributes this version does not know, kept for the round trip.
     #[serde(flatten)]
     pub extra: Map<String, Value>,
 }
@@ -34,6 +38,7 @@ pub struct AgentCardExpectations {
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct SkillExpectation {
+    /// The skill id.
     pub id: String,
     /// Media types the skill must accept (its `inputModes` or the card defaults).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -41,6 +46,7 @@ pub struct SkillExpectation {
     /// Media types the skill must produce.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub output_modes: Vec<String>,
+    /// Tags the skill must carry.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub tags: Vec<String>,
 }
@@ -50,10 +56,13 @@ pub struct SkillExpectation {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct AgentCapabilitiesExpectation {
+    /// `streaming`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub streaming: Option<bool>,
+    /// `pushNotifications`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub push_notifications: Option<bool>,
+    /// `extendedAgentCard`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub extended_agent_card: Option<bool>,
 }
@@ -72,6 +81,7 @@ pub struct InterfaceExpectation {
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ExtensionExpectation {
+    /// The extension URI.
     pub uri: String,
     /// `Some(false)`: the consumer cannot satisfy it if the agent marks it required.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -82,6 +92,7 @@ pub struct ExtensionExpectation {
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct McpToolExpectation {
+    /// The name.
     pub name: String,
     /// The client/authorization profile the tool is listed under.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -95,6 +106,7 @@ pub struct McpToolExpectation {
     /// The annotations the consumer relies on.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub annotations: Option<ToolAnnotationsExpectation>,
+    /// Attributes this version does not know, kept for the round trip.
     #[serde(flatten)]
     pub extra: Map<String, Value>,
 }
@@ -103,7 +115,9 @@ pub struct McpToolExpectation {
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ToolArgument {
+    /// The name.
     pub name: String,
+    /// Its JSON type, when relied on.
     #[serde(default, skip_serializing_if = "Option::is_none", rename = "type")]
     pub json_type: Option<JsonType>,
     /// The consumer always sends it (false: sometimes omitted).
@@ -117,6 +131,7 @@ pub struct ToolArgument {
 pub struct ToolResultField {
     /// Pact path into `structuredContent` (`$.plan_id`, `$.items[*].title`).
     pub path: String,
+    /// Its JSON type, when relied on.
     #[serde(default, skip_serializing_if = "Option::is_none", rename = "type")]
     pub json_type: Option<JsonType>,
 }
@@ -125,12 +140,16 @@ pub struct ToolResultField {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ToolAnnotationsExpectation {
+    /// `readOnlyHint`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub read_only_hint: Option<bool>,
+    /// `destructiveHint`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub destructive_hint: Option<bool>,
+    /// `idempotentHint`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub idempotent_hint: Option<bool>,
+    /// `openWorldHint`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub open_world_hint: Option<bool>,
 }
@@ -139,11 +158,18 @@ pub struct ToolAnnotationsExpectation {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum JsonType {
+    /// JSON Schema `string`.
     String,
+    /// JSON Schema `number`.
     Number,
+    /// JSON Schema `integer`.
     Integer,
+    /// JSON Schema `boolean`.
     Boolean,
+    /// JSON Schema `object`.
     Object,
+    /// JSON Schema `array`.
     Array,
+    /// JSON Schema `null`.
     Null,
 }

@@ -43,18 +43,86 @@ impl ErrorExpectation {
     }
 }
 
+/// An error as the provider actually answered it.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct ActualError {
+    /// JSON-RPC error code, if the binding has one.
+    pub code: Option<i64>,
+    /// `ErrorInfo.reason`, if present.
+    pub reason: Option<String>,
+    /// HTTP status of the answer.
+    pub http_status: Option<u16>,
+    /// The error message.
+    pub message: Option<String>,
+}
+
+impl ErrorExpectation {
+    /// The ways `actual` disagrees with this expectation, as sentences
+    /// (empty: it agrees). Retryability is judged by the caller, which sees
+    /// the transport's retry signals.
+    pub fn disagreements(&self, actual: &ActualError) -> Vec<String> {
+        let mut out = Vec::new();
+        if let Some(c) = self.code.filter(|c| actual.code != Some(*c)) {
+            out.push(format!(
+                "expected JSON-RPC code {c}, got {}",
+                show(actual.code)
+            ));
+        }
+        if let Some(r) = self
+            .reason
+            .filter(|r| actual.reason.as_deref() != Some(r.as_str()))
+        {
+            out.push(format!(
+                "expected reason {}, got {}",
+                r.as_str(),
+                show(actual.reason.as_ref())
+            ));
+        }
+        if let Some(s) = self.http_status.filter(|s| actual.http_status != Some(*s)) {
+            out.push(format!(
+                "expected HTTP status {s}, got {}",
+                show(actual.http_status)
+            ));
+        }
+        if let Some(m) = &self.message {
+            let text = actual.message.as_deref().unwrap_or_default();
+            match regex::Regex::new(m) {
+                Ok(re) if re.is_match(text) => {}
+                Ok(_) => out.push(format!("expected a message matching `{m}`, got `{text}`")),
+                Err(e) => out.push(format!(
+                    "the expected message pattern `{m}` is invalid: {e}"
+                )),
+            }
+        }
+        out
+    }
+}
+
+fn show<T: std::fmt::Display>(v: Option<T>) -> String {
+    v.map_or_else(|| "none".to_string(), |v| v.to_string())
+}
+
 /// A2A v1.0 error reasons (`ErrorInfo.reason`, domain `a2a-protocol.org`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "SCREAMING_SNAKE_CASE")]
 pub enum A2aErrorReason {
+    /// JSON-RPC -32001.
     TaskNotFound,
+    /// JSON-RPC -32002.
     TaskNotCancelable,
+    /// JSON-RPC -32003.
     PushNotificationNotSupported,
+    /// JSON-RPC -32004.
     UnsupportedOperation,
+    /// JSON-RPC -32005.
     ContentTypeNotSupported,
+    /// JSON-RPC -32006.
     InvalidAgentResponse,
+    /// JSON-RPC -32007.
     ExtendedAgentCardNotConfigured,
+    /// JSON-RPC -32008.
     ExtensionSupportRequired,
+    /// JSON-RPC -32009.
     VersionNotSupported,
 }
 
@@ -106,6 +174,26 @@ mod tests {
         assert_eq!(A2aErrorReason::TaskNotFound.json_rpc_code(), -32001);
         assert_eq!(A2aErrorReason::UnsupportedOperation.json_rpc_code(), -32004);
         assert_eq!(A2aErrorReason::VersionNotSupported.json_rpc_code(), -32009);
+    }
+
+    #[test]
+    fn an_error_agrees_only_when_every_set_field_does() {
+        let e = ErrorExpectation {
+            message: Some("not found".into()),
+            ..ErrorExpectation::a2a(A2aErrorReason::TaskNotFound)
+        };
+        let mut actual = ActualError {
+            code: Some(-32001),
+            reason: Some("TASK_NOT_FOUND".into()),
+            http_status: Some(200),
+            message: Some("task t-1 not found".into()),
+        };
+        assert!(e.disagreements(&actual).is_empty());
+        actual.reason = Some("UNSUPPORTED_OPERATION".into());
+        actual.message = None;
+        let d = e.disagreements(&actual);
+        assert_eq!(d.len(), 2, "{d:?}");
+        assert!(d[0].contains("expected reason TASK_NOT_FOUND, got UNSUPPORTED_OPERATION"));
     }
 
     #[test]

@@ -153,6 +153,7 @@ impl Credential {
 pub struct Probe {
     /// The other principal.
     pub principal: String,
+    /// The other principal's tenant.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tenant: Option<String>,
     /// A2A operations to probe with; empty means GetTask, CancelTask,
@@ -163,6 +164,24 @@ pub struct Probe {
     /// "unknown id" call the probe's answer is compared with.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub unknown: Option<Map<String, Value>>,
+}
+
+impl Probe {
+    /// The A2A operations to probe with: the listed ones, or by default
+    /// GetTask, CancelTask, SubscribeToTask, ListTasks and SendMessage.
+    pub fn effective_operations(&self) -> Vec<A2aOperation> {
+        if self.operations.is_empty() {
+            vec![
+                A2aOperation::GetTask,
+                A2aOperation::CancelTask,
+                A2aOperation::SubscribeToTask,
+                A2aOperation::ListTasks,
+                A2aOperation::SendMessage,
+            ]
+        } else {
+            self.operations.clone()
+        }
+    }
 }
 
 /// How often an interaction is sent.

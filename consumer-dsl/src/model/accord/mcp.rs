@@ -13,7 +13,9 @@ use crate::model::InteractionMeta;
 /// An `MCP/ToolCall` interaction.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct McpToolCallInteraction {
+    /// The attributes every interaction has.
     pub meta: InteractionMeta,
+    /// The MCP-specific part.
     pub call: McpToolCall,
 }
 
@@ -34,12 +36,14 @@ pub struct McpToolCall {
         skip_serializing_if = "MatchingRules::is_empty",
         with = "rules_serde::rules"
     )]
+    /// Matching rules (V4, category `body`), rooted at this object.
     pub matching_rules: MatchingRules,
     #[serde(
         default,
         skip_serializing_if = "Generators::is_empty",
         with = "rules_serde::generators"
     )]
+    /// Generators (V4, category `body`), rooted at this object.
     pub generators: Generators,
     /// The expected `CallToolResult` (exclusive with `error`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -77,12 +81,14 @@ pub struct McpResultExpectation {
         skip_serializing_if = "MatchingRules::is_empty",
         with = "rules_serde::rules"
     )]
+    /// Matching rules (V4, category `body`), rooted at this object.
     pub matching_rules: MatchingRules,
     #[serde(
         default,
         skip_serializing_if = "Generators::is_empty",
         with = "rules_serde::generators"
     )]
+    /// Generators (V4, category `body`), rooted at this object.
     pub generators: Generators,
 }
 

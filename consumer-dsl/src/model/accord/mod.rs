@@ -25,6 +25,7 @@ mod errors;
 mod expectations;
 mod mcp;
 mod rules_serde;
+mod task_state;
 
 pub use a2a::{
     A2aMessage, A2aTask, A2aTaskInteraction, ArtifactExpectation, MessageStep, Part, PartContent,
@@ -37,7 +38,7 @@ pub use card::{
     InterfaceExpectation, JsonType, McpToolExpectation, SkillExpectation,
     ToolAnnotationsExpectation, ToolArgument, ToolResultField,
 };
-pub use errors::{A2aErrorReason, ErrorExpectation};
+pub use errors::{A2aErrorReason, ActualError, ErrorExpectation};
 pub use expectations::{
     Auth, CounterChange, Credential, Expectations, Probe, Repeat, RepeatJudgement, SideEffects,
     Temporal,
