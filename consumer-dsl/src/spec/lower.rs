@@ -209,6 +209,7 @@ fn meta(
         .map(|s| ProviderState {
             name: s.name.clone(),
             params: s.params.clone(),
+            extra: Default::default(),
         })
         .collect();
     let expectations = Expectations {

@@ -202,8 +202,8 @@ fn state(w: &mut World, a: &Args) -> Result<(), String> {
 
 fn state_with_data(w: &mut World, a: &Args) -> Result<(), String> {
     let s = ProviderState {
-        name: a.get(0).into(),
         params: params(a)?,
+        ..ProviderState::named(a.get(0))
     };
     add_state(w, None, s)
 }
@@ -214,8 +214,8 @@ fn state_for(w: &mut World, a: &Args) -> Result<(), String> {
 
 fn state_for_with_data(w: &mut World, a: &Args) -> Result<(), String> {
     let s = ProviderState {
-        name: a.get(0).into(),
         params: params(a)?,
+        ..ProviderState::named(a.get(0))
     };
     add_state(w, Some(a.get(1)), s)
 }
