@@ -9,6 +9,7 @@
 //! child is compared with the first expected one and min/max bound the
 //! group size. Rule paths: `$.root.child['@attr']`, `$.root.child['#text']`.
 
+use indexmap::IndexMap;
 use roxmltree::{Document, Node};
 
 use super::check::{check_list, check_str};
@@ -48,6 +49,23 @@ struct XmlMatcher<'r> {
     rules: &'r Category,
     allow_unexpected: bool,
     mismatches: Vec<Mismatch>,
+}
+
+/// An element's (namespace, local name).
+type Name<'a> = (Option<&'a str>, &'a str);
+
+/// The child elements of `n` by name, in order of first appearance: one
+/// pass, so wide elements cost linear time.
+fn group_by_name<'a, 'i>(n: Node<'a, 'i>) -> IndexMap<Name<'a>, Vec<Node<'a, 'i>>> {
+    let mut groups: IndexMap<Name<'a>, Vec<Node<'a, 'i>>> = IndexMap::new();
+    for child in n.children().filter(Node::is_element) {
+        let tag = child.tag_name();
+        groups
+            .entry((tag.namespace(), tag.name()))
+            .or_default()
+            .push(child);
+    }
+    groups
 }
 
 fn same_name(e: Node<'_, '_>, a: Node<'_, '_>) -> bool {
@@ -174,36 +192,23 @@ impl<'r> XmlMatcher<'r> {
     }
 
     fn compare_children<'a>(&mut self, loc: &mut Vec<Seg<'a>>, e: Node<'a, '_>, a: Node<'a, '_>) {
-        let expected: Vec<Node<'a, '_>> = e.children().filter(Node::is_element).collect();
-        let actual: Vec<Node<'a, '_>> = a.children().filter(Node::is_element).collect();
+        let expected = group_by_name(e);
+        let actual = group_by_name(a);
         let parent_typed = self.best(loc).is_some();
-        let mut seen: Vec<Node<'a, '_>> = Vec::new();
-        for ec in &expected {
-            if seen.iter().any(|s| same_name(*s, *ec)) {
-                continue;
-            }
-            seen.push(*ec);
-            let eg: Vec<_> = expected
-                .iter()
-                .filter(|n| same_name(**n, *ec))
-                .copied()
-                .collect();
-            let ag: Vec<_> = actual
-                .iter()
-                .filter(|n| same_name(**n, *ec))
-                .copied()
-                .collect();
-            loc.push(Seg::Key(ec.tag_name().name()));
-            self.compare_group(loc, &eg, &ag);
+        for (name, eg) in &expected {
+            let ag = actual.get(name).map(Vec::as_slice).unwrap_or_default();
+            loc.push(Seg::Key(name.1));
+            self.compare_group(loc, eg, ag);
             loc.pop();
         }
         if self.allow_unexpected && !parent_typed {
             return;
         }
-        for ac in actual
+        let unexpected = actual
             .iter()
-            .filter(|ac| !seen.iter().any(|s| same_name(*s, **ac)))
-        {
+            .filter(|(name, _)| !expected.contains_key(*name))
+            .flat_map(|(_, group)| group);
+        for ac in unexpected {
             loc.push(Seg::Key(ac.tag_name().name()));
             self.push(loc, format!("Unexpected element <{}>", qualified(*ac)));
             loc.pop();
@@ -369,5 +374,29 @@ mod tests {
     fn attribute_mismatch_names_the_attribute_path() {
         let m = match_xml("<a n='1'/>", "<a n='2'/>", &Category::default(), true);
         assert_eq!(m[0].path, "$.a['@n']");
+    }
+
+    #[test]
+    fn wide_documents_compare_in_linear_time() {
+        // 40,000 distinct child names: grouping by name once per element
+        // keeps this well under a second (it was quadratic).
+        let kids: String = (0..40_000).map(|i| format!("<c{i}/>")).collect();
+        let doc = format!("<r>{kids}</r>");
+        let started = std::time::Instant::now();
+        assert!(match_xml(&doc, &doc, &Category::default(), false).is_empty());
+        let extra = format!("<r>{kids}<zz/></r>");
+        let m = match_xml(&doc, &extra, &Category::default(), false);
+        assert_eq!(m.len(), 1);
+        assert_eq!(m[0].message, "Unexpected element <zz>");
+        assert!(started.elapsed() < std::time::Duration::from_secs(20));
+    }
+
+    #[test]
+    fn deeply_nested_documents_are_reported_not_recursed() {
+        let depth = 100_000;
+        let doc = format!("{}{}", "<a>".repeat(depth), "</a>".repeat(depth));
+        let m = match_xml(&doc, &doc, &Category::default(), false);
+        assert_eq!(m.len(), 1);
+        assert!(m[0].message.starts_with("Nesting deeper than"));
     }
 }
