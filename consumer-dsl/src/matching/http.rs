@@ -219,9 +219,17 @@ pub fn match_headers(
             out.push(Mismatch::new(kind, name.as_str(), msg).values(Some(ev.into()), None));
             continue;
         }
+        // A rule judges each actual value, against the expected value at
+        // the same index or the first (pact-reference `match_header_maps`
+        // with `compare_lists_with_matchingrules`).
         let verdict = judge(
             rules.and_then(|r| r.for_name(name, true)),
-            |r| check_str(r, &ev, &av),
+            |r| {
+                avs.iter().enumerate().try_for_each(|(i, av)| {
+                    let ev = evs.get(i).or(evs.first()).map_or("", String::as_str);
+                    check_str(r, ev, av.trim())
+                })
+            },
             || {
                 same(header_equal(name, &ev, &av), || {
                     format!("Expected header '{name}' to have value '{ev}' but was '{av}'")

@@ -45,6 +45,8 @@ mod xml;
 #[cfg(test)]
 mod fuzz_tests;
 #[cfg(test)]
+mod semantics_tests;
+#[cfg(test)]
 mod sentence_tests;
 
 pub mod path;

@@ -1,0 +1,464 @@
+//! Pact V4 rule semantics beyond the pact-specification cases, one table
+//! per rule family. Each row cites where the expected outcome comes from:
+//! "spec" is pact-specification's version-4 README (matching rules
+//! table), "pr" is pact-reference (`rust/pact_matching/src/json.rs`
+//! `DoMatch<&Value>`, `matchingrules.rs` `DoMatch<&str>` and
+//! `compare_*_with_matchingrule`, `headers.rs`, `lib.rs` `match_keys`),
+//! "suite" is pact-compatibility-suite's `features/V*/matching_rules`.
+
+use serde_json::{Value, json};
+
+use super::check::{check_json, check_str};
+use super::rule::MatchingRule;
+use super::{Category, MatchingRules, match_headers, match_json};
+use crate::model::{Headers, PactSpec};
+
+fn body_rules(v: Value) -> Category {
+    let r = MatchingRules::from_pact_json(&json!({ "body": v }), PactSpec::V4).expect("valid");
+    r.body().cloned().unwrap_or_default()
+}
+
+fn rule(v: Value) -> MatchingRule {
+    MatchingRule::from_json(&v).expect("valid rule")
+}
+
+/// (rules, expected, actual, allow unexpected keys, matches)
+type Row = (Value, Value, Value, bool, bool);
+
+fn run_rows(rows: &[Row]) {
+    for (rules, e, a, allow, ok) in rows {
+        let m = match_json(e, a, &body_rules(rules.clone()), *allow);
+        assert_eq!(m.is_empty(), *ok, "{rules} | {e} vs {a}: {m:?}");
+    }
+}
+
+#[test]
+fn array_contains_finds_each_variant_anywhere_under_its_own_rules() {
+    let ac = |variants: Value| json!({"$.list": {"matchers": [{"match": "arrayContains", "variants": variants}]}});
+    let two = ac(json!([
+        {"index": 0, "rules": {"$.id": {"matchers": [{"match": "integer"}]}}},
+        {"index": 1, "rules": {}}
+    ]));
+    let e = json!({"list": [{"id": 1, "kind": "a"}, {"name": "x"}]});
+    let rows: Vec<Row> = vec![
+        // pr compare_lists_with_matchingrule ArrayContains: any actual item,
+        // in any order, with other items allowed.
+        (
+            two.clone(),
+            e.clone(),
+            json!({"list": [{"other": 0}, {"name": "x"}, {"id": 7, "kind": "a"}]}),
+            false,
+            true,
+        ),
+        // The variant's own rules: `integer` on id, equality elsewhere.
+        (
+            two.clone(),
+            e.clone(),
+            json!({"list": [{"name": "x"}, {"id": "7", "kind": "a"}]}),
+            false,
+            false,
+        ),
+        (
+            two.clone(),
+            e.clone(),
+            json!({"list": [{"name": "x"}, {"id": 7, "kind": "b"}]}),
+            false,
+            false,
+        ),
+        // Variant 1 missing.
+        (
+            two.clone(),
+            e.clone(),
+            json!({"list": [{"id": 7, "kind": "a"}]}),
+            false,
+            false,
+        ),
+        // Not a list at all (pr: "Type mismatch").
+        (two, e, json!({"list": {"id": 7}}), false, false),
+    ];
+    run_rows(&rows);
+}
+
+#[test]
+fn each_key_and_each_value_judge_every_entry() {
+    let keys = json!({"$": {"matchers": [{"match": "eachKey", "rules": [{"match": "regex", "regex": "[a-z]+"}]}]}});
+    let values = json!({"$": {"matchers": [{"match": "eachValue", "rules": [{"match": "regex", "regex": "[a-z]+"}]}]}});
+    let e = json!({"one": "a"});
+    let rows: Vec<Row> = vec![
+        // suite V4 "Supports an EachKey matcher": extra keys are fine in a
+        // request, keys must match the regex.
+        (
+            keys.clone(),
+            e.clone(),
+            json!({"one": "a", "two": "a"}),
+            false,
+            true,
+        ),
+        (
+            keys.clone(),
+            e.clone(),
+            json!({"one": "a", "100": "a"}),
+            false,
+            false,
+        ),
+        // suite V4 "Supports an EachValue matcher".
+        (
+            values.clone(),
+            e.clone(),
+            json!({"x": "b", "y": "c"}),
+            false,
+            true,
+        ),
+        (
+            values.clone(),
+            e.clone(),
+            json!({"x": "b", "y": "100"}),
+            false,
+            false,
+        ),
+        // spec: eachValue on a list judges every item.
+        (
+            json!({"$.l": {"matchers": [{"match": "eachValue", "rules": [{"match": "type"}]}]}}),
+            json!({"l": ["a"]}),
+            json!({"l": ["b", "c", "d"]}),
+            false,
+            true,
+        ),
+        (
+            json!({"$.l": {"matchers": [{"match": "eachValue", "rules": [{"match": "type"}]}]}}),
+            json!({"l": ["a"]}),
+            json!({"l": ["b", 1]}),
+            false,
+            false,
+        ),
+    ];
+    run_rows(&rows);
+}
+
+#[test]
+fn values_matches_map_values_and_ignores_keys() {
+    let values = json!({"$.m": {"matchers": [{"match": "values"}]}});
+    let rows: Vec<Row> = vec![
+        // pr compare_maps_with_matchingrule: each actual value against the
+        // expected value of the same key, else the first expected value;
+        // values cascades as a type rule to the entries (suite V3
+        // "Supports a values matcher").
+        (
+            values.clone(),
+            json!({"m": {"a": {"id": 1}}}),
+            json!({"m": {"x": {"id": 2}, "y": {"id": 3}}}),
+            false,
+            true,
+        ),
+        (
+            values.clone(),
+            json!({"m": {"a": {"id": 1}}}),
+            json!({"m": {"x": {"id": "2"}}}),
+            false,
+            false,
+        ),
+        (
+            values,
+            json!({"m": {"a": 1}}),
+            json!({"m": {}}),
+            false,
+            true,
+        ),
+    ];
+    run_rows(&rows);
+}
+
+#[test]
+fn type_rules_with_bounds_on_lists_and_objects() {
+    let min_max = json!({"$.v": {"matchers": [{"match": "type", "min": 1, "max": 2}]}});
+    let rows: Vec<Row> = vec![
+        // spec MinMaxType: the length of a collection is bounded.
+        (
+            min_max.clone(),
+            json!({"v": [1]}),
+            json!({"v": [5, 6]}),
+            false,
+            true,
+        ),
+        (
+            min_max.clone(),
+            json!({"v": [1]}),
+            json!({"v": []}),
+            false,
+            false,
+        ),
+        (
+            min_max.clone(),
+            json!({"v": [1]}),
+            json!({"v": [1, 2, 3]}),
+            false,
+            false,
+        ),
+        // pr DoMatch<&Value> MinType: only arrays have a size; an object
+        // under min/max is a plain type match.
+        (
+            min_max.clone(),
+            json!({"v": {"a": 1}}),
+            json!({"v": {"a": 2}}),
+            true,
+            true,
+        ),
+        (
+            min_max.clone(),
+            json!({"v": {"a": 1}}),
+            json!({"v": [1]}),
+            true,
+            false,
+        ),
+        // pr Type: integers and decimals are both numbers.
+        (
+            json!({"$.n": {"matchers": [{"match": "type"}]}}),
+            json!({"n": 1}),
+            json!({"n": 1.5}),
+            false,
+            true,
+        ),
+        (
+            json!({"$.n": {"matchers": [{"match": "type"}]}}),
+            json!({"n": 1.5}),
+            json!({"n": 100}),
+            false,
+            true,
+        ),
+        (
+            json!({"$.n": {"matchers": [{"match": "type"}]}}),
+            json!({"n": 1}),
+            json!({"n": "1"}),
+            false,
+            false,
+        ),
+        // Huge bounds are only numbers: no allocation follows from them.
+        (
+            json!({"$.v": {"matchers": [{"match": "type", "min": 1_000_000_000_000u64}]}}),
+            json!({"v": [1]}),
+            json!({"v": [1]}),
+            false,
+            false,
+        ),
+    ];
+    run_rows(&rows);
+}
+
+#[test]
+fn number_rules_on_json_values_and_on_text() {
+    let (int, dec, num) = (
+        rule(json!({"match": "integer"})),
+        rule(json!({"match": "decimal"})),
+        rule(json!({"match": "number"})),
+    );
+    // suite V3: in bodies, numbers in string form are not numbers.
+    let json_rows = [
+        (&int, json!(100), true),
+        (&int, json!(-3), true),
+        (&int, json!(100.5), false),
+        (&int, json!("100"), false),
+        (&dec, json!(100.5), true),
+        (&dec, json!(100), false),
+        (&dec, json!("100.5"), false),
+        (&num, json!(100), true),
+        (&num, json!(1.5), true),
+        (&num, json!("1"), false),
+        (&num, json!(true), false),
+    ];
+    for (r, a, ok) in json_rows {
+        assert_eq!(check_json(r, &json!(1), &a).is_ok(), ok, "{r} on {a}");
+    }
+    // suite V3 "acceptable to coerce values from string form" (query,
+    // headers). Decimal asks for decimal places (spec: "a number with
+    // decimal places"; pr accepts any float text here, we follow the spec).
+    let text_rows = [
+        (&int, "100", true),
+        (&int, "-100", true),
+        (&int, "100.0", false),
+        (&int, "1e3", false),
+        (&dec, "100.4", true),
+        (&dec, "100", false),
+        (&num, "100", true),
+        (&num, "100.2", true),
+        (&num, "abc", false),
+    ];
+    for (r, a, ok) in text_rows {
+        assert_eq!(check_str(r, "1", a).is_ok(), ok, "{r} on {a}");
+    }
+}
+
+#[test]
+fn not_empty_boolean_null_and_semver() {
+    let ne = rule(json!({"match": "notEmpty"}));
+    let b = rule(json!({"match": "boolean"}));
+    let null = rule(json!({"match": "null"}));
+    let semver = rule(json!({"match": "semver"}));
+    let rows = [
+        // pr DoMatch<&Value> NotEmpty; spec "not null or the empty string".
+        (&ne, json!("a"), json!("x"), true),
+        (&ne, json!("a"), json!(""), false),
+        (&ne, json!(["a"]), json!([]), false),
+        (&ne, json!({"a": 1}), json!({}), false),
+        (&ne, json!("a"), Value::Null, false),
+        (&ne, json!(["a"]), json!(["b"]), true),
+        // pr: only emptiness counts for scalars; a different scalar type
+        // passes (containers are type-checked by the comparator, below).
+        (&ne, json!("a"), json!(5), true),
+        // spec Boolean: booleans and the strings "true"/"false".
+        (&b, json!(true), json!(false), true),
+        (&b, json!(true), json!("true"), true),
+        (&b, json!(true), json!("yes"), false),
+        (&b, json!(true), json!(1), false),
+        (&null, Value::Null, Value::Null, true),
+        (&null, Value::Null, json!(""), false),
+        // spec Semver; pr requires a string.
+        (&semver, json!("1.0.0"), json!("1.2.3-beta.1"), true),
+        (&semver, json!("1.0.0"), json!("1.0"), false),
+        (&semver, json!("1.0.0"), json!(1), false),
+    ];
+    for (r, e, a, ok) in rows {
+        assert_eq!(check_json(r, &e, &a).is_ok(), ok, "{r}: {e} vs {a}");
+    }
+}
+
+#[test]
+fn an_expected_container_met_by_another_kind_is_a_type_mismatch_whatever_the_rules() {
+    // pr json.rs `compare_json`: (Object, _) and (Array, _) mismatch before
+    // any rule; suite V4 "Supports a not empty matcher (negative case 2)".
+    let cases = [
+        (
+            json!({"$.two": {"matchers": [{"match": "notEmpty"}]}}),
+            json!({"two": ["b"]}),
+            json!({"two": "b"}),
+            "Type mismatch: Expected 'b' (String) to be the same type as [\"b\"] (Array)",
+        ),
+        (
+            json!({"$.two": {"matchers": [{"match": "regex", "regex": ".*"}]}}),
+            json!({"two": {"x": 1}}),
+            json!({"two": "s"}),
+            "Type mismatch: Expected 's' (String) to be the same type as {\"x\":1} (Object)",
+        ),
+    ];
+    for (rules, e, a, msg) in cases {
+        let m = match_json(&e, &a, &body_rules(rules), true);
+        assert_eq!(m.len(), 1, "{m:?}");
+        assert_eq!(m[0].path, "$.two");
+        assert_eq!(m[0].message, msg);
+    }
+}
+
+#[test]
+fn status_code_classes() {
+    let class = |s: Value| rule(json!({"match": "statusCode", "status": s}));
+    // pr `match_status_code` / pact_models `HttpStatus`.
+    let rows = [
+        (class(json!("info")), 101, true),
+        (class(json!("success")), 299, true),
+        (class(json!("success")), 300, false),
+        (class(json!("redirect")), 304, true),
+        (class(json!("clientError")), 404, true),
+        (class(json!("serverError")), 503, true),
+        (class(json!("serverError")), 499, false),
+        (class(json!("nonError")), 399, true),
+        (class(json!("nonError")), 400, false),
+        (class(json!("error")), 400, true),
+        (class(json!("error")), 599, true),
+        (class(json!([200, 201])), 201, true),
+        (class(json!([200, 201])), 204, false),
+    ];
+    for (r, status, ok) in rows {
+        assert_eq!(
+            check_json(&r, &json!(200), &json!(status)).is_ok(),
+            ok,
+            "{r} {status}"
+        );
+    }
+}
+
+#[test]
+fn equality_resets_a_cascaded_type_rule() {
+    // suite V3 "Supports an equality matcher to reset cascading rules"
+    // (fixture equality-matcher-reset-v3.json).
+    let rules = json!({
+        "$.one": {"matchers": [{"match": "type"}]},
+        "$.one.a.status": {"matchers": [{"match": "equality"}]},
+        "$.two": {"matchers": [{"match": "type"}]}
+    });
+    let e =
+        json!({"one": {"a": {"ids": [1], "status": "OK"}}, "two": [{"ids": [1], "status": "OK"}]});
+    let a = json!({"one": {"a": {"ids": [100], "status": "Lovely"}}, "two": [{"ids": [1], "status": "BAD"}]});
+    let m = match_json(&e, &a, &body_rules(rules), false);
+    assert_eq!(m.len(), 1, "{m:?}");
+    assert_eq!(m[0].path, "$.one.a.status");
+    assert_eq!(
+        m[0].message,
+        "Expected 'Lovely' (String) to be equal to 'OK' (String)"
+    );
+}
+
+#[test]
+fn combine_or_passes_when_one_rule_does() {
+    let or = json!({"$.v": {"combine": "OR", "matchers": [
+        {"match": "regex", "regex": "\\d+"}, {"match": "null"}
+    ]}});
+    let and = json!({"$.v": {"combine": "AND", "matchers": [
+        {"match": "regex", "regex": "\\d+"}, {"match": "include", "value": "7"}
+    ]}});
+    let rows: Vec<Row> = vec![
+        // spec: `combine` OR — any rule; AND — every rule.
+        (
+            or.clone(),
+            json!({"v": "1"}),
+            json!({"v": "123"}),
+            false,
+            true,
+        ),
+        (
+            or.clone(),
+            json!({"v": "1"}),
+            json!({"v": null}),
+            false,
+            true,
+        ),
+        (or, json!({"v": "1"}), json!({"v": "abc"}), false, false),
+        (
+            and.clone(),
+            json!({"v": "1"}),
+            json!({"v": "17"}),
+            false,
+            true,
+        ),
+        (and, json!({"v": "1"}), json!({"v": "18"}), false, false),
+    ];
+    run_rows(&rows);
+}
+
+fn headers(pairs: &[(&str, &[&str])]) -> Headers {
+    pairs
+        .iter()
+        .map(|(k, vs)| (k.to_string(), vs.iter().map(|v| v.to_string()).collect()))
+        .collect()
+}
+
+#[test]
+fn header_rules_judge_each_value_of_a_multi_valued_header() {
+    let rules = MatchingRules::from_pact_json(
+        &json!({"header": {"X-Id": {"matchers": [{"match": "regex", "regex": "[a-z]\\d"}]}}}),
+        PactSpec::V4,
+    )
+    .expect("valid");
+    let e = headers(&[("X-Id", &["a1"])]);
+    // pr headers.rs `match_header_maps`: several values under a rule go
+    // through `compare_lists_with_matchingrules`, one value at a time.
+    let rows: [(&[&str], bool); 4] = [
+        (&["b2"], true),
+        (&["b2", "c3"], true),
+        (&["b2", "33"], false),
+        (&["b2, c3"], false),
+    ];
+    for (values, ok) in rows {
+        let a = headers(&[("x-id", values)]);
+        let m = match_headers(Some(&e), Some(&a), &rules);
+        assert_eq!(m.is_empty(), ok, "{values:?}: {m:?}");
+    }
+}
