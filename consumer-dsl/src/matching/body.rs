@@ -257,7 +257,7 @@ fn root_rules(rules: &Category, a: &Side<'_>) -> Option<Vec<Mismatch>> {
     let verdict = check_list(list, |r| match r {
         MatchingRule::ContentType(wanted) => {
             let detected = detect(&bytes);
-            same(detected.eq_ignore_ascii_case(wanted), || {
+            same(content_type_fits(wanted, detected), || {
                 format!(
                     "Expected binary contents to have content type '{wanted}' but detected contents was '{detected}'"
                 )
@@ -284,6 +284,24 @@ fn detect(bytes: &[u8]) -> &'static str {
     })
 }
 
+/// True when content detected as `detected` satisfies a `contentType`
+/// rule for `wanted`: the same media type (parameters ignored), a
+/// structured-syntax suffix (`+json`, `+xml`) or `text/xml` of the detected
+/// syntax, or `text/plain` for any text (pact-reference's magic detector
+/// reports JSON and XML as `text/plain`).
+fn content_type_fits(wanted: &str, detected: &str) -> bool {
+    let wanted = wanted.split(';').next().unwrap_or_default().trim();
+    let wanted = wanted.to_ascii_lowercase();
+    let textual = matches!(
+        detected,
+        "application/json" | "application/xml" | "text/plain"
+    );
+    wanted == detected
+        || (wanted == "text/plain" && textual)
+        || (detected == "application/json" && wanted.ends_with("+json"))
+        || (detected == "application/xml" && (wanted.ends_with("+xml") || wanted == "text/xml"))
+}
+
 /// Content types recognised by their first bytes.
 fn magic(b: &[u8]) -> Option<&'static str> {
     const TABLE: &[(&[u8], &str)] = &[
@@ -292,6 +310,7 @@ fn magic(b: &[u8]) -> Option<&'static str> {
         (b"GIF8", "image/gif"),
         (b"%PDF-", "application/pdf"),
         (b"PK\x03\x04", "application/zip"),
+        (b"\x1f\x8b", "application/gzip"),
     ];
     TABLE
         .iter()
@@ -366,5 +385,34 @@ mod tests {
         assert_eq!(m[0].message, "Expected [] (0 bytes) to not be empty");
         assert!(match_body(&png, &png, &cat, true).is_empty());
         assert_eq!(match_body(&png, &body(b"GIF89a..."), &cat, true).len(), 1);
+    }
+
+    #[test]
+    fn content_type_rule_accepts_parameters_suffixes_and_plain_text() {
+        let table = [
+            ("image/png; q=1", "image/png", true),
+            ("IMAGE/PNG", "image/png", true),
+            ("image/jpeg", "image/png", false),
+            ("text/plain", "application/json", true),
+            ("text/plain", "application/xml", true),
+            ("text/plain", "application/octet-stream", false),
+            ("application/vnd.siren+json", "application/json", true),
+            ("application/atom+xml", "application/xml", true),
+            ("text/xml", "application/xml", true),
+            ("application/json", "text/plain", false),
+        ];
+        for (wanted, detected, ok) in table {
+            assert_eq!(
+                content_type_fits(wanted, detected),
+                ok,
+                "{wanted} / {detected}"
+            );
+        }
+        assert_eq!(detect(b"{\"a\": 1}"), "application/json");
+        assert_eq!(detect(b"\x1f\x8b\x08rest"), "application/gzip");
+        assert_eq!(
+            detect(&[0xff, 0xfe, 0x00, 0x01]),
+            "application/octet-stream"
+        );
     }
 }
