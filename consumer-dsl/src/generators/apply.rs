@@ -5,6 +5,7 @@ use rand::Rng;
 use serde_json::Value;
 
 use super::{Category, GeneratorContext, Generators, path};
+use crate::matching::{ContentKind, content_kind};
 use crate::model::{Body, BodyContent, HttpRequest, HttpResponse, Message};
 
 /// Applies the `body` generators of `generators` to a JSON document.
@@ -33,12 +34,28 @@ fn apply_to_body(
     ctx: &GeneratorContext,
     rng: &mut impl Rng,
 ) {
-    if let Body::Present {
-        content: BodyContent::Json(value),
-        ..
+    let Body::Present {
+        content,
+        content_type,
     } = body
-    {
-        apply_to_json(value, generators, ctx, rng);
+    else {
+        return;
+    };
+    match content {
+        BodyContent::Json(value) => apply_to_json(value, generators, ctx, rng),
+        // JSON kept as text (a JSON content type whose example was written
+        // as a string): generated into, then written back as text.
+        BodyContent::Text(text)
+            if content_type
+                .as_deref()
+                .is_some_and(|ct| content_kind(ct) == ContentKind::Json) =>
+        {
+            if let Ok(mut value) = serde_json::from_str::<Value>(text) {
+                apply_to_json(&mut value, generators, ctx, rng);
+                *text = value.to_string();
+            }
+        }
+        _ => {}
     }
 }
 
@@ -73,22 +90,33 @@ fn apply_to_multimap(
     ctx: &GeneratorContext,
     rng: &mut impl Rng,
 ) {
+    let was_absent = map.is_none();
     for (name, generator) in generators.category(category) {
         let entries = map.get_or_insert_with(IndexMap::new);
         let existing = match category {
             Category::Header => entries.keys().find(|k| k.eq_ignore_ascii_case(name)),
-            _ => None,
+            _ => entries.keys().find(|k| k.as_str() == name),
         };
-        let key = existing.cloned().unwrap_or_else(|| name.to_string());
-        let values = entries.entry(key).or_default();
-        if values.is_empty() {
-            values.push(String::new());
-        }
-        for v in values.iter_mut() {
-            if let Some(new) = generator.generate(&Value::String(v.clone()), ctx, rng) {
-                *v = as_text(new);
+        match existing.cloned() {
+            Some(key) => {
+                for v in entries.get_mut(&key).into_iter().flatten() {
+                    if let Some(new) = generator.generate(&Value::String(v.clone()), ctx, rng) {
+                        *v = as_text(new);
+                    }
+                }
+            }
+            // A missing name is added only when a value could be generated
+            // (pact-reference `generate_request`).
+            None => {
+                let empty = Value::String(String::new());
+                if let Some(new) = generator.generate(&empty, ctx, rng) {
+                    entries.insert(name.to_string(), vec![as_text(new)]);
+                }
             }
         }
+    }
+    if was_absent && map.as_ref().is_some_and(IndexMap::is_empty) {
+        *map = None;
     }
 }
 
