@@ -41,6 +41,7 @@ mod message;
 mod mismatch;
 mod regex;
 mod xml;
+mod xml_guard;
 
 #[cfg(test)]
 mod fuzz_tests;

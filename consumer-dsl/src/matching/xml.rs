@@ -42,7 +42,9 @@ pub fn match_xml(
 }
 
 fn parse<'t>(text: &'t str, which: &str) -> Result<Document<'t>, String> {
-    Document::parse(text).map_err(|e| format!("The {which} body is not valid XML: {e}"))
+    let refused = |e: &dyn std::fmt::Display| format!("The {which} body is not valid XML: {e}");
+    super::xml_guard::check(text).map_err(|e| refused(&e))?;
+    Document::parse(text).map_err(|e| refused(&e))
 }
 
 struct XmlMatcher<'r> {
