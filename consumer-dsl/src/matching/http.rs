@@ -212,36 +212,44 @@ pub fn match_headers(
             .filter(|(n, _)| n.eq_ignore_ascii_case(name))
             .flat_map(|(_, v)| v.iter().map(String::as_str))
             .collect();
-        let (ev, av) = (evs.join(", "), avs.join(", "));
-        let kind = MismatchKind::Header;
-        if avs.is_empty() {
-            let msg = format!("Expected a header '{name}' but was missing");
-            out.push(Mismatch::new(kind, name.as_str(), msg).values(Some(ev.into()), None));
-            continue;
-        }
-        // A rule judges each actual value, against the expected value at
-        // the same index or the first (pact-reference `match_header_maps`
-        // with `compare_lists_with_matchingrules`).
-        let verdict = judge(
-            rules.and_then(|r| r.for_name(name, true)),
-            |r| {
-                avs.iter().enumerate().try_for_each(|(i, av)| {
-                    let ev = evs.get(i).or(evs.first()).map_or("", String::as_str);
-                    check_str(r, ev, av.trim())
-                })
-            },
-            || {
-                same(header_equal(name, &ev, &av), || {
-                    format!("Expected header '{name}' to have value '{ev}' but was '{av}'")
-                })
-            },
-        );
-        if let Err(f) = verdict {
-            let (e, a) = (Some(ev.into()), Some(av.into()));
-            out.push(Mismatch::failed(kind, name.as_str(), e, a, f));
-        }
+        let list = rules.and_then(|r| r.for_name(name, true));
+        out.extend(match_header(name, evs, &avs, list));
     }
     out
+}
+
+/// One expected header against the actual values of the same name.
+fn match_header(
+    name: &str,
+    evs: &[String],
+    avs: &[&str],
+    rules: Option<&super::rules::RuleList>,
+) -> Option<Mismatch> {
+    let (ev, av) = (evs.join(", "), avs.join(", "));
+    let kind = MismatchKind::Header;
+    if avs.is_empty() {
+        let msg = format!("Expected a header '{name}' but was missing");
+        return Some(Mismatch::new(kind, name, msg).values(Some(ev.into()), None));
+    }
+    // A rule judges each actual value, against the expected value at the
+    // same index or the first (pact-reference `match_header_maps` with
+    // `compare_lists_with_matchingrules`).
+    let verdict = judge(
+        rules,
+        |r| {
+            avs.iter().enumerate().try_for_each(|(i, av)| {
+                let ev = evs.get(i).or(evs.first()).map_or("", String::as_str);
+                check_str(r, ev, av.trim())
+            })
+        },
+        || {
+            same(header_equal(name, &ev, &av), || {
+                format!("Expected header '{name}' to have value '{ev}' but was '{av}'")
+            })
+        },
+    );
+    let (e, a) = (Some(ev.into()), Some(av.into()));
+    verdict.err().map(|f| Mismatch::failed(kind, name, e, a, f))
 }
 
 fn header_equal(name: &str, expected: &str, actual: &str) -> bool {

@@ -48,6 +48,8 @@ mod fuzz_tests;
 #[cfg(test)]
 mod semantics_tests;
 #[cfg(test)]
+mod semantics_text_tests;
+#[cfg(test)]
 mod sentence_tests;
 
 pub mod path;
