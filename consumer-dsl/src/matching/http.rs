@@ -3,10 +3,11 @@
 use serde_json::Value;
 
 use super::body::match_body;
-use super::check::{check_json, check_str, judge, same};
+use super::check::{check_json, check_size, check_str, judge, same};
 use super::content_type::MediaType;
 use super::mismatch::{Mismatch, MismatchKind};
-use super::rules::{Category, MatchingRules};
+use super::rule::MatchingRule;
+use super::rules::{Category, MatchingRules, RuleList};
 use crate::model::{Headers, HttpRequest, HttpResponse, PactSpec, Query};
 
 /// Compares an actual request with an expected one (V2+ semantics; see
@@ -146,6 +147,7 @@ pub(super) fn compare_params(
         let verdict = judge(
             rules.and_then(|r| r.for_name(name, false)),
             |r| {
+                values_size(r, avs)?;
                 avs.iter().enumerate().try_for_each(|(i, av)| {
                     let ev = evs.get(i).or(evs.first()).map_or("", String::as_str);
                     check_str(r, ev, av)
@@ -163,6 +165,19 @@ pub(super) fn compare_params(
         out.push(Mismatch::new(kind, name.as_str(), msg).values(None, Some(avs.join("&").into())));
     }
     out
+}
+
+/// A `type` rule with `min`/`max` bounds the number of values of a query
+/// parameter or header (pact-reference `compare_lists_with_matchingrule`,
+/// `DoMatch<&[T]>`): `Expected [1] (size 1) to have minimum size of 2`.
+fn values_size<S: AsRef<str>>(rule: &MatchingRule, values: &[S]) -> Result<(), String> {
+    let MatchingRule::Type { min, max } = rule else {
+        return Ok(());
+    };
+    check_size(values.len(), *min, *max, || {
+        let shown: Vec<&str> = values.iter().map(AsRef::as_ref).collect();
+        format!("[{}]", shown.join(", "))
+    })
 }
 
 fn values_equal(noun: &str, name: &str, evs: &[String], avs: &[String]) -> Result<(), String> {
@@ -223,7 +238,7 @@ fn match_header(
     name: &str,
     evs: &[String],
     avs: &[&str],
-    rules: Option<&super::rules::RuleList>,
+    rules: Option<&RuleList>,
 ) -> Option<Mismatch> {
     let (ev, av) = (evs.join(", "), avs.join(", "));
     let kind = MismatchKind::Header;
@@ -237,6 +252,7 @@ fn match_header(
     let verdict = judge(
         rules,
         |r| {
+            values_size(r, avs)?;
             avs.iter().enumerate().try_for_each(|(i, av)| {
                 let ev = evs.get(i).or(evs.first()).map_or("", String::as_str);
                 check_str(r, ev, av.trim())

@@ -113,3 +113,51 @@ fn header_rules_judge_each_value_of_a_multi_valued_header() {
         assert_eq!(m.is_empty(), ok, "{values:?}: {m:?}");
     }
 }
+
+#[test]
+fn type_rules_bound_the_number_of_query_and_header_values() {
+    // pr `compare_lists_with_matchingrule` (MinType/MaxType on the list of
+    // values of one query parameter or header).
+    let rules = MatchingRules::from_pact_json(
+        &json!({
+            "query": {"q": {"matchers": [{"match": "type", "min": 2, "max": 3}]}},
+            "header": {"X-Q": {"matchers": [{"match": "type", "min": 2}]}}
+        }),
+        PactSpec::V4,
+    )
+    .expect("valid");
+    let e: crate::model::Query = [("q".to_string(), vec!["1".to_string()])]
+        .into_iter()
+        .collect();
+    let rows: [(&[&str], Option<&str>); 3] = [
+        (&["1", "2"], None),
+        (
+            &["1"],
+            Some("Expected [1] (size 1) to have minimum size of 2"),
+        ),
+        (
+            &["1", "2", "3", "4"],
+            Some("Expected [1, 2, 3, 4] (size 4) to have maximum size of 3"),
+        ),
+    ];
+    for (values, want) in rows {
+        let a = [(
+            "q".to_string(),
+            values.iter().map(|v| v.to_string()).collect(),
+        )]
+        .into_iter()
+        .collect();
+        let m = super::http::compare_params(
+            &e,
+            &a,
+            rules.category("query"),
+            super::MismatchKind::Query,
+        );
+        assert_eq!(m.first().map(|m| m.message.as_str()), want, "{values:?}");
+    }
+    let eh = headers(&[("X-Q", &["a"])]);
+    let one = headers(&[("X-Q", &["a"])]);
+    let two = headers(&[("X-Q", &["a", "b"])]);
+    assert_eq!(match_headers(Some(&eh), Some(&one), &rules).len(), 1);
+    assert!(match_headers(Some(&eh), Some(&two), &rules).is_empty());
+}
