@@ -220,3 +220,26 @@ fn json_bodies_kept_as_text_are_generated_into() {
     let v: Value = serde_json::from_str(text).expect("still JSON");
     assert_eq!(v, json!({"id": 5, "name": "x"}));
 }
+
+#[test]
+fn array_contains_variant_generators_apply_to_their_item() {
+    // pact-specification V4: arrayContains variants carry `generators`,
+    // relative to the variant; pact-reference applies them through
+    // `Generator::ArrayContains`.
+    let mut resp = HttpResponse {
+        body: Body::json(json!({"actions": [{"id": 1}, {"id": 2}]})),
+        matching_rules: crate::matching::MatchingRules::from_pact_json(
+            &json!({"body": {"$.actions": {"matchers": [{"match": "arrayContains", "variants": [
+                {"index": 1, "rules": {}, "generators": {"$.id": {"type": "RandomInt", "min": 7, "max": 7}}}
+            ]}]}}}),
+            crate::model::PactSpec::V4,
+        )
+        .expect("valid"),
+        ..HttpResponse::default()
+    };
+    apply_to_response(&mut resp, &GeneratorContext::default(), &mut rng());
+    assert_eq!(
+        resp.body.as_json(),
+        Some(&json!({"actions": [{"id": 1}, {"id": 7}]}))
+    );
+}
