@@ -262,14 +262,14 @@ fn plain_text(v: &Value) -> String {
     }
 }
 
-/// Strings as they are, numbers and booleans as written; none for others.
+/// The text a regex or include rule reads: strings as they are, any
+/// other value as JSON (`null`, `true`, `12`, `[1,2]`), as
+/// pact-reference's `DoMatch<&Value>` does.
 fn scalar_text(v: &Value) -> Option<std::borrow::Cow<'_, str>> {
-    match v {
-        Value::String(s) => Some(s.as_str().into()),
-        Value::Number(n) => Some(n.to_string().into()),
-        Value::Bool(b) => Some(b.to_string().into()),
-        _ => None,
-    }
+    Some(match v {
+        Value::String(s) => s.as_str().into(),
+        other => other.to_string().into(),
+    })
 }
 
 #[cfg(test)]
