@@ -323,7 +323,8 @@ impl<'r> JsonMatcher<'r> {
                 continue;
             };
             let found = al.iter().any(|av| {
-                let mut sub = JsonMatcher::new(&variant.rules, true, self.kind);
+                let mut sub =
+                    JsonMatcher::new(&variant.rules, self.allow_unexpected_keys, self.kind);
                 sub.compare(&mut Vec::with_capacity(8), ev, av);
                 sub.mismatches.is_empty()
             });

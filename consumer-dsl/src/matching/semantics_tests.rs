@@ -65,6 +65,23 @@ fn array_contains_finds_each_variant_anywhere_under_its_own_rules() {
             false,
             false,
         ),
+        // A variant is matched with the part's key policy (pr clones the
+        // context, config included): requests refuse extra keys in it,
+        // responses allow them.
+        (
+            two.clone(),
+            e.clone(),
+            json!({"list": [{"name": "x", "more": 1}, {"id": 7, "kind": "a"}]}),
+            false,
+            false,
+        ),
+        (
+            two.clone(),
+            e.clone(),
+            json!({"list": [{"name": "x", "more": 1}, {"id": 7, "kind": "a"}]}),
+            true,
+            true,
+        ),
         // Variant 1 missing.
         (
             two.clone(),
