@@ -5,6 +5,7 @@ use rand::Rng;
 use serde_json::Value;
 
 use super::{Category, GeneratorContext, Generators, path};
+use crate::matching::{ContentKind, MatchingRule, MatchingRules, content_kind};
 use crate::model::{Body, BodyContent, HttpRequest, HttpResponse, Message};
 
 /// Applies the `body` generators of `generators` to a JSON document.
@@ -27,18 +28,73 @@ pub fn apply_to_json(
     }
 }
 
-fn apply_to_body(
-    body: &mut Body,
-    generators: &Generators,
+/// Applies the generators of `arrayContains` variants (V4 keeps them in
+/// the matching rule): at each rule path, the generators of a variant
+/// apply to the list item at the variant's index, with paths relative to
+/// that item (pact-reference `Generator::ArrayContains`, produced by
+/// `build_generators` from the body rules).
+pub fn apply_array_contains(
+    value: &mut Value,
+    rules: &MatchingRules,
     ctx: &GeneratorContext,
     rng: &mut impl Rng,
 ) {
-    if let Body::Present {
-        content: BodyContent::Json(value),
-        ..
-    } = body
-    {
+    for entry in rules.body().map(|c| c.entries()).unwrap_or_default() {
+        let Some(steps) = path::parse(&entry.key) else {
+            continue;
+        };
+        for rule in &entry.rules.rules {
+            let MatchingRule::ArrayContains(variants) = rule else {
+                continue;
+            };
+            for variant in variants {
+                let Some(generators) = variant.generators.as_ref().and_then(|g| {
+                    Generators::from_pact_json(&serde_json::json!({ "body": g })).ok()
+                }) else {
+                    continue;
+                };
+                path::visit_mut(value, &steps, &mut |list| {
+                    if let Some(item) = list.get_mut(variant.index) {
+                        apply_to_json(item, &generators, ctx, rng);
+                    }
+                });
+            }
+        }
+    }
+}
+
+fn apply_to_body(
+    body: &mut Body,
+    (generators, rules): (&Generators, &MatchingRules),
+    ctx: &GeneratorContext,
+    rng: &mut impl Rng,
+) {
+    let mut generate = |value: &mut Value| {
         apply_to_json(value, generators, ctx, rng);
+        apply_array_contains(value, rules, ctx, rng);
+    };
+    let Body::Present {
+        content,
+        content_type,
+    } = body
+    else {
+        return;
+    };
+    match content {
+        BodyContent::Json(value) => generate(value),
+        // JSON kept as text (a JSON content type whose example was written
+        // as a string): generated into, then written back as text.
+        BodyContent::Text(text)
+            if content_type
+                .as_deref()
+                .is_some_and(|ct| content_kind(ct) == ContentKind::Json) =>
+        {
+            if let Ok(mut value) = serde_json::from_str::<Value>(text) {
+                generate(&mut value);
+                *text = value.to_string();
+            }
+        }
+        _ => {}
     }
 }
 
@@ -73,22 +129,33 @@ fn apply_to_multimap(
     ctx: &GeneratorContext,
     rng: &mut impl Rng,
 ) {
+    let was_absent = map.is_none();
     for (name, generator) in generators.category(category) {
         let entries = map.get_or_insert_with(IndexMap::new);
         let existing = match category {
             Category::Header => entries.keys().find(|k| k.eq_ignore_ascii_case(name)),
-            _ => None,
+            _ => entries.keys().find(|k| k.as_str() == name),
         };
-        let key = existing.cloned().unwrap_or_else(|| name.to_string());
-        let values = entries.entry(key).or_default();
-        if values.is_empty() {
-            values.push(String::new());
-        }
-        for v in values.iter_mut() {
-            if let Some(new) = generator.generate(&Value::String(v.clone()), ctx, rng) {
-                *v = as_text(new);
+        match existing.cloned() {
+            Some(key) => {
+                for v in entries.get_mut(&key).into_iter().flatten() {
+                    if let Some(new) = generator.generate(&Value::String(v.clone()), ctx, rng) {
+                        *v = as_text(new);
+                    }
+                }
+            }
+            // A missing name is added only when a value could be generated
+            // (pact-reference `generate_request`).
+            None => {
+                let empty = Value::String(String::new());
+                if let Some(new) = generator.generate(&empty, ctx, rng) {
+                    entries.insert(name.to_string(), vec![as_text(new)]);
+                }
             }
         }
+    }
+    if was_absent && map.as_ref().is_some_and(IndexMap::is_empty) {
+        *map = None;
     }
 }
 
@@ -105,7 +172,12 @@ pub fn apply_to_request(request: &mut HttpRequest, ctx: &GeneratorContext, rng: 
         ctx,
         rng,
     );
-    apply_to_body(&mut request.body, &generators, ctx, rng);
+    apply_to_body(
+        &mut request.body,
+        (&generators, &request.matching_rules),
+        ctx,
+        rng,
+    );
 }
 
 /// Applies a response's generators (status, headers, body). A generated
@@ -129,13 +201,23 @@ pub fn apply_to_response(response: &mut HttpResponse, ctx: &GeneratorContext, rn
         ctx,
         rng,
     );
-    apply_to_body(&mut response.body, &generators, ctx, rng);
+    apply_to_body(
+        &mut response.body,
+        (&generators, &response.matching_rules),
+        ctx,
+        rng,
+    );
 }
 
 /// Applies a message's generators (contents and metadata).
 pub fn apply_to_message(message: &mut Message, ctx: &GeneratorContext, rng: &mut impl Rng) {
     let generators = message.generators.clone();
-    apply_to_body(&mut message.contents, &generators, ctx, rng);
+    apply_to_body(
+        &mut message.contents,
+        (&generators, &message.matching_rules),
+        ctx,
+        rng,
+    );
     for (key, generator) in generators.category(Category::Metadata) {
         let current = message.metadata.get(key).cloned().unwrap_or(Value::Null);
         if let Some(new) = generator.generate(&current, ctx, rng) {

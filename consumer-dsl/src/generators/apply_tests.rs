@@ -148,3 +148,98 @@ fn read(path: &std::path::Path) -> Value {
     let text = std::fs::read_to_string(path).expect("fixture readable");
     serde_json::from_str(&text).expect("fixture is JSON")
 }
+
+#[test]
+fn a_header_or_query_parameter_is_added_only_when_a_value_is_generated() {
+    // pact-reference `generate_request`: a missing name is inserted only on
+    // a successful generation; a failed one (no provider-state value)
+    // leaves the request as it was.
+    let mut req = HttpRequest {
+        generators: Generators::from_pact_json(&json!({
+            "query": {"q": {"type": "ProviderState", "expression": "${absent}"}},
+            "header": {
+                "X-Missing": {"type": "ProviderState", "expression": "${absent}"},
+                "X-Id": {"type": "ProviderState", "expression": "${id}"}
+            }
+        }))
+        .expect("valid"),
+        ..HttpRequest::default()
+    };
+    apply_to_request(&mut req, &provider_ctx(), &mut rng());
+    assert_eq!(req.query, None);
+    let headers = req.headers.unwrap_or_default();
+    assert_eq!(headers.get("X-Id"), Some(&vec!["1000".to_string()]));
+    assert!(!headers.contains_key("X-Missing"));
+}
+
+#[test]
+fn every_value_of_a_multi_valued_query_parameter_is_generated() {
+    let mut req = HttpRequest {
+        query: Some(
+            [("q".to_string(), vec!["a".into(), "b".into()])]
+                .into_iter()
+                .collect(),
+        ),
+        generators: Generators::from_pact_json(&json!({
+            "query": {"q": {"type": "RandomString", "size": 3}}
+        }))
+        .expect("valid"),
+        ..HttpRequest::default()
+    };
+    apply_to_request(&mut req, &GeneratorContext::default(), &mut rng());
+    let values = req
+        .query
+        .unwrap_or_default()
+        .shift_remove("q")
+        .unwrap_or_default();
+    assert_eq!(values.len(), 2);
+    assert!(values.iter().all(|v| v.len() == 3 && v != "a" && v != "b"));
+}
+
+#[test]
+fn json_bodies_kept_as_text_are_generated_into() {
+    let mut resp = HttpResponse {
+        body: Body::text(
+            r#"{"id": 1, "name": "x"}"#,
+            Some("application/vnd.api+json"),
+        ),
+        generators: Generators::from_pact_json(&json!({
+            "body": {"$.id": {"type": "RandomInt", "min": 5, "max": 5}}
+        }))
+        .expect("valid"),
+        ..HttpResponse::default()
+    };
+    apply_to_response(&mut resp, &GeneratorContext::default(), &mut rng());
+    let Body::Present {
+        content: BodyContent::Text(text),
+        ..
+    } = &resp.body
+    else {
+        panic!("the body stays text: {:?}", resp.body);
+    };
+    let v: Value = serde_json::from_str(text).expect("still JSON");
+    assert_eq!(v, json!({"id": 5, "name": "x"}));
+}
+
+#[test]
+fn array_contains_variant_generators_apply_to_their_item() {
+    // pact-specification V4: arrayContains variants carry `generators`,
+    // relative to the variant; pact-reference applies them through
+    // `Generator::ArrayContains`.
+    let mut resp = HttpResponse {
+        body: Body::json(json!({"actions": [{"id": 1}, {"id": 2}]})),
+        matching_rules: crate::matching::MatchingRules::from_pact_json(
+            &json!({"body": {"$.actions": {"matchers": [{"match": "arrayContains", "variants": [
+                {"index": 1, "rules": {}, "generators": {"$.id": {"type": "RandomInt", "min": 7, "max": 7}}}
+            ]}]}}}),
+            crate::model::PactSpec::V4,
+        )
+        .expect("valid"),
+        ..HttpResponse::default()
+    };
+    apply_to_response(&mut resp, &GeneratorContext::default(), &mut rng());
+    assert_eq!(
+        resp.body.as_json(),
+        Some(&json!({"actions": [{"id": 1}, {"id": 7}]}))
+    );
+}

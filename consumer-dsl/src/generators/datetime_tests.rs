@@ -122,3 +122,45 @@ proptest::proptest! {
         let _ = java_to_chrono_format(&text);
     }
 }
+
+#[test]
+fn generated_dates_and_times_satisfy_the_rule_of_the_same_format() {
+    // A DateTime/Date/Time generator's value must pass the datetime/date/
+    // time rule with the same pattern (what a provider is verified with).
+    use crate::matching::{MatchingRules, match_json};
+    use serde_json::json;
+    let t = at("2026-03-04T05:06:07.089+02:00");
+    let rows = [
+        ("DateTime", "datetime", "yyyy-MM-dd'T'HH:mm:ss.SSSXXX"),
+        ("DateTime", "datetime", "yyyy-MM-dd'T'HH:mm:ssZ"),
+        ("DateTime", "datetime", "EEE, dd MMM yyyy HH:mm:ss Z"),
+        ("DateTime", "datetime", "yyyy-MM-dd HH:mm:ss.SSS"),
+        ("Date", "date", "yyyy-MM-dd"),
+        ("Date", "date", "dd/MM/yy"),
+        ("Time", "time", "HH:mm:ss"),
+        ("Time", "time", "hh:mm a"),
+    ];
+    for (generator, rule, format) in rows {
+        let g = crate::generators::Generator::from_json(
+            &json!({"type": generator, "format": format}),
+            "t",
+            "$",
+        )
+        .expect("valid generator");
+        let ctx = crate::generators::GeneratorContext {
+            now: Some(t),
+            ..Default::default()
+        };
+        let value = g
+            .generate(&json!(""), &ctx, &mut rand::rng())
+            .expect("a value");
+        let rules = MatchingRules::from_pact_json(
+            &json!({"body": {"$": {"matchers": [{"match": rule, "format": format}]}}}),
+            crate::model::PactSpec::V4,
+        )
+        .expect("valid rules");
+        let body = rules.body().cloned().unwrap_or_default();
+        let m = match_json(&json!("example"), &value, &body, false);
+        assert!(m.is_empty(), "{format}: {value} {m:?}");
+    }
+}

@@ -186,47 +186,72 @@ fn whole_placeholder(expression: &str) -> Option<&str> {
     (!inner.contains(['{', '}', '$'])).then_some(inner.trim())
 }
 
+/// Replaces every `${name}` with its value (strings as they are, other
+/// values as JSON); `${}` stands for nothing. `None` when a name has no
+/// value or a brace is not closed (pact-reference `replace_expressions`).
 fn substitute(expression: &str, values: &Map<String, Value>) -> Option<String> {
     let mut out = String::with_capacity(expression.len());
     let mut rest = expression;
-    while let Some(start) = rest.find("${") {
-        out.push_str(&rest[..start]);
-        let after = &rest[start + 2..];
-        let end = after.find('}')?;
-        let value = values.get(after[..end].trim())?;
-        match value {
-            Value::String(s) => out.push_str(s),
-            other => out.push_str(&other.to_string()),
+    while let Some((before, after)) = rest.split_once("${") {
+        out.push_str(before);
+        let (name, tail) = after.split_once('}')?;
+        let name = name.trim();
+        if !name.is_empty() {
+            match values.get(name)? {
+                Value::String(s) => out.push_str(s),
+                other => out.push_str(&other.to_string()),
+            }
         }
-        rest = &after[end + 1..];
+        rest = tail;
     }
     out.push_str(rest);
     Some(out)
 }
 
+/// Casts a provider-state value to the generator's `dataType`, as
+/// pact-reference's `DataValue::as_json` does: null is 0 / 0.0 / false,
+/// booleans are 1 / 0, decimals truncate to integers, numbers above 0 are
+/// true; text is parsed.
 fn convert(value: Value, data_type: DataType) -> Option<Value> {
-    let text = || match &value {
-        Value::String(s) => s.clone(),
-        other => other.to_string(),
-    };
-    Some(match data_type {
-        DataType::Raw => value,
-        DataType::String => json!(text()),
-        DataType::Integer => json!(text().trim().parse::<i64>().ok()?),
-        DataType::Decimal | DataType::Float => json!(text().trim().parse::<f64>().ok()?),
-        DataType::Boolean => json!(text().trim().parse::<bool>().ok()?),
+    let number = |v: &Value| v.as_f64();
+    Some(match (data_type, &value) {
+        (DataType::Raw, _) => value,
+        (DataType::String, Value::String(_)) => value,
+        (DataType::String, other) => json!(other.to_string()),
+        (DataType::Integer, Value::Null) => json!(0),
+        (DataType::Integer, Value::Bool(b)) => json!(i64::from(*b)),
+        (DataType::Integer, Value::Number(n)) if n.is_i64() || n.is_u64() => value,
+        // Truncation toward zero is the documented intent of the cast.
+        #[allow(clippy::cast_possible_truncation)]
+        (DataType::Integer, Value::Number(n)) => json!(n.as_f64()?.trunc() as i64),
+        (DataType::Integer, Value::String(s)) => json!(s.trim().parse::<i64>().ok()?),
+        (DataType::Decimal | DataType::Float, Value::Null) => json!(0.0),
+        (DataType::Decimal | DataType::Float, Value::Bool(b)) => json!(f64::from(u8::from(*b))),
+        (DataType::Decimal | DataType::Float, Value::Number(_)) => json!(number(&value)?),
+        (DataType::Decimal | DataType::Float, Value::String(s)) => {
+            json!(s.trim().parse::<f64>().ok()?)
+        }
+        (DataType::Boolean, Value::Null) => json!(false),
+        (DataType::Boolean, Value::Bool(_)) => value,
+        (DataType::Boolean, Value::Number(_)) => json!(number(&value)? > 0.0),
+        (DataType::Boolean, Value::String(s)) => json!(s.trim().parse::<bool>().ok()?),
+        (_, Value::Array(_) | Value::Object(_)) => return None,
     })
 }
 
-/// Replaces the part of `example` before the regex's groups with the mock
-/// server's URL: example `http://1234:8080/a`, regex `.*(/a)`, mock
-/// `http://somewhere.world` → `http://somewhere.world/a`.
+/// Replaces the first match of `regex` in `example` with the mock
+/// server's URL followed by the regex's first group, as pact-reference's
+/// `replace_with_regex` does: example `http://1234:8080/a`, regex
+/// `.*(/a)`, mock `http://somewhere.world` → `http://somewhere.world/a`.
+/// Text outside the match stays; no match leaves the example as it is.
 fn mock_server_url(example: &str, regex: &str, mock: Option<&str>) -> Option<String> {
     let mock = mock?.trim_end_matches('/');
     let re = regex::Regex::new(&crate::matching::java_regex_to_rust(regex)).ok()?;
-    let caps = re.captures(example)?;
-    let tail: String = caps.iter().skip(1).flatten().map(|m| m.as_str()).collect();
-    Some(format!("{mock}{tail}"))
+    let replaced = re.replacen(example, 1, |caps: &regex::Captures<'_>| {
+        let tail = caps.get(1).map_or("", |m| m.as_str());
+        format!("{mock}{tail}")
+    });
+    Some(replaced.into_owned())
 }
 
 #[cfg(test)]

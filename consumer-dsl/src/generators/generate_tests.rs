@@ -160,3 +160,144 @@ fn an_unsupported_regex_keeps_the_example() {
     );
     assert_eq!(v, None);
 }
+
+#[test]
+fn provider_state_expressions_follow_pact_reference() {
+    // pact_models expression_parser `replace_expressions` and
+    // `DataValue::as_json`.
+    let ctx = provider_ctx(json!({"a": "x", "b": 2, "f": 2.7, "t": true, "n": null}));
+    let rows = [
+        // Mixed text: values spliced in as text.
+        (json!({"expression": "${a}/${b}"}), Some(json!("x/2"))),
+        (
+            json!({"expression": "id-${b}-${a}!"}),
+            Some(json!("id-2-x!")),
+        ),
+        // `${}` stands for nothing.
+        (json!({"expression": "a${}b"}), Some(json!("ab"))),
+        // A missing value or an unclosed brace: no value.
+        (json!({"expression": "${a}/${zz}"}), None),
+        (json!({"expression": "${a"}), None),
+        // Casts.
+        (
+            json!({"expression": "${f}", "dataType": "INTEGER"}),
+            Some(json!(2)),
+        ),
+        (
+            json!({"expression": "${t}", "dataType": "INTEGER"}),
+            Some(json!(1)),
+        ),
+        (
+            json!({"expression": "${n}", "dataType": "INTEGER"}),
+            Some(json!(0)),
+        ),
+        (
+            json!({"expression": "${b}", "dataType": "DECIMAL"}),
+            Some(json!(2.0)),
+        ),
+        (
+            json!({"expression": "${b}", "dataType": "BOOLEAN"}),
+            Some(json!(true)),
+        ),
+        (
+            json!({"expression": "${n}", "dataType": "BOOLEAN"}),
+            Some(json!(false)),
+        ),
+        (json!({"expression": "${a}", "dataType": "INTEGER"}), None),
+        (
+            json!({"expression": "${t}", "dataType": "STRING"}),
+            Some(json!("true")),
+        ),
+    ];
+    for (mut g, want) in rows {
+        g["type"] = json!("ProviderState");
+        assert_eq!(gen_json(g.clone(), json!("example"), &ctx), want, "{g}");
+    }
+}
+
+#[test]
+fn mock_server_url_replaces_the_first_match_and_keeps_the_rest() {
+    // pact-reference `replace_with_regex`: the match becomes the mock URL
+    // and group 1; text outside the match stays; no match keeps the example.
+    let ctx = GeneratorContext {
+        mock_server_url: Some("http://mock:1234/".into()),
+        ..GeneratorContext::default()
+    };
+    let rows = [
+        (
+            ".*(/orders/\\d+)$",
+            "http://localhost:8080/orders/5678",
+            "http://mock:1234/orders/5678",
+        ),
+        (
+            "http://[^/]+(/a)",
+            "see http://x/a?q=1",
+            "see http://mock:1234/a?q=1",
+        ),
+        ("http://[^/]+", "http://x/a", "http://mock:1234/a"),
+        ("nomatch(\\d)", "http://x/a", "http://x/a"),
+    ];
+    for (regex, example, want) in rows {
+        let g = json!({"type": "MockServerURL", "regex": regex, "example": example});
+        assert_eq!(
+            gen_json(g, json!(example), &ctx),
+            Some(json!(want)),
+            "{regex}"
+        );
+    }
+}
+
+#[test]
+fn uuid_formats_and_random_sizes() {
+    let ctx = GeneratorContext::default();
+    let rows = [
+        ("simple", r"^[0-9a-f]{32}$"),
+        (
+            "lower-case-hyphenated",
+            r"^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$",
+        ),
+        (
+            "upper-case-hyphenated",
+            r"^[0-9A-F]{8}-[0-9A-F]{4}-4[0-9A-F]{3}-[89AB][0-9A-F]{3}-[0-9A-F]{12}$",
+        ),
+        (
+            "URN",
+            r"^urn:uuid:[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$",
+        ),
+    ];
+    for (format, pattern) in rows {
+        let v = gen_json(json!({"type": "Uuid", "format": format}), json!(""), &ctx);
+        let text = v
+            .as_ref()
+            .and_then(Value::as_str)
+            .unwrap_or_default()
+            .to_string();
+        assert!(
+            regex::Regex::new(pattern).expect("valid").is_match(&text),
+            "{format}: {text}"
+        );
+    }
+    // RandomString `size` characters; RandomDecimal `digits` digits with a
+    // point inside (pact-reference `generate_decimal`).
+    let s = gen_json(json!({"type": "RandomString", "size": 17}), json!(""), &ctx);
+    assert_eq!(s.as_ref().and_then(Value::as_str).map(str::len), Some(17));
+    let decimal = regex::Regex::new(r"^[1-9]\d*\.\d+$").expect("valid");
+    for digits in [2, 3, 9] {
+        let d = gen_json(
+            json!({"type": "RandomDecimal", "digits": digits}),
+            json!(""),
+            &ctx,
+        );
+        let text = d
+            .as_ref()
+            .and_then(Value::as_str)
+            .unwrap_or_default()
+            .to_string();
+        assert_eq!(
+            text.chars().filter(char::is_ascii_digit).count(),
+            digits,
+            "{text}"
+        );
+        assert!(decimal.is_match(&text), "{text}");
+    }
+}

@@ -168,6 +168,38 @@ mod tests {
             ("it's 2020", Some("'it''s' yyyy"), true),
             ("2020-01-02T10", Some("yyyy-MM-ddTHH"), true),
             ("2020-01-0210", Some("yyyy-MM-ddTHH"), false),
+            // RFC 822 offsets (`Z`), fractions (`SSS`), day names (`EEE`),
+            // zone names (`z`), 12-hour clocks (`hh a`): the patterns of
+            // pact-jvm's and pact-reference's own tests.
+            (
+                "2015-06-10T20:41:37.123+0200",
+                Some("yyyy-MM-dd'T'HH:mm:ss.SSSZ"),
+                true,
+            ),
+            (
+                "2015-06-10T20:41:37.123+02:00",
+                Some("yyyy-MM-dd'T'HH:mm:ss.SSSXXX"),
+                true,
+            ),
+            (
+                "2015-06-10T20:41:37Z",
+                Some("yyyy-MM-dd'T'HH:mm:ssXXX"),
+                true,
+            ),
+            (
+                "2015-06-10T20:41:37",
+                Some("yyyy-MM-dd'T'HH:mm:ssXXX"),
+                false,
+            ),
+            (
+                "Wed Jun 10 20:41:37 PDT 2015",
+                Some("EEE MMM dd HH:mm:ss z yyyy"),
+                true,
+            ),
+            ("Wednesday, 10 June 2015", Some("EEEE, d MMMM yyyy"), true),
+            ("08:41 PM", Some("hh:mm a"), true),
+            ("20:41:37.123", Some("HH:mm:ss.SSS"), true),
+            ("20:41:37.", Some("HH:mm:ss.SSS"), false),
         ];
         for (text, pattern, ok) in table {
             let kind = Temporal::DateTime;

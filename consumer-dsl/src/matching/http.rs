@@ -3,10 +3,11 @@
 use serde_json::Value;
 
 use super::body::match_body;
-use super::check::{check_json, check_str, judge, same};
+use super::check::{check_json, check_size, check_str, judge, same};
 use super::content_type::MediaType;
 use super::mismatch::{Mismatch, MismatchKind};
-use super::rules::{Category, MatchingRules};
+use super::rule::MatchingRule;
+use super::rules::{Category, MatchingRules, RuleList};
 use crate::model::{Headers, HttpRequest, HttpResponse, PactSpec, Query};
 
 /// Compares an actual request with an expected one (V2+ semantics; see
@@ -146,6 +147,7 @@ pub(super) fn compare_params(
         let verdict = judge(
             rules.and_then(|r| r.for_name(name, false)),
             |r| {
+                values_size(r, avs)?;
                 avs.iter().enumerate().try_for_each(|(i, av)| {
                     let ev = evs.get(i).or(evs.first()).map_or("", String::as_str);
                     check_str(r, ev, av)
@@ -163,6 +165,19 @@ pub(super) fn compare_params(
         out.push(Mismatch::new(kind, name.as_str(), msg).values(None, Some(avs.join("&").into())));
     }
     out
+}
+
+/// A `type` rule with `min`/`max` bounds the number of values of a query
+/// parameter or header (pact-reference `compare_lists_with_matchingrule`,
+/// `DoMatch<&[T]>`): `Expected [1] (size 1) to have minimum size of 2`.
+fn values_size<S: AsRef<str>>(rule: &MatchingRule, values: &[S]) -> Result<(), String> {
+    let MatchingRule::Type { min, max } = rule else {
+        return Ok(());
+    };
+    check_size(values.len(), *min, *max, || {
+        let shown: Vec<&str> = values.iter().map(AsRef::as_ref).collect();
+        format!("[{}]", shown.join(", "))
+    })
 }
 
 fn values_equal(noun: &str, name: &str, evs: &[String], avs: &[String]) -> Result<(), String> {
@@ -212,28 +227,45 @@ pub fn match_headers(
             .filter(|(n, _)| n.eq_ignore_ascii_case(name))
             .flat_map(|(_, v)| v.iter().map(String::as_str))
             .collect();
-        let (ev, av) = (evs.join(", "), avs.join(", "));
-        let kind = MismatchKind::Header;
-        if avs.is_empty() {
-            let msg = format!("Expected a header '{name}' but was missing");
-            out.push(Mismatch::new(kind, name.as_str(), msg).values(Some(ev.into()), None));
-            continue;
-        }
-        let verdict = judge(
-            rules.and_then(|r| r.for_name(name, true)),
-            |r| check_str(r, &ev, &av),
-            || {
-                same(header_equal(name, &ev, &av), || {
-                    format!("Expected header '{name}' to have value '{ev}' but was '{av}'")
-                })
-            },
-        );
-        if let Err(f) = verdict {
-            let (e, a) = (Some(ev.into()), Some(av.into()));
-            out.push(Mismatch::failed(kind, name.as_str(), e, a, f));
-        }
+        let list = rules.and_then(|r| r.for_name(name, true));
+        out.extend(match_header(name, evs, &avs, list));
     }
     out
+}
+
+/// One expected header against the actual values of the same name.
+fn match_header(
+    name: &str,
+    evs: &[String],
+    avs: &[&str],
+    rules: Option<&RuleList>,
+) -> Option<Mismatch> {
+    let (ev, av) = (evs.join(", "), avs.join(", "));
+    let kind = MismatchKind::Header;
+    if avs.is_empty() {
+        let msg = format!("Expected a header '{name}' but was missing");
+        return Some(Mismatch::new(kind, name, msg).values(Some(ev.into()), None));
+    }
+    // A rule judges each actual value, against the expected value at the
+    // same index or the first (pact-reference `match_header_maps` with
+    // `compare_lists_with_matchingrules`).
+    let verdict = judge(
+        rules,
+        |r| {
+            values_size(r, avs)?;
+            avs.iter().enumerate().try_for_each(|(i, av)| {
+                let ev = evs.get(i).or(evs.first()).map_or("", String::as_str);
+                check_str(r, ev, av.trim())
+            })
+        },
+        || {
+            same(header_equal(name, &ev, &av), || {
+                format!("Expected header '{name}' to have value '{ev}' but was '{av}'")
+            })
+        },
+    );
+    let (e, a) = (Some(ev.into()), Some(av.into()));
+    verdict.err().map(|f| Mismatch::failed(kind, name, e, a, f))
 }
 
 fn header_equal(name: &str, expected: &str, actual: &str) -> bool {

@@ -5,8 +5,9 @@
 //! do not), lists must be equal in length and item by item, and leaves
 //! equal. Where a rule path selects a value or one of its parents, the
 //! best rule decides: type rules let lists vary in length (within min/max)
-//! with every item compared to the example, and let objects carry extra
-//! keys; `values`/`eachKey`/`eachValue` judge every key or value;
+//! with every item compared to the example (objects under a type rule
+//! still refuse unexpected keys in requests, as pact-reference and
+//! pact-jvm do); `values`/`eachKey`/`eachValue` judge every key or value;
 //! `arrayContains` looks for each variant anywhere in the list.
 //!
 //! The location is a stack of borrowed segments; path strings are built
@@ -82,8 +83,20 @@ impl<'r> JsonMatcher<'r> {
         match (e, a) {
             (Value::Object(em), Value::Object(am)) => self.compare_maps(loc, best, em, am, e, a),
             (Value::Array(el), Value::Array(al)) => self.compare_lists(loc, best, el, al, e, a),
+            (Value::Object(_) | Value::Array(_), _) => self.type_mismatch(loc, e, a),
             _ => self.compare_leaf(loc, best, e, a),
         }
+    }
+
+    /// An expected object or list met another kind of value: whatever the
+    /// rules, that is a type mismatch (pact-reference `compare_json`).
+    fn type_mismatch(&mut self, loc: &[Seg<'_>], e: &Value, a: &Value) {
+        let msg = format!(
+            "Type mismatch: Expected {} to be the same type as {}",
+            describe(a),
+            describe(e)
+        );
+        self.push(loc, Some(e), Some(a), msg);
     }
 
     fn compare_leaf(&mut self, loc: &[Seg<'_>], best: Option<&RuleList>, e: &Value, a: &Value) {
@@ -130,7 +143,7 @@ impl<'r> JsonMatcher<'r> {
         if per_entry {
             return self.compare_each_entry(loc, list, em, am);
         }
-        self.compare_keys(loc, em, am, true);
+        self.compare_keys(loc, em, am, self.allow_unexpected_keys);
     }
 
     /// `values`/`eachKey`/`eachValue`: each actual entry against the
@@ -310,7 +323,8 @@ impl<'r> JsonMatcher<'r> {
                 continue;
             };
             let found = al.iter().any(|av| {
-                let mut sub = JsonMatcher::new(&variant.rules, true, self.kind);
+                let mut sub =
+                    JsonMatcher::new(&variant.rules, self.allow_unexpected_keys, self.kind);
                 sub.compare(&mut Vec::with_capacity(8), ev, av);
                 sub.mismatches.is_empty()
             });

@@ -41,9 +41,14 @@ mod message;
 mod mismatch;
 mod regex;
 mod xml;
+mod xml_guard;
 
 #[cfg(test)]
 mod fuzz_tests;
+#[cfg(test)]
+mod semantics_tests;
+#[cfg(test)]
+mod semantics_text_tests;
 #[cfg(test)]
 mod sentence_tests;
 

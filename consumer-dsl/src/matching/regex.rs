@@ -3,8 +3,22 @@
 //! Compiled once when the rule is read. `fancy-regex` accepts look-around
 //! and back-references (Java has them) and hands plain patterns to the
 //! fast `regex` engine.
+//!
+//! Hostile patterns are bounded: backtracking stops after
+//! [`BACKTRACK_LIMIT`] steps (the value then counts as not matching), the
+//! backtracking program and the delegated automata have size caps, and a
+//! pattern must be valid on its own before it is anchored, so `a)|(b`
+//! cannot escape the full-match anchors.
 
 use std::sync::Arc;
+
+/// Backtracking steps one match may take (fancy-regex's own default,
+/// pinned here so an upgrade cannot silently lift it).
+pub const BACKTRACK_LIMIT: usize = 1_000_000;
+/// Instructions of the backtracking program.
+const MAX_PROG_SIZE: usize = 1 << 16;
+/// Bytes of a compiled delegate (plain-regex) automaton.
+const DELEGATE_SIZE_LIMIT: usize = 1 << 22;
 
 /// A compiled full-match pattern; equality and display use the source.
 #[derive(Debug, Clone)]
@@ -16,9 +30,11 @@ pub struct PactRegex {
 impl PactRegex {
     /// Compiles `pattern` anchored at both ends.
     pub fn new(pattern: &str) -> Result<Self, String> {
-        let anchored = format!(r"\A(?:{})\z", from_java(pattern));
-        let compiled = fancy_regex::Regex::new(&anchored)
-            .map_err(|e| format!("invalid regex '{pattern}': {e}"))?;
+        let rust = from_java(pattern);
+        let invalid = |e: fancy_regex::Error| format!("invalid regex '{pattern}': {e}");
+        // Alone first: `a)|(b` would otherwise close our group early.
+        build(&rust).map_err(invalid)?;
+        let compiled = build(&format!(r"\A(?:{rust})\z")).map_err(invalid)?;
         Ok(PactRegex {
             source: pattern.to_string(),
             compiled: Arc::new(compiled),
@@ -35,6 +51,14 @@ impl PactRegex {
     pub fn is_full_match(&self, text: &str) -> bool {
         self.compiled.is_match(text).unwrap_or(false)
     }
+}
+
+fn build(pattern: &str) -> Result<fancy_regex::Regex, fancy_regex::Error> {
+    fancy_regex::RegexBuilder::new(pattern)
+        .backtrack_limit(BACKTRACK_LIMIT)
+        .max_prog_size(MAX_PROG_SIZE)
+        .delegate_size_limit(DELEGATE_SIZE_LIMIT)
+        .build()
 }
 
 /// Java's POSIX classes (ASCII-only in Java) as Rust classes.
@@ -139,5 +163,37 @@ mod tests {
     #[test]
     fn invalid_patterns_are_refused() {
         assert!(PactRegex::new("(").is_err());
+    }
+
+    #[test]
+    fn a_pattern_cannot_escape_the_full_match_anchors() {
+        // `\A(?:a)|(?:b)\z` would match any text starting with "a".
+        assert!(PactRegex::new("a)|(?:b").is_err());
+        assert!(PactRegex::new("a)|(b").is_err());
+    }
+
+    #[test]
+    fn catastrophic_backtracking_gives_up_quickly_and_does_not_match() {
+        // A back-reference forces the backtracking engine.
+        let r = PactRegex::new(r"(a|aa)+\1b").expect("valid");
+        let text = "a".repeat(40);
+        let started = std::time::Instant::now();
+        assert!(!r.is_full_match(&text));
+        assert!(started.elapsed() < std::time::Duration::from_secs(5));
+        // Plain patterns run on the linear engine: no blow-up at all.
+        let plain = PactRegex::new("(a+)+b").expect("valid");
+        assert!(!plain.is_full_match(&"a".repeat(100_000)));
+    }
+
+    #[test]
+    fn huge_repetitions_are_refused_or_bounded() {
+        // The plain engine refuses automata over its size limit.
+        assert!(PactRegex::new("((a{1000}){1000}){1000}").is_err());
+        // The backtracking engine loops instead of unrolling: it compiles,
+        // and a match attempt stays within the backtrack limit.
+        let r = PactRegex::new("(a)\\1{1000000}").expect("a loop, not an unrolled program");
+        let started = std::time::Instant::now();
+        assert!(!r.is_full_match(&"a".repeat(1000)));
+        assert!(started.elapsed() < std::time::Duration::from_secs(5));
     }
 }

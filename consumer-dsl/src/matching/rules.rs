@@ -10,6 +10,9 @@ use super::rule::MatchingRule;
 use crate::DslError;
 use crate::model::PactSpec;
 
+#[path = "rules_flat.rs"]
+mod flat;
+
 /// Why rules were refused: a path below `matchingRules` and a reason.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct RuleError {
@@ -271,29 +274,13 @@ impl MatchingRules {
             .ok_or_else(|| invalid(RuleError::new("must be an object")))?;
         let flat = spec <= PactSpec::V2 || o.keys().any(|k| k.starts_with('$'));
         if flat {
-            return Self::from_flat(o);
+            return flat::from_flat(o);
         }
         let mut rules = MatchingRules::default();
         for (name, v) in o {
             let category =
                 Category::from_json(v).map_err(|e| invalid(e.under(&format!(".{name}"))))?;
             rules.categories.insert(name.clone(), category);
-        }
-        Ok(rules)
-    }
-
-    fn from_flat(o: &Map<String, Value>) -> Result<Self, DslError> {
-        let mut rules = MatchingRules::default();
-        for (key, v) in o {
-            let at = format!("['{key}']");
-            let (category, path) = split_flat_key(key).ok_or_else(|| {
-                invalid(RuleError::new("expected a path like $.body.x").under(&at))
-            })?;
-            let list = RuleList::from_json(v).map_err(|e| invalid(e.under(&at)))?;
-            rules
-                .category_mut(category)
-                .set(&path, list)
-                .map_err(|e| invalid(RuleError::new(e).under(&at)))?;
         }
         Ok(rules)
     }
@@ -363,38 +350,6 @@ fn invalid(e: RuleError) -> DslError {
         format!("$.matchingRules{}", e.at),
         e.message,
     )
-}
-
-/// `$.body.a` → (`body`, `$.a`); `$.headers.Accept` → (`header`, `Accept`).
-fn split_flat_key(key: &str) -> Option<(&'static str, String)> {
-    let rest = key.strip_prefix("$.")?;
-    let (head, tail) = match rest.find(['.', '[']) {
-        Some(i) => (rest.get(..i)?, rest.get(i..)?),
-        None => (rest, ""),
-    };
-    let category = match head {
-        "body" => "body",
-        "headers" | "header" => "header",
-        "query" => "query",
-        "path" => "path",
-        "method" => "method",
-        "status" => "status",
-        "metadata" | "metaData" => "metadata",
-        _ => return None,
-    };
-    let path = match category {
-        "body" => format!("${tail}"),
-        "header" | "query" | "metadata" => {
-            let name = tail.strip_prefix('.').unwrap_or(tail);
-            let name = name
-                .strip_prefix("['")
-                .and_then(|n| n.strip_suffix("']"))
-                .unwrap_or(name);
-            name.to_string()
-        }
-        _ => "$".to_string(),
-    };
-    Some((category, path))
 }
 
 #[cfg(test)]

@@ -18,6 +18,7 @@ use serde_json::{Map, Value};
 mod body;
 mod query;
 
+use super::json::extra;
 use crate::DslError;
 use crate::generators::Generators;
 use crate::matching::MatchingRules;
@@ -289,13 +290,6 @@ fn decode_base64(text: &str) -> Result<Vec<u8>, String> {
     base64::engine::general_purpose::STANDARD
         .decode(text.trim())
         .map_err(|e| format!("content is not valid base64: {e}"))
-}
-
-fn extra(obj: &Map<String, Value>, known: &[&str]) -> Map<String, Value> {
-    obj.iter()
-        .filter(|(k, _)| !known.contains(&k.as_str()))
-        .map(|(k, v)| (k.clone(), v.clone()))
-        .collect()
 }
 
 #[cfg(test)]

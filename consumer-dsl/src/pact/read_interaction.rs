@@ -38,6 +38,12 @@ fn meta_keys() -> Vec<&'static str> {
     [COMMON_KEYS, Expectations::JSON_KEYS].concat()
 }
 
+/// The keys of an interaction made of a request and a response (HTTP and
+/// synchronous messages).
+fn request_response_keys() -> Vec<&'static str> {
+    [meta_keys().as_slice(), &["request", "response"]].concat()
+}
+
 /// Reads a V4 interaction by its `type`.
 pub(super) fn read_interaction(v: &Value, at: At<'_>) -> Result<Interaction, DslError> {
     let obj = at.object(v)?;
@@ -117,10 +123,7 @@ fn read_http(
     let (resp, resp_path) = part("response")?;
     let request = request_from_json_at(req, spec, at.origin, &req_path)?;
     let response = response_from_json_at(resp, spec, at.origin, &resp_path)?;
-    meta.extra = extra(
-        obj,
-        &[meta_keys().as_slice(), &["request", "response"]].concat(),
-    );
+    meta.extra = extra(obj, &request_response_keys());
     Ok(Interaction::Http(HttpInteraction {
         meta,
         request,
@@ -151,10 +154,7 @@ fn read_sync_message(
             message_from_json_at(r, PactSpec::V4, at.origin, &path)
         })
         .collect::<Result<Vec<_>, _>>()?;
-    meta.extra = extra(
-        obj,
-        &[meta_keys().as_slice(), &["request", "response"]].concat(),
-    );
+    meta.extra = extra(obj, &request_response_keys());
     Ok(Interaction::SyncMessage(SyncMessageInteraction {
         meta,
         request,

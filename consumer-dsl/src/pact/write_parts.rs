@@ -87,14 +87,13 @@ pub fn request_to_v4(r: &HttpRequest) -> Value {
     if let Some(q) = &r.query {
         out.insert("query".into(), multimap(q));
     }
-    if let Some(h) = &r.headers {
-        out.insert("headers".into(), multimap(h));
-    }
-    if let Some(b) = body_to_v4(&r.body) {
-        out.insert("body".into(), b);
-    }
-    rules_and_generators(&mut out, &r.matching_rules, &r.generators);
-    append_extra(&mut out, &r.extra);
+    http_part_rest(
+        &mut out,
+        r.headers.as_ref(),
+        &r.body,
+        (&r.matching_rules, &r.generators),
+        &r.extra,
+    );
     Value::Object(out)
 }
 
@@ -102,15 +101,33 @@ pub fn request_to_v4(r: &HttpRequest) -> Value {
 pub fn response_to_v4(r: &HttpResponse) -> Value {
     let mut out = Map::new();
     out.insert("status".into(), json!(r.status));
-    if let Some(h) = &r.headers {
+    http_part_rest(
+        &mut out,
+        r.headers.as_ref(),
+        &r.body,
+        (&r.matching_rules, &r.generators),
+        &r.extra,
+    );
+    Value::Object(out)
+}
+
+/// What requests and responses write alike after their first line:
+/// headers, body, rules and generators, and the attributes kept as read.
+fn http_part_rest(
+    out: &mut Map<String, Value>,
+    headers: Option<&Headers>,
+    body: &Body,
+    (rules, generators): (&MatchingRules, &Generators),
+    extra: &Map<String, Value>,
+) {
+    if let Some(h) = headers {
         out.insert("headers".into(), multimap(h));
     }
-    if let Some(b) = body_to_v4(&r.body) {
+    if let Some(b) = body_to_v4(body) {
         out.insert("body".into(), b);
     }
-    rules_and_generators(&mut out, &r.matching_rules, &r.generators);
-    append_extra(&mut out, &r.extra);
-    Value::Object(out)
+    rules_and_generators(out, rules, generators);
+    append_extra(out, extra);
 }
 
 /// The attributes of a V4 message (`contents`, `metadata`, rules,

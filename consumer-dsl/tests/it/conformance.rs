@@ -6,43 +6,13 @@
 //! so and passes, except under `CI=true`, where it fails.
 
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
+use crate::support::{conformance_dir, json_files};
 use accord_dsl::PactSpec;
 use accord_dsl::matching::{Mismatch, match_message, match_request_for, match_response};
 use accord_dsl::pact::parts::{message_from_json_at, request_from_json_at, response_from_json_at};
 use serde_json::Value;
-
-fn conformance_dir() -> Option<PathBuf> {
-    let dir = match std::env::var_os("ACCORD_CONFORMANCE_DIR") {
-        Some(d) => PathBuf::from(d),
-        None => Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/conformance"),
-    };
-    let spec = dir.join("pact-specification");
-    if spec.is_dir() {
-        return Some(spec);
-    }
-    let why = format!("conformance suite not found at {}", spec.display());
-    if std::env::var("CI").is_ok_and(|v| v == "true") {
-        panic!("{why} (CI=true: the suite is required)");
-    }
-    eprintln!("skipped: {why}");
-    None
-}
-
-fn json_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return;
-    };
-    for entry in entries.flatten() {
-        let path = entry.path();
-        if path.is_dir() {
-            json_files(&path, out);
-        } else if path.extension().is_some_and(|e| e == "json") {
-            out.push(path);
-        }
-    }
-}
 
 /// `version-1.1` → V1.1 and `request` from `.../version-1.1/testcases/request/...`.
 fn classify(root: &Path, file: &Path) -> Option<(PactSpec, String)> {
@@ -92,7 +62,7 @@ struct Tally {
 
 #[test]
 fn pact_specification_cases_agree_with_their_expected_outcome() {
-    let Some(root) = conformance_dir() else {
+    let Some(root) = conformance_dir("pact-specification") else {
         return;
     };
     let mut files = Vec::new();

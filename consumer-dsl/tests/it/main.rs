@@ -4,3 +4,4 @@ mod conformance;
 mod no_panic;
 mod pact_files;
 mod spec_files;
+mod support;

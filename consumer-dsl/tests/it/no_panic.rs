@@ -175,3 +175,49 @@ fn deeply_nested_bodies_are_reported_not_overflowed() {
         "the depth limit is reported: {mismatches:?}"
     );
 }
+
+/// Hostile requests finish quickly: a catastrophic regex (back-reference,
+/// so the backtracking engine runs), an XML element with 40,000
+/// attributes, a `type` rule with a huge `min`, and an arrayContains with
+/// many variants over a long list.
+#[test]
+fn hostile_requests_are_judged_in_bounded_time() {
+    let many_attrs: String = (0..40_000).map(|i| format!(" a{i}='1'")).collect();
+    let long_list: Vec<Value> = (0..5_000).map(|i| json!({"id": i})).collect();
+    let variants: Vec<Value> = (0..50).map(|i| json!({"index": i, "rules": {}})).collect();
+    let expected_items: Vec<Value> = (0..50).map(|i| json!({"id": -i - 1})).collect();
+    let cases = [
+        (
+            json!({"method": "POST", "path": "/", "body": {"v": "a"},
+                   "matchingRules": {"body": {"$.v": {"matchers": [{"match": "regex", "regex": "(a|aa)+\\1b"}]}}}}),
+            json!({"method": "POST", "path": "/", "body": {"v": "a".repeat(5_000)}}),
+        ),
+        (
+            json!({"method": "POST", "path": "/", "headers": {"Content-Type": "application/xml"}, "body": "<r a0='1'/>"}),
+            json!({"method": "POST", "path": "/", "headers": {"Content-Type": "application/xml"}, "body": format!("<r{many_attrs}/>")}),
+        ),
+        (
+            json!({"method": "POST", "path": "/", "body": {"l": [1]},
+                   "matchingRules": {"body": {"$.l": {"matchers": [{"match": "type", "min": u64::MAX}]}}}}),
+            json!({"method": "POST", "path": "/", "body": {"l": [1, 2, 3]}}),
+        ),
+        (
+            json!({"method": "POST", "path": "/", "body": {"l": expected_items},
+                   "matchingRules": {"body": {"$.l": {"matchers": [{"match": "arrayContains", "variants": variants}]}}}}),
+            json!({"method": "POST", "path": "/", "body": {"l": long_list}}),
+        ),
+    ];
+    for (e, a) in cases {
+        let e = request_from_json(&e, PactSpec::V4, "e").expect("expected reads");
+        let a = request_from_json(&a, PactSpec::V4, "a").expect("actual reads");
+        let started = std::time::Instant::now();
+        let mismatches = match_request(&e, &a);
+        assert!(!mismatches.is_empty(), "each case is a mismatch");
+        assert!(
+            started.elapsed() < std::time::Duration::from_secs(30),
+            "took {:?}: {:?}",
+            started.elapsed(),
+            mismatches.first()
+        );
+    }
+}

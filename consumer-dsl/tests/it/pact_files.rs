@@ -5,41 +5,11 @@
 
 use std::path::{Path, PathBuf};
 
+use crate::support::{conformance_dir, json_files};
 use accord_dsl::pact::{
     Severity, from_value, lint, read_contract, summarize, to_v4_json, write_contract,
 };
 use serde_json::{Value, json};
-
-fn conformance_dir() -> Option<PathBuf> {
-    let root = std::env::var_os("ACCORD_CONFORMANCE_DIR")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/conformance"));
-    let dir = root.join("pact-specification");
-    if dir.is_dir() {
-        return Some(dir);
-    }
-    assert!(
-        std::env::var("CI").as_deref() != Ok("true"),
-        "conformance data missing at {} (required under CI=true)",
-        dir.display()
-    );
-    eprintln!("skipped: conformance data missing at {}", dir.display());
-    None
-}
-
-fn json_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return;
-    };
-    for entry in entries.flatten() {
-        let path = entry.path();
-        if path.is_dir() {
-            json_files(&path, out);
-        } else if path.extension().is_some_and(|e| e == "json") {
-            out.push(path);
-        }
-    }
-}
 
 /// The pact file of `version` holding the test case's `expected` part.
 fn wrap(version: &str, kind: &str, expected: &Value) -> Value {
@@ -85,7 +55,7 @@ fn wrap(version: &str, kind: &str, expected: &Value) -> Value {
 
 #[test]
 fn every_specification_test_case_upgrades_to_v4_and_round_trips() {
-    let Some(dir) = conformance_dir() else {
+    let Some(dir) = conformance_dir("pact-specification") else {
         return;
     };
     let mut files = Vec::new();

@@ -1,0 +1,55 @@
+//! V2's flat rule form: `{"$.body.a": {...}, "$.headers.Accept": {...}}`,
+//! read into categories.
+
+use serde_json::{Map, Value};
+
+use super::{MatchingRules, RuleError, RuleList, invalid};
+use crate::DslError;
+
+/// Reads V2's flat `matchingRules` map.
+pub(super) fn from_flat(o: &Map<String, Value>) -> Result<MatchingRules, DslError> {
+    let mut rules = MatchingRules::default();
+    for (key, v) in o {
+        let at = format!("['{key}']");
+        let (category, path) = split_flat_key(key)
+            .ok_or_else(|| invalid(RuleError::new("expected a path like $.body.x").under(&at)))?;
+        let list = RuleList::from_json(v).map_err(|e| invalid(e.under(&at)))?;
+        rules
+            .category_mut(category)
+            .set(&path, list)
+            .map_err(|e| invalid(RuleError::new(e).under(&at)))?;
+    }
+    Ok(rules)
+}
+
+/// `$.body.a` → (`body`, `$.a`); `$.headers.Accept` → (`header`, `Accept`).
+fn split_flat_key(key: &str) -> Option<(&'static str, String)> {
+    let rest = key.strip_prefix("$.")?;
+    let (head, tail) = match rest.find(['.', '[']) {
+        Some(i) => (rest.get(..i)?, rest.get(i..)?),
+        None => (rest, ""),
+    };
+    let category = match head {
+        "body" => "body",
+        "headers" | "header" => "header",
+        "query" => "query",
+        "path" => "path",
+        "method" => "method",
+        "status" => "status",
+        "metadata" | "metaData" => "metadata",
+        _ => return None,
+    };
+    let path = match category {
+        "body" => format!("${tail}"),
+        "header" | "query" | "metadata" => {
+            let name = tail.strip_prefix('.').unwrap_or(tail);
+            let name = name
+                .strip_prefix("['")
+                .and_then(|n| n.strip_suffix("']"))
+                .unwrap_or(name);
+            name.to_string()
+        }
+        _ => "$".to_string(),
+    };
+    Some((category, path))
+}
