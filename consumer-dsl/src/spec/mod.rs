@@ -80,6 +80,8 @@ fn with_position(text: &str, e: DslError) -> DslError {
 }
 
 #[cfg(test)]
+mod matcher_engine_tests;
+#[cfg(test)]
 mod matcher_tests;
 
 #[cfg(test)]
