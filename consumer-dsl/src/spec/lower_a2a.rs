@@ -10,9 +10,9 @@ use super::lower_a2a_flow::{cancel, error, follow_up, push};
 use super::template::{Compiled, Template};
 use crate::DslError;
 use crate::model::accord::{
-    A2aMessage, A2aTask, A2aTaskInteraction, ArtifactExpectation, MessageStep, Part, PartContent,
-    PartExpectation, ResponseKind, Role, SendConfiguration, SendRequest, StatusStep, TaskState,
-    TaskStep,
+    A2aMessage, A2aTask, A2aTaskInteraction, ArtifactExpectation, CancelScenario, MessageStep,
+    Part, PartContent, PartExpectation, ResponseKind, Role, SendConfiguration, SendRequest,
+    StatusStep, TaskState, TaskStep,
 };
 use crate::model::{Interaction, InteractionMeta};
 
@@ -30,6 +30,12 @@ pub(crate) fn task(
     let steps = steps(cx, &format!("{path}.expect"), &a.expect)?;
     let terminal_state = terminal_state(cx, path, a, &steps)?;
     let skill = skill(cx, path, a, send)?;
+    let cancel = a
+        .cancel
+        .as_ref()
+        .map(|c| cancel(cx, &format!("{path}.cancel"), c))
+        .transpose()?;
+    let ended = end_state(cancel.as_ref(), terminal_state, &steps);
     let task = A2aTask {
         skill,
         request: send_request(cx, &format!("{path}.send"), send)?,
@@ -45,11 +51,7 @@ pub(crate) fn task(
             .as_ref()
             .map(|e| error(cx, &format!("{path}.error"), e))
             .transpose()?,
-        cancel: a
-            .cancel
-            .as_ref()
-            .map(|c| cancel(cx, &format!("{path}.cancel"), c))
-            .transpose()?,
+        cancel,
         push: a
             .push
             .as_ref()
@@ -59,11 +61,33 @@ pub(crate) fn task(
             .follow_ups
             .iter()
             .enumerate()
-            .map(|(i, f)| follow_up(cx, &format!("{path}.follow_ups[{i}]"), f))
+            .map(|(i, f)| follow_up(cx, &format!("{path}.follow_ups[{i}]"), f, ended))
             .collect::<Result<_, _>>()?,
         extra: Map::new(),
     };
     Ok(Interaction::A2aTask(A2aTaskInteraction { meta, task }))
+}
+
+/// The state the task is in once the sequence and its cancel are over:
+/// the state the cancel leads to, the terminal state, or the last state
+/// expected.
+fn end_state(
+    cancel: Option<&CancelScenario>,
+    terminal: Option<TaskState>,
+    steps: &[TaskStep],
+) -> Option<TaskState> {
+    cancel
+        .and_then(|c| c.expect_state)
+        .or(terminal)
+        .or(last_state(steps))
+}
+
+/// The last state the steps expect.
+fn last_state(steps: &[TaskStep]) -> Option<TaskState> {
+    steps.iter().rev().find_map(|s| match s {
+        TaskStep::Status(st) => Some(st.state),
+        _ => None,
+    })
 }
 
 /// The required terminal state: as written, or the last expected state
@@ -83,13 +107,9 @@ fn terminal_state(
             ),
         ));
     }
-    let last_state = steps.iter().rev().find_map(|s| match s {
-        TaskStep::Status(st) => Some(st.state),
-        _ => None,
-    });
     Ok(a.terminal
         .map(|t| t.0)
-        .or(last_state.filter(|s| s.is_terminal())))
+        .or(last_state(steps).filter(|s| s.is_terminal())))
 }
 
 /// The skill, named on the interaction or in `send` (not both differently).

@@ -7,7 +7,7 @@ use serde_json::{Map, Value};
 use super::a2a_flow::{CancelScenario, FollowUp, PushScenario};
 use super::errors::ErrorExpectation;
 use super::rules_serde;
-pub use super::task_state::{TaskState, UnknownTaskState};
+pub use super::task_state::{TaskState, Transition, UnknownTaskState};
 use crate::generators::Generators;
 use crate::matching::MatchingRules;
 use crate::model::InteractionMeta;

@@ -46,7 +46,8 @@ impl ErrorExpectation {
 /// An error as the provider actually answered it.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct ActualError {
-    /// JSON-RPC error code, if the binding has one.
+    /// JSON-RPC error code, if the binding has one: `None` on A2A's
+    /// HTTP+JSON binding, whose `error.code` is the HTTP status.
     pub code: Option<i64>,
     /// `ErrorInfo.reason`, if present.
     pub reason: Option<String>,
@@ -60,12 +61,20 @@ impl ErrorExpectation {
     /// The ways `actual` disagrees with this expectation, as sentences
     /// (empty: it agrees). Retryability is judged by the caller, which sees
     /// the transport's retry signals.
+    ///
+    /// On a binding without JSON-RPC codes (A2A HTTP+JSON), an expected
+    /// A2A code is judged through the actual `ErrorInfo.reason`, which A2A
+    /// v1.0 makes the same on every binding.
     pub fn disagreements(&self, actual: &ActualError) -> Vec<String> {
         let mut out = Vec::new();
-        if let Some(c) = self.code.filter(|c| actual.code != Some(*c)) {
+        let actual_code = actual.code.or_else(|| {
+            let reason = A2aErrorReason::from_wire(actual.reason.as_deref()?)?;
+            Some(reason.json_rpc_code())
+        });
+        if let Some(c) = self.code.filter(|c| actual_code != Some(*c)) {
             out.push(format!(
                 "expected JSON-RPC code {c}, got {}",
-                show(actual.code)
+                show(actual_code)
             ));
         }
         if let Some(r) = self
@@ -149,6 +158,18 @@ impl A2aErrorReason {
         -32001 - index as i64
     }
 
+    /// The reason written `s` on the wire, if it is an A2A v1.0 reason.
+    pub fn from_wire(s: &str) -> Option<A2aErrorReason> {
+        A2aErrorReason::ALL.into_iter().find(|r| r.as_str() == s)
+    }
+
+    /// The A2A reason of a JSON-RPC code in `-32001 ..= -32009`.
+    pub fn from_json_rpc_code(code: i64) -> Option<A2aErrorReason> {
+        A2aErrorReason::ALL
+            .into_iter()
+            .find(|r| r.json_rpc_code() == code)
+    }
+
     /// The reason as written on the wire (`TASK_NOT_FOUND`).
     pub fn as_str(self) -> &'static str {
         match self {
@@ -194,6 +215,44 @@ mod tests {
         let d = e.disagreements(&actual);
         assert_eq!(d.len(), 2, "{d:?}");
         assert!(d[0].contains("expected reason TASK_NOT_FOUND, got UNSUPPORTED_OPERATION"));
+    }
+
+    #[test]
+    fn an_http_json_error_is_judged_by_its_reason_not_a_json_rpc_code() {
+        let e = ErrorExpectation::a2a(A2aErrorReason::TaskNotFound);
+        let rest = ActualError {
+            code: None,
+            reason: Some("TASK_NOT_FOUND".into()),
+            http_status: Some(404),
+            message: Some("Task not found".into()),
+        };
+        assert!(
+            e.disagreements(&rest).is_empty(),
+            "{:?}",
+            e.disagreements(&rest)
+        );
+        let wrong = ActualError {
+            reason: Some("UNSUPPORTED_OPERATION".into()),
+            ..rest
+        };
+        let d = e.disagreements(&wrong);
+        assert!(
+            d[0].contains("expected JSON-RPC code -32001, got -32004"),
+            "{d:?}"
+        );
+    }
+
+    #[test]
+    fn codes_and_wire_names_lead_back_to_their_reason() {
+        for r in A2aErrorReason::ALL {
+            assert_eq!(A2aErrorReason::from_wire(r.as_str()), Some(r));
+            assert_eq!(
+                A2aErrorReason::from_json_rpc_code(r.json_rpc_code()),
+                Some(r)
+            );
+        }
+        assert_eq!(A2aErrorReason::from_json_rpc_code(-32602), None);
+        assert_eq!(A2aErrorReason::from_wire("task_not_found"), None);
     }
 
     #[test]

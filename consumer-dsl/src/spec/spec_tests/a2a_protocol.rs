@@ -1,0 +1,106 @@
+//! What A2A v1.0 itself rules out in a contract: follow-ups a terminal task
+//! must refuse, and request params under names the protocol does not have.
+
+use super::*;
+
+#[test]
+fn a_follow_up_expecting_a_terminal_task_to_accept_work_is_refused() {
+    let table: &[(&str, &str)] = &[
+        (
+            "    expect: [{ state: COMPLETED }]\n    follow_ups: [{ op: SendMessage, send: { text: more }, expect: { state: WORKING } }]\n",
+            "refuses SendMessage on a TASK_STATE_COMPLETED task with UNSUPPORTED_OPERATION",
+        ),
+        (
+            "    expect: [{ state: COMPLETED }]\n    follow_ups: [{ op: CancelTask, expect: { state: CANCELED } }]\n",
+            "TASK_NOT_CANCELABLE",
+        ),
+        (
+            "    expect: [{ state: FAILED }]\n    follow_ups: [{ op: SubscribeToTask, expect: {} }]\n",
+            "refuses SubscribeToTask",
+        ),
+        (
+            "    expect: [{ state: WORKING }]\n    cancel: { at: WORKING }\n    follow_ups: [{ op: SendStreamingMessage, send: { text: x }, expect: {} }]\n",
+            "TASK_STATE_CANCELED task",
+        ),
+        (
+            "    expect: [{ state: INPUT_REQUIRED }]\n    follow_ups: [{ op: CancelTask, after: REJECTED, expect: {} }]\n",
+            "TASK_NOT_CANCELABLE",
+        ),
+    ];
+    for (rest, why) in table {
+        let e = refuse(&format!(
+            "{HEAD}  - a2a: x\n    send: {{ text: hi }}\n{rest}"
+        ));
+        let msg = e.to_string();
+        assert!(
+            msg.contains("follow_ups[0].expect") && msg.contains(why),
+            "{rest}: `{msg}`"
+        );
+    }
+}
+
+#[test]
+fn a_terminal_task_may_be_followed_by_a_new_task_or_the_expected_refusal() {
+    let c = compile(
+        "  - a2a: x\n    send: { text: hi }\n    expect: [{ state: COMPLETED }]\n    follow_ups:\n      - { op: SendMessage, send: { text: again }, expect: { new_task: true, state: COMPLETED } }\n      - { op: CancelTask, error: { reason: TASK_NOT_CANCELABLE } }\n      - { op: GetTask, expect: { state: COMPLETED } }\n  - a2a: y\n    send: { text: hi }\n    expect: [{ state: INPUT_REQUIRED }]\n    follow_ups: [{ op: SendMessage, send: { text: x }, expect: { state: COMPLETED } }]\n",
+    );
+    let f = &a2a(&c).task.follow_ups;
+    assert_eq!(f[0].expect.as_ref().and_then(|e| e.new_task), Some(true));
+    assert_eq!(
+        f[1].error.as_ref().and_then(|e| e.code),
+        Some(A2aErrorReason::TaskNotCancelable.json_rpc_code())
+    );
+}
+
+#[test]
+fn new_task_belongs_to_sends() {
+    let e = refuse(&format!(
+        "{HEAD}  - a2a: x\n    send: {{ text: hi }}\n    follow_ups: [{{ op: GetTask, expect: {{ new_task: true }} }}]\n"
+    ));
+    assert!(
+        e.to_string().contains("`new_task` belongs to SendMessage"),
+        "{e}"
+    );
+}
+
+#[test]
+fn follow_up_params_use_the_a2a_v1_names_and_ranges() {
+    let table: &[(&str, &str, &str)] = &[
+        (
+            "GetTask",
+            "{ history_length: 0 }",
+            "GetTask takes historyLength",
+        ),
+        (
+            "ListTasks",
+            "{ page_size: 10 }",
+            "ListTasks takes contextId, status, pageSize",
+        ),
+        ("ListTasks", "{ pageSize: 0 }", "from 1 to 100"),
+        ("ListTasks", "{ pageSize: 101 }", "from 1 to 100"),
+        ("ListTasks", "{ status: DONE }", "unknown task state 'DONE'"),
+        ("GetTask", "{ historyLength: -1 }", "non-negative"),
+        ("SubscribeToTask", "{ historyLength: 1 }", "takes no params"),
+    ];
+    for (op, params, why) in table {
+        let e = refuse(&format!(
+            "{HEAD}  - a2a: x\n    send: {{ text: hi }}\n    follow_ups: [{{ op: {op}, params: {params}, expect: {{}} }}]\n"
+        ));
+        let msg = e.to_string();
+        assert!(
+            msg.contains("follow_ups[0].params") && msg.contains(why),
+            "{op} {params}: `{msg}`"
+        );
+    }
+}
+
+#[test]
+fn a_list_tasks_status_filter_is_written_as_its_wire_name() {
+    let c = compile(
+        "  - a2a: x\n    send: { text: hi }\n    follow_ups:\n      - { op: ListTasks, params: { status: completed, pageSize: 100, includeArtifacts: true }, expect: { contains_task: true } }\n      - { op: GetTaskPushNotificationConfig, params: { id: cfg-1 }, error: { reason: PUSH_NOTIFICATION_NOT_SUPPORTED } }\n",
+    );
+    let f = &a2a(&c).task.follow_ups;
+    assert_eq!(f[0].params["status"], json!("TASK_STATE_COMPLETED"));
+    assert_eq!(f[0].params["pageSize"], json!(100));
+    assert_eq!(f[1].operation, A2aOperation::GetTaskPushNotificationConfig);
+}
