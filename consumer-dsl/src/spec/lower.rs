@@ -88,7 +88,11 @@ pub fn lower(
             extra: Map::new(),
         },
         interactions,
-        agent_card: doc.agent_card.as_ref().map(lower_card::agent_card),
+        agent_card: doc
+            .agent_card
+            .as_ref()
+            .map(|c| lower_card::agent_card(&cx, c))
+            .transpose()?,
         mcp_tools: doc.mcp_tools.iter().map(lower_card::mcp_tool).collect(),
         ..Contract::default()
     };

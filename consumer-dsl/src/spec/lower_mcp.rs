@@ -90,6 +90,9 @@ fn result(cx: &Ctx<'_>, path: &str, e: &McpExpectSpec) -> Result<McpResultExpect
         ),
         (None, None) => None,
     };
+    for (i, block) in content.iter().flatten().enumerate() {
+        check_block(block).map_err(|why| cx.err(&format!("{path}.content[{i}]"), why))?;
+    }
     if cx.mcp_version < "2026-07-28" && structured_content.as_ref().is_some_and(|v| !v.is_object())
     {
         return Err(cx.err(
@@ -122,4 +125,33 @@ fn result(cx: &Ctx<'_>, path: &str, e: &McpExpectSpec) -> Result<McpResultExpect
         matching_rules,
         generators,
     })
+}
+
+/// MCP content block types and the fields each one requires.
+const BLOCKS: [(&str, &[&str]); 5] = [
+    ("text", &["text"]),
+    ("image", &["data", "mimeType"]),
+    ("audio", &["data", "mimeType"]),
+    ("resource_link", &["uri", "name"]),
+    ("resource", &["resource"]),
+];
+
+/// A content block is an object whose `type` is an MCP block type, with
+/// that type's required fields.
+fn check_block(block: &Value) -> Result<(), String> {
+    let kind = block
+        .get("type")
+        .and_then(Value::as_str)
+        .unwrap_or_default();
+    let Some((_, required)) = BLOCKS.iter().find(|(k, _)| *k == kind) else {
+        let kinds: Vec<&str> = BLOCKS.iter().map(|(k, _)| *k).collect();
+        return Err(format!(
+            "a content block has a `type`: one of {}",
+            kinds.join(", ")
+        ));
+    };
+    match required.iter().find(|f| block.get(**f).is_none()) {
+        Some(f) => Err(format!("a `{kind}` block needs `{f}`")),
+        None => Ok(()),
+    }
 }

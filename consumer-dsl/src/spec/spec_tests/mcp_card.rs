@@ -45,3 +45,72 @@ fn agent_card_and_mcp_tool_expectations_compile() {
         (Some("1.0"), Some("2026-07-28"))
     );
 }
+
+#[test]
+fn interfaces_name_an_a2a_binding_and_a_major_minor_version() {
+    let card = |i: &str| format!("consumer: c\nprovider: p\nagent_card:\n  interfaces: [{i}]\n");
+    let table: &[(&str, &str)] = &[
+        ("{ binding: JSON-RPC }", "interfaces[0].binding"),
+        ("{ binding: REST }", "not an A2A protocol binding"),
+        ("{ binding: JSONRPC, version: 1.0.1 }", "`Major.Minor`"),
+        ("{ binding: GRPC, version: \"1\" }", "interfaces[0].version"),
+    ];
+    for (i, why) in table {
+        let msg = refuse(&card(i)).to_string();
+        assert!(msg.contains(why), "{i}: `{msg}`");
+    }
+    let c = compile_spec(
+        &card("{ binding: http+json }, { binding: \"urn:example:binding\", version: \"0.3\" }"),
+        "t.yaml",
+        &NoSchemaFiles,
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    let got: Vec<_> = c
+        .agent_card
+        .expect("a card")
+        .interfaces
+        .into_iter()
+        .map(|i| (i.protocol_binding, i.protocol_version))
+        .collect();
+    assert_eq!(
+        got,
+        [
+            ("HTTP+JSON".to_string(), "1.0".to_string()),
+            ("urn:example:binding".to_string(), "0.3".to_string())
+        ]
+    );
+}
+
+#[test]
+fn content_blocks_have_an_mcp_type_and_its_fields() {
+    let table: &[(&str, &str)] = &[
+        (
+            "[{ text: hi }]",
+            "one of text, image, audio, resource_link, resource",
+        ),
+        ("[{ type: file, uri: x }]", "content[0]"),
+        (
+            "[{ type: text, text: a }, { type: image, data: AAAA }]",
+            "a `image` block needs `mimeType`",
+        ),
+        (
+            "[{ type: resource_link, uri: \"test://x\" }]",
+            "needs `name`",
+        ),
+    ];
+    for (blocks, why) in table {
+        let msg = refuse(&format!(
+            "{HEAD}  - mcp: x\n    tool: t\n    expect: {{ content: {blocks} }}\n"
+        ))
+        .to_string();
+        assert!(
+            msg.contains("expect.content[") && msg.contains(why),
+            "{blocks}: `{msg}`"
+        );
+    }
+    let c = compile(
+        "  - mcp: x\n    tool: t\n    expect: { content: [{ type: audio, data: AAAA, mimeType: audio/wav }, { type: resource, resource: { uri: \"test://x\", text: t } }] }\n",
+    );
+    let result = mcp(&c).call.result.as_ref().expect("a result");
+    assert_eq!(result.content.as_ref().map(Vec::len), Some(2));
+}
