@@ -12,7 +12,7 @@ use crate::DslError;
 use crate::generators::Generators;
 use crate::matching::MatchingRules;
 use crate::model::accord::{
-    Auth, CounterChange, Expectations, Probe, Repeat, RepeatJudgement, Temporal,
+    Auth, BodyRules, CounterChange, Expectations, Probe, Repeat, RepeatJudgement, Temporal,
 };
 use crate::model::{
     AccordMetadata, Contract, Interaction, InteractionMeta, PactSpec, Pacticipant, ProviderState,
@@ -307,12 +307,16 @@ pub(crate) fn auth(
 }
 
 /// The V4 rules and generators of one `body`-category template tree.
-pub(crate) fn body_rules(out: &Compiled) -> Result<(MatchingRules, Generators), DslError> {
-    categorised(
+pub(crate) fn body_rules(out: &Compiled) -> Result<BodyRules, DslError> {
+    let (matching_rules, generators) = categorised(
         out.is_empty(),
         &[("body", Value::Object(out.rules_by_path()))],
         &[("body", Value::Object(out.generators_by_path()))],
-    )
+    )?;
+    Ok(BodyRules {
+        matching_rules,
+        generators,
+    })
 }
 
 /// Rules and generators from per-category JSON, empty ones left out.

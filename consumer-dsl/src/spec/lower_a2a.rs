@@ -176,7 +176,7 @@ pub(crate) fn send_request(
         history_length: s.history_length,
         return_immediately: s.return_immediately,
     });
-    let (matching_rules, generators) = body_rules(&out)?;
+    let rules = body_rules(&out)?;
     Ok(SendRequest {
         message: A2aMessage {
             role: Role::User,
@@ -190,8 +190,7 @@ pub(crate) fn send_request(
         },
         configuration,
         metadata,
-        matching_rules,
-        generators,
+        rules,
     })
 }
 
@@ -308,13 +307,12 @@ pub(crate) fn part_expectation(
 ) -> Result<PartExpectation, DslError> {
     let mut out = Compiled::default();
     let content = part_content(cx, path, p, &PactPath::root(), &mut out)?;
-    let (matching_rules, generators) = body_rules(&out)?;
+    let rules = body_rules(&out)?;
     Ok(PartExpectation {
         content,
         media_type: p.media_type.clone(),
         schema: schema(cx, path, &p.schema)?,
-        matching_rules,
-        generators,
+        rules,
     })
 }
 

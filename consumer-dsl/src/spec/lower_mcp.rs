@@ -33,7 +33,7 @@ pub(crate) fn tool_call(
             _ => return Err(cx.err(&format!("{path}.arguments"), "tool arguments are a map")),
         },
     };
-    let (matching_rules, generators) = body_rules(&out)?;
+    let rules = body_rules(&out)?;
     let error = match &m.error {
         None => None,
         Some(e) if e.reason.is_some() => {
@@ -54,8 +54,7 @@ pub(crate) fn tool_call(
         call: McpToolCall {
             tool,
             arguments,
-            matching_rules,
-            generators,
+            rules,
             result,
             error,
             extra: Map::new(),
@@ -115,15 +114,14 @@ fn result(cx: &Ctx<'_>, path: &str, e: &McpExpectSpec) -> Result<McpResultExpect
             "`retryable` qualifies a tool error (`is_error: true`)",
         ));
     }
-    let (matching_rules, generators) = body_rules(&out)?;
+    let rules = body_rules(&out)?;
     Ok(McpResultExpectation {
         is_error: e.is_error,
         structured_content,
         content,
         content_matches_structured: e.content_matches_structured,
         retryable: e.retryable,
-        matching_rules,
-        generators,
+        rules,
     })
 }
 

@@ -6,10 +6,8 @@ use serde_json::{Map, Value};
 
 use super::a2a_flow::{CancelScenario, FollowUp, PushScenario};
 use super::errors::ErrorExpectation;
-use super::rules_serde;
+use super::rules_serde::BodyRules;
 pub use super::task_state::{TaskState, Transition, UnknownTaskState};
-use crate::generators::Generators;
-use crate::matching::MatchingRules;
 use crate::model::InteractionMeta;
 
 /// An `A2A/Task` interaction.
@@ -158,20 +156,10 @@ pub struct SendRequest {
     pub configuration: Option<SendConfiguration>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub metadata: Option<Map<String, Value>>,
-    #[serde(
-        default,
-        skip_serializing_if = "MatchingRules::is_empty",
-        with = "rules_serde::rules"
-    )]
-    /// Matching rules (V4, category `body`), rooted at this object.
-    pub matching_rules: MatchingRules,
-    #[serde(
-        default,
-        skip_serializing_if = "Generators::is_empty",
-        with = "rules_serde::generators"
-    )]
-    /// Generators (V4, category `body`), rooted at this object.
-    pub generators: Generators,
+    /// Matching rules and generators (V4, category `body`), rooted at
+    /// this object.
+    #[serde(flatten)]
+    pub rules: BodyRules,
 }
 
 /// Whether the agent answers `SendMessage` with a task or a message.
@@ -206,20 +194,10 @@ pub struct PartExpectation {
     /// A JSON Schema (2020-12) the `data` must satisfy.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub schema: Option<Value>,
-    #[serde(
-        default,
-        skip_serializing_if = "MatchingRules::is_empty",
-        with = "rules_serde::rules"
-    )]
-    /// Matching rules (V4, category `body`), rooted at this object.
-    pub matching_rules: MatchingRules,
-    #[serde(
-        default,
-        skip_serializing_if = "Generators::is_empty",
-        with = "rules_serde::generators"
-    )]
-    /// Generators (V4, category `body`), rooted at this object.
-    pub generators: Generators,
+    /// Matching rules and generators (V4, category `body`), rooted at
+    /// this object.
+    #[serde(flatten)]
+    pub rules: BodyRules,
 }
 
 /// An expected artifact (whole, after appended chunks are joined).

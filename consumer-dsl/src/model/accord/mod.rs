@@ -44,3 +44,4 @@ pub use expectations::{
     Temporal,
 };
 pub use mcp::{McpResultExpectation, McpToolCall, McpToolCallInteraction};
+pub use rules_serde::BodyRules;

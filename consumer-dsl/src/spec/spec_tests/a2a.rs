@@ -15,7 +15,7 @@ fn a2a_steps_compile_to_states_artifacts_and_a_terminal_state() {
     };
     assert_eq!(a.parts[0].schema, Some(json!({"type": "object"})));
     assert_eq!(
-        a.parts[0].matching_rules.to_v4_json()["body"]["$.data.id"]["matchers"][0]["match"],
+        a.parts[0].rules.matching_rules.to_v4_json()["body"]["$.data.id"]["matchers"][0]["match"],
         "type"
     );
     assert_eq!(

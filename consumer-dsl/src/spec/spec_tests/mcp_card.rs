@@ -10,13 +10,13 @@ fn mcp_calls_compile_arguments_results_and_protocol_errors() {
     let call = &mcp(&c).call;
     assert_eq!(call.arguments["id"], "p-1");
     assert_eq!(
-        call.generators.to_v4_json()["body"]["$.arguments.id"]["expression"],
+        call.rules.generators.to_v4_json()["body"]["$.arguments.id"]["expression"],
         "${plan_id}"
     );
     let r = call.result.as_ref().expect("a result");
     assert!(!r.is_error && r.content_matches_structured);
     assert_eq!(
-        r.matching_rules.to_v4_json()["body"]["$.structuredContent.status"]["matchers"][0]["regex"],
+        r.rules.matching_rules.to_v4_json()["body"]["$.structuredContent.status"]["matchers"][0]["regex"],
         "^(draft|ready)$"
     );
     let Some(Interaction::McpToolCall(bad)) = c.interactions.get(1) else {
