@@ -40,6 +40,7 @@ pub(crate) fn task(
         skill,
         request: send_request(cx, &format!("{path}.send"), send)?,
         streaming: send.stream,
+        a2a_version: a2a_version(cx, path, a, send)?,
         response: match a.returns {
             Some(ResponseName::Message) => ResponseKind::Message,
             _ => ResponseKind::Task,
@@ -110,6 +111,30 @@ fn terminal_state(
     Ok(a.terminal
         .map(|t| t.0)
         .or(last_state(steps).filter(|s| s.is_terminal())))
+}
+
+/// The `A2A-Version` the send carries. A version other than 1.x (or none,
+/// read as 0.3) must be refused by a v1.0 agent: the interaction must
+/// expect that error.
+fn a2a_version(
+    cx: &Ctx<'_>,
+    path: &str,
+    a: &A2aSpec,
+    send: &SendSpec,
+) -> Result<Option<String>, DslError> {
+    let Some(v) = &send.a2a_version else {
+        return Ok(None);
+    };
+    let v1 = v.split('.').next() == Some("1");
+    if !v1 && a.error.is_none() {
+        return Err(cx.err(
+            &format!("{path}.send.a2a_version"),
+            format!(
+                "an A2A v1.0 agent refuses version `{v}` (none is read as 0.3): expect `error: {{ reason: VERSION_NOT_SUPPORTED }}`"
+            ),
+        ));
+    }
+    Ok(Some(v.clone()))
 }
 
 /// The skill, named on the interaction or in `send` (not both differently).
@@ -311,6 +336,7 @@ pub(crate) fn part_expectation(
     Ok(PartExpectation {
         content,
         media_type: p.media_type.clone(),
+        filename: p.filename.clone(),
         schema: schema(cx, path, &p.schema)?,
         rules,
     })

@@ -215,6 +215,12 @@ fn follow_up_request(
     path: &str,
     f: &FollowUpSpec,
 ) -> Result<Option<SendRequest>, DslError> {
+    if f.send.as_ref().is_some_and(|s| s.a2a_version.is_some()) {
+        return Err(cx.err(
+            &format!("{path}.send.a2a_version"),
+            "a follow-up speaks the pinned A2A version; test another version on an interaction's `send`",
+        ));
+    }
     match (&f.send, is_send(f.op)) {
         (Some(s), true) => Ok(Some(send_request(cx, &format!("{path}.send"), s)?)),
         (None, true) => Err(cx.err(

@@ -31,6 +31,11 @@ pub struct A2aTask {
     /// `SendStreamingMessage` (SSE) instead of `SendMessage`.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub streaming: bool,
+    /// The `A2A-Version` header the send carries instead of the pinned
+    /// `1.0`; `""` sends none, which A2A v1.0 servers read as `0.3`. Any
+    /// other major version must be refused with `VERSION_NOT_SUPPORTED`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub a2a_version: Option<String>,
     /// Whether the agent answers with a task or a direct message.
     #[serde(default, skip_serializing_if = "ResponseKind::is_task")]
     pub response: ResponseKind,
@@ -96,6 +101,7 @@ pub struct Part {
     /// The part's `filename`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub filename: Option<String>,
+    /// The part's `metadata`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub metadata: Option<Map<String, Value>>,
 }
@@ -125,6 +131,7 @@ pub struct A2aMessage {
     /// Extension URIs the message uses.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub extensions: Vec<String>,
+    /// The message's `metadata`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub metadata: Option<Map<String, Value>>,
 }
@@ -154,6 +161,7 @@ pub struct SendRequest {
     /// `configuration`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub configuration: Option<SendConfiguration>,
+    /// The request's `metadata`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub metadata: Option<Map<String, Value>>,
     /// Matching rules and generators (V4, category `body`), rooted at
@@ -191,6 +199,9 @@ pub struct PartExpectation {
     /// The part's `mediaType`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub media_type: Option<String>,
+    /// The part's `filename`, when the consumer relies on it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub filename: Option<String>,
     /// A JSON Schema (2020-12) the `data` must satisfy.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub schema: Option<Value>,

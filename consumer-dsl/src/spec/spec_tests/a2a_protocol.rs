@@ -104,3 +104,41 @@ fn a_list_tasks_status_filter_is_written_as_its_wire_name() {
     assert_eq!(f[0].params["pageSize"], json!(100));
     assert_eq!(f[1].operation, A2aOperation::GetTaskPushNotificationConfig);
 }
+
+#[test]
+fn another_a2a_version_must_be_refused_by_the_agent() {
+    for v in ["\"0.3\"", "\"\"", "\"2.0\""] {
+        let e = refuse(&format!(
+            "{HEAD}  - a2a: x\n    send: {{ text: hi, a2a_version: {v} }}\n    expect: [{{ state: COMPLETED }}]\n"
+        ));
+        assert!(e.to_string().contains("VERSION_NOT_SUPPORTED"), "{v}: {e}");
+    }
+    let c = compile(
+        "  - a2a: x\n    send: { text: hi, a2a_version: \"\" }\n    error: { reason: VERSION_NOT_SUPPORTED }\n  - a2a: y\n    send: { text: hi, a2a_version: \"1.1\" }\n",
+    );
+    let t = &a2a(&c).task;
+    assert_eq!(t.a2a_version.as_deref(), Some(""));
+    assert_eq!(t.error.as_ref().and_then(|e| e.code), Some(-32009));
+    let v = serde_json::to_value(t).expect("serialisable");
+    assert_eq!(v["a2aVersion"], json!(""));
+    let e = refuse(&format!(
+        "{HEAD}  - a2a: x\n    send: {{ text: hi }}\n    follow_ups: [{{ op: SendMessage, send: {{ text: y, a2a_version: \"0.3\" }}, error: {{ code: -32009 }} }}]\n"
+    ));
+    assert!(
+        e.to_string().contains("follow_ups[0].send.a2a_version"),
+        "{e}"
+    );
+}
+
+#[test]
+fn an_expected_part_keeps_its_filename() {
+    let c = compile(
+        "  - a2a: x\n    send: { text: hi }\n    expect:\n      - artifact: { parts: [{ url: \"https://x/a.pdf\", media_type: application/pdf, filename: a.pdf }] }\n",
+    );
+    let Some(TaskStep::Artifact(art)) = a2a(&c).task.steps.first() else {
+        panic!("an artifact step")
+    };
+    assert_eq!(art.parts[0].filename.as_deref(), Some("a.pdf"));
+    let v = serde_json::to_value(&art.parts[0]).expect("serialisable");
+    assert_eq!(v["filename"], json!("a.pdf"));
+}
