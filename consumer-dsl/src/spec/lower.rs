@@ -12,7 +12,8 @@ use crate::DslError;
 use crate::generators::Generators;
 use crate::matching::MatchingRules;
 use crate::model::accord::{
-    Auth, BodyRules, CounterChange, Expectations, Probe, Repeat, RepeatJudgement, Temporal,
+    A2aOperation, Auth, BodyRules, CounterChange, Expectations, Probe, Repeat, RepeatJudgement,
+    Temporal,
 };
 use crate::model::{
     AccordMetadata, Contract, Interaction, InteractionMeta, PactSpec, Pacticipant, ProviderState,
@@ -192,13 +193,48 @@ fn lower_interaction(
         ));
     }
     let meta = meta(cx, path, description, &it.common)?;
-    match &it.kind {
+    let lowered = match &it.kind {
         Kind::Http(_) => lower_http::http(cx, path, meta, &it.http),
         Kind::Message(_) => lower_http::message(cx, path, meta, &it.message),
         Kind::SyncMessage(_) => lower_http::sync_message(cx, path, meta, &it.message),
         Kind::A2a(_) => lower_a2a::task(cx, path, meta, &it.a2a),
         _ => lower_mcp::tool_call(cx, path, meta, &it.mcp),
+    }?;
+    check_cancel_limits(cx, path, &lowered)?;
+    Ok(lowered)
+}
+
+/// Limits about a cancel need one: `cancellation_effect_ms` a cancel
+/// scenario or a CancelTask follow-up, `no_side_effects_after_cancel_ack`
+/// a cancel scenario with its observation window (`observe_ms`), without
+/// which the counters would be read again at once and prove nothing.
+fn check_cancel_limits(cx: &Ctx<'_>, path: &str, it: &Interaction) -> Result<(), DslError> {
+    let Some(t) = &it.meta().expectations.temporal else {
+        return Ok(());
+    };
+    let task = match it {
+        Interaction::A2aTask(a) => Some(&a.task),
+        _ => None,
+    };
+    let cancel = task.and_then(|t| t.cancel.as_ref());
+    let cancel_follow_up = task.is_some_and(|t| {
+        t.follow_ups
+            .iter()
+            .any(|f| f.operation == A2aOperation::CancelTask)
+    });
+    if t.cancellation_effect_within_ms.is_some() && cancel.is_none() && !cancel_follow_up {
+        return Err(cx.err(
+            &format!("{path}.within.cancellation_effect_ms"),
+            "needs an A2A `cancel` scenario or a CancelTask follow-up",
+        ));
     }
+    if t.no_new_side_effect_after_cancel_ack && cancel.and_then(|c| c.observe_ms).is_none() {
+        return Err(cx.err(
+            &format!("{path}.within.no_side_effects_after_cancel_ack"),
+            "needs an A2A `cancel` scenario with `observe_ms` (how long after the cancel acknowledgement the counters are read again)",
+        ));
+    }
+    Ok(())
 }
 
 fn meta(

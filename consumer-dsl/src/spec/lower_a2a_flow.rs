@@ -3,7 +3,8 @@
 
 use super::ast::{CancelSpec, ErrorSpec, FollowUpExpectSpec, FollowUpSpec, PushSpec};
 use super::lower::{Ctx, auth};
-use super::lower_a2a::{send_request, steps};
+use super::lower_a2a::send_request;
+use super::lower_a2a_steps::steps;
 use crate::DslError;
 use serde_json::{Map, Value};
 

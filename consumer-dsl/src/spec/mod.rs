@@ -15,6 +15,7 @@ pub mod locate;
 mod lower;
 mod lower_a2a;
 mod lower_a2a_flow;
+mod lower_a2a_steps;
 mod lower_card;
 mod lower_http;
 mod lower_mcp;

@@ -142,3 +142,44 @@ fn an_expected_part_keeps_its_filename() {
     let v = serde_json::to_value(&art.parts[0]).expect("serialisable");
     assert_eq!(v["filename"], json!("a.pdf"));
 }
+
+#[test]
+fn nothing_happens_after_input_required_until_the_client_answers() {
+    let e = refuse(&format!(
+        "{HEAD}  - a2a: x\n    send: {{ text: hi }}\n    expect: [{{ state: INPUT_REQUIRED }}, {{ state: WORKING }}]\n"
+    ));
+    let msg = e.to_string();
+    assert!(
+        msg.contains("expect[1]") && msg.contains("SendMessage follow-up"),
+        "{msg}"
+    );
+}
+
+#[test]
+fn cancel_limits_need_a_cancel_and_an_observation_window() {
+    let table: &[(&str, &str)] = &[
+        (
+            "  - a2a: x\n    send: { text: hi }\n    within: { cancellation_effect_ms: 100 }\n",
+            "within.cancellation_effect_ms",
+        ),
+        (
+            "  - a2a: x\n    send: { text: hi }\n    cancel: { at: WORKING }\n    within: { no_side_effects_after_cancel_ack: true }\n",
+            "needs an A2A `cancel` scenario with `observe_ms`",
+        ),
+        (
+            "  - mcp: x\n    tool: t\n    expect: {}\n    within: { no_side_effects_after_cancel_ack: true }\n",
+            "within.no_side_effects_after_cancel_ack",
+        ),
+    ];
+    for (it, why) in table {
+        let msg = refuse(&format!("{HEAD}{it}")).to_string();
+        assert!(msg.contains(why), "{it}: `{msg}`");
+    }
+    let c = compile(
+        "  - a2a: x\n    send: { text: hi }\n    follow_ups: [{ op: CancelTask, after: WORKING, expect: { state: CANCELED } }]\n    within: { cancellation_effect_ms: 100 }\n",
+    );
+    assert_eq!(
+        a2a(&c).task.follow_ups[0].operation,
+        A2aOperation::CancelTask
+    );
+}
