@@ -14,8 +14,9 @@ pub struct ErrorExpectation {
     /// A2A `ErrorInfo.reason` — the stable discriminator across bindings.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reason: Option<A2aErrorReason>,
-    /// HTTP status (HTTP+JSON binding, or transport-level refusals such as
-    /// 401 for an unauthenticated caller).
+    /// HTTP status (HTTP+JSON binding, MCP 2026-07-28, or transport-level
+    /// refusals such as 401 for an unauthenticated caller). Not judged
+    /// against a JSON-RPC error carried in HTTP 200.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub http_status: Option<u16>,
     /// A regular expression the error message must match.
@@ -87,7 +88,7 @@ impl ErrorExpectation {
                 show(actual.reason.as_ref())
             ));
         }
-        if let Some(s) = self.http_status.filter(|s| actual.http_status != Some(*s)) {
+        if let Some(s) = self.http_status.filter(|s| !self.status_agrees(*s, actual)) {
             out.push(format!(
                 "expected HTTP status {s}, got {}",
                 show(actual.http_status)
@@ -104,6 +105,24 @@ impl ErrorExpectation {
             }
         }
         out
+    }
+}
+
+impl ErrorExpectation {
+    /// Whether the actual HTTP status agrees with `expected`. A JSON-RPC
+    /// error in an HTTP 200 answer (A2A JSON-RPC, MCP legacy) is judged by
+    /// its code and reason: the status belongs to bindings that map errors
+    /// to statuses. For an A2A reason, the v1.0.0 and v1.0.1 mappings
+    /// (e.g. 409 or 400 for `TASK_NOT_CANCELABLE`) are both accepted.
+    fn status_agrees(&self, expected: u16, actual: &ActualError) -> bool {
+        let Some(got) = actual.http_status else {
+            return false;
+        };
+        let in_200 = actual.code.is_some() && got == 200;
+        let both_mapped = self.reason.is_some_and(|r| {
+            r.http_statuses().contains(&expected) && r.http_statuses().contains(&got)
+        });
+        got == expected || in_200 || both_mapped
     }
 }
 
@@ -156,6 +175,19 @@ impl A2aErrorReason {
             .position(|r| *r == self)
             .expect("ALL lists every reason");
         -32001 - index as i64
+    }
+
+    /// The HTTP statuses of the error on the HTTP+JSON binding: the
+    /// v1.0.1 mapping first, then the v1.0.0 one where it differs (the
+    /// SDKs follow v1.0.1, the TCK 1.0-dev branch v1.0.0).
+    pub fn http_statuses(self) -> &'static [u16] {
+        match self {
+            A2aErrorReason::TaskNotFound => &[404],
+            A2aErrorReason::TaskNotCancelable => &[400, 409],
+            A2aErrorReason::ContentTypeNotSupported => &[400, 415],
+            A2aErrorReason::InvalidAgentResponse => &[500, 502],
+            _ => &[400],
+        }
     }
 
     /// The reason written `s` on the wire, if it is an A2A v1.0 reason.
@@ -240,6 +272,50 @@ mod tests {
             d[0].contains("expected JSON-RPC code -32001, got -32004"),
             "{d:?}"
         );
+    }
+
+    #[test]
+    fn a_json_rpc_error_in_http_200_is_judged_by_code_not_status() {
+        let e = ErrorExpectation {
+            http_status: Some(404),
+            ..ErrorExpectation::a2a(A2aErrorReason::TaskNotFound)
+        };
+        let json_rpc = ActualError {
+            code: Some(-32001),
+            reason: Some("TASK_NOT_FOUND".into()),
+            http_status: Some(200),
+            message: None,
+        };
+        assert!(e.disagreements(&json_rpc).is_empty());
+        let rest_500 = ActualError {
+            code: None,
+            http_status: Some(500),
+            ..json_rpc
+        };
+        assert_eq!(
+            e.disagreements(&rest_500),
+            ["expected HTTP status 404, got 500"]
+        );
+    }
+
+    #[test]
+    fn either_a2a_status_mapping_is_accepted_for_the_same_reason() {
+        let e = ErrorExpectation {
+            http_status: Some(400),
+            ..ErrorExpectation::a2a(A2aErrorReason::TaskNotCancelable)
+        };
+        let v1_0_0 = ActualError {
+            code: None,
+            reason: Some("TASK_NOT_CANCELABLE".into()),
+            http_status: Some(409),
+            message: None,
+        };
+        assert!(e.disagreements(&v1_0_0).is_empty());
+        let teapot = ActualError {
+            http_status: Some(418),
+            ..v1_0_0
+        };
+        assert_eq!(e.disagreements(&teapot).len(), 1);
     }
 
     #[test]
