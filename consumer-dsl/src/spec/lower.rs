@@ -3,7 +3,7 @@
 
 use serde_json::{Map, Value, json};
 
-use super::ast::{CommonSpec, InteractionSpec, Kind, SpecDocument};
+use super::ast::{CommonSpec, InteractionSpec, Kind, McpToolSpec, SpecDocument};
 use super::ast_values::Principals;
 use super::resolver::SchemaResolver;
 use super::template::Compiled;
@@ -30,6 +30,8 @@ pub(crate) struct Ctx<'a> {
     pub principals: &'a Principals,
     /// The pinned MCP version (default the latest).
     pub mcp_version: &'a str,
+    /// The `mcp_tools:` the consumer declares.
+    pub mcp_tools: &'a [McpToolSpec],
 }
 
 impl Ctx<'_> {
@@ -71,6 +73,7 @@ pub fn lower(
         resolver,
         principals: &doc.principals,
         mcp_version: doc.protocols.mcp.as_deref().unwrap_or(MCP_VERSIONS[0]),
+        mcp_tools: &doc.mcp_tools,
     };
     let interactions = doc
         .interactions

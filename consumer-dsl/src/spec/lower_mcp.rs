@@ -9,7 +9,9 @@ use super::lower::{Ctx, body_rules};
 use super::lower_a2a_flow::error;
 use super::template::Compiled;
 use crate::DslError;
-use crate::model::accord::{McpResultExpectation, McpToolCall, McpToolCallInteraction};
+use crate::model::accord::{
+    ErrorExpectation, McpResultExpectation, McpToolCall, McpToolCallInteraction,
+};
 use crate::model::{Interaction, InteractionMeta};
 
 /// An `mcp:` interaction.
@@ -44,6 +46,7 @@ pub(crate) fn tool_call(
         }
         Some(e) => Some(error(cx, &format!("{path}.error"), e)?),
     };
+    check_invalid_params(cx, path, &tool, error.as_ref())?;
     let result = m
         .expect
         .as_ref()
@@ -123,6 +126,32 @@ fn result(cx: &Ctx<'_>, path: &str, e: &McpExpectSpec) -> Result<McpResultExpect
         retryable: e.retryable,
         rules,
     })
+}
+
+/// Since MCP 2025-11-25 (SEP-1303) arguments that fail a tool's
+/// `inputSchema` are a tool error (`isError: true`), not `-32602`. A tool
+/// listed in `mcp_tools` for every caller (no profile) exists, so `-32602`
+/// on it can only mean invalid arguments: expect the tool error instead.
+fn check_invalid_params(
+    cx: &Ctx<'_>,
+    path: &str,
+    tool: &str,
+    error: Option<&ErrorExpectation>,
+) -> Result<(), DslError> {
+    let listed = cx
+        .mcp_tools
+        .iter()
+        .any(|t| t.name == tool && t.profile.is_none());
+    if listed && error.and_then(|e| e.code) == Some(-32602) {
+        return Err(cx.err(
+            &format!("{path}.error.code"),
+            format!(
+                "`{tool}` is in mcp_tools, so -32602 could only reject its arguments, which MCP {} reports as a tool error: write `expect: {{ is_error: true }}`",
+                cx.mcp_version
+            ),
+        ));
+    }
+    Ok(())
 }
 
 /// MCP content block types and the fields each one requires.

@@ -114,3 +114,26 @@ fn content_blocks_have_an_mcp_type_and_its_fields() {
     let result = mcp(&c).call.result.as_ref().expect("a result");
     assert_eq!(result.content.as_ref().map(Vec::len), Some(2));
 }
+
+#[test]
+fn invalid_arguments_of_a_declared_tool_are_a_tool_error_not_32602() {
+    let doc = |tools: &str| {
+        format!(
+            "consumer: c\nprovider: p\nprotocols: {{ mcp: \"2025-11-25\" }}\nmcp_tools: [{tools}]\ninteractions:\n  - mcp: bad args\n    tool: t\n    arguments: {{}}\n    error: {{ code: -32602 }}\n"
+        )
+    };
+    let msg = refuse(&doc("{ name: t }")).to_string();
+    assert!(
+        msg.contains("interactions[0].error.code") && msg.contains("is_error: true"),
+        "{msg}"
+    );
+    // A tool listed for one profile only may be unknown to this caller.
+    compile_spec(
+        &doc("{ name: t, profile: admin }"),
+        "t.yaml",
+        &NoSchemaFiles,
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    compile_spec(&doc("{ name: other }"), "t.yaml", &NoSchemaFiles)
+        .unwrap_or_else(|e| panic!("{e}"));
+}
