@@ -4,7 +4,7 @@
 use serde_json::{Map, Value, json};
 
 use super::PactPath;
-use super::ast::{McpExpectSpec, McpSpec};
+use super::ast::{ErrorSpec, McpExpectSpec, McpSpec};
 use super::lower::{Ctx, body_rules};
 use super::lower_a2a_flow::error;
 use super::template::Compiled;
@@ -36,16 +36,11 @@ pub(crate) fn tool_call(
         },
     };
     let rules = body_rules(&out)?;
-    let error = match &m.error {
-        None => None,
-        Some(e) if e.reason.is_some() => {
-            return Err(cx.err(
-                &format!("{path}.error.reason"),
-                "`reason` names A2A errors; an MCP protocol error has a `code` (e.g. -32602)",
-            ));
-        }
-        Some(e) => Some(error(cx, &format!("{path}.error"), e)?),
-    };
+    let error = m
+        .error
+        .as_ref()
+        .map(|e| protocol_error(cx, &format!("{path}.error"), e))
+        .transpose()?;
     check_invalid_params(cx, path, &tool, error.as_ref())?;
     let result = m
         .expect
@@ -65,6 +60,18 @@ pub(crate) fn tool_call(
     }))
 }
 
+/// The expected JSON-RPC protocol error: a code, no A2A reason.
+fn protocol_error(cx: &Ctx<'_>, path: &str, e: &ErrorSpec) -> Result<ErrorExpectation, DslError> {
+    if e.reason.is_some() {
+        return Err(cx.err(
+            &format!("{path}.reason"),
+            "`reason` names A2A errors; an MCP protocol error has a `code` (e.g. -32602)",
+        ));
+    }
+    error(cx, path, e)
+}
+
+/// The expected `CallToolResult`; rules rooted at the result.
 fn result(cx: &Ctx<'_>, path: &str, e: &McpExpectSpec) -> Result<McpResultExpectation, DslError> {
     let root = PactPath::root();
     let mut out = Compiled::default();
@@ -72,29 +79,7 @@ fn result(cx: &Ctx<'_>, path: &str, e: &McpExpectSpec) -> Result<McpResultExpect
         .structured
         .as_ref()
         .map(|t| t.compile(&root.field("structuredContent"), &mut out));
-    let content = match (&e.text, &e.content) {
-        (Some(_), Some(_)) => {
-            return Err(cx.err(
-                path,
-                "write `text` (one text block) or `content` (the blocks), not both",
-            ));
-        }
-        (Some(t), None) => {
-            let text = t.compile(&root.field("content").index(0).field("text"), &mut out);
-            Some(vec![json!({"type": "text", "text": text})])
-        }
-        (None, Some(blocks)) => Some(
-            blocks
-                .iter()
-                .enumerate()
-                .map(|(i, b)| b.compile(&root.field("content").index(i), &mut out))
-                .collect(),
-        ),
-        (None, None) => None,
-    };
-    for (i, block) in content.iter().flatten().enumerate() {
-        check_block(block).map_err(|why| cx.err(&format!("{path}.content[{i}]"), why))?;
-    }
+    let content = content(cx, path, e, &mut out)?;
     if cx.mcp_version < "2026-07-28" && structured_content.as_ref().is_some_and(|v| !v.is_object())
     {
         return Err(cx.err(
@@ -126,6 +111,39 @@ fn result(cx: &Ctx<'_>, path: &str, e: &McpExpectSpec) -> Result<McpResultExpect
         retryable: e.retryable,
         rules,
     })
+}
+
+/// The expected content blocks: `text` (one text block) or `content`,
+/// rules at `$.content[i]`.
+fn content(
+    cx: &Ctx<'_>,
+    path: &str,
+    e: &McpExpectSpec,
+    out: &mut Compiled,
+) -> Result<Option<Vec<Value>>, DslError> {
+    let root = PactPath::root().field("content");
+    let blocks = match (&e.text, &e.content) {
+        (Some(_), Some(_)) => {
+            return Err(cx.err(
+                path,
+                "write `text` (one text block) or `content` (the blocks), not both",
+            ));
+        }
+        (Some(t), None) => {
+            let text = t.compile(&root.index(0).field("text"), out);
+            vec![json!({"type": "text", "text": text})]
+        }
+        (None, Some(blocks)) => blocks
+            .iter()
+            .enumerate()
+            .map(|(i, b)| b.compile(&root.index(i), out))
+            .collect(),
+        (None, None) => return Ok(None),
+    };
+    for (i, block) in blocks.iter().enumerate() {
+        check_block(block).map_err(|why| cx.err(&format!("{path}.content[{i}]"), why))?;
+    }
+    Ok(Some(blocks))
 }
 
 /// Since MCP 2025-11-25 (SEP-1303) arguments that fail a tool's

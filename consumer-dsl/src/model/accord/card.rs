@@ -51,8 +51,10 @@ pub struct SkillExpectation {
     pub tags: Vec<String>,
 }
 
-/// Capabilities the consumer relies on (`Some(true)`: must be declared;
-/// `Some(false)`: must not be required of the consumer).
+/// Capabilities the consumer relies on, compared with the card's
+/// `capabilities` (an absent flag is false): `Some(true)` must be declared;
+/// `Some(false)` must not be (the consumer's refusal cases, e.g. a stream
+/// refused with `UNSUPPORTED_OPERATION`, rely on it); `None` is not relied on.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct AgentCapabilitiesExpectation {
