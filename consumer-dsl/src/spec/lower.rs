@@ -7,7 +7,7 @@ use super::ast::{CommonSpec, InteractionSpec, Kind, McpToolSpec, SpecDocument};
 use super::ast_values::Principals;
 use super::resolver::SchemaResolver;
 use super::template::Compiled;
-use super::{lower_a2a, lower_card, lower_http, lower_mcp};
+use super::{lower_a2a, lower_capabilities, lower_card, lower_http, lower_mcp};
 use crate::DslError;
 use crate::generators::Generators;
 use crate::matching::MatchingRules;
@@ -100,6 +100,7 @@ pub fn lower(
         mcp_tools: doc.mcp_tools.iter().map(lower_card::mcp_tool).collect(),
         ..Contract::default()
     };
+    lower_capabilities::check(&cx, &contract)?;
     contract.accord = Some(accord_metadata(&cx, doc, &contract)?);
     Ok(contract)
 }

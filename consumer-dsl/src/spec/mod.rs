@@ -16,6 +16,7 @@ mod lower;
 mod lower_a2a;
 mod lower_a2a_flow;
 mod lower_a2a_steps;
+mod lower_capabilities;
 mod lower_card;
 mod lower_http;
 mod lower_mcp;

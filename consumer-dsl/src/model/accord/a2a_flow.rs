@@ -94,6 +94,29 @@ impl A2aOperation {
         }
     }
 
+    /// The Agent Card capability the operation needs (`streaming`,
+    /// `pushNotifications`, `extendedAgentCard`) and the error A2A v1.0
+    /// (§3.3.4) requires when the card does not declare it.
+    pub fn required_capability(self) -> Option<(&'static str, A2aErrorReason)> {
+        use A2aOperation::*;
+        match self {
+            SendStreamingMessage | SubscribeToTask => {
+                Some(("streaming", A2aErrorReason::UnsupportedOperation))
+            }
+            CreateTaskPushNotificationConfig
+            | GetTaskPushNotificationConfig
+            | ListTaskPushNotificationConfigs
+            | DeleteTaskPushNotificationConfig => Some((
+                "pushNotifications",
+                A2aErrorReason::PushNotificationNotSupported,
+            )),
+            GetExtendedAgentCard => {
+                Some(("extendedAgentCard", A2aErrorReason::UnsupportedOperation))
+            }
+            _ => None,
+        }
+    }
+
     /// The error A2A v1.0 requires when this operation addresses a task in
     /// a terminal state: messages and subscriptions are refused
     /// (`UnsupportedOperationError`), a cancel is `TaskNotCancelableError`.
@@ -238,6 +261,20 @@ mod tests {
                 None
             ]
         );
+    }
+
+    #[test]
+    fn streaming_push_and_extended_card_operations_name_their_capability() {
+        use A2aErrorReason::*;
+        assert_eq!(
+            A2aOperation::SubscribeToTask.required_capability(),
+            Some(("streaming", UnsupportedOperation))
+        );
+        assert_eq!(
+            A2aOperation::DeleteTaskPushNotificationConfig.required_capability(),
+            Some(("pushNotifications", PushNotificationNotSupported))
+        );
+        assert_eq!(A2aOperation::GetTask.required_capability(), None);
     }
 
     #[test]

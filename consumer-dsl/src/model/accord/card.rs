@@ -69,6 +69,19 @@ pub struct AgentCapabilitiesExpectation {
     pub extended_agent_card: Option<bool>,
 }
 
+impl AgentCapabilitiesExpectation {
+    /// The expectation on a capability by its card name (`streaming`,
+    /// `pushNotifications`, `extendedAgentCard`).
+    pub fn get(&self, name: &str) -> Option<bool> {
+        match name {
+            "streaming" => self.streaming,
+            "pushNotifications" => self.push_notifications,
+            "extendedAgentCard" => self.extended_agent_card,
+            _ => None,
+        }
+    }
+}
+
 /// An interface the consumer can talk to.
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]

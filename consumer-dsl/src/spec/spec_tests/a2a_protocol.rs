@@ -183,3 +183,48 @@ fn cancel_limits_need_a_cancel_and_an_observation_window() {
         A2aOperation::CancelTask
     );
 }
+
+#[test]
+fn operations_needing_an_undeclared_capability_must_be_expected_to_fail() {
+    let doc = |caps: &str, it: &str| {
+        format!(
+            "consumer: c\nprovider: p\nagent_card: {{ capabilities: {caps} }}\ninteractions:\n  - a2a: x\n    send: {{ text: hi{it}\n"
+        )
+    };
+    let table: &[(&str, &str, &str)] = &[
+        (
+            "{ streaming: false }",
+            ", stream: true }",
+            "refuses SendStreamingMessage with UNSUPPORTED_OPERATION",
+        ),
+        (
+            "{ push_notifications: false }",
+            " }\n    push: { token: t }",
+            "interactions[0].push",
+        ),
+        (
+            "{ streaming: false }",
+            " }\n    follow_ups: [{ op: SubscribeToTask, after: WORKING, expect: {} }]",
+            "interactions[0].follow_ups[0]",
+        ),
+        (
+            "{ extended_agent_card: false }",
+            " }\n    follow_ups: [{ op: GetExtendedAgentCard, expect: {} }]",
+            "refuses GetExtendedAgentCard",
+        ),
+    ];
+    for (caps, it, why) in table {
+        let msg = refuse(&doc(caps, it)).to_string();
+        assert!(msg.contains(why), "{caps} {it}: `{msg}`");
+    }
+    let ok = doc(
+        "{ streaming: false, push_notifications: false }",
+        ", stream: true }\n    error: { reason: UNSUPPORTED_OPERATION }",
+    );
+    compile_spec(&ok, "t.yaml", &NoSchemaFiles).unwrap_or_else(|e| panic!("{e}"));
+    let undeclared_push = doc(
+        "{ push_notifications: false }",
+        " }\n    push: { error: { reason: PUSH_NOTIFICATION_NOT_SUPPORTED } }",
+    );
+    compile_spec(&undeclared_push, "t.yaml", &NoSchemaFiles).unwrap_or_else(|e| panic!("{e}"));
+}
