@@ -28,13 +28,9 @@ fn a_follow_up_expecting_a_terminal_task_to_accept_work_is_refused() {
         ),
     ];
     for (rest, why) in table {
-        let e = refuse(&format!(
-            "{HEAD}  - a2a: x\n    send: {{ text: hi }}\n{rest}"
-        ));
-        let msg = e.to_string();
-        assert!(
-            msg.contains("follow_ups[0].expect") && msg.contains(why),
-            "{rest}: `{msg}`"
+        refused_with(
+            &format!("{HEAD}  - a2a: x\n    send: {{ text: hi }}\n{rest}"),
+            &["follow_ups[0].expect", why],
         );
     }
 }
@@ -54,12 +50,11 @@ fn a_terminal_task_may_be_followed_by_a_new_task_or_the_expected_refusal() {
 
 #[test]
 fn new_task_belongs_to_sends() {
-    let e = refuse(&format!(
-        "{HEAD}  - a2a: x\n    send: {{ text: hi }}\n    follow_ups: [{{ op: GetTask, expect: {{ new_task: true }} }}]\n"
-    ));
-    assert!(
-        e.to_string().contains("`new_task` belongs to SendMessage"),
-        "{e}"
+    refused_with(
+        &format!(
+            "{HEAD}  - a2a: x\n    send: {{ text: hi }}\n    follow_ups: [{{ op: GetTask, expect: {{ new_task: true }} }}]\n"
+        ),
+        &["`new_task` belongs to SendMessage"],
     );
 }
 
@@ -83,13 +78,11 @@ fn follow_up_params_use_the_a2a_v1_names_and_ranges() {
         ("SubscribeToTask", "{ historyLength: 1 }", "takes no params"),
     ];
     for (op, params, why) in table {
-        let e = refuse(&format!(
-            "{HEAD}  - a2a: x\n    send: {{ text: hi }}\n    follow_ups: [{{ op: {op}, params: {params}, expect: {{}} }}]\n"
-        ));
-        let msg = e.to_string();
-        assert!(
-            msg.contains("follow_ups[0].params") && msg.contains(why),
-            "{op} {params}: `{msg}`"
+        refused_with(
+            &format!(
+                "{HEAD}  - a2a: x\n    send: {{ text: hi }}\n    follow_ups: [{{ op: {op}, params: {params}, expect: {{}} }}]\n"
+            ),
+            &["follow_ups[0].params", why],
         );
     }
 }
@@ -108,10 +101,12 @@ fn a_list_tasks_status_filter_is_written_as_its_wire_name() {
 #[test]
 fn another_a2a_version_must_be_refused_by_the_agent() {
     for v in ["\"0.3\"", "\"\"", "\"2.0\""] {
-        let e = refuse(&format!(
-            "{HEAD}  - a2a: x\n    send: {{ text: hi, a2a_version: {v} }}\n    expect: [{{ state: COMPLETED }}]\n"
-        ));
-        assert!(e.to_string().contains("VERSION_NOT_SUPPORTED"), "{v}: {e}");
+        refused_with(
+            &format!(
+                "{HEAD}  - a2a: x\n    send: {{ text: hi, a2a_version: {v} }}\n    expect: [{{ state: COMPLETED }}]\n"
+            ),
+            &["VERSION_NOT_SUPPORTED"],
+        );
     }
     let c = compile(
         "  - a2a: x\n    send: { text: hi, a2a_version: \"\" }\n    error: { reason: VERSION_NOT_SUPPORTED }\n  - a2a: y\n    send: { text: hi, a2a_version: \"1.1\" }\n",
@@ -121,12 +116,11 @@ fn another_a2a_version_must_be_refused_by_the_agent() {
     assert_eq!(t.error.as_ref().and_then(|e| e.code), Some(-32009));
     let v = serde_json::to_value(t).expect("serialisable");
     assert_eq!(v["a2aVersion"], json!(""));
-    let e = refuse(&format!(
-        "{HEAD}  - a2a: x\n    send: {{ text: hi }}\n    follow_ups: [{{ op: SendMessage, send: {{ text: y, a2a_version: \"0.3\" }}, error: {{ code: -32009 }} }}]\n"
-    ));
-    assert!(
-        e.to_string().contains("follow_ups[0].send.a2a_version"),
-        "{e}"
+    refused_with(
+        &format!(
+            "{HEAD}  - a2a: x\n    send: {{ text: hi }}\n    follow_ups: [{{ op: SendMessage, send: {{ text: y, a2a_version: \"0.3\" }}, error: {{ code: -32009 }} }}]\n"
+        ),
+        &["follow_ups[0].send.a2a_version"],
     );
 }
 
@@ -145,13 +139,11 @@ fn an_expected_part_keeps_its_filename() {
 
 #[test]
 fn nothing_happens_after_input_required_until_the_client_answers() {
-    let e = refuse(&format!(
-        "{HEAD}  - a2a: x\n    send: {{ text: hi }}\n    expect: [{{ state: INPUT_REQUIRED }}, {{ state: WORKING }}]\n"
-    ));
-    let msg = e.to_string();
-    assert!(
-        msg.contains("expect[1]") && msg.contains("SendMessage follow-up"),
-        "{msg}"
+    refused_with(
+        &format!(
+            "{HEAD}  - a2a: x\n    send: {{ text: hi }}\n    expect: [{{ state: INPUT_REQUIRED }}, {{ state: WORKING }}]\n"
+        ),
+        &["expect[1]", "SendMessage follow-up"],
     );
 }
 
@@ -172,8 +164,7 @@ fn cancel_limits_need_a_cancel_and_an_observation_window() {
         ),
     ];
     for (it, why) in table {
-        let msg = refuse(&format!("{HEAD}{it}")).to_string();
-        assert!(msg.contains(why), "{it}: `{msg}`");
+        refused_with(&format!("{HEAD}{it}"), &[why]);
     }
     let c = compile(
         "  - a2a: x\n    send: { text: hi }\n    follow_ups: [{ op: CancelTask, after: WORKING, expect: { state: CANCELED } }]\n    within: { cancellation_effect_ms: 100 }\n",
@@ -214,8 +205,7 @@ fn operations_needing_an_undeclared_capability_must_be_expected_to_fail() {
         ),
     ];
     for (caps, it, why) in table {
-        let msg = refuse(&doc(caps, it)).to_string();
-        assert!(msg.contains(why), "{caps} {it}: `{msg}`");
+        refused_with(&doc(caps, it), &[why]);
     }
     let ok = doc(
         "{ streaming: false, push_notifications: false }",

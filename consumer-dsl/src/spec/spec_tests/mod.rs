@@ -40,3 +40,11 @@ mod a2a_protocol;
 mod general;
 mod mcp_card;
 mod refusals;
+
+/// Asserts that `text` is refused with an error naming every one of `needles`.
+pub(super) fn refused_with(text: &str, needles: &[&str]) {
+    let msg = refuse(text).to_string();
+    for n in needles {
+        assert!(msg.contains(n), "`{msg}` lacks `{n}`\nin:\n{text}");
+    }
+}
