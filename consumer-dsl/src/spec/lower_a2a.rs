@@ -27,6 +27,7 @@ pub(crate) fn task(
         return Err(cx.err(path, "an a2a interaction needs `send` (the message)"));
     };
     check_shape(cx, path, a)?;
+    check_observable(cx, path, a, send)?;
     let steps = steps(cx, &format!("{path}.expect"), &a.expect)?;
     let terminal_state = terminal_state(cx, path, a, &steps)?;
     let skill = skill(cx, path, a, send)?;
@@ -169,6 +170,43 @@ fn check_shape(cx: &Ctx<'_>, path: &str, a: &A2aSpec) -> Result<(), DslError> {
         )),
         _ => Ok(()),
     }
+}
+
+/// A blocking `SendMessage` answers only once the task is terminal or
+/// interrupted (A2A v1.0 §3.1.1), and the client learns the task id from
+/// that answer: a cancel or follow-up at an earlier state needs `stream`
+/// or `return_immediately`.
+fn check_observable(
+    cx: &Ctx<'_>,
+    path: &str,
+    a: &A2aSpec,
+    send: &SendSpec,
+) -> Result<(), DslError> {
+    if send.stream || send.return_immediately {
+        return Ok(());
+    }
+    let reached = |s: TaskState| s.is_terminal() || s.is_interrupted();
+    let early = |field: String, s: Option<TaskState>| {
+        match s {
+        Some(s) if reached(s) => Ok(()),
+        s => Err(cx.err(
+            &field,
+            format!(
+                "a blocking SendMessage answers only at a terminal or interrupted state, so {} cannot be seen: add `stream: true` or `return_immediately: true` to `send`",
+                s.map_or_else(|| "the moment the task is created".to_string(), |s| s.to_string())
+            ),
+        )),
+    }
+    };
+    if let Some(c) = &a.cancel {
+        early(format!("{path}.cancel"), c.at.map(|s| s.0))?;
+    }
+    for (i, f) in a.follow_ups.iter().enumerate() {
+        if let Some(after) = f.after {
+            early(format!("{path}.follow_ups[{i}].after"), Some(after.0))?;
+        }
+    }
+    Ok(())
 }
 
 /// The `SendMessageRequest`; rules rooted at the request params.

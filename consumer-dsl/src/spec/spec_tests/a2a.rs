@@ -58,7 +58,7 @@ fn follow_ups_carry_outcomes_and_errors_after_the_task_ends() {
 #[test]
 fn cancel_at_a_state_with_an_observation_window() {
     let c = compile(
-        "  - a2a: x\n    send: { text: hi }\n    expect: [{ state: WORKING }]\n    cancel: { at: WORKING, observe_ms: 2000 }\n    within: { cancellation_effect_ms: 500, no_side_effects_after_cancel_ack: true }\n",
+        "  - a2a: x\n    send: { text: hi, stream: true }\n    expect: [{ state: WORKING }]\n    cancel: { at: WORKING, observe_ms: 2000 }\n    within: { cancellation_effect_ms: 500, no_side_effects_after_cancel_ack: true }\n",
     );
     let t = a2a(&c);
     let cancel = t.task.cancel.as_ref().expect("cancel");

@@ -19,7 +19,7 @@ fn a_follow_up_expecting_a_terminal_task_to_accept_work_is_refused() {
             "refuses SubscribeToTask",
         ),
         (
-            "    expect: [{ state: WORKING }]\n    cancel: { at: WORKING }\n    follow_ups: [{ op: SendStreamingMessage, send: { text: x }, expect: {} }]\n",
+            "    expect: [{ state: INPUT_REQUIRED }]\n    cancel: { at: INPUT_REQUIRED }\n    follow_ups: [{ op: SendStreamingMessage, send: { text: x }, expect: {} }]\n",
             "TASK_STATE_CANCELED task",
         ),
         (
@@ -155,7 +155,7 @@ fn cancel_limits_need_a_cancel_and_an_observation_window() {
             "within.cancellation_effect_ms",
         ),
         (
-            "  - a2a: x\n    send: { text: hi }\n    cancel: { at: WORKING }\n    within: { no_side_effects_after_cancel_ack: true }\n",
+            "  - a2a: x\n    send: { text: hi, stream: true }\n    cancel: { at: WORKING }\n    within: { no_side_effects_after_cancel_ack: true }\n",
             "needs an A2A `cancel` scenario with `observe_ms`",
         ),
         (
@@ -167,7 +167,7 @@ fn cancel_limits_need_a_cancel_and_an_observation_window() {
         refused_with(&format!("{HEAD}{it}"), &[why]);
     }
     let c = compile(
-        "  - a2a: x\n    send: { text: hi }\n    follow_ups: [{ op: CancelTask, after: WORKING, expect: { state: CANCELED } }]\n    within: { cancellation_effect_ms: 100 }\n",
+        "  - a2a: x\n    send: { text: hi, return_immediately: true }\n    follow_ups: [{ op: CancelTask, after: WORKING, expect: { state: CANCELED } }]\n    within: { cancellation_effect_ms: 100 }\n",
     );
     assert_eq!(
         a2a(&c).task.follow_ups[0].operation,
@@ -195,7 +195,7 @@ fn operations_needing_an_undeclared_capability_must_be_expected_to_fail() {
         ),
         (
             "{ streaming: false }",
-            " }\n    follow_ups: [{ op: SubscribeToTask, after: WORKING, expect: {} }]",
+            ", return_immediately: true }\n    follow_ups: [{ op: SubscribeToTask, after: WORKING, expect: {} }]",
             "interactions[0].follow_ups[0]",
         ),
         (
@@ -217,4 +217,29 @@ fn operations_needing_an_undeclared_capability_must_be_expected_to_fail() {
         " }\n    push: { error: { reason: PUSH_NOTIFICATION_NOT_SUPPORTED } }",
     );
     compile_spec(&undeclared_push, "t.yaml", &NoSchemaFiles).unwrap_or_else(|e| panic!("{e}"));
+}
+
+#[test]
+fn a_blocking_send_cannot_cancel_or_follow_up_before_it_answers() {
+    let table: &[(&str, &str)] = &[
+        ("cancel: { at: WORKING }", "interactions[0].cancel"),
+        ("cancel: {}", "the moment the task is created"),
+        (
+            "follow_ups: [{ op: GetTask, after: SUBMITTED, expect: {} }]",
+            "interactions[0].follow_ups[0].after",
+        ),
+    ];
+    for (rest, why) in table {
+        refused_with(
+            &format!("{HEAD}  - a2a: x\n    send: {{ text: hi }}\n    {rest}\n"),
+            &[why, "blocking SendMessage"],
+        );
+    }
+    let c = compile(
+        "  - a2a: x\n    send: { text: hi }\n    expect: [{ state: INPUT_REQUIRED }]\n    cancel: { at: INPUT_REQUIRED }\n    follow_ups: [{ op: GetTask, after: CANCELED, expect: { state: CANCELED } }]\n",
+    );
+    assert_eq!(
+        a2a(&c).task.cancel.as_ref().and_then(|c| c.at),
+        Some(TaskState::InputRequired)
+    );
 }
