@@ -9,6 +9,7 @@ use super::check::{check_list, check_str, judge, same};
 use super::content_type::{ContentKind, content_kind};
 use super::json::JsonMatcher;
 use super::mismatch::{Mismatch, MismatchKind};
+use super::multipart::{boundary, match_multipart};
 use super::rule::MatchingRule;
 use super::rules::Category;
 use super::xml::match_xml;
@@ -149,6 +150,11 @@ fn text(c: &BodyContent) -> Cow<'_, str> {
 fn compare_present(e: &Side<'_>, a: &Side<'_>, rules: &Category, allow: bool) -> Vec<Mismatch> {
     if let Some(m) = root_rules(rules, a) {
         return m;
+    }
+    let boundaries = (boundary(&e.content_type), boundary(&a.content_type));
+    if let (Some(eb), Some(ab)) = boundaries {
+        let (ebytes, abytes) = (bytes_of(e.content), bytes_of(a.content));
+        return match_multipart((&ebytes, &eb), (&abytes, &ab), rules, allow);
     }
     if e.kind != a.kind && !(is_textual(e.kind) && is_textual(a.kind)) {
         let msg = format!(

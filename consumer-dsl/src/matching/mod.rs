@@ -39,6 +39,7 @@ mod http;
 mod json;
 mod message;
 mod mismatch;
+mod multipart;
 mod regex;
 mod xml;
 mod xml_guard;
