@@ -156,11 +156,11 @@ fn check_not_empty(actual: &Value) -> Result<(), String> {
 pub fn check_str(rule: &MatchingRule, expected: &str, actual: &str) -> Result<(), String> {
     let fail = |what: &str| Err(format!("Expected '{actual}' {what}"));
     match rule {
-        MatchingRule::Integer if actual.parse::<i64>().is_ok() => Ok(()),
+        MatchingRule::Integer if is_integer_text(actual) => Ok(()),
         MatchingRule::Integer => fail("to be an integer"),
-        MatchingRule::Decimal if actual.contains('.') && actual.parse::<f64>().is_ok() => Ok(()),
+        MatchingRule::Decimal if is_decimal_text(actual) => Ok(()),
         MatchingRule::Decimal => fail("to be a decimal number"),
-        MatchingRule::Number if actual.parse::<f64>().is_ok() => Ok(()),
+        MatchingRule::Number if is_number_text(actual) => Ok(()),
         MatchingRule::Number => fail("to be a number"),
         MatchingRule::Null if actual.is_empty() => Ok(()),
         MatchingRule::Null => fail("to be a null value"),
@@ -178,6 +178,29 @@ pub fn check_str(rule: &MatchingRule, expected: &str, actual: &str) -> Result<()
             &Value::String(actual.to_string()),
         ),
     }
+}
+
+/// `-?\d+`, of any length (pact-jvm's integer pattern for text values).
+fn is_integer_text(t: &str) -> bool {
+    let digits = t.strip_prefix('-').unwrap_or(t);
+    !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit())
+}
+
+/// `-?\d+\.\d+`: digits on both sides of the point (pact-reference's
+/// `DEC_REGEX`; the spec's "number with decimal places").
+fn is_decimal_text(t: &str) -> bool {
+    t.split_once('.').is_some_and(|(int, frac)| {
+        is_integer_text(int) && is_integer_text(frac) && !frac.starts_with('-')
+    })
+}
+
+/// A finite number in decimal or exponent form; `NaN` and `inf` are not
+/// numbers in a contract.
+fn is_number_text(t: &str) -> bool {
+    let starts_like_a_number = t
+        .trim_start_matches(['-', '+'])
+        .starts_with(|c: char| c.is_ascii_digit() || c == '.');
+    starts_like_a_number && t.parse::<f64>().is_ok_and(f64::is_finite)
 }
 
 fn check_type(

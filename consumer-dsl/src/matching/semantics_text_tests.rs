@@ -50,6 +50,21 @@ fn number_rules_on_json_values_and_on_text() {
         (&num, "100", true),
         (&num, "100.2", true),
         (&num, "abc", false),
+        // Text forms: any length of digits is an integer; a sign only in
+        // front; no NaN or infinity (pact-jvm's text patterns).
+        (&int, "123456789012345678901234567890", true),
+        (&int, "+5", false),
+        (&int, "-", false),
+        (&int, "", false),
+        (&dec, "-0.5", true),
+        (&dec, ".5", false),
+        (&dec, "1.", false),
+        (&dec, "1.-5", false),
+        (&num, "1e3", true),
+        (&num, "-.5", true),
+        (&num, "NaN", false),
+        (&num, "inf", false),
+        (&num, "infinity", false),
     ];
     for (r, a, ok) in text_rows {
         assert_eq!(check_str(r, "1", a).is_ok(), ok, "{r} on {a}");
