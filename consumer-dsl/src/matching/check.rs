@@ -5,6 +5,7 @@
 
 use serde_json::Value;
 
+use super::content_type::{content_type_fits, detect};
 use super::datetime::{self, Temporal};
 use super::mismatch::describe;
 use super::rule::MatchingRule;
@@ -127,11 +128,30 @@ pub fn check_json(rule: &MatchingRule, expected: &Value, actual: &Value) -> Resu
         },
         MatchingRule::ArrayContains(_) if !actual.is_array() => fail("to be an array"),
         MatchingRule::Values => check_type(expected, actual, None, None),
-        MatchingRule::ContentType(_)
-        | MatchingRule::ArrayContains(_)
-        | MatchingRule::EachKey(_)
-        | MatchingRule::EachValue(_) => Ok(()),
+        MatchingRule::ContentType(wanted) => check_content_type(wanted, actual),
+        MatchingRule::ArrayContains(_) | MatchingRule::EachKey(_) | MatchingRule::EachValue(_) => {
+            Ok(())
+        }
     }
+}
+
+/// A `contentType` rule on a value inside a body: a string is read as
+/// base64 when it decodes, else as its text; any other value as its JSON
+/// (pact-reference `convert_data` then `match_content_type`).
+fn check_content_type(wanted: &str, actual: &Value) -> Result<(), String> {
+    use base64::Engine;
+    let bytes = match actual {
+        Value::String(s) => base64::engine::general_purpose::STANDARD
+            .decode(s.trim())
+            .unwrap_or_else(|_| s.clone().into_bytes()),
+        other => other.to_string().into_bytes(),
+    };
+    let detected = detect(&bytes);
+    same(content_type_fits(wanted, detected), || {
+        format!(
+            "Expected binary contents to have content type '{wanted}' but detected contents was '{detected}'"
+        )
+    })
 }
 
 fn check_not_empty(actual: &Value) -> Result<(), String> {

@@ -384,6 +384,24 @@ fn regex_and_include_read_non_strings_as_json_text() {
 }
 
 #[test]
+fn content_type_rule_inside_a_json_body_detects_the_decoded_value() {
+    // pr DoMatch<&Value> ContentType: `convert_data` (base64 strings
+    // decoded) then `match_content_type` (magic bytes, then text kinds).
+    let png = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==";
+    let r = rule(json!({"match": "contentType", "value": "image/png"}));
+    let rows = [
+        (json!(png), true),
+        (json!("not an image"), false),
+        (json!({"a": 1}), false),
+    ];
+    for (a, ok) in rows {
+        assert_eq!(check_json(&r, &json!(""), &a).is_ok(), ok, "{a}");
+    }
+    let json_rule = rule(json!({"match": "contentType", "value": "application/json"}));
+    assert!(check_json(&json_rule, &json!(""), &json!({"a": 1})).is_ok());
+}
+
+#[test]
 fn combine_or_passes_when_one_rule_does() {
     let or = json!({"$.v": {"combine": "OR", "matchers": [
         {"match": "regex", "regex": "\\d+"}, {"match": "null"}
