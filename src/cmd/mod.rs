@@ -26,7 +26,14 @@ impl From<Outcome> for std::process::ExitCode {
 /// Exit codes: 0 success, 1 contract failure or mismatch, 2 usage or
 /// operational error.
 #[derive(Debug, Parser)]
-#[command(name = "accord", version, about, long_about = None, propagate_version = true)]
+#[command(
+    name = "accord",
+    version,
+    about,
+    long_about = None,
+    propagate_version = true,
+    after_help = "Exit codes: 0 success, 1 contract failure or mismatch, 2 usage or operational error.\n\nStart with:\n  accord contract compile examples/planning-agent.yaml -o planning-agent.json\n  accord contract lint planning-agent.json"
+)]
 pub struct Cli {
     #[command(subcommand)]
     pub command: Command,

@@ -86,6 +86,7 @@ impl A2aTaskBuilder {
         merged.data = merged.data.or(base.data);
         merged.media_type = merged.media_type.or(base.media_type);
         merged.parts = [base.parts, merged.parts].concat();
+        merged.a2a_version = merged.a2a_version.or(base.a2a_version);
         if merged.accepted_output_modes.is_empty() {
             merged.accepted_output_modes = base.accepted_output_modes;
         }
@@ -96,6 +97,14 @@ impl A2aTaskBuilder {
     /// `SendStreamingMessage` instead of `SendMessage`.
     pub fn streaming(mut self) -> Self {
         self.send().stream = true;
+        self
+    }
+
+    /// Send with this `A2A-Version` header instead of the pinned `1.0`
+    /// (`""`: none, read as 0.3); anything but 1.x must be expected to fail
+    /// with `VERSION_NOT_SUPPORTED`.
+    pub fn a2a_version(mut self, version: impl Into<String>) -> Self {
+        self.send().a2a_version = Some(version.into());
         self
     }
 
@@ -370,5 +379,32 @@ impl FollowUpBuilder {
     pub fn fails_with(mut self, f: impl FnOnce(ErrorBuilder) -> ErrorBuilder) -> Self {
         self.spec.error = Some(f(ErrorBuilder::default()).0);
         self
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::builder::ContractBuilder;
+    use crate::model::accord::A2aErrorReason;
+    use crate::{Interaction, spec::NoSchemaFiles, spec::compile_spec};
+
+    #[test]
+    fn the_builder_sends_another_a2a_version_like_the_spec() {
+        let built = ContractBuilder::new("c", "p")
+            .a2a_task("old client", |t| {
+                t.a2a_version("0.3")
+                    .send_with(serde_json::json!({"context_id": "ctx"}))
+                    .send_text("hi")
+                    .fails_with(|e| e.reason(A2aErrorReason::VersionNotSupported))
+            })
+            .build()
+            .expect("valid");
+        let spec = "consumer: c\nprovider: p\ninteractions:\n  - a2a: old client\n    send: { context_id: ctx, text: hi, a2a_version: \"0.3\" }\n    error: { reason: VERSION_NOT_SUPPORTED }\n";
+        let from_spec = compile_spec(spec, "t.yaml", &NoSchemaFiles).expect("compiles");
+        assert_eq!(built, from_spec);
+        let Some(Interaction::A2aTask(t)) = built.interactions.first() else {
+            panic!("an A2A task")
+        };
+        assert_eq!(t.task.a2a_version.as_deref(), Some("0.3"));
     }
 }

@@ -14,6 +14,9 @@ pub struct ProviderState {
         deserialize_with = "null_as_empty"
     )]
     pub params: Map<String, Value>,
+    /// Attributes this version does not know, kept for the round trip.
+    #[serde(flatten)]
+    pub extra: Map<String, Value>,
 }
 
 fn null_as_empty<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Map<String, Value>, D::Error> {
@@ -26,6 +29,7 @@ impl ProviderState {
         ProviderState {
             name: name.into(),
             params: Map::new(),
+            extra: Map::new(),
         }
     }
 }
@@ -43,6 +47,14 @@ mod tests {
         }
         let v = json!({"name": "s", "params": {"id": 1}});
         let state: ProviderState = serde_json::from_value(v.clone()).expect("readable");
+        assert_eq!(serde_json::to_value(&state).ok(), Some(v));
+    }
+
+    #[test]
+    fn unknown_attributes_survive_a_round_trip() {
+        let v = json!({"name": "s", "params": {"id": 1}, "x-owner": "team-a"});
+        let state: ProviderState = serde_json::from_value(v.clone()).expect("readable");
+        assert_eq!(state.extra.get("x-owner"), Some(&json!("team-a")));
         assert_eq!(serde_json::to_value(&state).ok(), Some(v));
     }
 }

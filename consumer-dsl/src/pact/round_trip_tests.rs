@@ -70,6 +70,7 @@ fn meta() -> impl Strategy<Value = InteractionMeta> {
         .prop_map(|(name, p)| ProviderState {
             name,
             params: p.into_iter().collect(),
+            extra: Default::default(),
         });
     (
         "[a-z ]{0,12}",

@@ -43,6 +43,8 @@ pub struct SendSpec {
     pub history_length: Option<u32>,
     #[serde(default)]
     pub return_immediately: bool,
+    /// The `A2A-Version` header instead of the pinned `1.0` (`""`: none).
+    pub a2a_version: Option<String>,
 }
 
 /// A part: one of `text`, `data`, `url`, `raw`, with its media type, and

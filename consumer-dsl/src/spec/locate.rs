@@ -26,14 +26,15 @@ fn parse_path(path: &str) -> Vec<Seg> {
         let mut rest = part;
         if let Some(i) = rest.find('[') {
             if i > 0 {
-                segs.push(Seg::Key(rest[..i].to_string()));
+                segs.push(Seg::Key(rest.get(..i).unwrap_or_default().to_string()));
             }
-            rest = &rest[i..];
+            rest = rest.get(i..).unwrap_or_default();
             while let Some(end) = rest.find(']') {
-                if let Ok(n) = rest[1..end].parse() {
+                // `get` rather than slicing: a path such as `a]]` or `x[]` must not panic.
+                if let Some(n) = rest.get(1..end).and_then(|d| d.parse().ok()) {
                     segs.push(Seg::Index(n));
                 }
-                rest = &rest[end + 1..];
+                rest = rest.get(end + 1..).unwrap_or_default();
             }
         } else {
             segs.push(Seg::Key(rest.to_string()));
@@ -168,6 +169,25 @@ mod tests {
                 Seg::Index(1),
                 Seg::Index(2),
                 Seg::Key("b".into())
+            ]
+        );
+    }
+
+    #[test]
+    fn malformed_paths_parse_without_panicking() {
+        assert_eq!(
+            parse_path("a[1]]"),
+            vec![Seg::Key("a".into()), Seg::Index(1)]
+        );
+        assert_eq!(parse_path("x[]"), vec![Seg::Key("x".into())]);
+        assert_eq!(parse_path("]]["), vec![Seg::Key("]]".into())]);
+        assert_eq!(
+            parse_path("interactions[3].cancel.at"),
+            vec![
+                Seg::Key("interactions".into()),
+                Seg::Index(3),
+                Seg::Key("cancel".into()),
+                Seg::Key("at".into()),
             ]
         );
     }

@@ -3,16 +3,17 @@
 
 use serde_json::{Map, Value, json};
 
-use super::ast::{CommonSpec, InteractionSpec, Kind, SpecDocument};
+use super::ast::{CommonSpec, InteractionSpec, Kind, McpToolSpec, SpecDocument};
 use super::ast_values::Principals;
 use super::resolver::SchemaResolver;
 use super::template::Compiled;
-use super::{lower_a2a, lower_card, lower_http, lower_mcp};
+use super::{lower_a2a, lower_capabilities, lower_card, lower_http, lower_mcp};
 use crate::DslError;
 use crate::generators::Generators;
 use crate::matching::MatchingRules;
 use crate::model::accord::{
-    Auth, CounterChange, Expectations, Probe, Repeat, RepeatJudgement, Temporal,
+    A2aOperation, Auth, BodyRules, CounterChange, Expectations, Probe, Repeat, RepeatJudgement,
+    Temporal,
 };
 use crate::model::{
     AccordMetadata, Contract, Interaction, InteractionMeta, PactSpec, Pacticipant, ProviderState,
@@ -29,6 +30,8 @@ pub(crate) struct Ctx<'a> {
     pub principals: &'a Principals,
     /// The pinned MCP version (default the latest).
     pub mcp_version: &'a str,
+    /// The `mcp_tools:` the consumer declares.
+    pub mcp_tools: &'a [McpToolSpec],
 }
 
 impl Ctx<'_> {
@@ -70,6 +73,7 @@ pub fn lower(
         resolver,
         principals: &doc.principals,
         mcp_version: doc.protocols.mcp.as_deref().unwrap_or(MCP_VERSIONS[0]),
+        mcp_tools: &doc.mcp_tools,
     };
     let interactions = doc
         .interactions
@@ -88,10 +92,15 @@ pub fn lower(
             extra: Map::new(),
         },
         interactions,
-        agent_card: doc.agent_card.as_ref().map(lower_card::agent_card),
+        agent_card: doc
+            .agent_card
+            .as_ref()
+            .map(|c| lower_card::agent_card(&cx, c))
+            .transpose()?,
         mcp_tools: doc.mcp_tools.iter().map(lower_card::mcp_tool).collect(),
         ..Contract::default()
     };
+    lower_capabilities::check(&cx, &contract)?;
     contract.accord = Some(accord_metadata(&cx, doc, &contract)?);
     Ok(contract)
 }
@@ -188,13 +197,48 @@ fn lower_interaction(
         ));
     }
     let meta = meta(cx, path, description, &it.common)?;
-    match &it.kind {
+    let lowered = match &it.kind {
         Kind::Http(_) => lower_http::http(cx, path, meta, &it.http),
         Kind::Message(_) => lower_http::message(cx, path, meta, &it.message),
         Kind::SyncMessage(_) => lower_http::sync_message(cx, path, meta, &it.message),
         Kind::A2a(_) => lower_a2a::task(cx, path, meta, &it.a2a),
         _ => lower_mcp::tool_call(cx, path, meta, &it.mcp),
+    }?;
+    check_cancel_limits(cx, path, &lowered)?;
+    Ok(lowered)
+}
+
+/// Limits about a cancel need one: `cancellation_effect_ms` a cancel
+/// scenario or a CancelTask follow-up, `no_side_effects_after_cancel_ack`
+/// a cancel scenario with its observation window (`observe_ms`), without
+/// which the counters would be read again at once and prove nothing.
+fn check_cancel_limits(cx: &Ctx<'_>, path: &str, it: &Interaction) -> Result<(), DslError> {
+    let Some(t) = &it.meta().expectations.temporal else {
+        return Ok(());
+    };
+    let task = match it {
+        Interaction::A2aTask(a) => Some(&a.task),
+        _ => None,
+    };
+    let cancel = task.and_then(|t| t.cancel.as_ref());
+    let cancel_follow_up = task.is_some_and(|t| {
+        t.follow_ups
+            .iter()
+            .any(|f| f.operation == A2aOperation::CancelTask)
+    });
+    if t.cancellation_effect_within_ms.is_some() && cancel.is_none() && !cancel_follow_up {
+        return Err(cx.err(
+            &format!("{path}.within.cancellation_effect_ms"),
+            "needs an A2A `cancel` scenario or a CancelTask follow-up",
+        ));
     }
+    if t.no_new_side_effect_after_cancel_ack && cancel.and_then(|c| c.observe_ms).is_none() {
+        return Err(cx.err(
+            &format!("{path}.within.no_side_effects_after_cancel_ack"),
+            "needs an A2A `cancel` scenario with `observe_ms` (how long after the cancel acknowledgement the counters are read again)",
+        ));
+    }
+    Ok(())
 }
 
 fn meta(
@@ -209,6 +253,7 @@ fn meta(
         .map(|s| ProviderState {
             name: s.name.clone(),
             params: s.params.clone(),
+            extra: Default::default(),
         })
         .collect();
     let expectations = Expectations {
@@ -303,12 +348,16 @@ pub(crate) fn auth(
 }
 
 /// The V4 rules and generators of one `body`-category template tree.
-pub(crate) fn body_rules(out: &Compiled) -> Result<(MatchingRules, Generators), DslError> {
-    categorised(
+pub(crate) fn body_rules(out: &Compiled) -> Result<BodyRules, DslError> {
+    let (matching_rules, generators) = categorised(
         out.is_empty(),
         &[("body", Value::Object(out.rules_by_path()))],
         &[("body", Value::Object(out.generators_by_path()))],
-    )
+    )?;
+    Ok(BodyRules {
+        matching_rules,
+        generators,
+    })
 }
 
 /// Rules and generators from per-category JSON, empty ones left out.

@@ -4,15 +4,15 @@
 use serde_json::{Map, Value};
 
 use super::PactPath;
-use super::ast::{A2aSpec, ArtifactSpec, PartSpec, ResponseName, SchemaSpec, SendSpec, StepSpec};
+use super::ast::{A2aSpec, PartSpec, ResponseName, SendSpec};
 use super::lower::{Ctx, body_rules};
 use super::lower_a2a_flow::{cancel, error, follow_up, push};
+use super::lower_a2a_steps::{last_state, steps};
 use super::template::{Compiled, Template};
 use crate::DslError;
 use crate::model::accord::{
-    A2aMessage, A2aTask, A2aTaskInteraction, ArtifactExpectation, MessageStep, Part, PartContent,
-    PartExpectation, ResponseKind, Role, SendConfiguration, SendRequest, StatusStep, TaskState,
-    TaskStep,
+    A2aMessage, A2aTask, A2aTaskInteraction, CancelScenario, Part, PartContent, ResponseKind, Role,
+    SendConfiguration, SendRequest, TaskState, TaskStep,
 };
 use crate::model::{Interaction, InteractionMeta};
 
@@ -27,13 +27,21 @@ pub(crate) fn task(
         return Err(cx.err(path, "an a2a interaction needs `send` (the message)"));
     };
     check_shape(cx, path, a)?;
+    check_observable(cx, path, a, send)?;
     let steps = steps(cx, &format!("{path}.expect"), &a.expect)?;
     let terminal_state = terminal_state(cx, path, a, &steps)?;
     let skill = skill(cx, path, a, send)?;
+    let cancel = a
+        .cancel
+        .as_ref()
+        .map(|c| cancel(cx, &format!("{path}.cancel"), c))
+        .transpose()?;
+    let ended = end_state(cancel.as_ref(), terminal_state, &steps);
     let task = A2aTask {
         skill,
         request: send_request(cx, &format!("{path}.send"), send)?,
         streaming: send.stream,
+        a2a_version: a2a_version(cx, path, a, send)?,
         response: match a.returns {
             Some(ResponseName::Message) => ResponseKind::Message,
             _ => ResponseKind::Task,
@@ -45,11 +53,7 @@ pub(crate) fn task(
             .as_ref()
             .map(|e| error(cx, &format!("{path}.error"), e))
             .transpose()?,
-        cancel: a
-            .cancel
-            .as_ref()
-            .map(|c| cancel(cx, &format!("{path}.cancel"), c))
-            .transpose()?,
+        cancel,
         push: a
             .push
             .as_ref()
@@ -59,11 +63,25 @@ pub(crate) fn task(
             .follow_ups
             .iter()
             .enumerate()
-            .map(|(i, f)| follow_up(cx, &format!("{path}.follow_ups[{i}]"), f))
+            .map(|(i, f)| follow_up(cx, &format!("{path}.follow_ups[{i}]"), f, ended))
             .collect::<Result<_, _>>()?,
         extra: Map::new(),
     };
     Ok(Interaction::A2aTask(A2aTaskInteraction { meta, task }))
+}
+
+/// The state the task is in once the sequence and its cancel are over:
+/// the state the cancel leads to, the terminal state, or the last state
+/// expected.
+fn end_state(
+    cancel: Option<&CancelScenario>,
+    terminal: Option<TaskState>,
+    steps: &[TaskStep],
+) -> Option<TaskState> {
+    cancel
+        .and_then(|c| c.expect_state)
+        .or(terminal)
+        .or(last_state(steps))
 }
 
 /// The required terminal state: as written, or the last expected state
@@ -83,13 +101,33 @@ fn terminal_state(
             ),
         ));
     }
-    let last_state = steps.iter().rev().find_map(|s| match s {
-        TaskStep::Status(st) => Some(st.state),
-        _ => None,
-    });
     Ok(a.terminal
         .map(|t| t.0)
-        .or(last_state.filter(|s| s.is_terminal())))
+        .or(last_state(steps).filter(|s| s.is_terminal())))
+}
+
+/// The `A2A-Version` the send carries. A version other than 1.x (or none,
+/// read as 0.3) must be refused by a v1.0 agent: the interaction must
+/// expect that error.
+fn a2a_version(
+    cx: &Ctx<'_>,
+    path: &str,
+    a: &A2aSpec,
+    send: &SendSpec,
+) -> Result<Option<String>, DslError> {
+    let Some(v) = &send.a2a_version else {
+        return Ok(None);
+    };
+    let v1 = v.split('.').next() == Some("1");
+    if !v1 && a.error.is_none() {
+        return Err(cx.err(
+            &format!("{path}.send.a2a_version"),
+            format!(
+                "an A2A v1.0 agent refuses version `{v}` (none is read as 0.3): expect `error: {{ reason: VERSION_NOT_SUPPORTED }}`"
+            ),
+        ));
+    }
+    Ok(Some(v.clone()))
 }
 
 /// The skill, named on the interaction or in `send` (not both differently).
@@ -134,6 +172,43 @@ fn check_shape(cx: &Ctx<'_>, path: &str, a: &A2aSpec) -> Result<(), DslError> {
     }
 }
 
+/// A blocking `SendMessage` answers only once the task is terminal or
+/// interrupted (A2A v1.0 §3.1.1), and the client learns the task id from
+/// that answer: a cancel or follow-up at an earlier state needs `stream`
+/// or `return_immediately`.
+fn check_observable(
+    cx: &Ctx<'_>,
+    path: &str,
+    a: &A2aSpec,
+    send: &SendSpec,
+) -> Result<(), DslError> {
+    if send.stream || send.return_immediately {
+        return Ok(());
+    }
+    let reached = |s: TaskState| s.is_terminal() || s.is_interrupted();
+    let early = |field: String, s: Option<TaskState>| {
+        match s {
+        Some(s) if reached(s) => Ok(()),
+        s => Err(cx.err(
+            &field,
+            format!(
+                "a blocking SendMessage answers only at a terminal or interrupted state, so {} cannot be seen: add `stream: true` or `return_immediately: true` to `send`",
+                s.map_or_else(|| "the moment the task is created".to_string(), |s| s.to_string())
+            ),
+        )),
+    }
+    };
+    if let Some(c) = &a.cancel {
+        early(format!("{path}.cancel"), c.at.map(|s| s.0))?;
+    }
+    for (i, f) in a.follow_ups.iter().enumerate() {
+        if let Some(after) = f.after {
+            early(format!("{path}.follow_ups[{i}].after"), Some(after.0))?;
+        }
+    }
+    Ok(())
+}
+
 /// The `SendMessageRequest`; rules rooted at the request params.
 pub(crate) fn send_request(
     cx: &Ctx<'_>,
@@ -156,7 +231,7 @@ pub(crate) fn send_request(
         history_length: s.history_length,
         return_immediately: s.return_immediately,
     });
-    let (matching_rules, generators) = body_rules(&out)?;
+    let rules = body_rules(&out)?;
     Ok(SendRequest {
         message: A2aMessage {
             role: Role::User,
@@ -170,8 +245,7 @@ pub(crate) fn send_request(
         },
         configuration,
         metadata,
-        matching_rules,
-        generators,
+        rules,
     })
 }
 
@@ -224,7 +298,8 @@ fn sent_parts(
     Ok(parts)
 }
 
-fn part_content(
+/// The content of a part: exactly one of `text`, `data`, `url`, `raw`.
+pub(crate) fn part_content(
     cx: &Ctx<'_>,
     path: &str,
     p: &PartSpec,
@@ -260,107 +335,4 @@ fn part_content(
         "url" => PartContent::Url(text(v)?),
         _ => PartContent::Raw(text(v)?),
     })
-}
-
-fn schema(cx: &Ctx<'_>, path: &str, s: &Option<SchemaSpec>) -> Result<Option<Value>, DslError> {
-    match s {
-        None => Ok(None),
-        Some(SchemaSpec::Inline(v)) => Ok(Some(v.clone())),
-        Some(SchemaSpec::File(f)) => {
-            cx.resolver
-                .resolve(f)
-                .map(Some)
-                .map_err(|source| DslError::SchemaRef {
-                    origin: cx.origin.to_string(),
-                    path: format!("{path}.schema"),
-                    reference: f.clone(),
-                    source,
-                })
-        }
-    }
-}
-
-/// An expected part; rules rooted at the part object.
-pub(crate) fn part_expectation(
-    cx: &Ctx<'_>,
-    path: &str,
-    p: &PartSpec,
-) -> Result<PartExpectation, DslError> {
-    let mut out = Compiled::default();
-    let content = part_content(cx, path, p, &PactPath::root(), &mut out)?;
-    let (matching_rules, generators) = body_rules(&out)?;
-    Ok(PartExpectation {
-        content,
-        media_type: p.media_type.clone(),
-        schema: schema(cx, path, &p.schema)?,
-        matching_rules,
-        generators,
-    })
-}
-
-fn artifact(cx: &Ctx<'_>, path: &str, a: &ArtifactSpec) -> Result<ArtifactExpectation, DslError> {
-    let inline = a.text.is_some() || a.data.is_some() || a.url.is_some();
-    let specs: Vec<PartSpec> = match (inline, a.parts.is_empty()) {
-        (true, true) => vec![PartSpec { text: a.text.clone(), data: a.data.clone(), url: a.url.clone(), raw: None, media_type: a.media_type.clone(), filename: None, schema: a.schema.clone() }],
-        (false, false) if a.media_type.is_none() && a.schema.is_none() => a.parts.clone(),
-        (false, true) => return Err(cx.err(path, "an artifact needs its content: `data`, `text`, `url` or `parts`")),
-        _ => return Err(cx.err(path, "write the artifact's content either inline (data/text/url, media_type, schema) or as `parts`, not both")),
-    };
-    let parts = specs
-        .iter()
-        .enumerate()
-        .map(|(i, p)| part_expectation(cx, &format!("{path}.parts[{i}]"), p))
-        .collect::<Result<_, _>>()?;
-    Ok(ArtifactExpectation {
-        name: a.name.clone(),
-        parts,
-    })
-}
-
-/// Expected events; a terminal state ends the list.
-pub(crate) fn steps(
-    cx: &Ctx<'_>,
-    path: &str,
-    specs: &[StepSpec],
-) -> Result<Vec<TaskStep>, DslError> {
-    let mut steps = Vec::new();
-    let mut ended: Option<TaskState> = None;
-    for (i, s) in specs.iter().enumerate() {
-        let spath = format!("{path}[{i}]");
-        if let Some(t) = ended.filter(|_| s.state.is_some()) {
-            return Err(cx.err(&spath, format!("{t} is terminal: no state can follow it")));
-        }
-        let step = match (&s.state, &s.artifact, &s.reply) {
-            (Some(st), None, None) => {
-                ended = st.0.is_terminal().then_some(st.0);
-                let message = s
-                    .message
-                    .as_ref()
-                    .map(|m| part_expectation(cx, &format!("{spath}.message"), m))
-                    .transpose()?;
-                TaskStep::Status(StatusStep {
-                    state: st.0,
-                    message_parts: message.into_iter().collect(),
-                    optional: s.optional,
-                })
-            }
-            (None, Some(a), None) => {
-                TaskStep::Artifact(artifact(cx, &format!("{spath}.artifact"), a)?)
-            }
-            (None, None, Some(r)) => TaskStep::Message(MessageStep {
-                parts: vec![part_expectation(cx, &format!("{spath}.reply"), r)?],
-            }),
-            _ => {
-                return Err(cx.err(
-                    &spath,
-                    "a step has exactly one of `state`, `artifact`, `reply`",
-                ));
-            }
-        };
-        if (s.optional || s.message.is_some()) && s.state.is_none() {
-            return Err(cx.err(&spath, "`optional` and `message` belong to a `state` step"));
-        }
-        steps.push(step);
-    }
-    Ok(steps)
 }

@@ -3,11 +3,14 @@
 
 use super::ast::{CancelSpec, ErrorSpec, FollowUpExpectSpec, FollowUpSpec, PushSpec};
 use super::lower::{Ctx, auth};
-use super::lower_a2a::{send_request, steps};
+use super::lower_a2a::send_request;
+use super::lower_a2a_steps::steps;
 use crate::DslError;
+use serde_json::{Map, Value};
+
 use crate::model::accord::{
     A2aOperation, CancelScenario, ErrorExpectation, FollowUp, FollowUpOutcome, PushScenario,
-    SendRequest, TaskState,
+    SendRequest, TaskState, UnknownTaskState,
 };
 
 /// An expected error; a reason brings its JSON-RPC code.
@@ -82,19 +85,27 @@ pub(crate) fn push(cx: &Ctx<'_>, path: &str, p: &PushSpec) -> Result<PushScenari
     })
 }
 
-pub(crate) fn follow_up(cx: &Ctx<'_>, path: &str, f: &FollowUpSpec) -> Result<FollowUp, DslError> {
+/// A follow-up; `ended` is the state the task is in once the main
+/// sequence (and its cancel) is over, when the contract says it.
+pub(crate) fn follow_up(
+    cx: &Ctx<'_>,
+    path: &str,
+    f: &FollowUpSpec,
+    ended: Option<TaskState>,
+) -> Result<FollowUp, DslError> {
     if f.expect.is_some() == f.error.is_some() {
         return Err(cx.err(
             path,
             "a follow-up has exactly one of `expect` (the answer) and `error`",
         ));
     }
+    check_on_terminal(cx, path, f, f.after.map(|s| s.0).or(ended))?;
     Ok(FollowUp {
         operation: f.op,
         after: f.after.map(|s| s.0),
         auth: auth(cx, path, f.principal.as_deref(), f.credential, &[])?,
         request: follow_up_request(cx, path, f)?,
-        params: f.params.clone(),
+        params: follow_up_params(cx, &format!("{path}.params"), f.op, &f.params)?,
         expect: f
             .expect
             .as_ref()
@@ -108,6 +119,96 @@ pub(crate) fn follow_up(cx: &Ctx<'_>, path: &str, f: &FollowUpSpec) -> Result<Fo
     })
 }
 
+/// A2A v1.0 refuses messages, subscriptions and cancels on a terminal
+/// task: a follow-up that expects them to succeed asks for a protocol
+/// violation. A send may instead start a new task (`new_task: true`).
+fn check_on_terminal(
+    cx: &Ctx<'_>,
+    path: &str,
+    f: &FollowUpSpec,
+    state: Option<TaskState>,
+) -> Result<(), DslError> {
+    let (Some(state), Some(expect)) = (state.filter(|s| s.is_terminal()), &f.expect) else {
+        return Ok(());
+    };
+    let Some(reason) = f.op.refused_on_terminal_task() else {
+        return Ok(());
+    };
+    let sends = is_send(f.op);
+    if sends && expect.new_task == Some(true) {
+        return Ok(());
+    }
+    let or_new = if sends {
+        ", or `new_task: true` to start a new task in the same context"
+    } else {
+        ""
+    };
+    let reason = reason.as_str();
+    Err(cx.err(
+        &format!("{path}.expect"),
+        format!(
+            "A2A v1.0 refuses {} on a {state} task with {reason}: write `error: {{ reason: {reason} }}`{or_new}",
+            f.op.as_str()
+        ),
+    ))
+}
+
+/// SendMessage or SendStreamingMessage.
+fn is_send(op: A2aOperation) -> bool {
+    matches!(
+        op,
+        A2aOperation::SendMessage | A2aOperation::SendStreamingMessage
+    )
+}
+
+/// The extra params of a follow-up, checked against the names A2A v1.0
+/// gives them; a ListTasks `status` is written as its wire name.
+fn follow_up_params(
+    cx: &Ctx<'_>,
+    path: &str,
+    op: A2aOperation,
+    params: &Map<String, Value>,
+) -> Result<Map<String, Value>, DslError> {
+    let mut out = params.clone();
+    for (k, v) in params {
+        let allowed = op.params();
+        if !allowed.contains(&k.as_str()) {
+            return Err(cx.err(
+                &format!("{path}.{k}"),
+                match allowed {
+                    [] => format!("{} takes no params", op.as_str()),
+                    _ => format!("{} takes {}", op.as_str(), allowed.join(", ")),
+                },
+            ));
+        }
+        if let Some(fixed) =
+            param_value(op, k, v).map_err(|why| cx.err(&format!("{path}.{k}"), why))?
+        {
+            out.insert(k.clone(), fixed);
+        }
+    }
+    Ok(out)
+}
+
+/// Checks a param's value; `Some` replaces it (a state as its wire name).
+fn param_value(op: A2aOperation, key: &str, v: &Value) -> Result<Option<Value>, String> {
+    match key {
+        "status" if op == A2aOperation::ListTasks => {
+            let name = v.as_str().unwrap_or_default();
+            let state: TaskState = name.parse().map_err(|e: UnknownTaskState| e.to_string())?;
+            Ok(Some(Value::from(state.as_str())))
+        }
+        "pageSize" if !v.as_u64().is_some_and(|n| (1..=100).contains(&n)) => {
+            Err("`pageSize` is an integer from 1 to 100".into())
+        }
+        "historyLength" if v.as_u64().is_none() => {
+            Err("`historyLength` is a non-negative integer (0: no history)".into())
+        }
+        "includeArtifacts" if !v.is_boolean() => Err("`includeArtifacts` is true or false".into()),
+        _ => Ok(None),
+    }
+}
+
 /// The message of a SendMessage / SendStreamingMessage follow-up (and
 /// none for the other operations).
 fn follow_up_request(
@@ -115,11 +216,13 @@ fn follow_up_request(
     path: &str,
     f: &FollowUpSpec,
 ) -> Result<Option<SendRequest>, DslError> {
-    let sends = matches!(
-        f.op,
-        A2aOperation::SendMessage | A2aOperation::SendStreamingMessage
-    );
-    match (&f.send, sends) {
+    if f.send.as_ref().is_some_and(|s| s.a2a_version.is_some()) {
+        return Err(cx.err(
+            &format!("{path}.send.a2a_version"),
+            "a follow-up speaks the pinned A2A version; test another version on an interaction's `send`",
+        ));
+    }
+    match (&f.send, is_send(f.op)) {
         (Some(s), true) => Ok(Some(send_request(cx, &format!("{path}.send"), s)?)),
         (None, true) => Err(cx.err(
             path,
@@ -143,6 +246,12 @@ fn outcome(
         return Err(cx.err(
             &format!("{path}.expect.contains_task"),
             "`contains_task` belongs to ListTasks",
+        ));
+    }
+    if e.new_task.is_some() && !is_send(op) {
+        return Err(cx.err(
+            &format!("{path}.expect.new_task"),
+            "`new_task` belongs to SendMessage and SendStreamingMessage",
         ));
     }
     Ok(FollowUpOutcome {

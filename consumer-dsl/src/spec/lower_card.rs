@@ -2,16 +2,31 @@
 
 use serde_json::Map;
 
-use super::ast::{AgentCardSpec, McpToolSpec};
+use super::ast::{AgentCardSpec, InterfaceSpec, McpToolSpec};
+use super::lower::Ctx;
+use crate::DslError;
 use crate::model::accord::{
     AgentCapabilitiesExpectation, AgentCardExpectations, ExtensionExpectation,
     InterfaceExpectation, McpToolExpectation, SkillExpectation, ToolAnnotationsExpectation,
     ToolArgument, ToolResultField,
 };
 
+/// The core protocol bindings of A2A v1.0 (`AgentInterface.protocolBinding`);
+/// any other binding is a URI.
+pub const CORE_BINDINGS: [&str; 3] = ["JSONRPC", "GRPC", "HTTP+JSON"];
+
 /// The agent-card expectations.
-pub(crate) fn agent_card(c: &AgentCardSpec) -> AgentCardExpectations {
-    AgentCardExpectations {
+pub(crate) fn agent_card(
+    cx: &Ctx<'_>,
+    c: &AgentCardSpec,
+) -> Result<AgentCardExpectations, DslError> {
+    let interfaces = c
+        .interfaces
+        .iter()
+        .enumerate()
+        .map(|(i, f)| interface(cx, &format!("agent_card.interfaces[{i}]"), f))
+        .collect::<Result<_, _>>()?;
+    Ok(AgentCardExpectations {
         skills: c
             .skills
             .iter()
@@ -29,14 +44,7 @@ pub(crate) fn agent_card(c: &AgentCardSpec) -> AgentCardExpectations {
             push_notifications: k.push_notifications,
             extended_agent_card: k.extended_agent_card,
         }),
-        interfaces: c
-            .interfaces
-            .iter()
-            .map(|i| InterfaceExpectation {
-                protocol_binding: i.binding.clone(),
-                protocol_version: i.version.clone(),
-            })
-            .collect(),
+        interfaces,
         extensions: c
             .extensions
             .iter()
@@ -47,7 +55,50 @@ pub(crate) fn agent_card(c: &AgentCardSpec) -> AgentCardExpectations {
             .collect(),
         security_schemes: c.security_schemes.clone(),
         extra: Map::new(),
+    })
+}
+
+/// An interface: a core binding in its canonical spelling or a custom
+/// binding URI, and a `Major.Minor` protocol version (A2A v1.0 §4.4.6).
+fn interface(
+    cx: &Ctx<'_>,
+    path: &str,
+    i: &InterfaceSpec,
+) -> Result<InterfaceExpectation, DslError> {
+    let core = CORE_BINDINGS
+        .into_iter()
+        .find(|b| b.eq_ignore_ascii_case(&i.binding));
+    let binding = match core {
+        Some(b) => b.to_string(),
+        None if i.binding.contains(':') => i.binding.clone(),
+        None => {
+            return Err(cx.err(
+                &format!("{path}.binding"),
+                format!(
+                    "`{}` is not an A2A protocol binding: write JSONRPC, GRPC, HTTP+JSON or a custom binding's URI",
+                    i.binding
+                ),
+            ));
+        }
+    };
+    let major_minor = i.version.split_once('.').is_some_and(|(major, minor)| {
+        [major, minor]
+            .iter()
+            .all(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+    });
+    if !major_minor {
+        return Err(cx.err(
+            &format!("{path}.version"),
+            format!(
+                "protocolVersion is `Major.Minor` (e.g. \"1.0\"), not `{}`",
+                i.version
+            ),
+        ));
     }
+    Ok(InterfaceExpectation {
+        protocol_binding: binding,
+        protocol_version: i.version.clone(),
+    })
 }
 
 /// One MCP tool expectation.

@@ -250,6 +250,18 @@ fn message_of(
     })
 }
 
+/// The message written at the interaction's top level: the message of
+/// `message:`, the request of `sync_message:`.
+fn first_message(cx: &Ctx<'_>, path: &str, m: &MessageSpec) -> Result<Message, DslError> {
+    message_of(
+        cx,
+        path,
+        m.contents.as_ref(),
+        m.metadata.as_ref(),
+        m.content_type.as_deref(),
+    )
+}
+
 /// A `message:` (Pact `Asynchronous/Messages`) interaction.
 pub(crate) fn message(
     cx: &Ctx<'_>,
@@ -257,13 +269,7 @@ pub(crate) fn message(
     meta: InteractionMeta,
     m: &MessageSpec,
 ) -> Result<Interaction, DslError> {
-    let message = message_of(
-        cx,
-        path,
-        m.contents.as_ref(),
-        m.metadata.as_ref(),
-        m.content_type.as_deref(),
-    )?;
+    let message = first_message(cx, path, m)?;
     Ok(Interaction::AsyncMessage(MessageInteraction {
         meta,
         message,
@@ -277,13 +283,7 @@ pub(crate) fn sync_message(
     meta: InteractionMeta,
     m: &MessageSpec,
 ) -> Result<Interaction, DslError> {
-    let request = message_of(
-        cx,
-        path,
-        m.contents.as_ref(),
-        m.metadata.as_ref(),
-        m.content_type.as_deref(),
-    )?;
+    let request = first_message(cx, path, m)?;
     let response = m
         .responses
         .iter()

@@ -4,12 +4,14 @@
 use serde_json::{Map, Value, json};
 
 use super::PactPath;
-use super::ast::{McpExpectSpec, McpSpec};
+use super::ast::{ErrorSpec, McpExpectSpec, McpSpec};
 use super::lower::{Ctx, body_rules};
 use super::lower_a2a_flow::error;
 use super::template::Compiled;
 use crate::DslError;
-use crate::model::accord::{McpResultExpectation, McpToolCall, McpToolCallInteraction};
+use crate::model::accord::{
+    ErrorExpectation, McpResultExpectation, McpToolCall, McpToolCallInteraction,
+};
 use crate::model::{Interaction, InteractionMeta};
 
 /// An `mcp:` interaction.
@@ -33,17 +35,13 @@ pub(crate) fn tool_call(
             _ => return Err(cx.err(&format!("{path}.arguments"), "tool arguments are a map")),
         },
     };
-    let (matching_rules, generators) = body_rules(&out)?;
-    let error = match &m.error {
-        None => None,
-        Some(e) if e.reason.is_some() => {
-            return Err(cx.err(
-                &format!("{path}.error.reason"),
-                "`reason` names A2A errors; an MCP protocol error has a `code` (e.g. -32602)",
-            ));
-        }
-        Some(e) => Some(error(cx, &format!("{path}.error"), e)?),
-    };
+    let rules = body_rules(&out)?;
+    let error = m
+        .error
+        .as_ref()
+        .map(|e| protocol_error(cx, &format!("{path}.error"), e))
+        .transpose()?;
+    check_invalid_params(cx, path, &tool, error.as_ref())?;
     let result = m
         .expect
         .as_ref()
@@ -54,8 +52,7 @@ pub(crate) fn tool_call(
         call: McpToolCall {
             tool,
             arguments,
-            matching_rules,
-            generators,
+            rules,
             result,
             error,
             extra: Map::new(),
@@ -63,6 +60,18 @@ pub(crate) fn tool_call(
     }))
 }
 
+/// The expected JSON-RPC protocol error: a code, no A2A reason.
+fn protocol_error(cx: &Ctx<'_>, path: &str, e: &ErrorSpec) -> Result<ErrorExpectation, DslError> {
+    if e.reason.is_some() {
+        return Err(cx.err(
+            &format!("{path}.reason"),
+            "`reason` names A2A errors; an MCP protocol error has a `code` (e.g. -32602)",
+        ));
+    }
+    error(cx, path, e)
+}
+
+/// The expected `CallToolResult`; rules rooted at the result.
 fn result(cx: &Ctx<'_>, path: &str, e: &McpExpectSpec) -> Result<McpResultExpectation, DslError> {
     let root = PactPath::root();
     let mut out = Compiled::default();
@@ -70,26 +79,7 @@ fn result(cx: &Ctx<'_>, path: &str, e: &McpExpectSpec) -> Result<McpResultExpect
         .structured
         .as_ref()
         .map(|t| t.compile(&root.field("structuredContent"), &mut out));
-    let content = match (&e.text, &e.content) {
-        (Some(_), Some(_)) => {
-            return Err(cx.err(
-                path,
-                "write `text` (one text block) or `content` (the blocks), not both",
-            ));
-        }
-        (Some(t), None) => {
-            let text = t.compile(&root.field("content").index(0).field("text"), &mut out);
-            Some(vec![json!({"type": "text", "text": text})])
-        }
-        (None, Some(blocks)) => Some(
-            blocks
-                .iter()
-                .enumerate()
-                .map(|(i, b)| b.compile(&root.field("content").index(i), &mut out))
-                .collect(),
-        ),
-        (None, None) => None,
-    };
+    let content = content(cx, path, e, &mut out)?;
     if cx.mcp_version < "2026-07-28" && structured_content.as_ref().is_some_and(|v| !v.is_object())
     {
         return Err(cx.err(
@@ -112,14 +102,101 @@ fn result(cx: &Ctx<'_>, path: &str, e: &McpExpectSpec) -> Result<McpResultExpect
             "`retryable` qualifies a tool error (`is_error: true`)",
         ));
     }
-    let (matching_rules, generators) = body_rules(&out)?;
+    let rules = body_rules(&out)?;
     Ok(McpResultExpectation {
         is_error: e.is_error,
         structured_content,
         content,
         content_matches_structured: e.content_matches_structured,
         retryable: e.retryable,
-        matching_rules,
-        generators,
+        rules,
     })
+}
+
+/// The expected content blocks: `text` (one text block) or `content`,
+/// rules at `$.content[i]`.
+fn content(
+    cx: &Ctx<'_>,
+    path: &str,
+    e: &McpExpectSpec,
+    out: &mut Compiled,
+) -> Result<Option<Vec<Value>>, DslError> {
+    let root = PactPath::root().field("content");
+    let blocks = match (&e.text, &e.content) {
+        (Some(_), Some(_)) => {
+            return Err(cx.err(
+                path,
+                "write `text` (one text block) or `content` (the blocks), not both",
+            ));
+        }
+        (Some(t), None) => {
+            let text = t.compile(&root.index(0).field("text"), out);
+            vec![json!({"type": "text", "text": text})]
+        }
+        (None, Some(blocks)) => blocks
+            .iter()
+            .enumerate()
+            .map(|(i, b)| b.compile(&root.index(i), out))
+            .collect(),
+        (None, None) => return Ok(None),
+    };
+    for (i, block) in blocks.iter().enumerate() {
+        check_block(block).map_err(|why| cx.err(&format!("{path}.content[{i}]"), why))?;
+    }
+    Ok(Some(blocks))
+}
+
+/// Since MCP 2025-11-25 (SEP-1303) arguments that fail a tool's
+/// `inputSchema` are a tool error (`isError: true`), not `-32602`. A tool
+/// listed in `mcp_tools` for every caller (no profile) exists, so `-32602`
+/// on it can only mean invalid arguments: expect the tool error instead.
+fn check_invalid_params(
+    cx: &Ctx<'_>,
+    path: &str,
+    tool: &str,
+    error: Option<&ErrorExpectation>,
+) -> Result<(), DslError> {
+    let listed = cx
+        .mcp_tools
+        .iter()
+        .any(|t| t.name == tool && t.profile.is_none());
+    if listed && error.and_then(|e| e.code) == Some(-32602) {
+        return Err(cx.err(
+            &format!("{path}.error.code"),
+            format!(
+                "`{tool}` is in mcp_tools, so -32602 could only reject its arguments, which MCP {} reports as a tool error: write `expect: {{ is_error: true }}`",
+                cx.mcp_version
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// MCP content block types and the fields each one requires.
+const BLOCKS: [(&str, &[&str]); 5] = [
+    ("text", &["text"]),
+    ("image", &["data", "mimeType"]),
+    ("audio", &["data", "mimeType"]),
+    ("resource_link", &["uri", "name"]),
+    ("resource", &["resource"]),
+];
+
+/// A content block is an object whose `type` is an MCP block type, with
+/// that type's required fields.
+fn check_block(block: &Value) -> Result<(), String> {
+    let kind = block
+        .get("type")
+        .and_then(Value::as_str)
+        .unwrap_or_default();
+    let Some((_, required)) = BLOCKS.iter().find(|(k, _)| *k == kind) else {
+        let kinds: Vec<&str> = BLOCKS.iter().map(|(k, _)| *k).collect();
+        return Err(format!(
+            "a content block has a `type`: one of {}",
+            kinds.join(", ")
+        ));
+    };
+    match required.iter().find(|f| block.get(**f).is_none()) {
+        Some(f) => Err(format!("a `{kind}` block needs `{f}`")),
+        None => Ok(()),
+    }
 }

@@ -15,6 +15,8 @@ pub mod locate;
 mod lower;
 mod lower_a2a;
 mod lower_a2a_flow;
+mod lower_a2a_steps;
+mod lower_capabilities;
 mod lower_card;
 mod lower_http;
 mod lower_mcp;
@@ -79,6 +81,8 @@ fn with_position(text: &str, e: DslError) -> DslError {
     }
 }
 
+#[cfg(test)]
+mod matcher_engine_tests;
 #[cfg(test)]
 mod matcher_tests;
 

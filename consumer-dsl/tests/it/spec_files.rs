@@ -81,7 +81,7 @@ fn the_example_loads_the_artifact_schema_from_its_file() {
     assert_eq!(part.media_type.as_deref(), Some("application/json"));
     assert_eq!(t.task.terminal_state, Some(TaskState::Completed));
     assert!(t.task.streaming);
-    let rules = part.matching_rules.to_v4_json();
+    let rules = part.rules.matching_rules.to_v4_json();
     assert_eq!(rules["body"]["$.data.steps"]["matchers"][0]["min"], 1);
     assert_eq!(
         rules["body"]["$.data.steps[*].title"]["matchers"][0]["match"],
@@ -270,7 +270,7 @@ fn every_example_of_the_example_spec_matches_its_own_rules() {
         check(
             what,
             serde_json::to_value(p).expect("serialisable"),
-            &p.matching_rules,
+            &p.rules.matching_rules,
         );
     };
     for i in &c.interactions {
@@ -290,7 +290,7 @@ fn every_example_of_the_example_spec_matches_its_own_rules() {
                 check(
                     d,
                     serde_json::to_value(&t.task.request).expect("serialisable"),
-                    &t.task.request.matching_rules,
+                    &t.task.request.rules.matching_rules,
                 );
                 for step in &t.task.steps {
                     let parts = match step {
@@ -305,13 +305,13 @@ fn every_example_of_the_example_spec_matches_its_own_rules() {
                 check(
                     d,
                     serde_json::to_value(&m.call).expect("serialisable"),
-                    &m.call.matching_rules,
+                    &m.call.rules.matching_rules,
                 );
                 if let Some(r) = &m.call.result {
                     check(
                         d,
                         serde_json::to_value(r).expect("serialisable"),
-                        &r.matching_rules,
+                        &r.rules.matching_rules,
                     );
                 }
             }

@@ -6,10 +6,8 @@ use serde_json::{Map, Value};
 
 use super::a2a_flow::{CancelScenario, FollowUp, PushScenario};
 use super::errors::ErrorExpectation;
-use super::rules_serde;
-pub use super::task_state::{TaskState, UnknownTaskState};
-use crate::generators::Generators;
-use crate::matching::MatchingRules;
+use super::rules_serde::BodyRules;
+pub use super::task_state::{TaskState, Transition, UnknownTaskState};
 use crate::model::InteractionMeta;
 
 /// An `A2A/Task` interaction.
@@ -33,6 +31,11 @@ pub struct A2aTask {
     /// `SendStreamingMessage` (SSE) instead of `SendMessage`.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub streaming: bool,
+    /// The `A2A-Version` header the send carries instead of the pinned
+    /// `1.0`; `""` sends none, which A2A v1.0 servers read as `0.3`. Any
+    /// other major version must be refused with `VERSION_NOT_SUPPORTED`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub a2a_version: Option<String>,
     /// Whether the agent answers with a task or a direct message.
     #[serde(default, skip_serializing_if = "ResponseKind::is_task")]
     pub response: ResponseKind,
@@ -98,6 +101,7 @@ pub struct Part {
     /// The part's `filename`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub filename: Option<String>,
+    /// The part's `metadata`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub metadata: Option<Map<String, Value>>,
 }
@@ -127,6 +131,7 @@ pub struct A2aMessage {
     /// Extension URIs the message uses.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub extensions: Vec<String>,
+    /// The message's `metadata`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub metadata: Option<Map<String, Value>>,
 }
@@ -156,22 +161,13 @@ pub struct SendRequest {
     /// `configuration`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub configuration: Option<SendConfiguration>,
+    /// The request's `metadata`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub metadata: Option<Map<String, Value>>,
-    #[serde(
-        default,
-        skip_serializing_if = "MatchingRules::is_empty",
-        with = "rules_serde::rules"
-    )]
-    /// Matching rules (V4, category `body`), rooted at this object.
-    pub matching_rules: MatchingRules,
-    #[serde(
-        default,
-        skip_serializing_if = "Generators::is_empty",
-        with = "rules_serde::generators"
-    )]
-    /// Generators (V4, category `body`), rooted at this object.
-    pub generators: Generators,
+    /// Matching rules and generators (V4, category `body`), rooted at
+    /// this object.
+    #[serde(flatten)]
+    pub rules: BodyRules,
 }
 
 /// Whether the agent answers `SendMessage` with a task or a message.
@@ -203,23 +199,16 @@ pub struct PartExpectation {
     /// The part's `mediaType`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub media_type: Option<String>,
+    /// The part's `filename`, when the consumer relies on it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub filename: Option<String>,
     /// A JSON Schema (2020-12) the `data` must satisfy.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub schema: Option<Value>,
-    #[serde(
-        default,
-        skip_serializing_if = "MatchingRules::is_empty",
-        with = "rules_serde::rules"
-    )]
-    /// Matching rules (V4, category `body`), rooted at this object.
-    pub matching_rules: MatchingRules,
-    #[serde(
-        default,
-        skip_serializing_if = "Generators::is_empty",
-        with = "rules_serde::generators"
-    )]
-    /// Generators (V4, category `body`), rooted at this object.
-    pub generators: Generators,
+    /// Matching rules and generators (V4, category `body`), rooted at
+    /// this object.
+    #[serde(flatten)]
+    pub rules: BodyRules,
 }
 
 /// An expected artifact (whole, after appended chunks are joined).

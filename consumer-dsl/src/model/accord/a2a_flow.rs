@@ -5,10 +5,11 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 use super::a2a::{SendRequest, TaskState, TaskStep};
-use super::errors::ErrorExpectation;
+use super::errors::{A2aErrorReason, ErrorExpectation};
 use super::expectations::Auth;
 
-/// The A2A v1.0 operations a consumer performs on a task.
+/// The A2A v1.0 operations (JSON-RPC method names, which are also the
+/// gRPC rpc names).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum A2aOperation {
     /// `SendMessage`.
@@ -23,28 +24,110 @@ pub enum A2aOperation {
     SubscribeToTask,
     /// `ListTasks`.
     ListTasks,
+    /// `CreateTaskPushNotificationConfig`.
+    CreateTaskPushNotificationConfig,
+    /// `GetTaskPushNotificationConfig`.
+    GetTaskPushNotificationConfig,
+    /// `ListTaskPushNotificationConfigs` (plural).
+    ListTaskPushNotificationConfigs,
+    /// `DeleteTaskPushNotificationConfig`.
+    DeleteTaskPushNotificationConfig,
+    /// `GetExtendedAgentCard`.
+    GetExtendedAgentCard,
 }
 
 impl A2aOperation {
     /// Every operation.
-    pub const ALL: [A2aOperation; 6] = [
+    pub const ALL: [A2aOperation; 11] = [
         A2aOperation::SendMessage,
         A2aOperation::SendStreamingMessage,
         A2aOperation::GetTask,
         A2aOperation::CancelTask,
         A2aOperation::SubscribeToTask,
         A2aOperation::ListTasks,
+        A2aOperation::CreateTaskPushNotificationConfig,
+        A2aOperation::GetTaskPushNotificationConfig,
+        A2aOperation::ListTaskPushNotificationConfigs,
+        A2aOperation::DeleteTaskPushNotificationConfig,
+        A2aOperation::GetExtendedAgentCard,
     ];
 
     /// The JSON-RPC method name.
     pub fn as_str(self) -> &'static str {
+        use A2aOperation::*;
         match self {
-            A2aOperation::SendMessage => "SendMessage",
-            A2aOperation::SendStreamingMessage => "SendStreamingMessage",
-            A2aOperation::GetTask => "GetTask",
-            A2aOperation::CancelTask => "CancelTask",
-            A2aOperation::SubscribeToTask => "SubscribeToTask",
-            A2aOperation::ListTasks => "ListTasks",
+            SendMessage => "SendMessage",
+            SendStreamingMessage => "SendStreamingMessage",
+            GetTask => "GetTask",
+            CancelTask => "CancelTask",
+            SubscribeToTask => "SubscribeToTask",
+            ListTasks => "ListTasks",
+            CreateTaskPushNotificationConfig => "CreateTaskPushNotificationConfig",
+            GetTaskPushNotificationConfig => "GetTaskPushNotificationConfig",
+            ListTaskPushNotificationConfigs => "ListTaskPushNotificationConfigs",
+            DeleteTaskPushNotificationConfig => "DeleteTaskPushNotificationConfig",
+            GetExtendedAgentCard => "GetExtendedAgentCard",
+        }
+    }
+
+    /// The request params a contract may set (camelCase, as A2A v1.0 names
+    /// them). The replay fills the task's `id` / `taskId` and, for sends,
+    /// the `message`; `tenant` comes from the interface.
+    pub fn params(self) -> &'static [&'static str] {
+        use A2aOperation::*;
+        match self {
+            SendMessage | SendStreamingMessage | SubscribeToTask | GetExtendedAgentCard => &[],
+            GetTask => &["historyLength"],
+            CancelTask => &["metadata"],
+            ListTasks => &[
+                "contextId",
+                "status",
+                "pageSize",
+                "pageToken",
+                "historyLength",
+                "statusTimestampAfter",
+                "includeArtifacts",
+            ],
+            CreateTaskPushNotificationConfig => &["id", "url", "token", "authentication"],
+            GetTaskPushNotificationConfig | DeleteTaskPushNotificationConfig => &["id"],
+            ListTaskPushNotificationConfigs => &["pageSize", "pageToken"],
+        }
+    }
+
+    /// The Agent Card capability the operation needs (`streaming`,
+    /// `pushNotifications`, `extendedAgentCard`) and the error A2A v1.0
+    /// (§3.3.4) requires when the card does not declare it.
+    pub fn required_capability(self) -> Option<(&'static str, A2aErrorReason)> {
+        use A2aOperation::*;
+        match self {
+            SendStreamingMessage | SubscribeToTask => {
+                Some(("streaming", A2aErrorReason::UnsupportedOperation))
+            }
+            CreateTaskPushNotificationConfig
+            | GetTaskPushNotificationConfig
+            | ListTaskPushNotificationConfigs
+            | DeleteTaskPushNotificationConfig => Some((
+                "pushNotifications",
+                A2aErrorReason::PushNotificationNotSupported,
+            )),
+            GetExtendedAgentCard => {
+                Some(("extendedAgentCard", A2aErrorReason::UnsupportedOperation))
+            }
+            _ => None,
+        }
+    }
+
+    /// The error A2A v1.0 requires when this operation addresses a task in
+    /// a terminal state: messages and subscriptions are refused
+    /// (`UnsupportedOperationError`), a cancel is `TaskNotCancelableError`.
+    pub fn refused_on_terminal_task(self) -> Option<A2aErrorReason> {
+        use A2aOperation::*;
+        match self {
+            SendMessage | SendStreamingMessage | SubscribeToTask => {
+                Some(A2aErrorReason::UnsupportedOperation)
+            }
+            CancelTask => Some(A2aErrorReason::TaskNotCancelable),
+            _ => None,
         }
     }
 }
@@ -100,11 +183,14 @@ pub struct FollowUp {
     /// Sent as another principal or credential than the interaction.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub auth: Option<Auth>,
-    /// For SendMessage / SendStreamingMessage: the message (its `taskId` is
-    /// set to the created task at replay time).
+    /// For SendMessage / SendStreamingMessage: the message. The replay
+    /// sets its `contextId` to the created task's context and its `taskId`
+    /// to the created task, unless `expect.newTask` is true: then the
+    /// message starts a new task in the same context (A2A v1.0 §3.4).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub request: Option<SendRequest>,
-    /// Extra request params (`historyLength`, ListTasks filters, …).
+    /// Extra request params, named as in A2A v1.0 (see
+    /// [`A2aOperation::params`]): `historyLength`, ListTasks filters, …
     #[serde(default, skip_serializing_if = "Map::is_empty")]
     pub params: Map<String, Value>,
     /// The expected outcome when the operation succeeds.
@@ -128,8 +214,81 @@ pub struct FollowUpOutcome {
     /// ListTasks: whether the created task is in the list.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub contains_task: Option<bool>,
-    /// SendMessage: a new task is created (in the same context) rather than
-    /// the old one continued.
+    /// SendMessage: the message is sent without `taskId` and a new task is
+    /// created in the same context (true), or it continues the task (false).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub new_task: Option<bool>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn operations_serialise_as_their_json_rpc_method_names() {
+        for op in A2aOperation::ALL {
+            assert_eq!(
+                serde_json::to_value(op).expect("serialisable"),
+                serde_json::Value::from(op.as_str())
+            );
+        }
+        assert_eq!(
+            A2aOperation::ListTaskPushNotificationConfigs.as_str(),
+            "ListTaskPushNotificationConfigs"
+        );
+    }
+
+    #[test]
+    fn a_terminal_task_refuses_sends_subscriptions_and_cancels() {
+        use A2aErrorReason::*;
+        let refusals: Vec<_> = A2aOperation::ALL
+            .into_iter()
+            .map(|op| op.refused_on_terminal_task())
+            .collect();
+        assert_eq!(
+            refusals,
+            [
+                Some(UnsupportedOperation),
+                Some(UnsupportedOperation),
+                None,
+                Some(TaskNotCancelable),
+                Some(UnsupportedOperation),
+                None,
+                None,
+                None,
+                None,
+                None,
+                None
+            ]
+        );
+    }
+
+    #[test]
+    fn streaming_push_and_extended_card_operations_name_their_capability() {
+        use A2aErrorReason::*;
+        assert_eq!(
+            A2aOperation::SubscribeToTask.required_capability(),
+            Some(("streaming", UnsupportedOperation))
+        );
+        assert_eq!(
+            A2aOperation::DeleteTaskPushNotificationConfig.required_capability(),
+            Some(("pushNotifications", PushNotificationNotSupported))
+        );
+        assert_eq!(A2aOperation::GetTask.required_capability(), None);
+    }
+
+    #[test]
+    fn list_tasks_takes_the_v1_filter_names() {
+        let p = A2aOperation::ListTasks.params();
+        for name in [
+            "contextId",
+            "status",
+            "pageSize",
+            "pageToken",
+            "historyLength",
+        ] {
+            assert!(p.contains(&name), "{name}");
+        }
+        assert!(!p.contains(&"page_size"));
+    }
 }

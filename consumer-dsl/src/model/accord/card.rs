@@ -51,8 +51,10 @@ pub struct SkillExpectation {
     pub tags: Vec<String>,
 }
 
-/// Capabilities the consumer relies on (`Some(true)`: must be declared;
-/// `Some(false)`: must not be required of the consumer).
+/// Capabilities the consumer relies on, compared with the card's
+/// `capabilities` (an absent flag is false): `Some(true)` must be declared;
+/// `Some(false)` must not be (the consumer's refusal cases, e.g. a stream
+/// refused with `UNSUPPORTED_OPERATION`, rely on it); `None` is not relied on.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct AgentCapabilitiesExpectation {
@@ -65,6 +67,19 @@ pub struct AgentCapabilitiesExpectation {
     /// `extendedAgentCard`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub extended_agent_card: Option<bool>,
+}
+
+impl AgentCapabilitiesExpectation {
+    /// The expectation on a capability by its card name (`streaming`,
+    /// `pushNotifications`, `extendedAgentCard`).
+    pub fn get(&self, name: &str) -> Option<bool> {
+        match name {
+            "streaming" => self.streaming,
+            "pushNotifications" => self.push_notifications,
+            "extendedAgentCard" => self.extended_agent_card,
+            _ => None,
+        }
+    }
 }
 
 /// An interface the consumer can talk to.
@@ -154,6 +169,50 @@ pub struct ToolAnnotationsExpectation {
     pub open_world_hint: Option<bool>,
 }
 
+impl ToolAnnotationsExpectation {
+    /// MCP's value of each hint when a tool does not declare it:
+    /// `readOnlyHint` false, `destructiveHint` **true**, `idempotentHint`
+    /// false, `openWorldHint` **true**.
+    pub const DEFAULTS: [(&'static str, bool); 4] = [
+        ("readOnlyHint", false),
+        ("destructiveHint", true),
+        ("idempotentHint", false),
+        ("openWorldHint", true),
+    ];
+
+    /// The hints relied on, by their MCP names.
+    pub fn relied_on(&self) -> Vec<(&'static str, bool)> {
+        let values = [
+            self.read_only_hint,
+            self.destructive_hint,
+            self.idempotent_hint,
+            self.open_world_hint,
+        ];
+        Self::DEFAULTS
+            .iter()
+            .zip(values)
+            .filter_map(|((name, _), v)| v.map(|v| (*name, v)))
+            .collect()
+    }
+
+    /// The ways a tool's declared `annotations` object disagrees with the
+    /// hints relied on, as sentences. An undeclared hint takes its MCP
+    /// default: a tool without annotations is destructive and open-world.
+    pub fn disagreements(&self, declared: Option<&Map<String, Value>>) -> Vec<String> {
+        self.relied_on()
+            .into_iter()
+            .filter_map(|(name, want)| {
+                let default = Self::DEFAULTS.iter().find(|(n, _)| *n == name)?.1;
+                let got = declared
+                    .and_then(|a| a.get(name))
+                    .and_then(Value::as_bool)
+                    .unwrap_or(default);
+                (got != want).then(|| format!("expected {name} {want}, the tool declares {got}"))
+            })
+            .collect()
+    }
+}
+
 /// JSON Schema primitive types.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -172,4 +231,51 @@ pub enum JsonType {
     Array,
     /// JSON Schema `null`.
     Null,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn undeclared_hints_take_the_mcp_defaults() {
+        let relied = ToolAnnotationsExpectation {
+            destructive_hint: Some(false),
+            open_world_hint: Some(true),
+            read_only_hint: Some(false),
+            idempotent_hint: None,
+        };
+        // No annotations at all: destructiveHint defaults to true.
+        let d = relied.disagreements(None);
+        assert_eq!(
+            d,
+            ["expected destructiveHint false, the tool declares true"]
+        );
+        let declared = json!({"destructiveHint": false});
+        assert!(relied.disagreements(declared.as_object()).is_empty());
+    }
+
+    #[test]
+    fn hints_serialise_under_their_mcp_names() {
+        let a = ToolAnnotationsExpectation {
+            read_only_hint: Some(true),
+            destructive_hint: Some(false),
+            idempotent_hint: Some(true),
+            open_world_hint: Some(false),
+        };
+        let v = serde_json::to_value(a).expect("serialisable");
+        let names: Vec<&str> = ToolAnnotationsExpectation::DEFAULTS
+            .iter()
+            .map(|(n, _)| *n)
+            .collect();
+        let keys: Vec<&str> = v
+            .as_object()
+            .expect("an object")
+            .keys()
+            .map(String::as_str)
+            .collect();
+        assert_eq!(keys, names);
+        assert_eq!(a.relied_on().len(), 4);
+    }
 }

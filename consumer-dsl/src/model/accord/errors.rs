@@ -14,8 +14,9 @@ pub struct ErrorExpectation {
     /// A2A `ErrorInfo.reason` — the stable discriminator across bindings.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reason: Option<A2aErrorReason>,
-    /// HTTP status (HTTP+JSON binding, or transport-level refusals such as
-    /// 401 for an unauthenticated caller).
+    /// HTTP status (HTTP+JSON binding, MCP 2026-07-28, or transport-level
+    /// refusals such as 401 for an unauthenticated caller). Not judged
+    /// against a JSON-RPC error carried in HTTP 200.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub http_status: Option<u16>,
     /// A regular expression the error message must match.
@@ -46,7 +47,8 @@ impl ErrorExpectation {
 /// An error as the provider actually answered it.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct ActualError {
-    /// JSON-RPC error code, if the binding has one.
+    /// JSON-RPC error code, if the binding has one: `None` on A2A's
+    /// HTTP+JSON binding, whose `error.code` is the HTTP status.
     pub code: Option<i64>,
     /// `ErrorInfo.reason`, if present.
     pub reason: Option<String>,
@@ -60,12 +62,20 @@ impl ErrorExpectation {
     /// The ways `actual` disagrees with this expectation, as sentences
     /// (empty: it agrees). Retryability is judged by the caller, which sees
     /// the transport's retry signals.
+    ///
+    /// On a binding without JSON-RPC codes (A2A HTTP+JSON), an expected
+    /// A2A code is judged through the actual `ErrorInfo.reason`, which A2A
+    /// v1.0 makes the same on every binding.
     pub fn disagreements(&self, actual: &ActualError) -> Vec<String> {
         let mut out = Vec::new();
-        if let Some(c) = self.code.filter(|c| actual.code != Some(*c)) {
+        let actual_code = actual.code.or_else(|| {
+            let reason = A2aErrorReason::from_wire(actual.reason.as_deref()?)?;
+            Some(reason.json_rpc_code())
+        });
+        if let Some(c) = self.code.filter(|c| actual_code != Some(*c)) {
             out.push(format!(
                 "expected JSON-RPC code {c}, got {}",
-                show(actual.code)
+                show(actual_code)
             ));
         }
         if let Some(r) = self
@@ -78,7 +88,7 @@ impl ErrorExpectation {
                 show(actual.reason.as_ref())
             ));
         }
-        if let Some(s) = self.http_status.filter(|s| actual.http_status != Some(*s)) {
+        if let Some(s) = self.http_status.filter(|s| !self.status_agrees(*s, actual)) {
             out.push(format!(
                 "expected HTTP status {s}, got {}",
                 show(actual.http_status)
@@ -95,6 +105,24 @@ impl ErrorExpectation {
             }
         }
         out
+    }
+}
+
+impl ErrorExpectation {
+    /// Whether the actual HTTP status agrees with `expected`. A JSON-RPC
+    /// error in an HTTP 200 answer (A2A JSON-RPC, MCP legacy) is judged by
+    /// its code and reason: the status belongs to bindings that map errors
+    /// to statuses. For an A2A reason, the v1.0.0 and v1.0.1 mappings
+    /// (e.g. 409 or 400 for `TASK_NOT_CANCELABLE`) are both accepted.
+    fn status_agrees(&self, expected: u16, actual: &ActualError) -> bool {
+        let Some(got) = actual.http_status else {
+            return false;
+        };
+        let in_200 = actual.code.is_some() && got == 200;
+        let both_mapped = self.reason.is_some_and(|r| {
+            r.http_statuses().contains(&expected) && r.http_statuses().contains(&got)
+        });
+        got == expected || in_200 || both_mapped
     }
 }
 
@@ -149,6 +177,31 @@ impl A2aErrorReason {
         -32001 - index as i64
     }
 
+    /// The HTTP statuses of the error on the HTTP+JSON binding: the
+    /// v1.0.1 mapping first, then the v1.0.0 one where it differs (the
+    /// SDKs follow v1.0.1, the TCK 1.0-dev branch v1.0.0).
+    pub fn http_statuses(self) -> &'static [u16] {
+        match self {
+            A2aErrorReason::TaskNotFound => &[404],
+            A2aErrorReason::TaskNotCancelable => &[400, 409],
+            A2aErrorReason::ContentTypeNotSupported => &[400, 415],
+            A2aErrorReason::InvalidAgentResponse => &[500, 502],
+            _ => &[400],
+        }
+    }
+
+    /// The reason written `s` on the wire, if it is an A2A v1.0 reason.
+    pub fn from_wire(s: &str) -> Option<A2aErrorReason> {
+        A2aErrorReason::ALL.into_iter().find(|r| r.as_str() == s)
+    }
+
+    /// The A2A reason of a JSON-RPC code in `-32001 ..= -32009`.
+    pub fn from_json_rpc_code(code: i64) -> Option<A2aErrorReason> {
+        A2aErrorReason::ALL
+            .into_iter()
+            .find(|r| r.json_rpc_code() == code)
+    }
+
     /// The reason as written on the wire (`TASK_NOT_FOUND`).
     pub fn as_str(self) -> &'static str {
         match self {
@@ -194,6 +247,88 @@ mod tests {
         let d = e.disagreements(&actual);
         assert_eq!(d.len(), 2, "{d:?}");
         assert!(d[0].contains("expected reason TASK_NOT_FOUND, got UNSUPPORTED_OPERATION"));
+    }
+
+    #[test]
+    fn an_http_json_error_is_judged_by_its_reason_not_a_json_rpc_code() {
+        let e = ErrorExpectation::a2a(A2aErrorReason::TaskNotFound);
+        let rest = ActualError {
+            code: None,
+            reason: Some("TASK_NOT_FOUND".into()),
+            http_status: Some(404),
+            message: Some("Task not found".into()),
+        };
+        assert!(
+            e.disagreements(&rest).is_empty(),
+            "{:?}",
+            e.disagreements(&rest)
+        );
+        let wrong = ActualError {
+            reason: Some("UNSUPPORTED_OPERATION".into()),
+            ..rest
+        };
+        let d = e.disagreements(&wrong);
+        assert!(
+            d[0].contains("expected JSON-RPC code -32001, got -32004"),
+            "{d:?}"
+        );
+    }
+
+    #[test]
+    fn a_json_rpc_error_in_http_200_is_judged_by_code_not_status() {
+        let e = ErrorExpectation {
+            http_status: Some(404),
+            ..ErrorExpectation::a2a(A2aErrorReason::TaskNotFound)
+        };
+        let json_rpc = ActualError {
+            code: Some(-32001),
+            reason: Some("TASK_NOT_FOUND".into()),
+            http_status: Some(200),
+            message: None,
+        };
+        assert!(e.disagreements(&json_rpc).is_empty());
+        let rest_500 = ActualError {
+            code: None,
+            http_status: Some(500),
+            ..json_rpc
+        };
+        assert_eq!(
+            e.disagreements(&rest_500),
+            ["expected HTTP status 404, got 500"]
+        );
+    }
+
+    #[test]
+    fn either_a2a_status_mapping_is_accepted_for_the_same_reason() {
+        let e = ErrorExpectation {
+            http_status: Some(400),
+            ..ErrorExpectation::a2a(A2aErrorReason::TaskNotCancelable)
+        };
+        let v1_0_0 = ActualError {
+            code: None,
+            reason: Some("TASK_NOT_CANCELABLE".into()),
+            http_status: Some(409),
+            message: None,
+        };
+        assert!(e.disagreements(&v1_0_0).is_empty());
+        let teapot = ActualError {
+            http_status: Some(418),
+            ..v1_0_0
+        };
+        assert_eq!(e.disagreements(&teapot).len(), 1);
+    }
+
+    #[test]
+    fn codes_and_wire_names_lead_back_to_their_reason() {
+        for r in A2aErrorReason::ALL {
+            assert_eq!(A2aErrorReason::from_wire(r.as_str()), Some(r));
+            assert_eq!(
+                A2aErrorReason::from_json_rpc_code(r.json_rpc_code()),
+                Some(r)
+            );
+        }
+        assert_eq!(A2aErrorReason::from_json_rpc_code(-32602), None);
+        assert_eq!(A2aErrorReason::from_wire("task_not_found"), None);
     }
 
     #[test]

@@ -5,9 +5,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 use super::errors::ErrorExpectation;
-use super::rules_serde;
-use crate::generators::Generators;
-use crate::matching::MatchingRules;
+use super::rules_serde::BodyRules;
 use crate::model::InteractionMeta;
 
 /// An `MCP/ToolCall` interaction.
@@ -31,20 +29,10 @@ pub struct McpToolCall {
     /// `params.arguments`.
     #[serde(default, skip_serializing_if = "Map::is_empty")]
     pub arguments: Map<String, Value>,
-    #[serde(
-        default,
-        skip_serializing_if = "MatchingRules::is_empty",
-        with = "rules_serde::rules"
-    )]
-    /// Matching rules (V4, category `body`), rooted at this object.
-    pub matching_rules: MatchingRules,
-    #[serde(
-        default,
-        skip_serializing_if = "Generators::is_empty",
-        with = "rules_serde::generators"
-    )]
-    /// Generators (V4, category `body`), rooted at this object.
-    pub generators: Generators,
+    /// Matching rules and generators (V4, category `body`), rooted at
+    /// this object.
+    #[serde(flatten)]
+    pub rules: BodyRules,
     /// The expected `CallToolResult` (exclusive with `error`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub result: Option<McpResultExpectation>,
@@ -76,20 +64,10 @@ pub struct McpResultExpectation {
     /// With `isError`: whether the consumer treats the failure as retryable.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub retryable: Option<bool>,
-    #[serde(
-        default,
-        skip_serializing_if = "MatchingRules::is_empty",
-        with = "rules_serde::rules"
-    )]
-    /// Matching rules (V4, category `body`), rooted at this object.
-    pub matching_rules: MatchingRules,
-    #[serde(
-        default,
-        skip_serializing_if = "Generators::is_empty",
-        with = "rules_serde::generators"
-    )]
-    /// Generators (V4, category `body`), rooted at this object.
-    pub generators: Generators,
+    /// Matching rules and generators (V4, category `body`), rooted at
+    /// this object.
+    #[serde(flatten)]
+    pub rules: BodyRules,
 }
 
 #[cfg(test)]
@@ -104,6 +82,19 @@ mod tests {
         let call: McpToolCall = serde_json::from_value(v.clone()).expect("readable");
         assert_eq!(call.extra["futureThing"], json!([1]));
         assert_eq!(call.error.as_ref().and_then(|e| e.code), Some(-32602));
+        assert_eq!(serde_json::to_value(&call).expect("serialisable"), v);
+    }
+
+    #[test]
+    fn flattened_rules_are_read_as_rules_not_as_unknown_attributes() {
+        let v = json!({"tool": "t", "arguments": {"id": "x"},
+            "matchingRules": {"body": {"$.arguments.id": {"combine": "AND", "matchers": [{"match": "type"}]}}},
+            "generators": {"body": {"$.arguments.id": {"type": "Uuid"}}},
+            "futureThing": 1});
+        let call: McpToolCall = serde_json::from_value(v.clone()).expect("readable");
+        assert!(!call.rules.matching_rules.is_empty());
+        assert!(!call.rules.generators.is_empty());
+        assert_eq!(call.extra.keys().collect::<Vec<_>>(), ["futureThing"]);
         assert_eq!(serde_json::to_value(&call).expect("serialisable"), v);
     }
 }

@@ -30,7 +30,7 @@ mod task_state;
 pub use a2a::{
     A2aMessage, A2aTask, A2aTaskInteraction, ArtifactExpectation, MessageStep, Part, PartContent,
     PartExpectation, ResponseKind, Role, SendConfiguration, SendRequest, StatusStep, TaskState,
-    TaskStep, UnknownTaskState,
+    TaskStep, Transition, UnknownTaskState,
 };
 pub use a2a_flow::{A2aOperation, CancelScenario, FollowUp, FollowUpOutcome, PushScenario};
 pub use card::{
@@ -44,3 +44,4 @@ pub use expectations::{
     Temporal,
 };
 pub use mcp::{McpResultExpectation, McpToolCall, McpToolCallInteraction};
+pub use rules_serde::BodyRules;

@@ -105,12 +105,51 @@ impl FromStr for TaskState {
     }
 }
 
+/// How one reported state follows the previous one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Transition {
+    /// The same state reported again: WORKING progress updates, the
+    /// optional final `task` snapshot of a stream (A2A §11.7), GetTask on
+    /// a finished task, an at-least-once push redelivery.
+    Repeat,
+    /// A legal move forward.
+    Forward,
+    /// A terminal task reported another state (`TERMINAL_STATE_REOPENED`).
+    FromTerminal,
+    /// A started task went back to SUBMITTED (`ILLEGAL_TRANSITION`).
+    BackToSubmitted,
+}
+
 impl TaskState {
-    /// Whether a task in this state may next report `next`: nothing follows
-    /// a terminal state, and no task returns to SUBMITTED. A repeated state
-    /// (WORKING progress updates) is allowed.
+    /// The state by its ProtoJSON wire name only (`TASK_STATE_WORKING`).
+    /// Unlike [`str::parse`], which also takes the short and A2A 0.3
+    /// spellings a person writes, this refuses `working` or
+    /// `input-required`: an agent that sends them does not speak A2A v1.0.
+    pub fn from_wire(s: &str) -> Option<TaskState> {
+        TaskState::ALL.into_iter().find(|st| st.as_str() == s)
+    }
+
+    /// How a report of `next` follows a report of this state: a terminal
+    /// task never changes again, and no task returns to SUBMITTED.
+    pub fn transition_to(self, next: TaskState) -> Transition {
+        if next == self {
+            Transition::Repeat
+        } else if self.is_terminal() {
+            Transition::FromTerminal
+        } else if next == TaskState::Submitted {
+            Transition::BackToSubmitted
+        } else {
+            Transition::Forward
+        }
+    }
+
+    /// Whether a task in this state may next report `next` (a repeat of
+    /// the same state included).
     pub fn may_move_to(self, next: TaskState) -> bool {
-        !self.is_terminal() && (next != TaskState::Submitted || self == TaskState::Submitted)
+        matches!(
+            self.transition_to(next),
+            Transition::Repeat | Transition::Forward
+        )
     }
 }
 
@@ -136,7 +175,35 @@ mod tests {
     #[test]
     fn completed_task_cannot_return_to_working() {
         assert!(!TaskState::Completed.may_move_to(TaskState::Working));
-        assert!(!TaskState::Canceled.may_move_to(TaskState::Canceled));
+        assert_eq!(
+            TaskState::Canceled.transition_to(TaskState::Completed),
+            Transition::FromTerminal
+        );
+    }
+
+    #[test]
+    fn a_terminal_state_reported_again_is_a_repeat_not_a_reopening() {
+        // The optional final `task` snapshot after the terminal statusUpdate.
+        assert_eq!(
+            TaskState::Completed.transition_to(TaskState::Completed),
+            Transition::Repeat
+        );
+        assert!(TaskState::Canceled.may_move_to(TaskState::Canceled));
+        assert_eq!(
+            TaskState::Working.transition_to(TaskState::Submitted),
+            Transition::BackToSubmitted
+        );
+    }
+
+    #[test]
+    fn wire_parsing_takes_only_protojson_names() {
+        assert_eq!(
+            TaskState::from_wire("TASK_STATE_INPUT_REQUIRED"),
+            Some(TaskState::InputRequired)
+        );
+        assert_eq!(TaskState::from_wire("input-required"), None);
+        assert_eq!(TaskState::from_wire("completed"), None);
+        assert_eq!(TaskState::from_wire("TASK_STATE_UNSPECIFIED"), None);
     }
 
     #[test]

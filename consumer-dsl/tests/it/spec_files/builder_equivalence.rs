@@ -45,7 +45,7 @@ interactions:
       - { op: CancelTask, error: { reason: TASK_NOT_CANCELABLE } }
   - a2a: cancel while working
     as: alice
-    send: { text: slow }
+    send: { text: slow, stream: true }
     expect: [{ state: WORKING }]
     cancel: { at: WORKING, observe_ms: 2000 }
   - mcp: look up a plan
@@ -92,6 +92,7 @@ fn the_builder_and_the_spec_file_yield_the_same_contract() {
         .a2a_task("cancel while working", |t| {
             t.as_principal("alice")
                 .send_text("slow")
+                .streaming()
                 .expect_state(TaskState::Working)
                 .cancel(Some(TaskState::Working), |c| c.observe_ms(2000))
         })

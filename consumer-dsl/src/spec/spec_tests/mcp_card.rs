@@ -1,0 +1,134 @@
+//! `mcp:` interactions, `agent_card:` and `mcp_tools:`.
+
+use super::*;
+
+#[test]
+fn mcp_calls_compile_arguments_results_and_protocol_errors() {
+    let c = compile(
+        "  - mcp: lookup\n    tool: t\n    arguments: { id: { $fromState: '${plan_id}', example: p-1 } }\n    expect: { structured: { status: { $enum: [draft, ready] } }, content_matches_structured: true }\n  - mcp: bad\n    tool: t\n    arguments: {}\n    error: { code: -32602, retryable: false }\n",
+    );
+    let call = &mcp(&c).call;
+    assert_eq!(call.arguments["id"], "p-1");
+    assert_eq!(
+        call.rules.generators.to_v4_json()["body"]["$.arguments.id"]["expression"],
+        "${plan_id}"
+    );
+    let r = call.result.as_ref().expect("a result");
+    assert!(!r.is_error && r.content_matches_structured);
+    assert_eq!(
+        r.rules.matching_rules.to_v4_json()["body"]["$.structuredContent.status"]["matchers"][0]["regex"],
+        "^(draft|ready)$"
+    );
+    let Some(Interaction::McpToolCall(bad)) = c.interactions.get(1) else {
+        panic!("second call")
+    };
+    assert_eq!(
+        bad.call.error.as_ref().map(|e| (e.code, e.retryable)),
+        Some((Some(-32602), Some(false)))
+    );
+}
+
+#[test]
+fn agent_card_and_mcp_tool_expectations_compile() {
+    let text = "consumer: a\nprovider: b\nagent_card:\n  skills: [s1, { id: s2, output_modes: [text/plain] }]\n  capabilities: { streaming: true }\n  interfaces: [{ binding: JSONRPC }]\n  extensions: [urn:x]\nmcp_tools:\n  - name: t\n    arguments: { id: string }\n    reads: { 'items[*].title': string }\n    annotations: { read_only: true }\n";
+    let c = compile_spec(text, "t.yaml", &NoSchemaFiles).expect("valid");
+    let card = c.agent_card.as_ref().expect("card");
+    assert_eq!(card.skills[1].output_modes, ["text/plain"]);
+    assert_eq!(card.interfaces[0].protocol_version, "1.0");
+    assert_eq!(card.extensions[0].uri, "urn:x");
+    let tool = &c.mcp_tools[0];
+    assert_eq!(tool.result_fields[0].path, "$.items[*].title");
+    assert_eq!(tool.annotations.and_then(|a| a.read_only_hint), Some(true));
+    let accord = c.accord.as_ref().expect("accord");
+    assert_eq!(
+        (accord.a2a.as_deref(), accord.mcp.as_deref()),
+        (Some("1.0"), Some("2026-07-28"))
+    );
+}
+
+#[test]
+fn interfaces_name_an_a2a_binding_and_a_major_minor_version() {
+    let card = |i: &str| format!("consumer: c\nprovider: p\nagent_card:\n  interfaces: [{i}]\n");
+    let table: &[(&str, &str)] = &[
+        ("{ binding: JSON-RPC }", "interfaces[0].binding"),
+        ("{ binding: REST }", "not an A2A protocol binding"),
+        ("{ binding: JSONRPC, version: 1.0.1 }", "`Major.Minor`"),
+        ("{ binding: GRPC, version: \"1\" }", "interfaces[0].version"),
+    ];
+    for (i, why) in table {
+        refused_with(&card(i), &[why]);
+    }
+    let c = compile_spec(
+        &card("{ binding: http+json }, { binding: \"urn:example:binding\", version: \"0.3\" }"),
+        "t.yaml",
+        &NoSchemaFiles,
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    let got: Vec<_> = c
+        .agent_card
+        .expect("a card")
+        .interfaces
+        .into_iter()
+        .map(|i| (i.protocol_binding, i.protocol_version))
+        .collect();
+    assert_eq!(
+        got,
+        [
+            ("HTTP+JSON".to_string(), "1.0".to_string()),
+            ("urn:example:binding".to_string(), "0.3".to_string())
+        ]
+    );
+}
+
+#[test]
+fn content_blocks_have_an_mcp_type_and_its_fields() {
+    let table: &[(&str, &str)] = &[
+        (
+            "[{ text: hi }]",
+            "one of text, image, audio, resource_link, resource",
+        ),
+        ("[{ type: file, uri: x }]", "content[0]"),
+        (
+            "[{ type: text, text: a }, { type: image, data: AAAA }]",
+            "a `image` block needs `mimeType`",
+        ),
+        (
+            "[{ type: resource_link, uri: \"test://x\" }]",
+            "needs `name`",
+        ),
+    ];
+    for (blocks, why) in table {
+        refused_with(
+            &format!("{HEAD}  - mcp: x\n    tool: t\n    expect: {{ content: {blocks} }}\n"),
+            &["expect.content[", why],
+        );
+    }
+    let c = compile(
+        "  - mcp: x\n    tool: t\n    expect: { content: [{ type: audio, data: AAAA, mimeType: audio/wav }, { type: resource, resource: { uri: \"test://x\", text: t } }] }\n",
+    );
+    let result = mcp(&c).call.result.as_ref().expect("a result");
+    assert_eq!(result.content.as_ref().map(Vec::len), Some(2));
+}
+
+#[test]
+fn invalid_arguments_of_a_declared_tool_are_a_tool_error_not_32602() {
+    let doc = |tools: &str| {
+        format!(
+            "consumer: c\nprovider: p\nprotocols: {{ mcp: \"2025-11-25\" }}\nmcp_tools: [{tools}]\ninteractions:\n  - mcp: bad args\n    tool: t\n    arguments: {{}}\n    error: {{ code: -32602 }}\n"
+        )
+    };
+    let msg = refuse(&doc("{ name: t }")).to_string();
+    assert!(
+        msg.contains("interactions[0].error.code") && msg.contains("is_error: true"),
+        "{msg}"
+    );
+    // A tool listed for one profile only may be unknown to this caller.
+    compile_spec(
+        &doc("{ name: t, profile: admin }"),
+        "t.yaml",
+        &NoSchemaFiles,
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    compile_spec(&doc("{ name: other }"), "t.yaml", &NoSchemaFiles)
+        .unwrap_or_else(|e| panic!("{e}"));
+}
