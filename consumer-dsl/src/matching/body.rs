@@ -6,7 +6,7 @@ use std::borrow::Cow;
 use serde_json::Value;
 
 use super::check::{check_list, check_str, judge, same};
-use super::content_type::{ContentKind, content_kind};
+use super::content_type::{ContentKind, content_kind, content_type_fits, detect, sniff};
 use super::json::JsonMatcher;
 use super::mismatch::{Mismatch, MismatchKind};
 use super::multipart::{boundary, match_multipart};
@@ -126,15 +126,6 @@ fn kind_of(content: &BodyContent, content_type: Option<&str>) -> ContentKind {
         BodyContent::Text(t) if t.trim_start().starts_with('<') => ContentKind::Xml,
         BodyContent::Text(_) => ContentKind::Text,
         BodyContent::Bytes(b) => sniff(b),
-    }
-}
-
-fn sniff(bytes: &[u8]) -> ContentKind {
-    match std::str::from_utf8(bytes) {
-        Ok(t) if t.trim_start().starts_with('<') => ContentKind::Xml,
-        Ok(t) if serde_json::from_str::<Value>(t).is_ok() => ContentKind::Json,
-        Ok(_) => ContentKind::Text,
-        Err(_) => ContentKind::Binary,
     }
 }
 
@@ -278,50 +269,6 @@ fn root_rules(rules: &Category, a: &Side<'_>) -> Option<Vec<Mismatch>> {
         .err()
         .map(|f| Mismatch::new(MismatchKind::Body, "$", f.message).rule(f.rule));
     Some(mismatch.into_iter().collect())
-}
-
-/// The content type of some bytes: magic numbers, then JSON, XML, text.
-fn detect(bytes: &[u8]) -> &'static str {
-    magic(bytes).unwrap_or(match sniff(bytes) {
-        ContentKind::Json => "application/json",
-        ContentKind::Xml => "application/xml",
-        ContentKind::Text | ContentKind::Form => "text/plain",
-        ContentKind::Binary => "application/octet-stream",
-    })
-}
-
-/// True when content detected as `detected` satisfies a `contentType`
-/// rule for `wanted`: the same media type (parameters ignored), a
-/// structured-syntax suffix (`+json`, `+xml`) or `text/xml` of the detected
-/// syntax, or `text/plain` for any text (pact-reference's magic detector
-/// reports JSON and XML as `text/plain`).
-fn content_type_fits(wanted: &str, detected: &str) -> bool {
-    let wanted = wanted.split(';').next().unwrap_or_default().trim();
-    let wanted = wanted.to_ascii_lowercase();
-    let textual = matches!(
-        detected,
-        "application/json" | "application/xml" | "text/plain"
-    );
-    wanted == detected
-        || (wanted == "text/plain" && textual)
-        || (detected == "application/json" && wanted.ends_with("+json"))
-        || (detected == "application/xml" && (wanted.ends_with("+xml") || wanted == "text/xml"))
-}
-
-/// Content types recognised by their first bytes.
-fn magic(b: &[u8]) -> Option<&'static str> {
-    const TABLE: &[(&[u8], &str)] = &[
-        (b"\x89PNG\r\n\x1a\n", "image/png"),
-        (b"\xff\xd8\xff", "image/jpeg"),
-        (b"GIF8", "image/gif"),
-        (b"%PDF-", "application/pdf"),
-        (b"PK\x03\x04", "application/zip"),
-        (b"\x1f\x8b", "application/gzip"),
-    ];
-    TABLE
-        .iter()
-        .find(|(m, _)| b.starts_with(m))
-        .map(|(_, ct)| *ct)
 }
 
 #[cfg(test)]

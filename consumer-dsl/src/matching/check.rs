@@ -5,6 +5,7 @@
 
 use serde_json::Value;
 
+use super::content_type::{content_type_fits, detect};
 use super::datetime::{self, Temporal};
 use super::mismatch::describe;
 use super::rule::MatchingRule;
@@ -127,11 +128,30 @@ pub fn check_json(rule: &MatchingRule, expected: &Value, actual: &Value) -> Resu
         },
         MatchingRule::ArrayContains(_) if !actual.is_array() => fail("to be an array"),
         MatchingRule::Values => check_type(expected, actual, None, None),
-        MatchingRule::ContentType(_)
-        | MatchingRule::ArrayContains(_)
-        | MatchingRule::EachKey(_)
-        | MatchingRule::EachValue(_) => Ok(()),
+        MatchingRule::ContentType(wanted) => check_content_type(wanted, actual),
+        MatchingRule::ArrayContains(_) | MatchingRule::EachKey(_) | MatchingRule::EachValue(_) => {
+            Ok(())
+        }
     }
+}
+
+/// A `contentType` rule on a value inside a body: a string is read as
+/// base64 when it decodes, else as its text; any other value as its JSON
+/// (pact-reference `convert_data` then `match_content_type`).
+fn check_content_type(wanted: &str, actual: &Value) -> Result<(), String> {
+    use base64::Engine;
+    let bytes = match actual {
+        Value::String(s) => base64::engine::general_purpose::STANDARD
+            .decode(s.trim())
+            .unwrap_or_else(|_| s.clone().into_bytes()),
+        other => other.to_string().into_bytes(),
+    };
+    let detected = detect(&bytes);
+    same(content_type_fits(wanted, detected), || {
+        format!(
+            "Expected binary contents to have content type '{wanted}' but detected contents was '{detected}'"
+        )
+    })
 }
 
 fn check_not_empty(actual: &Value) -> Result<(), String> {
@@ -156,11 +176,11 @@ fn check_not_empty(actual: &Value) -> Result<(), String> {
 pub fn check_str(rule: &MatchingRule, expected: &str, actual: &str) -> Result<(), String> {
     let fail = |what: &str| Err(format!("Expected '{actual}' {what}"));
     match rule {
-        MatchingRule::Integer if actual.parse::<i64>().is_ok() => Ok(()),
+        MatchingRule::Integer if is_integer_text(actual) => Ok(()),
         MatchingRule::Integer => fail("to be an integer"),
-        MatchingRule::Decimal if actual.contains('.') && actual.parse::<f64>().is_ok() => Ok(()),
+        MatchingRule::Decimal if is_decimal_text(actual) => Ok(()),
         MatchingRule::Decimal => fail("to be a decimal number"),
-        MatchingRule::Number if actual.parse::<f64>().is_ok() => Ok(()),
+        MatchingRule::Number if is_number_text(actual) => Ok(()),
         MatchingRule::Number => fail("to be a number"),
         MatchingRule::Null if actual.is_empty() => Ok(()),
         MatchingRule::Null => fail("to be a null value"),
@@ -178,6 +198,29 @@ pub fn check_str(rule: &MatchingRule, expected: &str, actual: &str) -> Result<()
             &Value::String(actual.to_string()),
         ),
     }
+}
+
+/// `-?\d+`, of any length (pact-jvm's integer pattern for text values).
+fn is_integer_text(t: &str) -> bool {
+    let digits = t.strip_prefix('-').unwrap_or(t);
+    !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit())
+}
+
+/// `-?\d+\.\d+`: digits on both sides of the point (pact-reference's
+/// `DEC_REGEX`; the spec's "number with decimal places").
+fn is_decimal_text(t: &str) -> bool {
+    t.split_once('.').is_some_and(|(int, frac)| {
+        is_integer_text(int) && is_integer_text(frac) && !frac.starts_with('-')
+    })
+}
+
+/// A finite number in decimal or exponent form; `NaN` and `inf` are not
+/// numbers in a contract.
+fn is_number_text(t: &str) -> bool {
+    let starts_like_a_number = t
+        .trim_start_matches(['-', '+'])
+        .starts_with(|c: char| c.is_ascii_digit() || c == '.');
+    starts_like_a_number && t.parse::<f64>().is_ok_and(f64::is_finite)
 }
 
 fn check_type(

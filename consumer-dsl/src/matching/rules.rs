@@ -171,6 +171,33 @@ impl Category {
         Ok(())
     }
 
+    /// Builds a category from (key, rules) pairs in one pass; a repeated
+    /// key replaces the earlier entry and moves to the end, as
+    /// [`Category::set`] does. Linear, so a pact file with many rule paths
+    /// cannot make reading quadratic.
+    pub(super) fn from_pairs<E>(
+        pairs: impl IntoIterator<Item = Result<(String, RuleList), E>>,
+        parse_error: impl Fn(&str, String) -> E,
+    ) -> Result<Self, E> {
+        let mut by_key: IndexMap<String, PathRules> = IndexMap::new();
+        for pair in pairs {
+            let (key, rules) = pair?;
+            let path = DocPath::parse(&key).map_err(|e| parse_error(&key, e.to_string()))?;
+            if by_key.contains_key(&key) {
+                by_key.shift_remove(&key);
+            }
+            let entry = PathRules {
+                key: key.clone(),
+                path,
+                rules,
+            };
+            by_key.insert(key, entry);
+        }
+        Ok(Category {
+            entries: by_key.into_values().collect(),
+        })
+    }
+
     /// Reads `{path: rule list, ...}`, or a bare rule list (path, method and
     /// status categories), which applies at the root.
     pub fn from_json(v: &Value) -> Result<Self, RuleError> {
@@ -184,14 +211,13 @@ impl Category {
                 .map_err(RuleError::new)?;
             return Ok(category);
         }
-        for (key, list) in o {
-            let at = format!("['{key}']");
-            let rules = RuleList::from_json(list).map_err(|e| e.under(&at))?;
-            category
-                .set(key, rules)
-                .map_err(|e| RuleError::new(e).under(&at))?;
-        }
-        Ok(category)
+        let pairs = o.iter().map(|(key, list)| {
+            let rules = RuleList::from_json(list).map_err(|e| e.under(&format!("['{key}']")))?;
+            Ok((key.clone(), rules))
+        });
+        Category::from_pairs(pairs, |key, e| {
+            RuleError::new(e).under(&format!("['{key}']"))
+        })
     }
 
     /// The V4 JSON form: a map of path to rule list.

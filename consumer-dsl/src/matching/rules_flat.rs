@@ -3,21 +3,27 @@
 
 use serde_json::{Map, Value};
 
-use super::{MatchingRules, RuleError, RuleList, invalid};
+use indexmap::IndexMap;
+
+use super::{Category, MatchingRules, RuleError, RuleList, invalid};
 use crate::DslError;
 
 /// Reads V2's flat `matchingRules` map.
 pub(super) fn from_flat(o: &Map<String, Value>) -> Result<MatchingRules, DslError> {
-    let mut rules = MatchingRules::default();
+    let mut by_category: IndexMap<&'static str, Vec<(String, RuleList)>> = IndexMap::new();
     for (key, v) in o {
         let at = format!("['{key}']");
         let (category, path) = split_flat_key(key)
             .ok_or_else(|| invalid(RuleError::new("expected a path like $.body.x").under(&at)))?;
         let list = RuleList::from_json(v).map_err(|e| invalid(e.under(&at)))?;
-        rules
-            .category_mut(category)
-            .set(&path, list)
-            .map_err(|e| invalid(RuleError::new(e).under(&at)))?;
+        by_category.entry(category).or_default().push((path, list));
+    }
+    let mut rules = MatchingRules::default();
+    for (name, pairs) in by_category {
+        let category = Category::from_pairs(pairs.into_iter().map(Ok), |key, e| {
+            invalid(RuleError::new(e).under(&format!("['{key}']")))
+        })?;
+        *rules.category_mut(name) = category;
     }
     Ok(rules)
 }

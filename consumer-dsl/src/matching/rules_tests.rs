@@ -104,3 +104,34 @@ fn the_most_specific_path_wins() {
     );
     assert!(!body.is_defined(&[Seg::Key("z")]));
 }
+
+#[test]
+fn many_rule_paths_are_read_in_linear_time() {
+    // Each entry used to scan every earlier one (quadratic in the number
+    // of paths); now one pass.
+    let body: serde_json::Map<String, serde_json::Value> = (0..50_000)
+        .map(|i| (format!("$.f{i}"), json!({"matchers": [{"match": "type"}]})))
+        .collect();
+    let started = std::time::Instant::now();
+    let rules =
+        MatchingRules::from_pact_json(&json!({ "body": body }), PactSpec::V4).expect("valid");
+    assert_eq!(rules.body().map(|b| b.entries().len()), Some(50_000));
+    assert!(started.elapsed() < std::time::Duration::from_secs(20));
+}
+
+#[test]
+fn a_flat_key_repeated_under_another_spelling_replaces_the_earlier_one() {
+    let v = json!({
+        "$.headers.X": {"match": "type"},
+        "$.header.Y": {"match": "integer"},
+        "$.header.X": {"match": "regex", "regex": "a"}
+    });
+    let rules = MatchingRules::from_pact_json(&v, PactSpec::V2).expect("valid");
+    let header = rules.category("header").expect("header rules");
+    let keys: Vec<&str> = header.entries().iter().map(|e| e.key.as_str()).collect();
+    assert_eq!(keys, ["Y", "X"]);
+    assert_eq!(
+        header.for_name("x", true).map(|l| l.rules[0].name()),
+        Some("regex")
+    );
+}

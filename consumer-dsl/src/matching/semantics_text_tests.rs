@@ -50,6 +50,21 @@ fn number_rules_on_json_values_and_on_text() {
         (&num, "100", true),
         (&num, "100.2", true),
         (&num, "abc", false),
+        // Text forms: any length of digits is an integer; a sign only in
+        // front; no NaN or infinity (pact-jvm's text patterns).
+        (&int, "123456789012345678901234567890", true),
+        (&int, "+5", false),
+        (&int, "-", false),
+        (&int, "", false),
+        (&dec, "-0.5", true),
+        (&dec, ".5", false),
+        (&dec, "1.", false),
+        (&dec, "1.-5", false),
+        (&num, "1e3", true),
+        (&num, "-.5", true),
+        (&num, "NaN", false),
+        (&num, "inf", false),
+        (&num, "infinity", false),
     ];
     for (r, a, ok) in text_rows {
         assert_eq!(check_str(r, "1", a).is_ok(), ok, "{r} on {a}");
@@ -160,4 +175,63 @@ fn type_rules_bound_the_number_of_query_and_header_values() {
     let two = headers(&[("X-Q", &["a", "b"])]);
     assert_eq!(match_headers(Some(&eh), Some(&one), &rules).len(), 1);
     assert!(match_headers(Some(&eh), Some(&two), &rules).is_empty());
+}
+
+#[test]
+fn regex_and_include_read_non_strings_as_json_text() {
+    // pr DoMatch<&Value> Regex/Include: `actual_value.to_string()` for
+    // anything but a string.
+    let rows = [
+        (
+            rule(json!({"match": "regex", "regex": "null|\\d+"})),
+            Value::Null,
+            true,
+        ),
+        (
+            rule(json!({"match": "regex", "regex": "\\d+"})),
+            json!(12),
+            true,
+        ),
+        (
+            rule(json!({"match": "regex", "regex": "true"})),
+            json!(true),
+            true,
+        ),
+        (
+            rule(json!({"match": "regex", "regex": "\\d+"})),
+            json!(1.5),
+            false,
+        ),
+        (
+            rule(json!({"match": "include", "value": "2"})),
+            json!([1, 2]),
+            true,
+        ),
+        (
+            rule(json!({"match": "include", "value": "ul"})),
+            Value::Null,
+            true,
+        ),
+    ];
+    for (r, a, ok) in rows {
+        assert_eq!(check_json(&r, &json!("x"), &a).is_ok(), ok, "{r} on {a}");
+    }
+}
+
+#[test]
+fn content_type_rule_inside_a_json_body_detects_the_decoded_value() {
+    // pr DoMatch<&Value> ContentType: `convert_data` (base64 strings
+    // decoded) then `match_content_type` (magic bytes, then text kinds).
+    let png = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==";
+    let r = rule(json!({"match": "contentType", "value": "image/png"}));
+    let rows = [
+        (json!(png), true),
+        (json!("not an image"), false),
+        (json!({"a": 1}), false),
+    ];
+    for (a, ok) in rows {
+        assert_eq!(check_json(&r, &json!(""), &a).is_ok(), ok, "{a}");
+    }
+    let json_rule = rule(json!({"match": "contentType", "value": "application/json"}));
+    assert!(check_json(&json_rule, &json!(""), &json!({"a": 1})).is_ok());
 }

@@ -104,4 +104,12 @@ mod tests {
         // A comment holding a quote does not hide the attack.
         assert!(check(&format!("<!-- ' --><r{attrs}/>")).is_err());
     }
+
+    proptest::proptest! {
+        #[test]
+        fn any_text_is_scanned_without_panicking(s in "[<>!?\\[\\]'\"= a-zA-Z\\-]{0,80}|\\PC{0,40}") {
+            // Fewer `=` than the limit can never be refused.
+            proptest::prop_assert_eq!(check(&s), Ok(()));
+        }
+    }
 }
