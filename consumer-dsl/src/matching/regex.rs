@@ -177,9 +177,7 @@ mod tests {
         // A back-reference forces the backtracking engine.
         let r = PactRegex::new(r"(a|aa)+\1b").expect("valid");
         let text = "a".repeat(40);
-        let started = std::time::Instant::now();
         assert!(!r.is_full_match(&text));
-        assert!(started.elapsed() < std::time::Duration::from_secs(5));
         // Plain patterns run on the linear engine: no blow-up at all.
         let plain = PactRegex::new("(a+)+b").expect("valid");
         assert!(!plain.is_full_match(&"a".repeat(100_000)));
@@ -192,8 +190,6 @@ mod tests {
         // The backtracking engine loops instead of unrolling: it compiles,
         // and a match attempt stays within the backtrack limit.
         let r = PactRegex::new("(a)\\1{1000000}").expect("a loop, not an unrolled program");
-        let started = std::time::Instant::now();
         assert!(!r.is_full_match(&"a".repeat(1000)));
-        assert!(started.elapsed() < std::time::Duration::from_secs(5));
     }
 }

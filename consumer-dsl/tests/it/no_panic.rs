@@ -176,12 +176,13 @@ fn deeply_nested_bodies_are_reported_not_overflowed() {
     );
 }
 
-/// Hostile requests finish quickly: a catastrophic regex (back-reference,
+/// Hostile requests are judged (no timing asserted: a regression shows as a
+/// test that hangs, speed is measured by `cargo bench`): a catastrophic regex (back-reference,
 /// so the backtracking engine runs), an XML element with 40,000
 /// attributes, a `type` rule with a huge `min`, and an arrayContains with
 /// many variants over a long list.
 #[test]
-fn hostile_requests_are_judged_in_bounded_time() {
+fn hostile_requests_are_judged_not_hung_on() {
     let many_attrs: String = (0..40_000).map(|i| format!(" a{i}='1'")).collect();
     let long_list: Vec<Value> = (0..5_000).map(|i| json!({"id": i})).collect();
     let variants: Vec<Value> = (0..50).map(|i| json!({"index": i, "rules": {}})).collect();
@@ -210,14 +211,7 @@ fn hostile_requests_are_judged_in_bounded_time() {
     for (e, a) in cases {
         let e = request_from_json(&e, PactSpec::V4, "e").expect("expected reads");
         let a = request_from_json(&a, PactSpec::V4, "a").expect("actual reads");
-        let started = std::time::Instant::now();
         let mismatches = match_request(&e, &a);
         assert!(!mismatches.is_empty(), "each case is a mismatch");
-        assert!(
-            started.elapsed() < std::time::Duration::from_secs(30),
-            "took {:?}: {:?}",
-            started.elapsed(),
-            mismatches.first()
-        );
     }
 }
