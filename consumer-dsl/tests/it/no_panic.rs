@@ -9,6 +9,8 @@ use accord_dsl::PactSpec;
 use accord_dsl::matching::{match_message, match_request, match_response};
 use accord_dsl::pact::parts::{message_from_json, request_from_json, response_from_json};
 use proptest::prelude::*;
+
+use crate::support::proptest_cases as cases;
 use serde_json::{Value, json};
 
 fn json_leaf() -> impl Strategy<Value = Value> {
@@ -112,14 +114,6 @@ fn document() -> impl Strategy<Value = Value> {
             };
             doc
         })
-}
-
-/// 512 cases by default; `PROPTEST_CASES` runs more.
-fn cases() -> u32 {
-    std::env::var("PROPTEST_CASES")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(512)
 }
 
 const SPECS: [PactSpec; 5] = [

@@ -43,3 +43,11 @@ pub fn json_files(dir: &Path, out: &mut Vec<PathBuf>) {
         }
     }
 }
+
+/// Cases for the no-panic properties: 512 by default, `PROPTEST_CASES` runs more.
+pub fn proptest_cases() -> u32 {
+    std::env::var("PROPTEST_CASES")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(512)
+}

@@ -5,7 +5,7 @@ use accord_dsl::spec::{NoSchemaFiles, compile_spec};
 use proptest::prelude::*;
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(512))]
+    #![proptest_config(ProptestConfig::with_cases(crate::support::proptest_cases()))]
 
     #[test]
     fn arbitrary_text_never_panics(text in "\\PC{0,400}") {
