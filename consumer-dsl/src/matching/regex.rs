@@ -20,6 +20,16 @@ const MAX_PROG_SIZE: usize = 1 << 16;
 /// Bytes of a compiled delegate (plain-regex) automaton.
 const DELEGATE_SIZE_LIMIT: usize = 1 << 22;
 
+/// A Pact regex that does not compile (or exceeds the size limits).
+#[derive(Debug, thiserror::Error)]
+#[error("invalid regex '{pattern}': {source}")]
+pub struct RegexError {
+    /// The pattern as written.
+    pub pattern: String,
+    #[source]
+    source: fancy_regex::Error,
+}
+
 /// A compiled full-match pattern; equality and display use the source.
 #[derive(Debug, Clone)]
 pub struct PactRegex {
@@ -29,9 +39,12 @@ pub struct PactRegex {
 
 impl PactRegex {
     /// Compiles `pattern` anchored at both ends.
-    pub fn new(pattern: &str) -> Result<Self, String> {
+    pub fn new(pattern: &str) -> Result<Self, RegexError> {
         let rust = from_java(pattern);
-        let invalid = |e: fancy_regex::Error| format!("invalid regex '{pattern}': {e}");
+        let invalid = |source| RegexError {
+            pattern: pattern.to_string(),
+            source,
+        };
         // Alone first: `a)|(b` would otherwise close our group early.
         build(&rust).map_err(invalid)?;
         let compiled = build(&format!(r"\A(?:{rust})\z")).map_err(invalid)?;

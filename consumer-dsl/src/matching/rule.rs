@@ -154,7 +154,9 @@ impl MatchingRule {
 
     /// A regex rule (full-match semantics). Fails on an invalid pattern.
     pub fn regex(pattern: &str) -> Result<Self, String> {
-        PactRegex::new(pattern).map(MatchingRule::Regex)
+        PactRegex::new(pattern)
+            .map(MatchingRule::Regex)
+            .map_err(|e| e.to_string())
     }
 
     /// The V4 `match` name of this rule.
