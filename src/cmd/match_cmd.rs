@@ -6,11 +6,11 @@ use std::path::{Path, PathBuf};
 use accord_dsl::PactSpec;
 use accord_dsl::matching::{Mismatch, match_message, match_request_for, match_response};
 use accord_dsl::pact::parts::{message_from_json_at, request_from_json_at, response_from_json_at};
-use anyhow::Context;
 use clap::{Args, ValueEnum};
 use serde_json::Value;
 
 use crate::cmd::Outcome;
+use crate::cmd::files::read_json;
 
 /// Arguments of `accord match` (the help text comes from the `Match`
 /// variant's doc and [`AFTER_HELP`]).
@@ -94,10 +94,7 @@ pub fn run(args: MatchArgs) -> anyhow::Result<Outcome> {
 
 /// Reads a JSON file; a test-case file yields its `side` part.
 fn read_part(path: &Path, side: &'static str) -> anyhow::Result<(Value, &'static str)> {
-    let text =
-        std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
-    let value: Value = serde_json::from_str(text.trim_start_matches('\u{feff}'))
-        .with_context(|| format!("{}: not valid JSON", path.display()))?;
+    let value = read_json(path)?;
     let is_case = value.get("expected").is_some_and(Value::is_object)
         && value.get("actual").is_some_and(Value::is_object);
     Ok(match (is_case, side) {

@@ -1,6 +1,7 @@
 //! Subcommands, one file each.
 
 mod contract;
+mod files;
 mod match_cmd;
 
 use clap::{Parser, Subcommand};

@@ -20,7 +20,8 @@ mod write_parts;
 
 pub use lint::{LintProblem, Severity, Summary, lint, summarize};
 pub use read::{
-    A2A_VERSION, JSON_SCHEMA_VERSION, MCP_VERSIONS, detect_spec, from_value, read_contract,
+    A2A_VERSION, JSON_SCHEMA_VERSION, MCP_VERSIONS, detect_spec, from_value, parse_json,
+    read_contract,
 };
 pub use read_interaction::INTERACTION_TYPES;
 pub use write::{accord_metadata, contract_digest, interaction_to_v4, to_v4_json, write_contract};

@@ -37,13 +37,18 @@ pub const JSON_SCHEMA_VERSION: &str = "2020-12";
 /// name. Invalid JSON, including nesting deeper than 128 levels, is a
 /// [`DslError::Json`] with line and column.
 pub fn read_contract(text: &str, origin: &str) -> Result<Contract, DslError> {
-    let value: Value = serde_json::from_str(text).map_err(|source| DslError::Json {
+    from_value(&parse_json(text, origin)?, origin)
+}
+
+/// Parses JSON text; invalid JSON (including nesting deeper than 128
+/// levels) is a [`DslError::Json`] naming `origin`, line and column.
+pub fn parse_json(text: &str, origin: &str) -> Result<Value, DslError> {
+    serde_json::from_str(text).map_err(|source| DslError::Json {
         origin: origin.to_string(),
         line: source.line(),
         column: source.column(),
         source,
-    })?;
-    from_value(&value, origin)
+    })
 }
 
 /// Reads a contract from a parsed JSON document.

@@ -3,12 +3,11 @@
 
 use std::path::{Path, PathBuf};
 
-use anyhow::Context;
 use clap::Args;
 use serde_json::Value;
 
-use super::files::{read_text, write_output};
 use crate::cmd::Outcome;
+use crate::cmd::files::{read_json, read_text, write_output};
 
 #[derive(Debug, Args)]
 pub struct CompileArgs {
@@ -28,12 +27,14 @@ pub fn run(args: CompileArgs) -> anyhow::Result<Outcome> {
         .map(Path::to_path_buf)
         .unwrap_or_default();
     let resolver = move |reference: &str| -> Result<Value, accord_dsl::spec::ResolveError> {
-        load_schema(&base.join(reference)).map_err(Into::into)
+        read_json(&base.join(reference)).map_err(Into::into)
     };
     let contract = accord_dsl::spec::compile_spec(&text, &origin, &resolver)?;
-    let json = accord_dsl::pact::write_contract(&contract);
-    let value: Value = serde_json::from_str(&json).context("the written contract reads back")?;
-    write_output(args.output.as_deref(), &json)?;
+    let value = accord_dsl::pact::to_v4_json(&contract);
+    write_output(
+        args.output.as_deref(),
+        &serde_json::to_string_pretty(&value)?,
+    )?;
     let summary = accord_dsl::pact::summarize(&contract);
     let target = match args.output.as_deref() {
         Some(p) if p != Path::new("-") => p.display().to_string(),
@@ -47,10 +48,4 @@ pub fn run(args: CompileArgs) -> anyhow::Result<Outcome> {
         accord_dsl::canonical::digest(&value)
     );
     Ok(Outcome::Pass)
-}
-
-/// Reads a JSON Schema file a spec refers to.
-fn load_schema(path: &Path) -> anyhow::Result<Value> {
-    let text = read_text(path)?;
-    serde_json::from_str(&text).with_context(|| format!("{}: not valid JSON", path.display()))
 }

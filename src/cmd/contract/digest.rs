@@ -2,11 +2,10 @@
 
 use std::path::PathBuf;
 
-use anyhow::Context;
 use clap::Args;
 
-use super::files::read_text;
 use crate::cmd::Outcome;
+use crate::cmd::files::read_json;
 
 #[derive(Debug, Args)]
 pub struct DigestArgs {
@@ -16,9 +15,7 @@ pub struct DigestArgs {
 }
 
 pub fn run(args: DigestArgs) -> anyhow::Result<Outcome> {
-    let text = read_text(&args.file)?;
-    let value: serde_json::Value = serde_json::from_str(&text)
-        .with_context(|| format!("{}: not valid JSON", args.file.display()))?;
+    let value = read_json(&args.file)?;
     println!("{}", accord_dsl::canonical::digest(&value));
     Ok(Outcome::Pass)
 }

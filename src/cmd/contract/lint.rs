@@ -6,8 +6,8 @@ use std::path::PathBuf;
 use clap::Args;
 use serde_json::{Value, json};
 
-use super::files::read_text;
 use crate::cmd::Outcome;
+use crate::cmd::files::read_json;
 use accord_dsl::pact::{LintProblem, Severity, Summary};
 
 #[derive(Debug, Args)]
@@ -22,10 +22,9 @@ pub struct LintArgs {
 /// Exit 0 when the contract has no error (warnings allowed), 1 when it has
 /// one, 2 when it cannot be read at all.
 pub fn run(args: LintArgs) -> anyhow::Result<Outcome> {
-    let text = read_text(&args.file)?;
+    let value = read_json(&args.file)?;
     let origin = args.file.display().to_string();
-    let contract = accord_dsl::pact::read_contract(&text, &origin)?;
-    let value: Value = serde_json::from_str(&text)?;
+    let contract = accord_dsl::pact::from_value(&value, &origin)?;
     let spec = accord_dsl::pact::detect_spec(&value, &origin)?;
     let digest = accord_dsl::canonical::digest(&value);
     let summary = accord_dsl::pact::summarize(&contract);

@@ -2,7 +2,6 @@
 
 mod compile;
 mod digest;
-mod files;
 mod lint;
 
 use clap::Subcommand;

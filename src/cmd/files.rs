@@ -1,4 +1,5 @@
-//! Reading and writing the files contract commands work on.
+//! Reading and writing the files commands work on: one size limit, one
+//! error wording, whole-or-nothing writes.
 
 use std::io::Write;
 use std::path::Path;
@@ -41,4 +42,15 @@ pub fn write_output(path: Option<&Path>, text: &str) -> anyhow::Result<()> {
 fn print_stdout(text: &str) -> anyhow::Result<()> {
     let mut out = std::io::stdout().lock();
     writeln!(out, "{text}").context("cannot write to standard output")
+}
+
+/// Reads a JSON file (a leading byte-order mark is ignored); bad JSON names
+/// the file, line and column.
+pub fn read_json(path: &Path) -> anyhow::Result<serde_json::Value> {
+    let text = read_text(path)?;
+    let origin = path.display().to_string();
+    Ok(accord_dsl::pact::parse_json(
+        text.trim_start_matches('\u{feff}'),
+        &origin,
+    )?)
 }
