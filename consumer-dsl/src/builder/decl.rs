@@ -112,20 +112,20 @@ impl McpToolBuilder {
     }
 
     /// An argument always sent.
-    pub fn argument(mut self, name: impl Into<String>, ty: TypeName) -> Self {
-        self.0.arguments.insert(name.into(), ty);
+    pub fn argument(mut self, name: impl Into<String>, ty: impl Into<TypeName>) -> Self {
+        self.0.arguments.insert(name.into(), ty.into());
         self
     }
 
     /// An argument sometimes sent.
-    pub fn optional_argument(mut self, name: impl Into<String>, ty: TypeName) -> Self {
-        self.0.optional_arguments.insert(name.into(), ty);
+    pub fn optional_argument(mut self, name: impl Into<String>, ty: impl Into<TypeName>) -> Self {
+        self.0.optional_arguments.insert(name.into(), ty.into());
         self
     }
 
     /// A `structuredContent` field read (`plan_id`, `steps[*].title`).
-    pub fn reads(mut self, path: impl Into<String>, ty: TypeName) -> Self {
-        self.0.reads.insert(path.into(), ty);
+    pub fn reads(mut self, path: impl Into<String>, ty: impl Into<TypeName>) -> Self {
+        self.0.reads.insert(path.into(), ty.into());
         self
     }
 

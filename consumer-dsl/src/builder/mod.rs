@@ -36,7 +36,7 @@ mod other;
 /// Everything a builder user needs in scope.
 pub mod prelude {
     pub use super::{Common, ContractBuilder, m};
-    pub use crate::model::accord::{A2aErrorReason, A2aOperation, Credential, TaskState};
+    pub use crate::model::accord::{A2aErrorReason, A2aOperation, Credential, JsonType, TaskState};
     pub use crate::spec::ast::TypeName;
 }
 

@@ -121,33 +121,40 @@ pub struct McpToolSpec {
     pub annotations: Option<AnnotationsSpec>,
 }
 
-/// A JSON type name, or `any`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum TypeName {
-    String,
-    Number,
-    Integer,
-    Boolean,
-    Object,
-    Array,
-    Null,
-    Any,
-}
+/// A JSON type name as a spec writes it: a JSON Schema type, or `any`
+/// (no type expected).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TypeName(Option<JsonType>);
 
 impl TypeName {
+    /// `any`: the value may have any JSON type.
+    pub const ANY: TypeName = TypeName(None);
+
     /// The JSON Schema type, `None` for `any`.
     pub fn json_type(self) -> Option<JsonType> {
-        Some(match self {
-            TypeName::String => JsonType::String,
-            TypeName::Number => JsonType::Number,
-            TypeName::Integer => JsonType::Integer,
-            TypeName::Boolean => JsonType::Boolean,
-            TypeName::Object => JsonType::Object,
-            TypeName::Array => JsonType::Array,
-            TypeName::Null => JsonType::Null,
-            TypeName::Any => return None,
-        })
+        self.0
+    }
+}
+
+impl From<JsonType> for TypeName {
+    fn from(t: JsonType) -> Self {
+        TypeName(Some(t))
+    }
+}
+
+impl<'de> Deserialize<'de> for TypeName {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        const NAMES: &[&str] = &[
+            "string", "number", "integer", "boolean", "object", "array", "null", "any",
+        ];
+        let name = String::deserialize(d)?;
+        if name == "any" {
+            return Ok(TypeName::ANY);
+        }
+        let as_type = serde::de::value::StrDeserializer::<D::Error>::new(&name);
+        JsonType::deserialize(as_type)
+            .map(TypeName::from)
+            .map_err(|_| serde::de::Error::unknown_variant(&name, NAMES))
     }
 }
 
@@ -329,5 +336,25 @@ pub struct MessageBodySpec {
 impl Default for Template {
     fn default() -> Self {
         Template::Literal(Value::Null)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn type_names_read_json_schema_types_and_any() {
+        let read = |s: &str| yaml_serde::from_str::<TypeName>(s);
+        assert_eq!(
+            read("integer").ok(),
+            Some(TypeName::from(JsonType::Integer))
+        );
+        assert_eq!(read("any").ok(), Some(TypeName::ANY));
+        assert_eq!(read("any").ok().and_then(TypeName::json_type), None);
+        let err = read("strng")
+            .expect_err("a misspelt type is refused")
+            .to_string();
+        assert!(err.contains("strng") && err.contains("`any`"), "{err}");
     }
 }

@@ -2,8 +2,8 @@
 //! contracts.
 
 use accord_dsl::builder::{Common, ContractBuilder, m};
+use accord_dsl::model::accord::JsonType;
 use accord_dsl::model::accord::{A2aErrorReason, A2aOperation, TaskState};
-use accord_dsl::spec::ast::TypeName;
 use accord_dsl::spec::{NoSchemaFiles, compile_spec};
 use serde_json::json;
 
@@ -66,7 +66,7 @@ fn the_builder_and_the_spec_file_yield_the_same_contract() {
         .principal("alice", "tenant-a")
         .principal("bob", "tenant-b")
         .agent_card(|c| c.skill("work-planning").output_mode("application/json").streaming(true).interface("JSONRPC", "1.0"))
-        .mcp_tool("work_plan_lookup", |t| t.argument("plan_id", TypeName::String).reads("status", TypeName::String).read_only(true))
+        .mcp_tool("work_plan_lookup", |t| t.argument("plan_id", JsonType::String).reads("status", JsonType::String).read_only(true))
         .a2a_task("create a draft plan", |t| {
             t.as_principal("alice")
                 .given("reset")
