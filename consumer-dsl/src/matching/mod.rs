@@ -55,6 +55,7 @@ mod sentence_tests;
 
 pub mod path;
 pub mod rule;
+mod rule_read;
 pub mod rules;
 
 pub use body::match_body;
