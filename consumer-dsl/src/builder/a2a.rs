@@ -1,15 +1,16 @@
 //! Builders of `A2A/Task` interactions and their parts.
 
-use serde_json::{Map, Value};
+use serde_json::Value;
 
+pub use super::a2a_follow_up::FollowUpBuilder;
 pub use super::a2a_parts::{CancelBuilder, ErrorBuilder, PushBuilder};
 use super::common::Common;
 use super::{ErrorSlot, spec_part, template};
-use crate::model::accord::{A2aOperation, Credential, TaskState};
+use crate::model::accord::{A2aOperation, TaskState};
 use crate::spec::StateName;
 use crate::spec::ast::{
-    ArtifactSpec, CommonSpec, FollowUpExpectSpec, FollowUpSpec, InteractionSpec, Kind, PartSpec,
-    ResponseName, SchemaSpec, SendSpec, StepSpec,
+    ArtifactSpec, CommonSpec, InteractionSpec, Kind, PartSpec, ResponseName, SchemaSpec, SendSpec,
+    StepSpec,
 };
 
 /// Builds an `A2A/Task` interaction.
@@ -282,102 +283,6 @@ impl ArtifactBuilder {
     /// The text (inline matchers allowed).
     pub fn text(mut self, text: Value) -> Self {
         self.spec.text = Some(template(&mut self.errors, "artifact.text", text));
-        self
-    }
-}
-
-/// Builds a follow-up operation.
-#[derive(Debug)]
-pub struct FollowUpBuilder {
-    spec: FollowUpSpec,
-    errors: Vec<ErrorSlot>,
-}
-
-impl FollowUpBuilder {
-    fn new(op: A2aOperation) -> Self {
-        let spec = FollowUpSpec {
-            op,
-            after: None,
-            principal: None,
-            credential: None,
-            send: None,
-            params: Map::new(),
-            expect: None,
-            error: None,
-        };
-        FollowUpBuilder {
-            spec,
-            errors: Vec::new(),
-        }
-    }
-
-    fn expect(&mut self) -> &mut FollowUpExpectSpec {
-        self.spec
-            .expect
-            .get_or_insert_with(FollowUpExpectSpec::default)
-    }
-
-    /// Run once the task reached `state` (default: after the sequence).
-    pub fn after(mut self, state: TaskState) -> Self {
-        self.spec.after = Some(StateName(state));
-        self
-    }
-
-    /// Sent as another declared principal.
-    // `as_principal` reads as the spec's `as:` key; it consumes the builder like every step.
-    #[allow(clippy::wrong_self_convention)]
-    pub fn as_principal(mut self, principal: impl Into<String>) -> Self {
-        self.spec.principal = Some(principal.into());
-        self
-    }
-
-    /// Sent with this kind of credential.
-    pub fn credential(mut self, credential: Credential) -> Self {
-        self.spec.credential = Some(credential);
-        self
-    }
-
-    /// SendMessage: a text part.
-    pub fn send_text(mut self, text: impl Into<Value>) -> Self {
-        let t = template(&mut self.errors, "follow_up.send.text", text.into());
-        self.spec.send.get_or_insert_with(SendSpec::default).text = Some(t);
-        self
-    }
-
-    /// SendMessage: a data part.
-    pub fn send_data(mut self, data: Value) -> Self {
-        let t = template(&mut self.errors, "follow_up.send.data", data);
-        self.spec.send.get_or_insert_with(SendSpec::default).data = Some(t);
-        self
-    }
-
-    /// A request parameter (`historyLength`, ListTasks filters, …).
-    pub fn param(mut self, name: impl Into<String>, value: impl Into<Value>) -> Self {
-        self.spec.params.insert(name.into(), value.into());
-        self
-    }
-
-    /// The task's state in the answer.
-    pub fn expect_state(mut self, state: TaskState) -> Self {
-        self.expect().state = Some(StateName(state));
-        self
-    }
-
-    /// ListTasks: the created task is (not) listed.
-    pub fn contains_task(mut self, contains: bool) -> Self {
-        self.expect().contains_task = Some(contains);
-        self
-    }
-
-    /// SendMessage: a new task is (not) created.
-    pub fn new_task(mut self, new: bool) -> Self {
-        self.expect().new_task = Some(new);
-        self
-    }
-
-    /// The operation must fail.
-    pub fn fails_with(mut self, f: impl FnOnce(ErrorBuilder) -> ErrorBuilder) -> Self {
-        self.spec.error = Some(f(ErrorBuilder::default()).0);
         self
     }
 }

@@ -27,6 +27,7 @@
 //! ```
 
 mod a2a;
+mod a2a_follow_up;
 mod a2a_parts;
 mod common;
 mod decl;
