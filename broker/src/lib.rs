@@ -1,3 +1,27 @@
-//! Pact-Broker-compatible contract broker (lands with the broker issue).
+//! accord-broker: a Pact-Broker-compatible contract broker.
 //!
-//! This crate is an empty library until its issue lands: nothing here pretends to work.
+//! Stores contracts by consumer version, branch, tag, environment,
+//! deployment and release on SQLite (embedded default) or PostgreSQL, and
+//! answers the matrix and can-i-deploy. Speaks the Pact Broker's HAL+JSON
+//! API so the official Pact clients work against it unchanged.
+//!
+//! Layers: `api` (thin handlers) → `store` (diesel, one module per
+//! aggregate) → `db` (one connection type over both backends). Every error
+//! of a request is a `BrokerError` (`error.rs`, the one mapping point).
+
+pub mod api;
+pub mod auth;
+pub mod config;
+pub mod db;
+pub mod error;
+pub mod hal;
+pub mod names;
+pub mod routes;
+pub mod schema;
+pub mod server;
+pub mod state;
+pub mod store;
+
+pub use config::BrokerConfig;
+pub use error::BrokerError;
+pub use server::{RunningBroker, StartError, start};

@@ -3,6 +3,9 @@
 mod contract;
 mod files;
 mod match_cmd;
+mod migrate;
+mod serve;
+mod token;
 
 use clap::{Parser, Subcommand};
 
@@ -47,6 +50,12 @@ pub enum Command {
     Contract(contract::ContractCommand),
     /// Compare an actual Pact request, response or message with an expected one.
     Match(match_cmd::MatchArgs),
+    /// Run the contract broker (Pact Broker compatible) on SQLite or PostgreSQL.
+    Serve(serve::ServeArgs),
+    /// Apply the broker's database migrations.
+    Migrate(migrate::MigrateArgs),
+    /// Create, list and revoke the broker's API tokens.
+    Token(token::TokenArgs),
 }
 
 /// Runs the parsed command line.
@@ -54,5 +63,8 @@ pub fn run(cli: Cli) -> anyhow::Result<Outcome> {
     match cli.command {
         Command::Contract(c) => contract::run(c),
         Command::Match(m) => match_cmd::run(m),
+        Command::Serve(a) => serve::run(a),
+        Command::Migrate(a) => migrate::run(a),
+        Command::Token(a) => token::run(a),
     }
 }

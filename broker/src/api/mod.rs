@@ -1,0 +1,12 @@
+//! HTTP handlers, one module per resource. Thin: parse, call the store (or
+//! a domain module) inside `AppState::run`, render HAL+JSON.
+
+pub mod body;
+pub mod diagnostic;
+pub mod index;
+pub mod pacticipants;
+
+/// A stored timestamp as the Pact Broker writes it (RFC 3339, UTC).
+pub fn time(at: chrono::NaiveDateTime) -> String {
+    at.and_utc().to_rfc3339_opts(chrono::SecondsFormat::Secs, true)
+}

@@ -1,0 +1,62 @@
+//! What `accord serve` is told: database, address, limits, access.
+
+use crate::auth::Role;
+
+/// Default request body limit (10 MiB).
+pub const DEFAULT_BODY_LIMIT: usize = 10 * 1024 * 1024;
+
+/// The broker's configuration; everything another replica needs is in the
+/// database, so two processes with the same config serve the same data.
+#[derive(Debug, Clone)]
+pub struct BrokerConfig {
+    /// `postgres://…` for PostgreSQL, anything else is a SQLite file.
+    pub database_url: String,
+    /// Address to listen on (`127.0.0.1:9292`; port 0 picks a free one).
+    pub bind: String,
+    /// Absolute URL links start with; default: the request's scheme and host.
+    pub base_url: Option<String>,
+    /// Largest accepted request body, in bytes.
+    pub body_limit: usize,
+    /// Let anonymous clients read even when tokens or accounts exist.
+    pub public_read: bool,
+    /// HTTP Basic accounts (the Pact Broker's read/write and read-only users).
+    pub accounts: Vec<BasicAccount>,
+    /// Database connections in the pool.
+    pub pool_size: u32,
+    /// HTTP worker threads (default: the number of cores).
+    pub workers: Option<usize>,
+}
+
+impl BrokerConfig {
+    /// Defaults for `database_url` (used by tests and `accord serve`).
+    pub fn new(database_url: impl Into<String>) -> Self {
+        BrokerConfig {
+            database_url: database_url.into(),
+            bind: "127.0.0.1:9292".into(),
+            base_url: None,
+            body_limit: DEFAULT_BODY_LIMIT,
+            public_read: false,
+            accounts: Vec::new(),
+            pool_size: 8,
+            workers: None,
+        }
+    }
+}
+
+/// A configured HTTP Basic user.
+#[derive(Clone)]
+pub struct BasicAccount {
+    pub username: String,
+    pub password: String,
+    pub role: Role,
+}
+
+impl std::fmt::Debug for BasicAccount {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        // never print the password
+        f.debug_struct("BasicAccount")
+            .field("username", &self.username)
+            .field("role", &self.role)
+            .finish_non_exhaustive()
+    }
+}

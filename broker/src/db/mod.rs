@@ -1,0 +1,117 @@
+//! One connection type over SQLite and PostgreSQL, pooled, chosen by URL.
+//!
+//! `AnyConnection` is diesel's `MultiConnection` (PostgreSQL listed first so
+//! that diesel never mistakes a postgres URL for a SQLite file name).
+//! `AnyManager` replaces diesel's r2d2 manager because the derived
+//! `establish` swallows the real connection error; ours dispatches on the
+//! scheme and keeps it. SQLite connections get WAL, a busy timeout and
+//! foreign keys on connect.
+
+mod migrate;
+
+use std::time::Duration;
+
+use diesel::connection::SimpleConnection;
+use diesel::r2d2::{self, ManageConnection, R2D2Connection};
+use diesel::{Connection, ConnectionError, PgConnection, SqliteConnection};
+
+pub use migrate::{Backend, run_migrations};
+
+use crate::store::StoreError;
+
+/// A connection to whichever database the URL named.
+#[derive(diesel::MultiConnection)]
+pub enum AnyConnection {
+    Postgresql(PgConnection),
+    Sqlite(SqliteConnection),
+}
+
+impl std::fmt::Debug for AnyConnection {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            AnyConnection::Postgresql(_) => "AnyConnection::Postgresql",
+            AnyConnection::Sqlite(_) => "AnyConnection::Sqlite",
+        })
+    }
+}
+
+/// The pool every handler and command draws from.
+pub type Pool = r2d2::Pool<AnyManager>;
+/// A connection borrowed from the pool.
+pub type PooledConn = r2d2::PooledConnection<AnyManager>;
+
+/// How long a SQLite writer waits for the lock before giving up.
+const SQLITE_BUSY_TIMEOUT_MS: u32 = 10_000;
+
+/// r2d2 manager that opens PostgreSQL for `postgres://`/`postgresql://`
+/// URLs and SQLite for anything else (`sqlite://x` and `sqlite:x` mean the
+/// file `x`).
+#[derive(Debug, Clone)]
+pub struct AnyManager {
+    url: String,
+}
+
+impl AnyManager {
+    /// A manager for `url`.
+    pub fn new(url: impl Into<String>) -> Self {
+        AnyManager { url: url.into() }
+    }
+
+    /// Which backend the URL selects.
+    pub fn backend(&self) -> Backend {
+        Backend::of_url(&self.url)
+    }
+}
+
+/// The SQLite file name a URL names.
+pub fn sqlite_path(url: &str) -> &str {
+    url.strip_prefix("sqlite://")
+        .or_else(|| url.strip_prefix("sqlite:"))
+        .unwrap_or(url)
+}
+
+impl ManageConnection for AnyManager {
+    type Connection = AnyConnection;
+    type Error = ConnectionError;
+
+    fn connect(&self) -> Result<AnyConnection, ConnectionError> {
+        match self.backend() {
+            Backend::Postgres => PgConnection::establish(&self.url).map(AnyConnection::Postgresql),
+            Backend::Sqlite => {
+                let mut conn = SqliteConnection::establish(sqlite_path(&self.url))?;
+                conn.batch_execute(&format!(
+                    "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; \
+                     PRAGMA busy_timeout = {SQLITE_BUSY_TIMEOUT_MS}; PRAGMA foreign_keys = ON;"
+                ))
+                .map_err(ConnectionError::CouldntSetupConfiguration)?;
+                Ok(AnyConnection::Sqlite(conn))
+            }
+        }
+    }
+
+    fn is_valid(&self, conn: &mut AnyConnection) -> Result<(), ConnectionError> {
+        conn.ping().map_err(ConnectionError::CouldntSetupConfiguration)
+    }
+
+    fn has_broken(&self, conn: &mut AnyConnection) -> bool {
+        conn.is_broken()
+    }
+}
+
+/// Opens a pool of `size` connections to `url`, failing with the database's
+/// own message when the first connection cannot be made.
+pub fn connect(url: &str, size: u32) -> Result<Pool, StoreError> {
+    let manager = AnyManager::new(url);
+    // SQLite allows one writer at a time; more connections only queue on the lock.
+    let size = match manager.backend() {
+        Backend::Sqlite => size.clamp(1, 8),
+        Backend::Postgres => size.max(1),
+    };
+    let first = manager.connect().map_err(StoreError::Connect)?;
+    drop(first);
+    r2d2::Pool::builder()
+        .max_size(size)
+        .connection_timeout(Duration::from_secs(30))
+        .build(manager)
+        .map_err(StoreError::Pool)
+}

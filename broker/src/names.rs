@@ -1,0 +1,155 @@
+//! Names and numbers parsed once at the edge (parse, don't validate): after
+//! construction an invalid pacticipant name, version number, branch, tag,
+//! environment name or content sha cannot exist.
+
+use std::fmt;
+
+/// Why a name was refused.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum NameError {
+    #[error("must not be blank")]
+    Blank,
+    #[error("must be at most {max} characters")]
+    TooLong { max: usize },
+    #[error("must not contain control characters")]
+    Control,
+    #[error("must not contain spaces")]
+    Space,
+    #[error("must be 64 lowercase hexadecimal characters (a sha256)")]
+    NotSha,
+}
+
+const MAX_NAME: usize = 255;
+
+fn check_text(text: &str, spaces_allowed: bool) -> Result<(), NameError> {
+    if text.trim().is_empty() {
+        return Err(NameError::Blank);
+    }
+    if text.chars().count() > MAX_NAME {
+        return Err(NameError::TooLong { max: MAX_NAME });
+    }
+    if text.chars().any(char::is_control) {
+        return Err(NameError::Control);
+    }
+    if !spaces_allowed && text.contains(' ') {
+        return Err(NameError::Space);
+    }
+    Ok(())
+}
+
+macro_rules! name_type {
+    ($(#[$doc:meta])* $name:ident, spaces: $spaces:expr) => {
+        $(#[$doc])*
+        #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
+        #[serde(transparent)]
+        pub struct $name(String);
+
+        impl $name {
+            /// Parses `text`, refusing blank, over-long or control-character names.
+            pub fn parse(text: &str) -> Result<Self, NameError> {
+                check_text(text, $spaces)?;
+                Ok($name(text.to_owned()))
+            }
+
+            /// The name as text.
+            pub fn as_str(&self) -> &str {
+                &self.0
+            }
+        }
+
+        impl fmt::Display for $name {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str(&self.0)
+            }
+        }
+
+        impl AsRef<str> for $name {
+            fn as_ref(&self) -> &str {
+                &self.0
+            }
+        }
+    };
+}
+
+name_type!(
+    /// A consumer's or provider's name (case-sensitive, spaces allowed).
+    PacticipantName, spaces: true
+);
+name_type!(
+    /// A pacticipant version number (any non-blank text: a semver, a git sha).
+    VersionNumber, spaces: true
+);
+name_type!(
+    /// A branch name.
+    BranchName, spaces: true
+);
+name_type!(
+    /// A tag name.
+    TagName, spaces: true
+);
+name_type!(
+    /// An environment name (no spaces, as in the Pact Broker).
+    EnvironmentName, spaces: false
+);
+
+/// The sha256 (hex) of a contract's canonical content.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+#[serde(transparent)]
+pub struct ContentSha(String);
+
+impl ContentSha {
+    /// Parses a 64-character lowercase hex digest.
+    pub fn parse(text: &str) -> Result<Self, NameError> {
+        let is_hex = text.len() == 64
+            && text
+                .bytes()
+                .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b));
+        if is_hex {
+            Ok(ContentSha(text.to_owned()))
+        } else {
+            Err(NameError::NotSha)
+        }
+    }
+
+    /// The digest as text.
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+impl fmt::Display for ContentSha {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn blank_and_control_names_are_refused() {
+        assert_eq!(PacticipantName::parse("  "), Err(NameError::Blank));
+        assert_eq!(PacticipantName::parse("a\nb"), Err(NameError::Control));
+        assert!(PacticipantName::parse("Order Service").is_ok());
+    }
+
+    #[test]
+    fn environment_names_have_no_spaces() {
+        assert_eq!(EnvironmentName::parse("prod eu"), Err(NameError::Space));
+        assert!(EnvironmentName::parse("production").is_ok());
+    }
+
+    #[test]
+    fn a_sha_is_64_lowercase_hex_characters() {
+        assert!(ContentSha::parse(&"a".repeat(64)).is_ok());
+        assert_eq!(ContentSha::parse(&"A".repeat(64)), Err(NameError::NotSha));
+        assert_eq!(ContentSha::parse("abc"), Err(NameError::NotSha));
+    }
+
+    #[test]
+    fn names_longer_than_255_characters_are_refused() {
+        let long = "x".repeat(256);
+        assert_eq!(VersionNumber::parse(&long), Err(NameError::TooLong { max: 255 }));
+    }
+}

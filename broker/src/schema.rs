@@ -1,0 +1,177 @@
+//! diesel's view of the tables in `migrations/`: written by hand, kept to
+//! column types both backends share (ids BIGINT, text, boolean, timestamp).
+
+diesel::table! {
+    pacticipants (id) {
+        id -> BigInt,
+        name -> Text,
+        display_name -> Nullable<Text>,
+        repository_url -> Nullable<Text>,
+        repository_name -> Nullable<Text>,
+        repository_namespace -> Nullable<Text>,
+        main_branch -> Nullable<Text>,
+        created_at -> Timestamp,
+        updated_at -> Timestamp,
+    }
+}
+
+diesel::table! {
+    versions (id) {
+        id -> BigInt,
+        pacticipant_id -> BigInt,
+        number -> Text,
+        build_url -> Nullable<Text>,
+        created_at -> Timestamp,
+    }
+}
+
+diesel::table! {
+    branches (id) {
+        id -> BigInt,
+        pacticipant_id -> BigInt,
+        name -> Text,
+        created_at -> Timestamp,
+    }
+}
+
+diesel::table! {
+    branch_versions (id) {
+        id -> BigInt,
+        branch_id -> BigInt,
+        version_id -> BigInt,
+        pacticipant_id -> BigInt,
+        created_at -> Timestamp,
+    }
+}
+
+diesel::table! {
+    tags (id) {
+        id -> BigInt,
+        version_id -> BigInt,
+        pacticipant_id -> BigInt,
+        name -> Text,
+        created_at -> Timestamp,
+    }
+}
+
+diesel::table! {
+    environments (id) {
+        id -> BigInt,
+        uuid -> Text,
+        name -> Text,
+        display_name -> Nullable<Text>,
+        production -> Bool,
+        contacts -> Nullable<Text>,
+        created_at -> Timestamp,
+        updated_at -> Timestamp,
+    }
+}
+
+diesel::table! {
+    deployed_versions (id) {
+        id -> BigInt,
+        uuid -> Text,
+        version_id -> BigInt,
+        pacticipant_id -> BigInt,
+        environment_id -> BigInt,
+        application_instance -> Text,
+        created_at -> Timestamp,
+        undeployed_at -> Nullable<Timestamp>,
+    }
+}
+
+diesel::table! {
+    released_versions (id) {
+        id -> BigInt,
+        uuid -> Text,
+        version_id -> BigInt,
+        pacticipant_id -> BigInt,
+        environment_id -> BigInt,
+        created_at -> Timestamp,
+        support_ended_at -> Nullable<Timestamp>,
+    }
+}
+
+diesel::table! {
+    pact_contents (id) {
+        id -> BigInt,
+        sha -> Text,
+        consumer_id -> BigInt,
+        provider_id -> BigInt,
+        content -> Text,
+        interactions_count -> BigInt,
+        created_at -> Timestamp,
+    }
+}
+
+diesel::table! {
+    pact_publications (id) {
+        id -> BigInt,
+        consumer_version_id -> BigInt,
+        consumer_id -> BigInt,
+        provider_id -> BigInt,
+        pact_content_id -> BigInt,
+        revision -> BigInt,
+        created_at -> Timestamp,
+        updated_at -> Timestamp,
+    }
+}
+
+diesel::table! {
+    verifications (id) {
+        id -> BigInt,
+        pact_content_id -> BigInt,
+        provider_version_id -> BigInt,
+        consumer_id -> BigInt,
+        provider_id -> BigInt,
+        success -> Bool,
+        build_url -> Nullable<Text>,
+        test_results -> Nullable<Text>,
+        verified_by -> Nullable<Text>,
+        findings -> Text,
+        wip -> Bool,
+        pending -> Bool,
+        selectors -> Nullable<Text>,
+        execution_date -> Timestamp,
+    }
+}
+
+diesel::table! {
+    tokens (id) {
+        id -> BigInt,
+        name -> Text,
+        role -> Text,
+        secret_hash -> Text,
+        created_at -> Timestamp,
+        revoked_at -> Nullable<Timestamp>,
+    }
+}
+
+diesel::joinable!(versions -> pacticipants (pacticipant_id));
+diesel::joinable!(branches -> pacticipants (pacticipant_id));
+diesel::joinable!(branch_versions -> branches (branch_id));
+diesel::joinable!(branch_versions -> versions (version_id));
+diesel::joinable!(tags -> versions (version_id));
+diesel::joinable!(deployed_versions -> versions (version_id));
+diesel::joinable!(deployed_versions -> environments (environment_id));
+diesel::joinable!(released_versions -> versions (version_id));
+diesel::joinable!(released_versions -> environments (environment_id));
+diesel::joinable!(pact_publications -> versions (consumer_version_id));
+diesel::joinable!(pact_publications -> pact_contents (pact_content_id));
+diesel::joinable!(verifications -> pact_contents (pact_content_id));
+diesel::joinable!(verifications -> versions (provider_version_id));
+
+diesel::allow_tables_to_appear_in_same_query!(
+    pacticipants,
+    versions,
+    branches,
+    branch_versions,
+    tags,
+    environments,
+    deployed_versions,
+    released_versions,
+    pact_contents,
+    pact_publications,
+    verifications,
+    tokens,
+);

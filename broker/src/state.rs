@@ -1,0 +1,45 @@
+//! What every handler shares: the pool and the configuration.
+
+use std::sync::Arc;
+
+use actix_web::web;
+use diesel::Connection;
+
+use crate::config::BrokerConfig;
+use crate::db::{AnyConnection, Pool};
+use crate::error::BrokerError;
+use crate::store::StoreError;
+
+/// Application state, cloned into every worker.
+#[derive(Debug, Clone)]
+pub struct AppState {
+    pub pool: Pool,
+    pub config: Arc<BrokerConfig>,
+}
+
+impl AppState {
+    /// Runs blocking database work off the async executor.
+    pub async fn run<T, F>(&self, work: F) -> Result<T, BrokerError>
+    where
+        T: Send + 'static,
+        F: FnOnce(&mut AnyConnection) -> Result<T, BrokerError> + Send + 'static,
+    {
+        let pool = self.pool.clone();
+        web::block(move || {
+            let mut conn = pool.get().map_err(StoreError::Pool)?;
+            work(&mut conn)
+        })
+        .await
+        .map_err(|_| BrokerError::ShuttingDown)?
+    }
+
+    /// Like `run`, inside one transaction: an error rolls everything back,
+    /// so a failed request leaves nothing behind.
+    pub async fn transaction<T, F>(&self, work: F) -> Result<T, BrokerError>
+    where
+        T: Send + 'static,
+        F: FnOnce(&mut AnyConnection) -> Result<T, BrokerError> + Send + 'static,
+    {
+        self.run(move |conn| conn.transaction(work)).await
+    }
+}

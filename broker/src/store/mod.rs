@@ -1,0 +1,55 @@
+//! Storage: one module per aggregate, each exposing `find_by_*`, `list_*`,
+//! `insert`, `update_*` over an `&mut AnyConnection`. Handlers never import
+//! diesel; they call these functions inside `AppState::run`.
+//!
+//! Rows (`Queryable` structs and `New*` insertables) live here and nowhere
+//! else; the API converts them into wire types.
+
+pub mod pacticipants;
+pub mod tokens;
+
+use diesel::result::{DatabaseErrorKind, Error as DieselError};
+
+/// Current time as stored in `TIMESTAMP` columns (UTC, microseconds, so both
+/// backends round-trip it exactly).
+pub fn now() -> chrono::NaiveDateTime {
+    let now = chrono::Utc::now().naive_utc();
+    chrono::DurationRound::duration_trunc(now, chrono::TimeDelta::microseconds(1)).unwrap_or(now)
+}
+
+/// What can go wrong talking to the database.
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    #[error("database query failed")]
+    Query(#[from] DieselError),
+    #[error("cannot connect to the database")]
+    Connect(#[source] diesel::ConnectionError),
+    #[error("no database connection available")]
+    Pool(#[from] diesel::r2d2::PoolError),
+    #[error("database migration failed")]
+    Migration(#[source] Box<dyn std::error::Error + Send + Sync>),
+    #[error("stored {what} is not valid JSON")]
+    CorruptJson {
+        what: &'static str,
+        #[source]
+        source: serde_json::Error,
+    },
+}
+
+impl StoreError {
+    /// True when a UNIQUE constraint refused the write (someone else, maybe
+    /// another replica, wrote the same key first).
+    pub fn is_unique_violation(&self) -> bool {
+        matches!(
+            self,
+            StoreError::Query(DieselError::DatabaseError(DatabaseErrorKind::UniqueViolation, _))
+        )
+    }
+}
+
+/// One round trip to the database.
+pub fn ping(conn: &mut crate::db::AnyConnection) -> Result<(), StoreError> {
+    use diesel::connection::SimpleConnection;
+    conn.batch_execute("SELECT 1")?;
+    Ok(())
+}

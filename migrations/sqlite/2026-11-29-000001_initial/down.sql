@@ -1,0 +1,12 @@
+DROP TABLE tokens;
+DROP TABLE verifications;
+DROP TABLE pact_publications;
+DROP TABLE pact_contents;
+DROP TABLE released_versions;
+DROP TABLE deployed_versions;
+DROP TABLE environments;
+DROP TABLE tags;
+DROP TABLE branch_versions;
+DROP TABLE branches;
+DROP TABLE versions;
+DROP TABLE pacticipants;

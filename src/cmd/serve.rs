@@ -1,0 +1,109 @@
+//! `accord serve`: run the broker.
+
+use accord_broker::BrokerConfig;
+use accord_broker::auth::Role;
+use accord_broker::config::{BasicAccount, DEFAULT_BODY_LIMIT};
+use anyhow::Context;
+use clap::Args;
+
+use super::Outcome;
+
+/// Default database: an SQLite file in the working directory.
+pub const DEFAULT_DATABASE_URL: &str = "accord.db";
+
+/// Run the contract broker (Pact Broker HTTP API) on SQLite or PostgreSQL.
+#[derive(Debug, Args)]
+pub struct ServeArgs {
+    /// Address to listen on.
+    #[arg(long, default_value = "127.0.0.1:9292")]
+    bind: String,
+    /// Database: a SQLite file name (default `accord.db`) or a postgres:// URL.
+    #[arg(long, env = "DATABASE_URL", default_value = DEFAULT_DATABASE_URL)]
+    database_url: String,
+    /// Absolute URL links start with (behind a proxy); default: the request's host.
+    #[arg(long, env = "ACCORD_BASE_URL")]
+    base_url: Option<String>,
+    /// Largest request body accepted, in bytes.
+    #[arg(long, default_value_t = DEFAULT_BODY_LIMIT)]
+    body_limit: usize,
+    /// Let clients without credentials read even when tokens or accounts exist.
+    #[arg(long)]
+    public_read: bool,
+    /// HTTP Basic user with the write role (Pact's --broker-username), as USER:PASSWORD.
+    #[arg(long, env = "ACCORD_BASIC_AUTH", value_name = "USER:PASSWORD", hide_env_values = true)]
+    basic_auth: Option<String>,
+    /// HTTP Basic user with the read role, as USER:PASSWORD.
+    #[arg(long, env = "ACCORD_BASIC_AUTH_READ_ONLY", value_name = "USER:PASSWORD", hide_env_values = true)]
+    basic_auth_read_only: Option<String>,
+    /// Database connections in the pool.
+    #[arg(long, default_value_t = 8)]
+    pool_size: u32,
+}
+
+fn account(text: &str, role: Role, flag: &str) -> anyhow::Result<BasicAccount> {
+    let (user, password) = text
+        .split_once(':')
+        .filter(|(u, p)| !u.is_empty() && !p.is_empty())
+        .with_context(|| format!("{flag} must be USER:PASSWORD"))?;
+    Ok(BasicAccount {
+        username: user.to_owned(),
+        password: password.to_owned(),
+        role,
+    })
+}
+
+impl ServeArgs {
+    fn config(self) -> anyhow::Result<BrokerConfig> {
+        let mut config = BrokerConfig::new(self.database_url);
+        config.bind = self.bind;
+        config.base_url = self.base_url;
+        config.body_limit = self.body_limit;
+        config.public_read = self.public_read;
+        config.pool_size = self.pool_size;
+        if let Some(a) = &self.basic_auth {
+            config.accounts.push(account(a, Role::Write, "--basic-auth")?);
+        }
+        if let Some(a) = &self.basic_auth_read_only {
+            config.accounts.push(account(a, Role::Read, "--basic-auth-read-only")?);
+        }
+        Ok(config)
+    }
+}
+
+/// Serves until interrupted.
+pub fn run(args: ServeArgs) -> anyhow::Result<Outcome> {
+    init_logging();
+    let config = args.config()?;
+    actix_web::rt::System::new().block_on(async move {
+        let running = accord_broker::start(config).context("cannot start the broker")?;
+        if running.open {
+            tracing::warn!(
+                "no token or account exists: the broker is open to anyone who can reach it; \
+                 create one with `accord token create --role write --name ci`"
+            );
+        }
+        println!("accord broker listening on http://{} ({})", running.addr, running.backend.name());
+        let handle = running.server.handle();
+        actix_web::rt::spawn(async move {
+            if tokio_ctrl_c().await {
+                handle.stop(true).await;
+            }
+        });
+        running.server.await.context("the broker stopped with an error")?;
+        Ok(Outcome::Pass)
+    })
+}
+
+async fn tokio_ctrl_c() -> bool {
+    actix_web::rt::signal::ctrl_c().await.is_ok()
+}
+
+/// Log lines to stderr, `RUST_LOG` filtering (default info).
+pub fn init_logging() {
+    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
+    let _ = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr)
+        .try_init();
+}

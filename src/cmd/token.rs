@@ -1,0 +1,94 @@
+//! `accord token create|list|revoke`: API tokens, managed directly in the
+//! broker's database (whoever can reach the database is its administrator;
+//! this is how the first token is made).
+
+use accord_broker::auth::{Role, hash_secret, new_secret};
+use accord_broker::db;
+use accord_broker::store::tokens;
+use anyhow::{Context, bail};
+use clap::{Args, Subcommand, ValueEnum};
+
+use super::Outcome;
+use super::serve::DEFAULT_DATABASE_URL;
+
+/// Manage the broker's API tokens (stored hashed; the secret is printed once).
+#[derive(Debug, Args)]
+pub struct TokenArgs {
+    /// Database: a SQLite file name (default `accord.db`) or a postgres:// URL.
+    #[arg(long, env = "DATABASE_URL", default_value = DEFAULT_DATABASE_URL, global = true)]
+    database_url: String,
+    #[command(subcommand)]
+    command: TokenCommand,
+}
+
+#[derive(Debug, Subcommand)]
+enum TokenCommand {
+    /// Create a token and print its secret (once).
+    Create {
+        /// What it may do: read, write (publish, record deployments, verify) or admin.
+        #[arg(long, value_enum)]
+        role: RoleArg,
+        /// A unique name (also the HTTP Basic user name for this token).
+        #[arg(long)]
+        name: String,
+    },
+    /// List tokens (names, roles, state; never secrets).
+    List,
+    /// Revoke a token by name.
+    Revoke {
+        /// The token's name.
+        name: String,
+    },
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum)]
+enum RoleArg {
+    Read,
+    Write,
+    Admin,
+}
+
+impl From<RoleArg> for Role {
+    fn from(r: RoleArg) -> Role {
+        match r {
+            RoleArg::Read => Role::Read,
+            RoleArg::Write => Role::Write,
+            RoleArg::Admin => Role::Admin,
+        }
+    }
+}
+
+/// Runs a token subcommand.
+pub fn run(args: TokenArgs) -> anyhow::Result<Outcome> {
+    let pool = db::connect(&args.database_url, 1).context("cannot open the database")?;
+    let mut conn = pool.get().context("cannot open the database")?;
+    db::run_migrations(&mut conn).context("migration failed")?;
+    match args.command {
+        TokenCommand::Create { role, name } => {
+            if name.trim().is_empty() || name.contains(':') {
+                bail!("--name must be non-blank and must not contain ':'");
+            }
+            let secret = new_secret();
+            let role = Role::from(role);
+            match tokens::insert(&mut conn, &name, role.as_str(), &hash_secret(&secret)) {
+                Err(e) if e.is_unique_violation() => bail!("a token named '{name}' already exists"),
+                other => other.context("cannot store the token")?,
+            };
+            eprintln!("created token '{name}' with role {}; this is the only time its secret is shown:", role.as_str());
+            println!("{secret}");
+        }
+        TokenCommand::List => {
+            for t in tokens::list(&mut conn)? {
+                let state = if t.revoked_at.is_some() { "revoked" } else { "active" };
+                println!("{}\t{}\t{}\tcreated {}", t.name, t.role, state, t.created_at.and_utc().to_rfc3339());
+            }
+        }
+        TokenCommand::Revoke { name } => {
+            if !tokens::revoke(&mut conn, &name)? {
+                bail!("no active token named '{name}'");
+            }
+            println!("revoked token '{name}'");
+        }
+    }
+    Ok(Outcome::Pass)
+}
