@@ -4,6 +4,7 @@
 //! a library crate. Exit codes are a contract: 0 pass, 1 contract failure /
 //! mismatch, 2 usage or operational error.
 
+mod client;
 mod cmd;
 
 use std::process::ExitCode;

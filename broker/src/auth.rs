@@ -86,7 +86,10 @@ pub fn hash_secret(secret: &str) -> String {
 /// A new random token secret (`acc_` + 43 base64url characters, 256 bits).
 pub fn new_secret() -> String {
     let bytes: [u8; 32] = rand::random();
-    format!("acc_{}", base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(bytes))
+    format!(
+        "acc_{}",
+        base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(bytes)
+    )
 }
 
 enum Presented {
@@ -125,7 +128,10 @@ fn presented(req: &ServiceRequest) -> Presented {
 /// Constant-time comparison, so a wrong password takes as long as a right one.
 fn same(a: &str, b: &str) -> bool {
     let (x, y) = (Sha256::digest(a.as_bytes()), Sha256::digest(b.as_bytes()));
-    x.iter().zip(y.iter()).fold(0u8, |acc, (p, q)| acc | (p ^ q)) == 0
+    x.iter()
+        .zip(y.iter())
+        .fold(0u8, |acc, (p, q)| acc | (p ^ q))
+        == 0
 }
 
 async fn identify(state: &AppState, credential: Presented) -> Result<Option<Caller>, BrokerError> {
@@ -133,9 +139,17 @@ async fn identify(state: &AppState, credential: Presented) -> Result<Option<Call
         Presented::Nothing => Ok(None),
         Presented::Unreadable => Err(BrokerError::Unauthorized),
         Presented::Basic { user, password } => {
-            if let Some(account) = state.config.accounts.iter().find(|a| same(&a.username, &user)) {
+            if let Some(account) = state
+                .config
+                .accounts
+                .iter()
+                .find(|a| same(&a.username, &user))
+            {
                 return if same(&account.password, &password) {
-                    Ok(Some(Caller { name: user, role: account.role }))
+                    Ok(Some(Caller {
+                        name: user,
+                        role: account.role,
+                    }))
                 } else {
                     Err(BrokerError::Unauthorized)
                 };
@@ -146,13 +160,18 @@ async fn identify(state: &AppState, credential: Presented) -> Result<Option<Call
                 _ => Err(BrokerError::Unauthorized),
             }
         }
-        Presented::Bearer(secret) => lookup_token(state, secret).await?.map(Some).ok_or(BrokerError::Unauthorized),
+        Presented::Bearer(secret) => lookup_token(state, secret)
+            .await?
+            .map(Some)
+            .ok_or(BrokerError::Unauthorized),
     }
 }
 
 async fn lookup_token(state: &AppState, secret: String) -> Result<Option<Caller>, BrokerError> {
     let hash = hash_secret(&secret);
-    let token = state.run(move |conn| Ok(tokens::find_active_by_hash(conn, &hash)?)).await?;
+    let token = state
+        .run(move |conn| Ok(tokens::find_active_by_hash(conn, &hash)?))
+        .await?;
     Ok(token.and_then(|t| Role::parse(&t.role).map(|role| Caller { name: t.name, role })))
 }
 
@@ -168,14 +187,21 @@ async fn authorize(state: &AppState, req: &ServiceRequest) -> Result<Option<Call
         return if caller.role >= needed {
             Ok(Some(caller))
         } else {
-            Err(BrokerError::Forbidden { needed: needed.as_str() })
+            Err(BrokerError::Forbidden {
+                needed: needed.as_str(),
+            })
         };
     }
     if needed == Role::Read && state.config.public_read {
         return Ok(None);
     }
-    let open = state.config.accounts.is_empty() && !state.run(|conn| Ok(tokens::any_active(conn)?)).await?;
-    if open { Ok(None) } else { Err(BrokerError::Unauthorized) }
+    let open = state.config.accounts.is_empty()
+        && !state.run(|conn| Ok(tokens::any_active(conn)?)).await?;
+    if open {
+        Ok(None)
+    } else {
+        Err(BrokerError::Unauthorized)
+    }
 }
 
 /// The middleware: authorizes, then runs the handler.
@@ -203,8 +229,14 @@ mod tests {
 
     #[test]
     fn for_verification_is_a_read_and_tokens_need_admin() {
-        assert_eq!(required_role(&Method::POST, "/pacts/provider/Bar/for-verification"), Role::Read);
-        assert_eq!(required_role(&Method::POST, "/contracts/publish"), Role::Write);
+        assert_eq!(
+            required_role(&Method::POST, "/pacts/provider/Bar/for-verification"),
+            Role::Read
+        );
+        assert_eq!(
+            required_role(&Method::POST, "/contracts/publish"),
+            Role::Write
+        );
         assert_eq!(required_role(&Method::GET, "/tokens"), Role::Admin);
         assert_eq!(required_role(&Method::GET, "/matrix"), Role::Read);
     }

@@ -36,7 +36,10 @@ impl FieldError {
 pub enum BrokerError {
     /// 400: the request is malformed (bad JSON, wrong types, invalid fields).
     #[error("{detail}")]
-    BadRequest { detail: String, errors: Vec<FieldError> },
+    BadRequest {
+        detail: String,
+        errors: Vec<FieldError>,
+    },
     /// 401: no credentials, or credentials that match nothing.
     #[error("authentication required")]
     Unauthorized,
@@ -62,7 +65,10 @@ pub enum BrokerError {
     UnsupportedMediaType { got: String, expected: &'static str },
     /// 422: well-formed, but semantically wrong (a contract the model refuses).
     #[error("{detail}")]
-    Unprocessable { detail: String, errors: Vec<FieldError> },
+    Unprocessable {
+        detail: String,
+        errors: Vec<FieldError>,
+    },
     /// 503: the database could not be reached in time.
     #[error("the database is unavailable")]
     Unavailable(#[source] StoreError),
@@ -187,7 +193,9 @@ impl ResponseError for BrokerError {
             BrokerError::PayloadTooLarge { .. } => StatusCode::PAYLOAD_TOO_LARGE,
             BrokerError::UnsupportedMediaType { .. } => StatusCode::UNSUPPORTED_MEDIA_TYPE,
             BrokerError::Unprocessable { .. } => StatusCode::UNPROCESSABLE_ENTITY,
-            BrokerError::Unavailable(_) | BrokerError::ShuttingDown => StatusCode::SERVICE_UNAVAILABLE,
+            BrokerError::Unavailable(_) | BrokerError::ShuttingDown => {
+                StatusCode::SERVICE_UNAVAILABLE
+            }
             BrokerError::Store(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
@@ -222,9 +230,18 @@ mod tests {
 
     #[test]
     fn each_error_has_its_own_status() {
-        assert_eq!(BrokerError::Unauthorized.status_code(), StatusCode::UNAUTHORIZED);
-        assert_eq!(BrokerError::Forbidden { needed: "write" }.status_code(), StatusCode::FORBIDDEN);
-        assert_eq!(BrokerError::not_found("x").status_code(), StatusCode::NOT_FOUND);
+        assert_eq!(
+            BrokerError::Unauthorized.status_code(),
+            StatusCode::UNAUTHORIZED
+        );
+        assert_eq!(
+            BrokerError::Forbidden { needed: "write" }.status_code(),
+            StatusCode::FORBIDDEN
+        );
+        assert_eq!(
+            BrokerError::not_found("x").status_code(),
+            StatusCode::NOT_FOUND
+        );
         assert_eq!(
             BrokerError::PayloadTooLarge { limit: 1 }.status_code(),
             StatusCode::PAYLOAD_TOO_LARGE

@@ -14,7 +14,11 @@ use crate::state::AppState;
 pub const HAL_JSON: &str = "application/hal+json;charset=utf-8";
 
 /// Characters left as they are in a path segment (RFC 3986 unreserved).
-const SEGMENT: &AsciiSet = &NON_ALPHANUMERIC.remove(b'-').remove(b'.').remove(b'_').remove(b'~');
+const SEGMENT: &AsciiSet = &NON_ALPHANUMERIC
+    .remove(b'-')
+    .remove(b'.')
+    .remove(b'_')
+    .remove(b'~');
 
 /// Percent-encodes one path segment (pacticipant names contain spaces).
 pub fn encode_segment(segment: &str) -> String {
@@ -127,8 +131,10 @@ impl Links {
 
     /// Adds relation `rel` → an array of links (selected by `name`).
     pub fn add_array(mut self, rel: &str, links: Vec<Link>) -> Self {
-        self.0
-            .insert(rel.to_owned(), Value::Array(links.iter().map(Link::to_value).collect()));
+        self.0.insert(
+            rel.to_owned(),
+            Value::Array(links.iter().map(Link::to_value).collect()),
+        );
         self
     }
 
@@ -167,7 +173,10 @@ mod tests {
     #[test]
     fn segments_with_spaces_and_slashes_are_encoded() {
         let base = BaseUrl("http://b".into());
-        assert_eq!(base.url(&["pacticipants", "Order Service/v2"]), "http://b/pacticipants/Order%20Service%2Fv2");
+        assert_eq!(
+            base.url(&["pacticipants", "Order Service/v2"]),
+            "http://b/pacticipants/Order%20Service%2Fv2"
+        );
     }
 
     #[test]

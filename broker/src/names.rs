@@ -150,6 +150,9 @@ mod tests {
     #[test]
     fn names_longer_than_255_characters_are_refused() {
         let long = "x".repeat(256);
-        assert_eq!(VersionNumber::parse(&long), Err(NameError::TooLong { max: 255 }));
+        assert_eq!(
+            VersionNumber::parse(&long),
+            Err(NameError::TooLong { max: 255 })
+        );
     }
 }

@@ -8,16 +8,34 @@ use crate::api::{diagnostic, index, pacticipants};
 /// Mounts every route.
 pub fn configure(cfg: &mut web::ServiceConfig) {
     cfg.route("/", get().to(index::get_index))
-        .route("/diagnostic/status/heartbeat", get().to(diagnostic::get_heartbeat))
-        .route("/diagnostic/status/dependencies", get().to(diagnostic::get_dependencies));
+        .route(
+            "/diagnostic/status/heartbeat",
+            get().to(diagnostic::get_heartbeat),
+        )
+        .route(
+            "/diagnostic/status/dependencies",
+            get().to(diagnostic::get_dependencies),
+        );
 
     // pacticipants
     cfg.route("/pacticipants", get().to(pacticipants::list_pacticipants))
         .route("/pacticipants", post().to(pacticipants::create_pacticipant))
-        .route("/pacticipants/{pacticipant}", get().to(pacticipants::get_pacticipant))
-        .route("/pacticipants/{pacticipant}", put().to(pacticipants::update_pacticipant))
-        .route("/pacticipants/{pacticipant}", patch().to(pacticipants::update_pacticipant))
-        .route("/pacticipants/{pacticipant}", delete().to(pacticipants::delete_pacticipant));
+        .route(
+            "/pacticipants/{pacticipant}",
+            get().to(pacticipants::get_pacticipant),
+        )
+        .route(
+            "/pacticipants/{pacticipant}",
+            put().to(pacticipants::update_pacticipant),
+        )
+        .route(
+            "/pacticipants/{pacticipant}",
+            patch().to(pacticipants::update_pacticipant),
+        )
+        .route(
+            "/pacticipants/{pacticipant}",
+            delete().to(pacticipants::delete_pacticipant),
+        );
 
     // versions, branches, tags
 

@@ -59,7 +59,11 @@ pub fn start(config: BrokerConfig) -> Result<RunningBroker, StartError> {
     let open = config.accounts.is_empty() && !tokens::any_active(&mut conn)?;
     drop(conn);
     let backend = Backend::of_url(&config.database_url);
-    tracing::info!(backend = backend.name(), migrations = applied.len(), "database ready");
+    tracing::info!(
+        backend = backend.name(),
+        migrations = applied.len(),
+        "database ready"
+    );
     let state = AppState {
         pool,
         config: Arc::new(config.clone()),
@@ -70,7 +74,9 @@ pub fn start(config: BrokerConfig) -> Result<RunningBroker, StartError> {
             .app_data(web::Data::new(state.clone()))
             .app_data(web::PayloadConfig::new(body_limit))
             .configure(routes::configure)
-            .default_service(web::to(|| async { Err::<actix_web::HttpResponse, _>(BrokerError::not_found("This resource")) }))
+            .default_service(web::to(|| async {
+                Err::<actix_web::HttpResponse, _>(BrokerError::not_found("This resource"))
+            }))
             .wrap(from_fn(crate::auth::middleware))
             .wrap(from_fn(negotiate))
             .wrap(from_fn(limit_body))
@@ -82,10 +88,14 @@ pub fn start(config: BrokerConfig) -> Result<RunningBroker, StartError> {
         bind: config.bind.clone(),
         source,
     })?;
-    let addr = http.addrs().first().copied().ok_or_else(|| StartError::Bind {
-        bind: config.bind.clone(),
-        source: std::io::Error::other("no address bound"),
-    })?;
+    let addr = http
+        .addrs()
+        .first()
+        .copied()
+        .ok_or_else(|| StartError::Bind {
+            bind: config.bind.clone(),
+            source: std::io::Error::other("no address bound"),
+        })?;
     Ok(RunningBroker {
         addr,
         backend,
@@ -159,8 +169,10 @@ async fn negotiate(
         ServiceResponse::new(req, converted)
     };
     if !wants_problem && wants_json {
-        res.headers_mut()
-            .insert(header::CONTENT_TYPE, HeaderValue::from_static("application/json"));
+        res.headers_mut().insert(
+            header::CONTENT_TYPE,
+            HeaderValue::from_static("application/json"),
+        );
     }
     Ok(res)
 }

@@ -17,7 +17,8 @@ pub struct MigrateArgs {
 /// Runs the migrations and prints what it applied.
 pub fn run(args: MigrateArgs) -> anyhow::Result<Outcome> {
     let backend = accord_broker::db::Backend::of_url(&args.database_url);
-    let pool = accord_broker::db::connect(&args.database_url, 1).context("cannot open the database")?;
+    let pool =
+        accord_broker::db::connect(&args.database_url, 1).context("cannot open the database")?;
     let mut conn = pool.get().context("cannot open the database")?;
     let applied = accord_broker::db::run_migrations(&mut conn).context("migration failed")?;
     if applied.is_empty() {

@@ -4,6 +4,7 @@ mod contract;
 mod files;
 mod match_cmd;
 mod migrate;
+mod pacticipant;
 mod serve;
 mod token;
 
@@ -56,6 +57,8 @@ pub enum Command {
     Migrate(migrate::MigrateArgs),
     /// Create, list and revoke the broker's API tokens.
     Token(token::TokenArgs),
+    /// Create, update or list pacticipants on a broker.
+    Pacticipant(pacticipant::PacticipantArgs),
 }
 
 /// Runs the parsed command line.
@@ -66,5 +69,6 @@ pub fn run(cli: Cli) -> anyhow::Result<Outcome> {
         Command::Serve(a) => serve::run(a),
         Command::Migrate(a) => migrate::run(a),
         Command::Token(a) => token::run(a),
+        Command::Pacticipant(a) => pacticipant::run(a),
     }
 }

@@ -30,10 +30,20 @@ pub struct ServeArgs {
     #[arg(long)]
     public_read: bool,
     /// HTTP Basic user with the write role (Pact's --broker-username), as USER:PASSWORD.
-    #[arg(long, env = "ACCORD_BASIC_AUTH", value_name = "USER:PASSWORD", hide_env_values = true)]
+    #[arg(
+        long,
+        env = "ACCORD_BASIC_AUTH",
+        value_name = "USER:PASSWORD",
+        hide_env_values = true
+    )]
     basic_auth: Option<String>,
     /// HTTP Basic user with the read role, as USER:PASSWORD.
-    #[arg(long, env = "ACCORD_BASIC_AUTH_READ_ONLY", value_name = "USER:PASSWORD", hide_env_values = true)]
+    #[arg(
+        long,
+        env = "ACCORD_BASIC_AUTH_READ_ONLY",
+        value_name = "USER:PASSWORD",
+        hide_env_values = true
+    )]
     basic_auth_read_only: Option<String>,
     /// Database connections in the pool.
     #[arg(long, default_value_t = 8)]
@@ -61,10 +71,14 @@ impl ServeArgs {
         config.public_read = self.public_read;
         config.pool_size = self.pool_size;
         if let Some(a) = &self.basic_auth {
-            config.accounts.push(account(a, Role::Write, "--basic-auth")?);
+            config
+                .accounts
+                .push(account(a, Role::Write, "--basic-auth")?);
         }
         if let Some(a) = &self.basic_auth_read_only {
-            config.accounts.push(account(a, Role::Read, "--basic-auth-read-only")?);
+            config
+                .accounts
+                .push(account(a, Role::Read, "--basic-auth-read-only")?);
         }
         Ok(config)
     }
@@ -82,14 +96,21 @@ pub fn run(args: ServeArgs) -> anyhow::Result<Outcome> {
                  create one with `accord token create --role write --name ci`"
             );
         }
-        println!("accord broker listening on http://{} ({})", running.addr, running.backend.name());
+        println!(
+            "accord broker listening on http://{} ({})",
+            running.addr,
+            running.backend.name()
+        );
         let handle = running.server.handle();
         actix_web::rt::spawn(async move {
             if tokio_ctrl_c().await {
                 handle.stop(true).await;
             }
         });
-        running.server.await.context("the broker stopped with an error")?;
+        running
+            .server
+            .await
+            .context("the broker stopped with an error")?;
         Ok(Outcome::Pass)
     })
 }

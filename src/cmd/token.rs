@@ -74,13 +74,26 @@ pub fn run(args: TokenArgs) -> anyhow::Result<Outcome> {
                 Err(e) if e.is_unique_violation() => bail!("a token named '{name}' already exists"),
                 other => other.context("cannot store the token")?,
             };
-            eprintln!("created token '{name}' with role {}; this is the only time its secret is shown:", role.as_str());
+            eprintln!(
+                "created token '{name}' with role {}; this is the only time its secret is shown:",
+                role.as_str()
+            );
             println!("{secret}");
         }
         TokenCommand::List => {
             for t in tokens::list(&mut conn)? {
-                let state = if t.revoked_at.is_some() { "revoked" } else { "active" };
-                println!("{}\t{}\t{}\tcreated {}", t.name, t.role, state, t.created_at.and_utc().to_rfc3339());
+                let state = if t.revoked_at.is_some() {
+                    "revoked"
+                } else {
+                    "active"
+                };
+                println!(
+                    "{}\t{}\t{}\tcreated {}",
+                    t.name,
+                    t.role,
+                    state,
+                    t.created_at.and_utc().to_rfc3339()
+                );
             }
         }
         TokenCommand::Revoke { name } => {

@@ -30,7 +30,12 @@ pub fn require_json(req: &HttpRequest, body: &[u8]) -> Result<(), BrokerError> {
         };
     };
     let text = value.to_str().unwrap_or("");
-    let essence = text.split(';').next().unwrap_or("").trim().to_ascii_lowercase();
+    let essence = text
+        .split(';')
+        .next()
+        .unwrap_or("")
+        .trim()
+        .to_ascii_lowercase();
     if JSON_TYPES.contains(&essence.as_str()) {
         Ok(())
     } else {
@@ -44,7 +49,11 @@ pub fn require_json(req: &HttpRequest, body: &[u8]) -> Result<(), BrokerError> {
 /// Parses the body as `T`; an empty body reads as `{}`.
 pub fn parse<T: DeserializeOwned>(req: &HttpRequest, body: &[u8]) -> Result<T, BrokerError> {
     require_json(req, body)?;
-    let bytes: &[u8] = if body.iter().all(u8::is_ascii_whitespace) { b"{}" } else { body };
+    let bytes: &[u8] = if body.iter().all(u8::is_ascii_whitespace) {
+        b"{}"
+    } else {
+        body
+    };
     let mut de = serde_json::Deserializer::from_slice(bytes);
     let parsed: Result<T, _> = serde_path_to_error::deserialize(&mut de);
     let value = parsed.map_err(|e| {
@@ -60,15 +69,22 @@ pub fn parse<T: DeserializeOwned>(req: &HttpRequest, body: &[u8]) -> Result<T, B
             errors: vec![FieldError::new(path, message)],
         }
     })?;
-    de.end().map_err(|e| BrokerError::bad_field("$", format!("is not valid JSON: {e}")))?;
+    de.end()
+        .map_err(|e| BrokerError::bad_field("$", format!("is not valid JSON: {e}")))?;
     Ok(value)
 }
 
 /// Parses the body as a JSON object (for merge-patch and pass-through bodies).
-pub fn parse_object(req: &HttpRequest, body: &[u8]) -> Result<serde_json::Map<String, Value>, BrokerError> {
+pub fn parse_object(
+    req: &HttpRequest,
+    body: &[u8],
+) -> Result<serde_json::Map<String, Value>, BrokerError> {
     match parse::<Value>(req, body)? {
         Value::Object(map) => Ok(map),
-        other => Err(BrokerError::bad_field("$", format!("must be a JSON object, not {}", kind(&other)))),
+        other => Err(BrokerError::bad_field(
+            "$",
+            format!("must be a JSON object, not {}", kind(&other)),
+        )),
     }
 }
 
@@ -115,9 +131,15 @@ mod tests {
         let req = TestRequest::default()
             .insert_header((CONTENT_TYPE, "application/json"))
             .to_http_request();
-        let err = parse::<Body>(&req, br#"{"name":"x","inner":{"count":"7"}}"#).expect_err("the body is refused");
+        let err = parse::<Body>(&req, br#"{"name":"x","inner":{"count":"7"}}"#)
+            .expect_err("the body is refused");
         let body = err.body();
-        assert!(body["errors"]["$.inner.count"][0].as_str().unwrap_or("").contains("invalid type"));
+        assert!(
+            body["errors"]["$.inner.count"][0]
+                .as_str()
+                .unwrap_or("")
+                .contains("invalid type")
+        );
     }
 
     #[test]

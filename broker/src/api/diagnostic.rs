@@ -15,13 +15,21 @@ pub async fn get_heartbeat(base: BaseUrl) -> HttpResponse {
 }
 
 /// `{"ok": true}` when a database round trip works, 503 otherwise.
-pub async fn get_dependencies(state: web::Data<AppState>, base: BaseUrl) -> Result<HttpResponse, BrokerError> {
+pub async fn get_dependencies(
+    state: web::Data<AppState>,
+    base: BaseUrl,
+) -> Result<HttpResponse, BrokerError> {
     state
         .run(|conn| {
             crate::store::ping(conn)?;
             Ok(())
         })
         .await?;
-    let links = Links::new().add("self", Link::new(base.raw("/diagnostic/status/dependencies")));
-    Ok(hal::ok(&json!({ "ok": true, "dependencies": { "database": { "ok": true } }, "_links": links.into_value() })))
+    let links = Links::new().add(
+        "self",
+        Link::new(base.raw("/diagnostic/status/dependencies")),
+    );
+    Ok(hal::ok(
+        &json!({ "ok": true, "dependencies": { "database": { "ok": true } }, "_links": links.into_value() }),
+    ))
 }

@@ -8,5 +8,6 @@ pub mod pacticipants;
 
 /// A stored timestamp as the Pact Broker writes it (RFC 3339, UTC).
 pub fn time(at: chrono::NaiveDateTime) -> String {
-    at.and_utc().to_rfc3339_opts(chrono::SecondsFormat::Secs, true)
+    at.and_utc()
+        .to_rfc3339_opts(chrono::SecondsFormat::Secs, true)
 }

@@ -51,14 +51,45 @@ pub fn pacticipant_json(base: &BaseUrl, p: &Pacticipant) -> Value {
     let me = at(&[]);
     let links = Links::new()
         .add("self", Link::new(me.clone()).name(p.name.clone()))
-        .add("pb:versions", Link::new(at(&["versions"])).title("Versions"))
+        .add(
+            "pb:versions",
+            Link::new(at(&["versions"])).title("Versions"),
+        )
         .add("versions", Link::new(at(&["versions"])).title("Versions"))
-        .add("pb:branches", Link::new(at(&["branches"])).title("Branches"))
-        .add("pb:version", Link::new(format!("{me}/versions/{{version}}")).title("Version").templated())
-        .add("pb:version-tag", Link::new(format!("{me}/versions/{{version}}/tags/{{tag}}")).title("Version tag").templated())
-        .add("pb:branch-version", Link::new(format!("{me}/branches/{{branch}}/versions/{{version}}")).title("Branch version").templated())
-        .add("pb:latest-version", Link::new(at(&["latest-version"])).title("Latest version"))
-        .add("pb:can-i-deploy-badge", Link::new(format!("{me}/latest-version/{{tag}}/can-i-deploy/to/{{environment}}/badge")).title("Can I Deploy badge").templated());
+        .add(
+            "pb:branches",
+            Link::new(at(&["branches"])).title("Branches"),
+        )
+        .add(
+            "pb:version",
+            Link::new(format!("{me}/versions/{{version}}"))
+                .title("Version")
+                .templated(),
+        )
+        .add(
+            "pb:version-tag",
+            Link::new(format!("{me}/versions/{{version}}/tags/{{tag}}"))
+                .title("Version tag")
+                .templated(),
+        )
+        .add(
+            "pb:branch-version",
+            Link::new(format!("{me}/branches/{{branch}}/versions/{{version}}"))
+                .title("Branch version")
+                .templated(),
+        )
+        .add(
+            "pb:latest-version",
+            Link::new(at(&["latest-version"])).title("Latest version"),
+        )
+        .add(
+            "pb:can-i-deploy-badge",
+            Link::new(format!(
+                "{me}/latest-version/{{tag}}/can-i-deploy/to/{{environment}}/badge"
+            ))
+            .title("Can I Deploy badge")
+            .templated(),
+        );
     json!({
         "name": p.name,
         "displayName": p.display_name,
@@ -73,7 +104,10 @@ pub fn pacticipant_json(base: &BaseUrl, p: &Pacticipant) -> Value {
 }
 
 /// `GET /pacticipants`.
-pub async fn list_pacticipants(state: web::Data<AppState>, base: BaseUrl) -> Result<HttpResponse, BrokerError> {
+pub async fn list_pacticipants(
+    state: web::Data<AppState>,
+    base: BaseUrl,
+) -> Result<HttpResponse, BrokerError> {
     let all = state.run(|conn| Ok(pacticipants::list(conn)?)).await?;
     let items: Vec<Value> = all.iter().map(|p| pacticipant_json(&base, p)).collect();
     let links = Links::new()
@@ -99,7 +133,10 @@ pub async fn create_pacticipant(
     bytes: web::Bytes,
 ) -> Result<HttpResponse, BrokerError> {
     let request: PacticipantRequest = body::parse(&req, &bytes)?;
-    let raw = request.name.clone().ok_or_else(|| BrokerError::bad_field("name", "is required"))?;
+    let raw = request
+        .name
+        .clone()
+        .ok_or_else(|| BrokerError::bad_field("name", "is required"))?;
     let name = parse_name("name", &raw)?;
     let created = state
         .transaction(move |conn| {
@@ -135,8 +172,12 @@ pub async fn get_pacticipant(
 }
 
 /// The pacticipant called `name`, or 404.
-pub fn find_required(conn: &mut crate::db::AnyConnection, name: &str) -> Result<Pacticipant, BrokerError> {
-    pacticipants::find_by_name(conn, name)?.ok_or_else(|| BrokerError::not_found(format!("Pacticipant '{name}'")))
+pub fn find_required(
+    conn: &mut crate::db::AnyConnection,
+    name: &str,
+) -> Result<Pacticipant, BrokerError> {
+    pacticipants::find_by_name(conn, name)?
+        .ok_or_else(|| BrokerError::not_found(format!("Pacticipant '{name}'")))
 }
 
 /// `PATCH /pacticipants/{name}` merges (creating the pacticipant if absent,
@@ -157,17 +198,26 @@ pub async fn update_pacticipant(
             let attrs = request.attributes();
             Ok(match existing {
                 None => (pacticipants::insert(conn, &name, &attrs)?, true),
-                Some(p) if replace => (pacticipants::replace_attributes(conn, p.id, &attrs)?, false),
+                Some(p) if replace => {
+                    (pacticipants::replace_attributes(conn, p.id, &attrs)?, false)
+                }
                 Some(p) => (pacticipants::update_attributes(conn, p.id, &attrs)?, false),
             })
         })
         .await?;
     let body = pacticipant_json(&base, &row);
-    Ok(if created { hal::created(&body) } else { hal::ok(&body) })
+    Ok(if created {
+        hal::created(&body)
+    } else {
+        hal::ok(&body)
+    })
 }
 
 /// `DELETE /pacticipants/{name}`: removes it with its versions and pacts.
-pub async fn delete_pacticipant(state: web::Data<AppState>, path: web::Path<String>) -> Result<HttpResponse, BrokerError> {
+pub async fn delete_pacticipant(
+    state: web::Data<AppState>,
+    path: web::Path<String>,
+) -> Result<HttpResponse, BrokerError> {
     let name = path.into_inner();
     state
         .transaction(move |conn| {

@@ -90,7 +90,8 @@ impl ManageConnection for AnyManager {
     }
 
     fn is_valid(&self, conn: &mut AnyConnection) -> Result<(), ConnectionError> {
-        conn.ping().map_err(ConnectionError::CouldntSetupConfiguration)
+        conn.ping()
+            .map_err(ConnectionError::CouldntSetupConfiguration)
     }
 
     fn has_broken(&self, conn: &mut AnyConnection) -> bool {

@@ -5,8 +5,14 @@
 //! Rows (`Queryable` structs and `New*` insertables) live here and nowhere
 //! else; the API converts them into wire types.
 
+pub mod branches;
+pub mod environments;
 pub mod pacticipants;
+pub mod pacts;
+pub mod tags;
 pub mod tokens;
+pub mod verifications;
+pub mod versions;
 
 use diesel::result::{DatabaseErrorKind, Error as DieselError};
 
@@ -42,7 +48,10 @@ impl StoreError {
     pub fn is_unique_violation(&self) -> bool {
         matches!(
             self,
-            StoreError::Query(DieselError::DatabaseError(DatabaseErrorKind::UniqueViolation, _))
+            StoreError::Query(DieselError::DatabaseError(
+                DatabaseErrorKind::UniqueViolation,
+                _
+            ))
         )
     }
 }

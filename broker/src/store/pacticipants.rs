@@ -46,7 +46,10 @@ struct NewPacticipant<'a> {
 }
 
 /// The pacticipant called `name`, if any.
-pub fn find_by_name(conn: &mut AnyConnection, name: &str) -> Result<Option<Pacticipant>, StoreError> {
+pub fn find_by_name(
+    conn: &mut AnyConnection,
+    name: &str,
+) -> Result<Option<Pacticipant>, StoreError> {
     Ok(pacticipants::table
         .filter(pacticipants::name.eq(name))
         .select(Pacticipant::as_select())
@@ -97,7 +100,10 @@ pub fn insert(
 /// The pacticipant called `name`, created (without attributes) if it does
 /// not exist yet. Safe against a concurrent creator: a lost race reads the
 /// winner's row.
-pub fn find_or_create(conn: &mut AnyConnection, name: &PacticipantName) -> Result<Pacticipant, StoreError> {
+pub fn find_or_create(
+    conn: &mut AnyConnection,
+    name: &PacticipantName,
+) -> Result<Pacticipant, StoreError> {
     if let Some(found) = find_by_name(conn, name.as_str())? {
         return Ok(found);
     }
@@ -124,8 +130,10 @@ pub fn update_attributes(
             pacticipants::display_name.eq(pick(&attrs.display_name, current.display_name)),
             pacticipants::repository_url.eq(pick(&attrs.repository_url, current.repository_url)),
             pacticipants::repository_name.eq(pick(&attrs.repository_name, current.repository_name)),
-            pacticipants::repository_namespace
-                .eq(pick(&attrs.repository_namespace, current.repository_namespace)),
+            pacticipants::repository_namespace.eq(pick(
+                &attrs.repository_namespace,
+                current.repository_namespace,
+            )),
             pacticipants::main_branch.eq(pick(&attrs.main_branch, current.main_branch)),
             pacticipants::updated_at.eq(now()),
         ))

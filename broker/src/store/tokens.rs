@@ -19,7 +19,10 @@ pub struct Token {
 }
 
 /// The unrevoked token whose secret hashes to `hash`.
-pub fn find_active_by_hash(conn: &mut AnyConnection, hash: &str) -> Result<Option<Token>, StoreError> {
+pub fn find_active_by_hash(
+    conn: &mut AnyConnection,
+    hash: &str,
+) -> Result<Option<Token>, StoreError> {
     Ok(tokens::table
         .filter(tokens::secret_hash.eq(hash))
         .filter(tokens::revoked_at.is_null())
@@ -47,7 +50,12 @@ pub fn list(conn: &mut AnyConnection) -> Result<Vec<Token>, StoreError> {
 }
 
 /// Stores a new token.
-pub fn insert(conn: &mut AnyConnection, name: &str, role: &str, secret_hash: &str) -> Result<Token, StoreError> {
+pub fn insert(
+    conn: &mut AnyConnection,
+    name: &str,
+    role: &str,
+    secret_hash: &str,
+) -> Result<Token, StoreError> {
     Ok(diesel::insert_into(tokens::table)
         .values((
             tokens::name.eq(name),
@@ -61,8 +69,12 @@ pub fn insert(conn: &mut AnyConnection, name: &str, role: &str, secret_hash: &st
 
 /// Revokes the token called `name`; false if there is no such live token.
 pub fn revoke(conn: &mut AnyConnection, name: &str) -> Result<bool, StoreError> {
-    let changed = diesel::update(tokens::table.filter(tokens::name.eq(name)).filter(tokens::revoked_at.is_null()))
-        .set(tokens::revoked_at.eq(Some(now())))
-        .execute(conn)?;
+    let changed = diesel::update(
+        tokens::table
+            .filter(tokens::name.eq(name))
+            .filter(tokens::revoked_at.is_null()),
+    )
+    .set(tokens::revoked_at.eq(Some(now())))
+    .execute(conn)?;
     Ok(changed > 0)
 }

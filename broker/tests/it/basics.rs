@@ -22,7 +22,12 @@ fn the_index_carries_the_relations_pact_clients_follow() {
             "pb:provider-pacts-for-verification",
             "pb:latest-provider-pacts",
         ] {
-            assert!(links[rel]["href"].as_str().is_some_and(|h| h.starts_with(&app.url)), "{rel} missing: {links}");
+            assert!(
+                links[rel]["href"]
+                    .as_str()
+                    .is_some_and(|h| h.starts_with(&app.url)),
+                "{rel} missing: {links}"
+            );
         }
         assert_eq!(links["pb:pacticipant"]["templated"], true);
     });
@@ -31,7 +36,10 @@ fn the_index_carries_the_relations_pact_clients_follow() {
 #[test]
 fn a_pacticipant_is_created_read_patched_and_deleted() {
     each_backend(|app| {
-        let created = app.post("/pacticipants", &json!({"name": "Order Service", "mainBranch": "main"}));
+        let created = app.post(
+            "/pacticipants",
+            &json!({"name": "Order Service", "mainBranch": "main"}),
+        );
         assert_eq!(created.status, 201, "{}", created.text);
         assert_eq!(created.json["mainBranch"], "main");
         let again = app.post("/pacticipants", &json!({"name": "Order Service"}));
@@ -44,10 +52,19 @@ fn a_pacticipant_is_created_read_patched_and_deleted() {
         );
         assert_eq!(patched.status, 200, "{}", patched.text);
         assert_eq!(patched.json["repositoryUrl"], "https://git/x");
-        assert_eq!(patched.json["mainBranch"], "main", "PATCH keeps what it does not name");
+        assert_eq!(
+            patched.json["mainBranch"], "main",
+            "PATCH keeps what it does not name"
+        );
         let list = app.get("/pacticipants");
-        assert_eq!(list.json["_embedded"]["pacticipants"][0]["name"], "Order Service");
-        let deleted = app.send(app.client().delete(format!("{}/pacticipants/Order%20Service", app.url)));
+        assert_eq!(
+            list.json["_embedded"]["pacticipants"][0]["name"],
+            "Order Service"
+        );
+        let deleted = app.send(
+            app.client()
+                .delete(format!("{}/pacticipants/Order%20Service", app.url)),
+        );
         assert_eq!(deleted.status, 204);
         assert_eq!(app.get("/pacticipants/Order%20Service").status, 404);
     });
@@ -64,8 +81,18 @@ fn errors_are_problem_json_with_the_field_at_fault() {
                 .body(r#"{"name": 7}"#),
         );
         assert_eq!(reply.status, 400);
-        assert!(reply.content_type.starts_with("application/problem+json"), "{}", reply.content_type);
-        assert!(reply.json["errors"]["$.name"][0].as_str().is_some_and(|m| m.contains("invalid type")), "{}", reply.text);
+        assert!(
+            reply.content_type.starts_with("application/problem+json"),
+            "{}",
+            reply.content_type
+        );
+        assert!(
+            reply.json["errors"]["$.name"][0]
+                .as_str()
+                .is_some_and(|m| m.contains("invalid type")),
+            "{}",
+            reply.text
+        );
         let unknown = app.get("/no/such/thing");
         assert_eq!(unknown.status, 404);
         assert_eq!(unknown.json["type"], "urn:accord:problem:not-found");
@@ -76,7 +103,11 @@ fn errors_are_problem_json_with_the_field_at_fault() {
                 .body("name=x"),
         );
         assert_eq!(text.status, 415);
-        assert_eq!(app.get("/pacticipants").json["_embedded"]["pacticipants"], json!([]), "nothing was written");
+        assert_eq!(
+            app.get("/pacticipants").json["_embedded"]["pacticipants"],
+            json!([]),
+            "nothing was written"
+        );
     });
 }
 

@@ -18,11 +18,20 @@ fn sqlite_and_postgres_migrations_have_the_same_folders() {
     let sqlite = folders(&root.join("sqlite"));
     let postgres = folders(&root.join("postgres"));
     assert!(!sqlite.is_empty(), "no migrations found");
-    assert_eq!(sqlite, postgres, "migrations/sqlite and migrations/postgres differ");
+    assert_eq!(
+        sqlite, postgres,
+        "migrations/sqlite and migrations/postgres differ"
+    );
     for name in &sqlite {
         for file in ["up.sql", "down.sql"] {
-            assert!(root.join("sqlite").join(name).join(file).is_file(), "sqlite/{name}/{file} missing");
-            assert!(root.join("postgres").join(name).join(file).is_file(), "postgres/{name}/{file} missing");
+            assert!(
+                root.join("sqlite").join(name).join(file).is_file(),
+                "sqlite/{name}/{file} missing"
+            );
+            assert!(
+                root.join("postgres").join(name).join(file).is_file(),
+                "postgres/{name}/{file} missing"
+            );
         }
     }
 }
@@ -49,7 +58,10 @@ fn sqlite_and_postgres_migrations_define_the_same_schema() {
         for file in ["up.sql", "down.sql"] {
             let a = statements(&root.join("sqlite").join(&name).join(file));
             let b = statements(&root.join("postgres").join(&name).join(file));
-            assert_eq!(a, b, "{name}/{file} differs between the backends beyond the id column type");
+            assert_eq!(
+                a, b,
+                "{name}/{file} differs between the backends beyond the id column type"
+            );
         }
     }
 }

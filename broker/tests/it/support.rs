@@ -25,7 +25,9 @@ pub fn backends() -> Vec<TestDb> {
     if std::env::var("ACCORD_TEST_DATABASE_URL").is_ok_and(|v| !v.is_empty()) {
         all.push(TestDb::Postgres);
     } else if std::env::var("CI").is_ok_and(|v| v == "true") {
-        panic!("CI=true but ACCORD_TEST_DATABASE_URL is not set: the PostgreSQL half cannot be skipped in CI");
+        panic!(
+            "CI=true but ACCORD_TEST_DATABASE_URL is not set: the PostgreSQL half cannot be skipped in CI"
+        );
     } else {
         eprintln!("skipped PostgreSQL: ACCORD_TEST_DATABASE_URL is not set");
     }
@@ -56,17 +58,27 @@ impl TestDatabase {
                 let dir = std::env::temp_dir().join(format!("accord-test-{id}"));
                 std::fs::create_dir_all(&dir).expect("temp dir");
                 let url = dir.join("broker.db").to_string_lossy().into_owned();
-                TestDatabase { url, cleanup: None, dir: Some(dir) }
+                TestDatabase {
+                    url,
+                    cleanup: None,
+                    dir: Some(dir),
+                }
             }
             TestDb::Postgres => {
-                let admin = std::env::var("ACCORD_TEST_DATABASE_URL").expect("ACCORD_TEST_DATABASE_URL");
+                let admin =
+                    std::env::var("ACCORD_TEST_DATABASE_URL").expect("ACCORD_TEST_DATABASE_URL");
                 let schema = format!("t_{id}");
                 let pool = db::connect(&admin, 1).expect("connect to ACCORD_TEST_DATABASE_URL");
                 let mut conn = pool.get().expect("connection");
-                conn.batch_execute(&format!("CREATE SCHEMA {schema}")).expect("create schema");
+                conn.batch_execute(&format!("CREATE SCHEMA {schema}"))
+                    .expect("create schema");
                 let sep = if admin.contains('?') { '&' } else { '?' };
                 let url = format!("{admin}{sep}options=-csearch_path%3D{schema}");
-                TestDatabase { url, cleanup: Some((admin, schema)), dir: None }
+                TestDatabase {
+                    url,
+                    cleanup: Some((admin, schema)),
+                    dir: None,
+                }
             }
         }
     }
@@ -135,7 +147,9 @@ impl TestApp {
         });
         let (addr, handle) = rx.recv().expect("broker thread").expect("broker starts");
         let _ = rustls::crypto::ring::default_provider().install_default();
-        let client = reqwest::blocking::Client::builder().build().expect("http client");
+        let client = reqwest::blocking::Client::builder()
+            .build()
+            .expect("http client");
         TestApp {
             url: format!("http://{addr}"),
             db,
@@ -163,12 +177,21 @@ impl TestApp {
             .to_owned();
         let text = response.text().expect("body");
         let json = serde_json::from_str(&text).unwrap_or(Value::Null);
-        Reply { status, content_type, text, json }
+        Reply {
+            status,
+            content_type,
+            text,
+            json,
+        }
     }
 
     /// `GET path` (path starts with `/`).
     pub fn get(&self, path: &str) -> Reply {
-        self.send(self.client.get(format!("{}{path}", self.url)).header("Accept", "application/hal+json"))
+        self.send(
+            self.client
+                .get(format!("{}{path}", self.url))
+                .header("Accept", "application/hal+json"),
+        )
     }
 
     /// `method path` with a JSON body.

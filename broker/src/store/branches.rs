@@ -1,0 +1,153 @@
+//! Branches and branch versions. A version may be on many branches; the
+//! head of a branch is its version with the highest id (created last).
+
+use diesel::prelude::*;
+
+use super::{StoreError, now};
+use crate::db::AnyConnection;
+use crate::names::BranchName;
+use crate::schema::{branch_versions, branches, versions};
+use crate::store::versions::Version;
+
+/// A stored branch.
+#[derive(Debug, Clone, Queryable, Selectable)]
+#[diesel(table_name = branches)]
+pub struct Branch {
+    pub id: i64,
+    pub pacticipant_id: i64,
+    pub name: String,
+    pub created_at: chrono::NaiveDateTime,
+}
+
+/// The branch `name` of a pacticipant.
+pub fn find_by_name(
+    conn: &mut AnyConnection,
+    pacticipant_id: i64,
+    name: &str,
+) -> Result<Option<Branch>, StoreError> {
+    Ok(branches::table
+        .filter(branches::pacticipant_id.eq(pacticipant_id))
+        .filter(branches::name.eq(name))
+        .select(Branch::as_select())
+        .first(conn)
+        .optional()?)
+}
+
+/// Every branch of a pacticipant, by name.
+pub fn list_for_pacticipant(
+    conn: &mut AnyConnection,
+    pacticipant_id: i64,
+) -> Result<Vec<Branch>, StoreError> {
+    Ok(branches::table
+        .filter(branches::pacticipant_id.eq(pacticipant_id))
+        .order(branches::name.asc())
+        .select(Branch::as_select())
+        .load(conn)?)
+}
+
+/// The branch, created if absent.
+pub fn find_or_create(
+    conn: &mut AnyConnection,
+    pacticipant_id: i64,
+    name: &BranchName,
+) -> Result<Branch, StoreError> {
+    if let Some(found) = find_by_name(conn, pacticipant_id, name.as_str())? {
+        return Ok(found);
+    }
+    let inserted = diesel::insert_into(branches::table)
+        .values((
+            branches::pacticipant_id.eq(pacticipant_id),
+            branches::name.eq(name.as_str()),
+            branches::created_at.eq(now()),
+        ))
+        .returning(branches::all_columns)
+        .get_result(conn);
+    match inserted.map_err(StoreError::from) {
+        Err(e) if e.is_unique_violation() => find_by_name(conn, pacticipant_id, name.as_str())?
+            .ok_or(StoreError::Query(diesel::result::Error::NotFound)),
+        other => other,
+    }
+}
+
+/// Puts a version on a branch (idempotent).
+pub fn add_version(
+    conn: &mut AnyConnection,
+    branch: &Branch,
+    version_id: i64,
+) -> Result<(), StoreError> {
+    let exists: Option<i64> = branch_versions::table
+        .filter(branch_versions::branch_id.eq(branch.id))
+        .filter(branch_versions::version_id.eq(version_id))
+        .select(branch_versions::id)
+        .first(conn)
+        .optional()?;
+    if exists.is_some() {
+        return Ok(());
+    }
+    let inserted = diesel::insert_into(branch_versions::table)
+        .values((
+            branch_versions::branch_id.eq(branch.id),
+            branch_versions::version_id.eq(version_id),
+            branch_versions::pacticipant_id.eq(branch.pacticipant_id),
+            branch_versions::created_at.eq(now()),
+        ))
+        .execute(conn);
+    match inserted.map_err(StoreError::from) {
+        Err(e) if e.is_unique_violation() => Ok(()),
+        other => other.map(|_| ()),
+    }
+}
+
+/// The newest version on a branch.
+pub fn head(conn: &mut AnyConnection, branch_id: i64) -> Result<Option<Version>, StoreError> {
+    Ok(branch_versions::table
+        .inner_join(versions::table)
+        .filter(branch_versions::branch_id.eq(branch_id))
+        .order(versions::id.desc())
+        .select(Version::as_select())
+        .first(conn)
+        .optional()?)
+}
+
+/// The versions on a branch, newest first.
+pub fn list_versions(conn: &mut AnyConnection, branch_id: i64) -> Result<Vec<Version>, StoreError> {
+    Ok(branch_versions::table
+        .inner_join(versions::table)
+        .filter(branch_versions::branch_id.eq(branch_id))
+        .order(versions::id.desc())
+        .select(Version::as_select())
+        .load(conn)?)
+}
+
+/// The names of the branches a version is on.
+pub fn names_for_version(
+    conn: &mut AnyConnection,
+    version_id: i64,
+) -> Result<Vec<String>, StoreError> {
+    Ok(branch_versions::table
+        .inner_join(branches::table)
+        .filter(branch_versions::version_id.eq(version_id))
+        .order(branches::name.asc())
+        .select(branches::name)
+        .load(conn)?)
+}
+
+/// Takes a version off a branch; true if it was on it.
+pub fn remove_version(
+    conn: &mut AnyConnection,
+    branch_id: i64,
+    version_id: i64,
+) -> Result<bool, StoreError> {
+    let n = diesel::delete(
+        branch_versions::table
+            .filter(branch_versions::branch_id.eq(branch_id))
+            .filter(branch_versions::version_id.eq(version_id)),
+    )
+    .execute(conn)?;
+    Ok(n > 0)
+}
+
+/// Deletes a branch (its versions stay).
+pub fn delete(conn: &mut AnyConnection, branch_id: i64) -> Result<bool, StoreError> {
+    Ok(diesel::delete(branches::table.find(branch_id)).execute(conn)? > 0)
+}

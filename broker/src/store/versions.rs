@@ -1,0 +1,127 @@
+//! Pacticipant versions. A version's id is its order: the latest version
+//! of a pacticipant is the one created last (Pact's `order_versions_by_date`).
+
+use diesel::prelude::*;
+
+use super::{StoreError, now};
+use crate::db::AnyConnection;
+use crate::names::VersionNumber;
+use crate::schema::versions;
+
+/// A stored version.
+#[derive(Debug, Clone, Queryable, Selectable)]
+#[diesel(table_name = versions)]
+pub struct Version {
+    pub id: i64,
+    pub pacticipant_id: i64,
+    pub number: String,
+    pub build_url: Option<String>,
+    pub created_at: chrono::NaiveDateTime,
+}
+
+/// The version `number` of a pacticipant, if recorded.
+pub fn find_by_number(
+    conn: &mut AnyConnection,
+    pacticipant_id: i64,
+    number: &str,
+) -> Result<Option<Version>, StoreError> {
+    Ok(versions::table
+        .filter(versions::pacticipant_id.eq(pacticipant_id))
+        .filter(versions::number.eq(number))
+        .select(Version::as_select())
+        .first(conn)
+        .optional()?)
+}
+
+/// The version with this id.
+pub fn find_by_id(conn: &mut AnyConnection, id: i64) -> Result<Option<Version>, StoreError> {
+    Ok(versions::table
+        .find(id)
+        .select(Version::as_select())
+        .first(conn)
+        .optional()?)
+}
+
+/// The versions with these ids (any order).
+pub fn find_by_ids(conn: &mut AnyConnection, ids: &[i64]) -> Result<Vec<Version>, StoreError> {
+    Ok(versions::table
+        .filter(versions::id.eq_any(ids))
+        .select(Version::as_select())
+        .load(conn)?)
+}
+
+/// The most recently created version of a pacticipant.
+pub fn find_latest(
+    conn: &mut AnyConnection,
+    pacticipant_id: i64,
+) -> Result<Option<Version>, StoreError> {
+    Ok(versions::table
+        .filter(versions::pacticipant_id.eq(pacticipant_id))
+        .order(versions::id.desc())
+        .select(Version::as_select())
+        .first(conn)
+        .optional()?)
+}
+
+/// Every version of a pacticipant, newest first.
+pub fn list_for_pacticipant(
+    conn: &mut AnyConnection,
+    pacticipant_id: i64,
+) -> Result<Vec<Version>, StoreError> {
+    Ok(versions::table
+        .filter(versions::pacticipant_id.eq(pacticipant_id))
+        .order(versions::id.desc())
+        .select(Version::as_select())
+        .load(conn)?)
+}
+
+/// Records a version.
+pub fn insert(
+    conn: &mut AnyConnection,
+    pacticipant_id: i64,
+    number: &VersionNumber,
+    build_url: Option<&str>,
+) -> Result<Version, StoreError> {
+    Ok(diesel::insert_into(versions::table)
+        .values((
+            versions::pacticipant_id.eq(pacticipant_id),
+            versions::number.eq(number.as_str()),
+            versions::build_url.eq(build_url),
+            versions::created_at.eq(now()),
+        ))
+        .returning(versions::all_columns)
+        .get_result(conn)?)
+}
+
+/// The version, created if it does not exist (a lost race reads the winner's).
+pub fn find_or_create(
+    conn: &mut AnyConnection,
+    pacticipant_id: i64,
+    number: &VersionNumber,
+) -> Result<Version, StoreError> {
+    if let Some(found) = find_by_number(conn, pacticipant_id, number.as_str())? {
+        return Ok(found);
+    }
+    match insert(conn, pacticipant_id, number, None) {
+        Err(e) if e.is_unique_violation() => find_by_number(conn, pacticipant_id, number.as_str())?
+            .ok_or(StoreError::Query(diesel::result::Error::NotFound)),
+        other => other,
+    }
+}
+
+/// Sets the build URL.
+pub fn update_build_url(
+    conn: &mut AnyConnection,
+    id: i64,
+    build_url: Option<&str>,
+) -> Result<Version, StoreError> {
+    Ok(diesel::update(versions::table.find(id))
+        .set(versions::build_url.eq(build_url))
+        .returning(versions::all_columns)
+        .get_result(conn)?)
+}
+
+/// Deletes a version (its tags, branch entries, pacts and results go with it).
+pub fn delete(conn: &mut AnyConnection, id: i64) -> Result<bool, StoreError> {
+    Ok(diesel::delete(versions::table.find(id)).execute(conn)? > 0)
+}

@@ -1,0 +1,239 @@
+//! A small blocking HTTP client for the broker's API (Accord's or any Pact
+//! Broker): base URL and credentials from flags or the environment, JSON in
+//! and out, HAL link lookup, errors that carry the broker's own message.
+
+use anyhow::{Context, anyhow, bail};
+use clap::Args;
+use serde_json::Value;
+
+/// Where the broker is and how to authenticate; shared by every client command.
+#[derive(Debug, Clone, Args)]
+pub struct BrokerArgs {
+    /// Broker base URL [env: ACCORD_BROKER_URL, or PACT_BROKER_BASE_URL].
+    #[arg(long, value_name = "URL", global = true)]
+    pub broker_url: Option<String>,
+    /// Bearer token [env: ACCORD_BROKER_TOKEN, or PACT_BROKER_TOKEN].
+    #[arg(long, value_name = "TOKEN", global = true)]
+    pub token: Option<String>,
+    /// HTTP Basic user name [env: PACT_BROKER_USERNAME].
+    #[arg(long, value_name = "USER", global = true)]
+    pub broker_username: Option<String>,
+    /// HTTP Basic password [env: PACT_BROKER_PASSWORD].
+    #[arg(long, value_name = "PASSWORD", global = true)]
+    pub broker_password: Option<String>,
+}
+
+fn env_first(names: &[&str]) -> Option<String> {
+    names
+        .iter()
+        .find_map(|n| std::env::var(n).ok().filter(|v| !v.is_empty()))
+}
+
+/// How a request authenticates.
+#[derive(Clone)]
+enum Credentials {
+    None,
+    Bearer(String),
+    Basic(String, String),
+}
+
+/// A connection to one broker.
+pub struct BrokerClient {
+    base: String,
+    credentials: Credentials,
+    http: reqwest::blocking::Client,
+}
+
+impl std::fmt::Debug for BrokerClient {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        // never print credentials
+        f.debug_struct("BrokerClient")
+            .field("base", &self.base)
+            .finish_non_exhaustive()
+    }
+}
+
+/// A response the broker gave: status and JSON body (Null when not JSON).
+#[derive(Debug)]
+pub struct Reply {
+    pub status: u16,
+    pub body: Value,
+}
+
+impl BrokerClient {
+    /// A client from flags, falling back to the environment.
+    pub fn from_args(args: &BrokerArgs) -> anyhow::Result<BrokerClient> {
+        let base = args
+            .broker_url
+            .clone()
+            .or_else(|| env_first(&["ACCORD_BROKER_URL", "PACT_BROKER_BASE_URL"]))
+            .context("no broker URL: pass --broker-url or set ACCORD_BROKER_URL (or PACT_BROKER_BASE_URL)")?;
+        let token = args
+            .token
+            .clone()
+            .or_else(|| env_first(&["ACCORD_BROKER_TOKEN", "PACT_BROKER_TOKEN"]));
+        let user = args
+            .broker_username
+            .clone()
+            .or_else(|| env_first(&["PACT_BROKER_USERNAME"]));
+        let password = args
+            .broker_password
+            .clone()
+            .or_else(|| env_first(&["PACT_BROKER_PASSWORD"]));
+        let credentials = match (token, user, password) {
+            (Some(t), _, _) => Credentials::Bearer(t),
+            (None, Some(u), Some(p)) => Credentials::Basic(u, p),
+            (None, Some(_), None) => bail!("--broker-username needs --broker-password"),
+            _ => Credentials::None,
+        };
+        Self::new(&base, credentials)
+    }
+
+    fn new(base: &str, credentials: Credentials) -> anyhow::Result<BrokerClient> {
+        let parsed = reqwest::Url::parse(base)
+            .with_context(|| format!("broker URL {base:?} is not a URL"))?;
+        if !matches!(parsed.scheme(), "http" | "https") {
+            bail!("broker URL {base:?} must start with http:// or https://");
+        }
+        let _ = rustls::crypto::ring::default_provider().install_default();
+        let http = reqwest::blocking::Client::builder()
+            .timeout(std::time::Duration::from_secs(60))
+            .user_agent(concat!("accord/", env!("CARGO_PKG_VERSION")))
+            .build()
+            .context("cannot build the HTTP client")?;
+        Ok(BrokerClient {
+            base: base.trim_end_matches('/').to_owned(),
+            credentials,
+            http,
+        })
+    }
+
+    /// The absolute URL of `path_or_url` (an href from a response is used as is).
+    pub fn url(&self, path_or_url: &str) -> String {
+        if path_or_url.starts_with("http://") || path_or_url.starts_with("https://") {
+            path_or_url.to_owned()
+        } else {
+            format!("{}{}", self.base, path_or_url)
+        }
+    }
+
+    /// Sends a request; any status comes back as a `Reply` (only transport
+    /// failures are errors).
+    pub fn send(
+        &self,
+        method: reqwest::Method,
+        path_or_url: &str,
+        body: Option<&Value>,
+    ) -> anyhow::Result<Reply> {
+        let url = self.url(path_or_url);
+        let mut request = self.http.request(method.clone(), &url).header(
+            "Accept",
+            "application/hal+json, application/json, application/problem+json",
+        );
+        request = match &self.credentials {
+            Credentials::None => request,
+            Credentials::Bearer(t) => request.bearer_auth(t),
+            Credentials::Basic(u, p) => request.basic_auth(u, Some(p)),
+        };
+        if let Some(body) = body {
+            request = request
+                .header("Content-Type", "application/json")
+                .body(body.to_string());
+        }
+        let response = request
+            .send()
+            .with_context(|| format!("cannot reach the broker at {}", self.base))?;
+        let status = response.status().as_u16();
+        let text = response
+            .text()
+            .with_context(|| format!("cannot read the reply to {method} {url}"))?;
+        let body = serde_json::from_str(&text).unwrap_or(Value::Null);
+        Ok(Reply { status, body })
+    }
+
+    /// Sends a request and insists on a 2xx reply.
+    pub fn expect_ok(
+        &self,
+        method: reqwest::Method,
+        path_or_url: &str,
+        body: Option<&Value>,
+    ) -> anyhow::Result<Value> {
+        let reply = self.send(method.clone(), path_or_url, body)?;
+        if (200..300).contains(&reply.status) {
+            Ok(reply.body)
+        } else {
+            Err(anyhow!(
+                "{method} {} failed: {}",
+                self.url(path_or_url),
+                describe_error(&reply)
+            ))
+        }
+    }
+
+    /// `GET` that must succeed.
+    pub fn get(&self, path_or_url: &str) -> anyhow::Result<Value> {
+        self.expect_ok(reqwest::Method::GET, path_or_url, None)
+    }
+
+    /// `POST` with a JSON body that must succeed.
+    pub fn post(&self, path_or_url: &str, body: &Value) -> anyhow::Result<Value> {
+        self.expect_ok(reqwest::Method::POST, path_or_url, Some(body))
+    }
+}
+
+/// "HTTP 409: <detail> (field: message; …)" from a problem or Pact error body.
+pub fn describe_error(reply: &Reply) -> String {
+    let mut text = format!("HTTP {}", reply.status);
+    if let Some(detail) = reply.body.get("detail").and_then(Value::as_str) {
+        text.push_str(": ");
+        text.push_str(detail);
+    }
+    if let Some(errors) = reply.body.get("errors").and_then(Value::as_object) {
+        let parts: Vec<String> = errors
+            .iter()
+            .map(|(field, msgs)| match msgs {
+                Value::Array(list) => format!(
+                    "{field}: {}",
+                    list.iter()
+                        .filter_map(Value::as_str)
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+                other => format!("{field}: {other}"),
+            })
+            .collect();
+        if !parts.is_empty() {
+            text.push_str(&format!(" ({})", parts.join("; ")));
+        }
+    }
+    text
+}
+
+/// The href of relation `rel` in a HAL body; for an array relation, the
+/// member whose `name` is `name`.
+pub fn link<'a>(body: &'a Value, rel: &str, name: Option<&str>) -> Option<&'a str> {
+    let link = body.get("_links")?.get(rel)?;
+    match (link, name) {
+        (Value::Array(list), Some(name)) => list
+            .iter()
+            .find(|l| l.get("name").and_then(Value::as_str) == Some(name))?
+            .get("href")?
+            .as_str(),
+        (Value::Array(list), None) => list.first()?.get("href")?.as_str(),
+        (single, _) => single.get("href")?.as_str(),
+    }
+}
+
+/// Percent-encodes one path segment.
+pub fn segment(text: &str) -> String {
+    use std::fmt::Write;
+    let mut out = String::new();
+    for b in text.bytes() {
+        if b.is_ascii_alphanumeric() || b"-._~".contains(&b) {
+            out.push(b as char);
+        } else {
+            let _ = write!(out, "%{b:02X}");
+        }
+    }
+    out
+}

@@ -1,0 +1,101 @@
+//! `accord pacticipant create|list`: manage pacticipants on a broker.
+
+use clap::{Args, Subcommand};
+use serde_json::{Map, Value, json};
+
+use super::Outcome;
+use crate::client::{BrokerArgs, BrokerClient, link, segment};
+
+/// Create, update or list pacticipants (consumers and providers) on a broker.
+#[derive(Debug, Args)]
+pub struct PacticipantArgs {
+    #[command(flatten)]
+    broker: BrokerArgs,
+    #[command(subcommand)]
+    command: PacticipantCommand,
+}
+
+#[derive(Debug, Subcommand)]
+enum PacticipantCommand {
+    /// Create a pacticipant, or update the attributes of an existing one.
+    Create {
+        /// Its name.
+        #[arg(long)]
+        name: String,
+        /// A display name.
+        #[arg(long)]
+        display_name: Option<String>,
+        /// Its main branch (used by `mainBranch` selectors).
+        #[arg(long)]
+        main_branch: Option<String>,
+        /// Its repository URL.
+        #[arg(long)]
+        repository_url: Option<String>,
+    },
+    /// List pacticipants.
+    List {
+        /// Print the broker's JSON instead of a table.
+        #[arg(long, value_parser = ["text", "json"], default_value = "text")]
+        output: String,
+    },
+}
+
+/// Runs a pacticipant subcommand.
+pub fn run(args: PacticipantArgs) -> anyhow::Result<Outcome> {
+    let client = BrokerClient::from_args(&args.broker)?;
+    match args.command {
+        PacticipantCommand::Create {
+            name,
+            display_name,
+            main_branch,
+            repository_url,
+        } => {
+            let mut body = Map::new();
+            body.insert("name".into(), json!(name));
+            for (key, value) in [
+                ("displayName", display_name),
+                ("mainBranch", main_branch),
+                ("repositoryUrl", repository_url),
+            ] {
+                if let Some(v) = value {
+                    body.insert(key.into(), json!(v));
+                }
+            }
+            let body = Value::Object(body);
+            let path = format!("/pacticipants/{}", segment(&name));
+            let existing = client.send(reqwest::Method::GET, &path, None)?;
+            if existing.status == 404 {
+                client.post("/pacticipants", &body)?;
+                println!("created pacticipant {name}");
+            } else {
+                let href = link(&existing.body, "self", None)
+                    .unwrap_or(&path)
+                    .to_owned();
+                client.expect_ok(reqwest::Method::PATCH, &href, Some(&body))?;
+                println!("updated pacticipant {name}");
+            }
+        }
+        PacticipantCommand::List { output } => {
+            let body = client.get("/pacticipants")?;
+            if output == "json" {
+                println!("{}", serde_json::to_string_pretty(&body)?);
+            } else {
+                let empty = Vec::new();
+                let list = body["_embedded"]["pacticipants"]
+                    .as_array()
+                    .unwrap_or(&empty);
+                println!("NAME\tMAIN BRANCH\tREPOSITORY");
+                for p in list {
+                    let text = |k: &str| p[k].as_str().unwrap_or("").to_owned();
+                    println!(
+                        "{}\t{}\t{}",
+                        text("name"),
+                        text("mainBranch"),
+                        text("repositoryUrl")
+                    );
+                }
+            }
+        }
+    }
+    Ok(Outcome::Pass)
+}

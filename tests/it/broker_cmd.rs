@@ -1,0 +1,132 @@
+//! CLI client commands against a real `accord serve`.
+
+use predicates::str::contains;
+
+use crate::broker::BrokerProcess;
+use crate::support::accord;
+
+#[test]
+fn pacticipant_create_then_list_shows_it() {
+    let broker = BrokerProcess::start(&[]);
+    accord()
+        .args([
+            "pacticipant",
+            "create",
+            "--name",
+            "Order Service",
+            "--main-branch",
+            "main",
+            "--broker-url",
+            &broker.url,
+        ])
+        .assert()
+        .success()
+        .stdout(contains("created pacticipant Order Service"));
+    accord()
+        .args([
+            "pacticipant",
+            "create",
+            "--name",
+            "Order Service",
+            "--repository-url",
+            "https://git/x",
+        ])
+        .env("PACT_BROKER_BASE_URL", &broker.url)
+        .assert()
+        .success()
+        .stdout(contains("updated pacticipant"));
+    accord()
+        .args(["pacticipant", "list", "--broker-url", &broker.url])
+        .assert()
+        .success()
+        .stdout(contains("Order Service\tmain\thttps://git/x"));
+}
+
+#[test]
+fn a_token_closes_the_broker_to_anonymous_writes() {
+    let broker = BrokerProcess::start(&[]);
+    let out = accord()
+        .args([
+            "token",
+            "create",
+            "--role",
+            "write",
+            "--name",
+            "ci",
+            "--database-url",
+            &broker.database_url,
+        ])
+        .output()
+        .expect("token create runs");
+    assert!(out.status.success());
+    let secret = String::from_utf8_lossy(&out.stdout).trim().to_owned();
+    accord()
+        .args([
+            "pacticipant",
+            "create",
+            "--name",
+            "x",
+            "--broker-url",
+            &broker.url,
+        ])
+        .env_remove("ACCORD_BROKER_TOKEN")
+        .env_remove("PACT_BROKER_TOKEN")
+        .assert()
+        .code(2)
+        .stderr(contains("HTTP 401"));
+    accord()
+        .args([
+            "pacticipant",
+            "create",
+            "--name",
+            "x",
+            "--broker-url",
+            &broker.url,
+            "--token",
+            &secret,
+        ])
+        .assert()
+        .success();
+    accord()
+        .args([
+            "pacticipant",
+            "list",
+            "--broker-url",
+            &broker.url,
+            "--broker-username",
+            "ci",
+            "--broker-password",
+            &secret,
+        ])
+        .assert()
+        .success()
+        .stdout(contains("x\t"));
+    let read_out = accord()
+        .args([
+            "token",
+            "create",
+            "--role",
+            "read",
+            "--name",
+            "reader",
+            "--database-url",
+            &broker.database_url,
+        ])
+        .output()
+        .expect("token create runs");
+    let reader = String::from_utf8_lossy(&read_out.stdout).trim().to_owned();
+    accord()
+        .args([
+            "pacticipant",
+            "create",
+            "--name",
+            "y",
+            "--broker-url",
+            &broker.url,
+            "--token",
+            &reader,
+        ])
+        .assert()
+        .code(2)
+        .stderr(contains("HTTP 403"));
+}
