@@ -3,6 +3,7 @@
 //! `ACCORD_TEST_DATABASE_URL`. `each_backend` runs one test body on both.
 
 use std::sync::mpsc;
+#![allow(dead_code)] // helpers for every test module; not each uses all of them
 use std::thread::JoinHandle;
 
 use accord_broker::BrokerConfig;
