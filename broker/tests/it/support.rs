@@ -2,8 +2,8 @@
 //! file, or in a fresh schema of the PostgreSQL named by
 //! `ACCORD_TEST_DATABASE_URL`. `each_backend` runs one test body on both.
 
-use std::sync::mpsc;
 #![allow(dead_code)] // helpers for every test module; not each uses all of them
+use std::sync::mpsc;
 use std::thread::JoinHandle;
 
 use accord_broker::BrokerConfig;
