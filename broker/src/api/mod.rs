@@ -3,8 +3,11 @@
 
 pub mod body;
 pub mod diagnostic;
+pub mod findings;
+pub mod for_verification;
 pub mod index;
 pub mod pacticipants;
+pub mod verifications;
 
 /// A stored timestamp as the Pact Broker writes it (RFC 3339, UTC).
 pub fn time(at: chrono::NaiveDateTime) -> String {

@@ -9,6 +9,7 @@ pub mod branches;
 pub mod environments;
 pub mod pacticipants;
 pub mod pacts;
+pub mod selection;
 pub mod tags;
 pub mod tokens;
 pub mod verifications;
