@@ -3,4 +3,6 @@
 
 mod basics;
 mod migrations;
+mod seed;
 mod support;
+mod verifications;
