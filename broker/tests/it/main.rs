@@ -2,6 +2,7 @@
 //! SQLite, and real PostgreSQL when `ACCORD_TEST_DATABASE_URL` is set.
 
 mod basics;
+mod for_verification;
 mod migrations;
 mod seed;
 mod support;

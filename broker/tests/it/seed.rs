@@ -33,8 +33,9 @@ impl Seed {
     /// The pacticipant (created if absent), with `main_branch` set if given.
     pub fn pacticipant(&self, name: &str, main_branch: Option<&str>) -> i64 {
         self.with(|conn| {
-            let p = pacticipants::find_or_create(conn, &PacticipantName::parse(name).expect("name"))
-                .expect("pacticipant");
+            let p =
+                pacticipants::find_or_create(conn, &PacticipantName::parse(name).expect("name"))
+                    .expect("pacticipant");
             if let Some(branch) = main_branch {
                 let attrs = pacticipants::PacticipantAttributes {
                     main_branch: Some(branch.into()),
@@ -61,8 +62,9 @@ impl Seed {
         let version = self.version(pacticipant, number);
         let pid = self.pacticipant(pacticipant, None);
         self.with(|conn| {
-            let b = branches::find_or_create(conn, pid, &BranchName::parse(branch).expect("branch"))
-                .expect("branch row");
+            let b =
+                branches::find_or_create(conn, pid, &BranchName::parse(branch).expect("branch"))
+                    .expect("branch row");
             branches::add_version(conn, &b, version).expect("branch version");
         });
     }
@@ -71,7 +73,9 @@ impl Seed {
     pub fn tag(&self, pacticipant: &str, number: &str, tag: &str) {
         let version = self.version(pacticipant, number);
         self.with(|conn| {
-            let v = versions::find_by_id(conn, version).expect("query").expect("version");
+            let v = versions::find_by_id(conn, version)
+                .expect("query")
+                .expect("version");
             tags::add(conn, &v, &TagName::parse(tag).expect("tag")).expect("tag row");
         });
     }
@@ -101,7 +105,8 @@ impl Seed {
                 },
             )
             .expect("content");
-            pacts::publish(conn, version, consumer_id, provider_id, stored.id).expect("publication");
+            pacts::publish(conn, version, consumer_id, provider_id, stored.id)
+                .expect("publication");
         });
         sha
     }
@@ -174,7 +179,9 @@ impl Seed {
             let Some(p) = pacticipants::find_by_name(conn, pacticipant).expect("query") else {
                 return false;
             };
-            versions::find_by_number(conn, p.id, number).expect("query").is_some()
+            versions::find_by_number(conn, p.id, number)
+                .expect("query")
+                .is_some()
         })
     }
 }
