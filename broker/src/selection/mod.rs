@@ -11,6 +11,7 @@ pub mod notices;
 pub mod pending;
 pub mod request;
 pub mod resolve;
+pub mod rules;
 pub mod selector;
 pub mod wip;
 
