@@ -8,7 +8,7 @@ use super::request::VerificationQuery;
 use super::selector::{Criterion, Selector};
 use crate::db::AnyConnection;
 use crate::error::BrokerError;
-use crate::store::pacticipants::{self, Pacticipant};
+use crate::store::pacticipants::Pacticipant;
 use crate::store::pacts::{self, Publication};
 use crate::store::selection::{self, LivePublication};
 use crate::store::{StoreError, environments};
@@ -69,13 +69,10 @@ pub fn consumers_of(
     conn: &mut AnyConnection,
     provider_id: i64,
 ) -> Result<BTreeMap<i64, Pacticipant>, StoreError> {
-    let mut out = BTreeMap::new();
-    for id in selection::consumer_ids(conn, provider_id)? {
-        if let Some(p) = pacticipants::find_by_id(conn, id)? {
-            out.insert(id, p);
-        }
-    }
-    Ok(out)
+    Ok(selection::consumers(conn, provider_id)?
+        .into_iter()
+        .map(|p| (p.id, p))
+        .collect())
 }
 
 /// Every publication the query's selectors (or the defaults) pick.

@@ -5,8 +5,9 @@
 //! provider's build.
 //!
 //! Candidates come from the publications created since the date (index on
-//! provider and creation time), then are checked for being a head — rather
-//! than enumerating every branch and tag of every consumer.
+//! provider and creation time); the branch and tag heads of their consumers
+//! come from two grouped queries, so the cost does not grow with one query
+//! per candidate.
 
 use std::collections::{BTreeSet, HashMap};
 
@@ -31,13 +32,18 @@ pub fn wip_hits(
     if *scope == Scope::Any {
         return Ok(Vec::new());
     }
+    let candidates = selection::published_since(conn, provider_id, since)?;
+    if candidates.is_empty() {
+        return Ok(Vec::new());
+    }
+    let heads = Heads::load(conn, provider_id, &candidates)?;
     let mut still_wip: HashMap<i64, bool> = HashMap::new();
     let mut hits = Vec::new();
-    for publication in selection::published_since(conn, provider_id, since)? {
+    for publication in candidates {
         if selected.contains(&publication.pact_content_id) {
             continue;
         }
-        let reasons = head_reasons(conn, provider_id, &publication)?;
+        let reasons = heads.reasons(publication.consumer_version_id);
         if reasons.is_empty() {
             continue;
         }
@@ -61,24 +67,45 @@ pub fn wip_hits(
     Ok(hits)
 }
 
-/// The branches and tags whose head (for this provider) is this publication.
-fn head_reasons(
-    conn: &mut AnyConnection,
-    provider_id: i64,
-    publication: &Publication,
-) -> Result<Vec<Reason>, StoreError> {
-    let version = publication.consumer_version_id;
-    let mut reasons = Vec::new();
-    for (branch_id, branch) in selection::branches_of(conn, version)? {
-        if selection::head_of(conn, branch_id)? == Some(version) {
-            reasons.push(Reason::WipBranch { branch });
+/// Which consumer versions head a branch, or a tag (for this provider).
+struct Heads {
+    by_version: HashMap<i64, Vec<Reason>>,
+}
+
+impl Heads {
+    /// Two grouped queries over the candidates' consumers, rather than
+    /// several queries per candidate.
+    fn load(
+        conn: &mut AnyConnection,
+        provider_id: i64,
+        candidates: &[Publication],
+    ) -> Result<Heads, StoreError> {
+        let mut consumers: Vec<i64> = candidates.iter().map(|p| p.consumer_id).collect();
+        consumers.sort_unstable();
+        consumers.dedup();
+        let mut by_version: HashMap<i64, Vec<Reason>> = HashMap::new();
+        for (version, branch) in selection::branch_heads(conn, &consumers)? {
+            by_version
+                .entry(version)
+                .or_default()
+                .push(Reason::WipBranch { branch });
         }
-    }
-    for tag in selection::tag_names_of(conn, version)? {
-        let latest = selection::latest_tagged(conn, provider_id, publication.consumer_id, &tag)?;
-        if latest.is_some_and(|p| p.id == publication.id) {
-            reasons.push(Reason::WipTag { tag });
+        for (version, tag) in selection::tag_heads(conn, provider_id)? {
+            by_version
+                .entry(version)
+                .or_default()
+                .push(Reason::WipTag { tag });
         }
+        for reasons in by_version.values_mut() {
+            reasons.sort();
+        }
+        Ok(Heads { by_version })
     }
-    Ok(reasons)
+
+    fn reasons(&self, version_id: i64) -> Vec<Reason> {
+        self.by_version
+            .get(&version_id)
+            .cloned()
+            .unwrap_or_default()
+    }
 }

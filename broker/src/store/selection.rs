@@ -9,9 +9,10 @@ use diesel::prelude::*;
 use super::StoreError;
 use crate::db::AnyConnection;
 use crate::schema::{
-    branch_versions, branches, deployed_versions, environments, pact_publications,
+    branch_versions, branches, deployed_versions, environments, pact_publications, pacticipants,
     released_versions, tags,
 };
+use crate::store::pacticipants::Pacticipant;
 use crate::store::pacts::Publication;
 
 /// A publication of a consumer version that is live in an environment.
@@ -22,12 +23,17 @@ pub struct LivePublication {
 }
 
 /// The consumers that have published a pact for this provider, by id.
-pub fn consumer_ids(conn: &mut AnyConnection, provider_id: i64) -> Result<Vec<i64>, StoreError> {
-    Ok(pact_publications::table
+pub fn consumers(
+    conn: &mut AnyConnection,
+    provider_id: i64,
+) -> Result<Vec<Pacticipant>, StoreError> {
+    let ids = pact_publications::table
         .filter(pact_publications::provider_id.eq(provider_id))
-        .select(pact_publications::consumer_id)
-        .distinct()
-        .order(pact_publications::consumer_id.asc())
+        .select(pact_publications::consumer_id);
+    Ok(pacticipants::table
+        .filter(pacticipants::id.eq_any(ids))
+        .order(pacticipants::id.asc())
+        .select(Pacticipant::as_select())
         .load(conn)?)
 }
 
@@ -55,18 +61,6 @@ pub fn head_of(conn: &mut AnyConnection, branch_id: i64) -> Result<Option<i64>, 
         .filter(branch_versions::branch_id.eq(branch_id))
         .select(diesel::dsl::max(branch_versions::version_id))
         .first::<Option<i64>>(conn)?)
-}
-
-/// The branches (id, name) a version is on.
-pub fn branches_of(
-    conn: &mut AnyConnection,
-    version_id: i64,
-) -> Result<Vec<(i64, String)>, StoreError> {
-    Ok(branch_versions::table
-        .inner_join(branches::table)
-        .filter(branch_versions::version_id.eq(version_id))
-        .select((branches::id, branches::name))
-        .load(conn)?)
 }
 
 /// The publication for `provider_id` of the newest version of the consumer
@@ -109,15 +103,6 @@ pub fn all_tagged(
         .filter(tags::name.eq(tag))
         .order(tags::version_id.asc())
         .select(Publication::as_select())
-        .load(conn)?)
-}
-
-/// The tag names of a version.
-pub fn tag_names_of(conn: &mut AnyConnection, version_id: i64) -> Result<Vec<String>, StoreError> {
-    Ok(tags::table
-        .filter(tags::version_id.eq(version_id))
-        .select(tags::name)
-        .order(tags::name.asc())
         .load(conn)?)
 }
 
@@ -207,4 +192,46 @@ pub fn shas(conn: &mut AnyConnection, ids: &[i64]) -> Result<Vec<(i64, String)>,
         .filter(pact_contents::id.eq_any(ids))
         .select((pact_contents::id, pact_contents::sha))
         .load(conn)?)
+}
+
+/// The head version of every branch of these pacticipants, with the
+/// branch's name (one grouped scan instead of a query per version).
+pub fn branch_heads(
+    conn: &mut AnyConnection,
+    pacticipant_ids: &[i64],
+) -> Result<Vec<(i64, String)>, StoreError> {
+    let rows: Vec<(Option<i64>, String)> = branch_versions::table
+        .inner_join(branches::table)
+        .filter(branches::pacticipant_id.eq_any(pacticipant_ids))
+        .group_by((branches::id, branches::name))
+        .select((
+            diesel::dsl::max(branch_versions::version_id),
+            branches::name,
+        ))
+        .load(conn)?;
+    Ok(rows
+        .into_iter()
+        .filter_map(|(head, name)| head.map(|h| (h, name)))
+        .collect())
+}
+
+/// For every (consumer, tag), the newest tagged version that has a pact
+/// for the provider, with the tag's name.
+pub fn tag_heads(
+    conn: &mut AnyConnection,
+    provider_id: i64,
+) -> Result<Vec<(i64, String)>, StoreError> {
+    let rows: Vec<(Option<i64>, String)> = tags::table
+        .inner_join(
+            pact_publications::table.on(pact_publications::consumer_version_id
+                .eq(tags::version_id)
+                .and(pact_publications::provider_id.eq(provider_id))),
+        )
+        .group_by((tags::pacticipant_id, tags::name))
+        .select((diesel::dsl::max(tags::version_id), tags::name))
+        .load(conn)?;
+    Ok(rows
+        .into_iter()
+        .filter_map(|(head, name)| head.map(|h| (h, name)))
+        .collect())
 }

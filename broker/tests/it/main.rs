@@ -5,5 +5,6 @@ mod basics;
 mod for_verification;
 mod migrations;
 mod seed;
+mod selection_scale;
 mod support;
 mod verifications;
