@@ -56,7 +56,8 @@ pub fn select(
     }
     if let Some(since) = query.wip_since {
         let selected: BTreeSet<i64> = entries.iter().map(|e| e.content_id).collect();
-        let hits = wip::wip_hits(conn, provider_id, since, &selected, &scope)?;
+        let consumer_ids: Vec<i64> = consumers.keys().copied().collect();
+        let hits = wip::wip_hits(conn, provider_id, &consumer_ids, since, &selected, &scope)?;
         let mut wip_entries = group::group(conn, hits, &consumers)?;
         for entry in &mut wip_entries {
             entry.wip = true;

@@ -4,10 +4,10 @@
 //! provider's scope. They are handed out pending, so they never fail the
 //! provider's build.
 //!
-//! Candidates come from the publications created since the date (index on
-//! provider and creation time); the branch and tag heads of their consumers
-//! come from two grouped queries, so the cost does not grow with one query
-//! per candidate.
+//! The branch and tag heads of the provider's consumers come first, from
+//! two grouped queries; only their publications since the date are
+//! candidates, so the cost follows the number of heads, not the number of
+//! publications in the window.
 
 use std::collections::{BTreeSet, HashMap};
 
@@ -17,7 +17,6 @@ use super::pending::{self, Scope};
 use super::resolve::{Hit, Reason};
 use crate::db::AnyConnection;
 use crate::store::StoreError;
-use crate::store::pacts::Publication;
 use crate::store::selection;
 
 /// The WIP pacts of a provider since `since`, excluding contents already
@@ -25,6 +24,7 @@ use crate::store::selection;
 pub fn wip_hits(
     conn: &mut AnyConnection,
     provider_id: i64,
+    consumer_ids: &[i64],
     since: NaiveDateTime,
     selected: &BTreeSet<i64>,
     scope: &Scope,
@@ -32,11 +32,9 @@ pub fn wip_hits(
     if *scope == Scope::Any {
         return Ok(Vec::new());
     }
-    let candidates = selection::published_since(conn, provider_id, since)?;
-    if candidates.is_empty() {
-        return Ok(Vec::new());
-    }
-    let heads = Heads::load(conn, provider_id, &candidates)?;
+    let heads = Heads::load(conn, provider_id, consumer_ids)?;
+    let versions: Vec<i64> = heads.by_version.keys().copied().collect();
+    let candidates = selection::published_since(conn, provider_id, since, &versions)?;
     let mut still_wip: HashMap<i64, bool> = HashMap::new();
     let mut hits = Vec::new();
     for publication in candidates {
@@ -73,18 +71,15 @@ struct Heads {
 }
 
 impl Heads {
-    /// Two grouped queries over the candidates' consumers, rather than
-    /// several queries per candidate.
+    /// Two grouped queries over the provider's consumers, rather than
+    /// several queries per publication.
     fn load(
         conn: &mut AnyConnection,
         provider_id: i64,
-        candidates: &[Publication],
+        consumers: &[i64],
     ) -> Result<Heads, StoreError> {
-        let mut consumers: Vec<i64> = candidates.iter().map(|p| p.consumer_id).collect();
-        consumers.sort_unstable();
-        consumers.dedup();
         let mut by_version: HashMap<i64, Vec<Reason>> = HashMap::new();
-        for (version, branch) in selection::branch_heads(conn, &consumers)? {
+        for (version, branch) in selection::branch_heads(conn, consumers)? {
             by_version
                 .entry(version)
                 .or_default()

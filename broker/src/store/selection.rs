@@ -170,19 +170,27 @@ fn live(rows: Vec<(Publication, String)>) -> Vec<LivePublication> {
         .collect()
 }
 
-/// Publications for the provider created at or after `since`, oldest first
-/// (the WIP candidates; index on provider and creation time).
+/// Publications for the provider of these consumer versions, created at
+/// or after `since` (the WIP candidates: the versions are branch and tag
+/// heads, so the list is short; it is sent in chunks all the same).
 pub fn published_since(
     conn: &mut AnyConnection,
     provider_id: i64,
     since: chrono::NaiveDateTime,
+    version_ids: &[i64],
 ) -> Result<Vec<Publication>, StoreError> {
-    Ok(pact_publications::table
-        .filter(pact_publications::provider_id.eq(provider_id))
-        .filter(pact_publications::created_at.ge(since))
-        .order(pact_publications::created_at.asc())
-        .select(Publication::as_select())
-        .load(conn)?)
+    let mut out = Vec::new();
+    for chunk in version_ids.chunks(5000) {
+        out.extend(
+            pact_publications::table
+                .filter(pact_publications::consumer_version_id.eq_any(chunk))
+                .filter(pact_publications::provider_id.eq(provider_id))
+                .filter(pact_publications::created_at.ge(since))
+                .select(Publication::as_select())
+                .load(conn)?,
+        );
+    }
+    Ok(out)
 }
 
 /// The sha of each content id given (without loading the content itself).
