@@ -3,4 +3,5 @@
 
 mod basics;
 mod migrations;
+mod replicas;
 mod support;
