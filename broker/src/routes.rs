@@ -3,7 +3,7 @@
 
 use actix_web::web::{self, delete, get, patch, post, put};
 
-use crate::api::{diagnostic, index, pacticipants};
+use crate::api::{diagnostic, index, pacticipants, tokens};
 
 /// Mounts every route.
 pub fn configure(cfg: &mut web::ServiceConfig) {
@@ -16,6 +16,11 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
             "/diagnostic/status/dependencies",
             get().to(diagnostic::get_dependencies),
         );
+
+    // tokens (admin)
+    cfg.route("/tokens", get().to(tokens::list_tokens))
+        .route("/tokens", post().to(tokens::create_token))
+        .route("/tokens/{name}", delete().to(tokens::revoke_token));
 
     // pacticipants
     cfg.route("/pacticipants", get().to(pacticipants::list_pacticipants))

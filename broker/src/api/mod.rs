@@ -5,6 +5,7 @@ pub mod body;
 pub mod diagnostic;
 pub mod index;
 pub mod pacticipants;
+pub mod tokens;
 
 /// A stored timestamp as the Pact Broker writes it (RFC 3339, UTC).
 pub fn time(at: chrono::NaiveDateTime) -> String {

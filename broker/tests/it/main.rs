@@ -1,6 +1,7 @@
 //! Integration tests of the broker: a real server on loopback over real
 //! SQLite, and real PostgreSQL when `ACCORD_TEST_DATABASE_URL` is set.
 
+mod access;
 mod basics;
 mod migrations;
 mod replicas;
