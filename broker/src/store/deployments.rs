@@ -42,7 +42,7 @@ impl DeployedVersion {
 }
 
 /// How many times a deployment lost to a concurrent one is retried.
-const RACE_RETRIES: usize = 3;
+const RACE_RETRIES: usize = 5;
 
 /// Records that `version` is deployed to `environment_id` in `instance`
 /// (`""` = no instance). Idempotent: if that version is already live in that
@@ -54,6 +54,7 @@ pub fn record(
     environment_id: i64,
     instance: &str,
 ) -> Result<(DeployedVersion, bool), StoreError> {
+    lock_environment(conn, environment_id)?;
     let mut attempt = 0;
     loop {
         if let Some(live) = find_live(conn, version.id, environment_id, instance)? {
@@ -70,6 +71,19 @@ pub fn record(
             other => return other.map(|row| (row, true)),
         }
     }
+}
+
+/// Serialises deployments into one environment: a write to the
+/// environment's row holds its row lock (PostgreSQL) until the transaction
+/// ends, so a second deployer waits and then sees the first one's row
+/// instead of racing it to the unique slot. (SQLite already holds the
+/// database's write lock.) Deployments are rare; the wait is short.
+fn lock_environment(conn: &mut AnyConnection, environment_id: i64) -> Result<(), StoreError> {
+    use crate::schema::environments;
+    diesel::update(environments::table.find(environment_id))
+        .set(environments::updated_at.eq(environments::updated_at))
+        .execute(conn)?;
+    Ok(())
 }
 
 fn insert(

@@ -2,5 +2,8 @@
 //! SQLite, and real PostgreSQL when `ACCORD_TEST_DATABASE_URL` is set.
 
 mod basics;
+mod deployments;
+mod environments;
 mod migrations;
 mod support;
+mod versions;
