@@ -4,7 +4,8 @@
 use actix_web::web::{self, delete, get, patch, post, put};
 
 use crate::api::{
-    branches, deployments, diagnostic, environments, index, pacticipants, releases, tags, versions,
+    branches, deployments, diagnostic, environments, index, integrations, pacticipants, releases,
+    tags, versions,
 };
 
 /// Mounts every route.
@@ -107,7 +108,9 @@ fn resources_environments(cfg: &mut web::ServiceConfig) {
         "/pacticipants/{pacticipant}/versions/{version}/deployed-versions/environment/{uuid}";
     const R: &str =
         "/pacticipants/{pacticipant}/versions/{version}/released-versions/environment/{uuid}";
-    cfg.route("/environments", get().to(environments::list_environments))
+    cfg.route("/integrations", get().to(integrations::list_integrations))
+        .route("/metrics", get().to(integrations::get_metrics))
+        .route("/environments", get().to(environments::list_environments))
         .route("/environments", post().to(environments::create_environment))
         .route(E, get().to(environments::get_environment))
         .route(E, put().to(environments::update_environment))

@@ -7,6 +7,7 @@ pub mod deployments;
 pub mod diagnostic;
 pub mod environments;
 pub mod index;
+pub mod integrations;
 pub mod pacticipants;
 pub mod releases;
 pub mod tags;

@@ -238,8 +238,3 @@ pub fn currently_deployed_for_version(
         .select(DeployedVersion::as_select())
         .load(conn)?)
 }
-
-/// How many deployments were ever recorded (for `/metrics`).
-pub fn count(conn: &mut AnyConnection) -> Result<i64, StoreError> {
-    Ok(deployed_versions::table.count().get_result(conn)?)
-}

@@ -8,6 +8,7 @@
 pub mod branches;
 pub mod deployments;
 pub mod environments;
+pub mod integrations;
 pub mod pacticipants;
 pub mod pacts;
 pub mod releases;

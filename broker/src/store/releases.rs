@@ -178,8 +178,3 @@ pub fn currently_supported_for_version(
         .select(ReleasedVersion::as_select())
         .load(conn)?)
 }
-
-/// How many releases were ever recorded (for `/metrics`).
-pub fn count(conn: &mut AnyConnection) -> Result<i64, StoreError> {
-    Ok(released_versions::table.count().get_result(conn)?)
-}

@@ -140,8 +140,3 @@ pub fn provider_names_for_consumer_version(
         .select(pacticipants::name)
         .load(conn)?)
 }
-
-/// How many versions exist (for `/metrics`).
-pub fn count(conn: &mut AnyConnection) -> Result<i64, StoreError> {
-    Ok(versions::table.count().get_result(conn)?)
-}

@@ -4,6 +4,7 @@
 mod basics;
 mod deployments;
 mod environments;
+mod integrations;
 mod migrations;
 mod support;
 mod versions;
