@@ -3,7 +3,10 @@
 
 use actix_web::web::{self, delete, get, patch, post, put};
 
-use crate::api::{diagnostic, index, pacticipants, tokens};
+use crate::api::{
+    branches, deployments, diagnostic, environments, index, integrations, pacticipants, releases,
+    tags, tokens, versions,
+};
 
 /// Mounts every route.
 pub fn configure(cfg: &mut web::ServiceConfig) {
@@ -43,12 +46,106 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
         );
 
     // versions, branches, tags
+    resources_versions(cfg);
 
     // environments, deployed and released versions
+    resources_environments(cfg);
 
     // contracts: publish and retrieve
 
     // verification results, pacts for verification
 
     // matrix, can-i-deploy, badges
+}
+
+/// Versions, branches and tags (the "versions, branches, tags" section).
+fn resources_versions(cfg: &mut web::ServiceConfig) {
+    const V: &str = "/pacticipants/{pacticipant}/versions/{version}";
+    const B: &str = "/pacticipants/{pacticipant}/branches/{branch}";
+    const T: &str = "/pacticipants/{pacticipant}/versions/{version}/tags/{tag}";
+    cfg.route(
+        "/pacticipants/{pacticipant}/versions",
+        get().to(versions::list_versions),
+    )
+    .route(V, get().to(versions::get_version))
+    .route(V, put().to(versions::update_version))
+    .route(V, patch().to(versions::update_version))
+    .route(V, delete().to(versions::delete_version))
+    .route(
+        "/pacticipants/{pacticipant}/latest-version",
+        get().to(versions::get_latest_version),
+    )
+    .route(
+        "/pacticipants/{pacticipant}/latest-version/{tag}",
+        get().to(versions::get_latest_tagged_version),
+    )
+    .route(T, get().to(tags::get_tag))
+    .route(T, put().to(tags::put_tag))
+    .route(T, delete().to(tags::delete_tag))
+    .route(
+        "/pacticipants/{pacticipant}/tags/{tag}/versions",
+        get().to(tags::list_tag_versions),
+    )
+    .route(
+        "/pacticipants/{pacticipant}/branches",
+        get().to(branches::list_branches),
+    )
+    .route(B, get().to(branches::get_branch))
+    .route(B, delete().to(branches::delete_branch))
+    .route(
+        "/pacticipants/{pacticipant}/branches/{branch}/versions",
+        get().to(branches::list_branch_versions),
+    )
+    .route(
+        "/pacticipants/{pacticipant}/branches/{branch}/latest-version",
+        get().to(branches::get_branch_latest_version),
+    );
+    const BV: &str = "/pacticipants/{pacticipant}/branches/{branch}/versions/{version}";
+    cfg.route(BV, get().to(branches::get_branch_version))
+        .route(BV, put().to(branches::put_branch_version))
+        .route(BV, delete().to(branches::delete_branch_version));
+}
+
+/// Environments, deployed and released versions.
+fn resources_environments(cfg: &mut web::ServiceConfig) {
+    const E: &str = "/environments/{uuid}";
+    const D: &str =
+        "/pacticipants/{pacticipant}/versions/{version}/deployed-versions/environment/{uuid}";
+    const R: &str =
+        "/pacticipants/{pacticipant}/versions/{version}/released-versions/environment/{uuid}";
+    cfg.route("/integrations", get().to(integrations::list_integrations))
+        .route("/metrics", get().to(integrations::get_metrics))
+        .route("/environments", get().to(environments::list_environments))
+        .route("/environments", post().to(environments::create_environment))
+        .route(E, get().to(environments::get_environment))
+        .route(E, put().to(environments::update_environment))
+        .route(E, delete().to(environments::delete_environment))
+        .route(D, post().to(deployments::record_deployment))
+        .route(D, get().to(deployments::list_version_deployments))
+        .route(
+            "/environments/{uuid}/deployed-versions/currently-deployed",
+            get().to(deployments::list_currently_deployed),
+        )
+        .route(
+            "/deployed-versions/{uuid}",
+            get().to(deployments::get_deployed_version),
+        )
+        .route(
+            "/deployed-versions/{uuid}",
+            patch().to(deployments::patch_deployed_version),
+        )
+        .route(R, post().to(releases::record_release))
+        .route(R, get().to(releases::list_version_releases))
+        .route(
+            "/environments/{uuid}/released-versions/currently-supported",
+            get().to(releases::list_currently_supported),
+        )
+        .route(
+            "/released-versions/{uuid}",
+            get().to(releases::get_released_version),
+        )
+        .route(
+            "/released-versions/{uuid}",
+            patch().to(releases::patch_released_version),
+        );
 }

@@ -2,10 +2,18 @@
 //! a domain module) inside `AppState::run`, render HAL+JSON.
 
 pub mod body;
+pub mod branches;
+pub mod deployments;
 pub mod diagnostic;
+pub mod environments;
 pub mod index;
+pub mod integrations;
 pub mod pacticipants;
+pub mod releases;
+pub mod tags;
 pub mod tokens;
+pub mod version_view;
+pub mod versions;
 
 /// A stored timestamp as the Pact Broker writes it (RFC 3339, UTC).
 pub fn time(at: chrono::NaiveDateTime) -> String {

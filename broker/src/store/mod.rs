@@ -6,9 +6,12 @@
 //! else; the API converts them into wire types.
 
 pub mod branches;
+pub mod deployments;
 pub mod environments;
+pub mod integrations;
 pub mod pacticipants;
 pub mod pacts;
+pub mod releases;
 pub mod tags;
 pub mod tokens;
 pub mod verifications;

@@ -3,6 +3,10 @@
 
 mod access;
 mod basics;
+mod deployments;
+mod environments;
+mod integrations;
 mod migrations;
 mod replicas;
 mod support;
+mod versions;
