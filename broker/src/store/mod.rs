@@ -7,6 +7,7 @@
 
 pub mod branches;
 pub mod environments;
+pub mod matrix;
 pub mod pacticipants;
 pub mod pacts;
 pub mod tags;
