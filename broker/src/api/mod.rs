@@ -1,9 +1,12 @@
 //! HTTP handlers, one module per resource. Thin: parse, call the store (or
 //! a domain module) inside `AppState::run`, render HAL+JSON.
 
+pub mod badges;
 pub mod body;
+pub mod can_i_deploy;
 pub mod diagnostic;
 pub mod index;
+pub mod matrix;
 pub mod pacticipants;
 
 /// A stored timestamp as the Pact Broker writes it (RFC 3339, UTC).

@@ -154,7 +154,7 @@ pub fn versions_in_environment(
         .select(VERSION_COLS)
         .load(conn)?;
     all.extend(released);
-    all.sort_by(|a, b| b.id.cmp(&a.id));
+    all.sort_by_key(|v| std::cmp::Reverse(v.id));
     all.dedup_by_key(|v| v.id);
     Ok(all)
 }
@@ -415,4 +415,47 @@ pub fn pacticipant_names(
         .filter(pacticipants::id.eq_any(ids))
         .select((pacticipants::id, pacticipants::name))
         .load(conn)?)
+}
+
+/// The content of the latest publication between a consumer and a provider
+/// (only consumer versions tagged `tag`, when given).
+pub fn latest_pact_content(
+    conn: &mut AnyConnection,
+    consumer_id: i64,
+    provider_id: i64,
+    tag: Option<&str>,
+) -> Result<Option<i64>, StoreError> {
+    let mut query = pact_publications::table
+        .filter(pact_publications::provider_id.eq(provider_id))
+        .filter(pact_publications::consumer_id.eq(consumer_id))
+        .order(pact_publications::consumer_version_id.desc())
+        .select(pact_publications::pact_content_id)
+        .into_boxed();
+    if let Some(tag) = tag {
+        let tagged = tags::table
+            .filter(tags::pacticipant_id.eq(consumer_id))
+            .filter(tags::name.eq(tag.to_owned()))
+            .select(tags::version_id);
+        query = query.filter(pact_publications::consumer_version_id.eq_any(tagged));
+    }
+    Ok(query.first(conn).optional()?)
+}
+
+/// The latest verification of a content by any provider version.
+pub fn latest_verification_of_content(
+    conn: &mut AnyConnection,
+    content_id: i64,
+) -> Result<Option<VerificationRow>, StoreError> {
+    Ok(verifications::table
+        .filter(verifications::pact_content_id.eq(content_id))
+        .order(verifications::id.desc())
+        .select((
+            verifications::id,
+            verifications::pact_content_id,
+            verifications::provider_version_id,
+            verifications::success,
+            verifications::execution_date,
+        ))
+        .first(conn)
+        .optional()?)
 }

@@ -2,5 +2,8 @@
 //! SQLite, and real PostgreSQL when `ACCORD_TEST_DATABASE_URL` is set.
 
 mod basics;
+mod can_i_deploy;
+mod matrix;
+mod matrix_seed;
 mod migrations;
 mod support;
