@@ -1,5 +1,6 @@
 //! Subcommands, one file each.
 
+mod can_i_deploy;
 mod contract;
 mod files;
 mod match_cmd;
@@ -59,6 +60,9 @@ pub enum Command {
     Token(token::TokenArgs),
     /// Create, update or list pacticipants on a broker.
     Pacticipant(pacticipant::PacticipantArgs),
+    /// Ask a broker whether a version can be deployed (exit 0 yes, 1 no or unknown).
+    #[command(disable_version_flag = true)]
+    CanIDeploy(can_i_deploy::CanIDeployArgs),
 }
 
 /// Runs the parsed command line.
@@ -70,5 +74,6 @@ pub fn run(cli: Cli) -> anyhow::Result<Outcome> {
         Command::Migrate(a) => migrate::run(a),
         Command::Token(a) => token::run(a),
         Command::Pacticipant(a) => pacticipant::run(a),
+        Command::CanIDeploy(a) => can_i_deploy::run(a),
     }
 }
