@@ -15,6 +15,7 @@ pub mod config;
 pub mod db;
 pub mod error;
 pub mod hal;
+pub mod matrix;
 pub mod names;
 pub mod routes;
 pub mod schema;

@@ -4,8 +4,8 @@
 use actix_web::web::{self, delete, get, patch, post, put};
 
 use crate::api::{
-    branches, deployments, diagnostic, environments, index, integrations, pacticipants, releases,
-    tags, tokens, versions,
+    badges, branches, can_i_deploy, deployments, diagnostic, environments, index, integrations,
+    matrix, pacticipants, releases, tags, tokens, versions,
 };
 
 /// Mounts every route.
@@ -56,6 +56,28 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
     // verification results, pacts for verification
 
     // matrix, can-i-deploy, badges
+    cfg.route("/matrix", get().to(matrix::get_matrix))
+        .route(
+            "/matrix/provider/{provider}/consumer/{consumer}",
+            get().to(matrix::get_matrix_for_pair),
+        )
+        .route("/can-i-deploy", get().to(can_i_deploy::get_can_i_deploy))
+        .route(
+            "/pacts/provider/{provider}/consumer/{consumer}/latest/badge",
+            get().to(badges::get_latest_pact_badge),
+        )
+        .route(
+            "/pacts/provider/{provider}/consumer/{consumer}/latest/{tag}/badge",
+            get().to(badges::get_latest_tagged_pact_badge),
+        )
+        .route(
+            "/pacticipants/{pacticipant}/latest-version/{tag}/can-i-deploy/to/{environment}/badge",
+            get().to(badges::get_tag_can_i_deploy_badge),
+        )
+        .route(
+            "/pacticipants/{pacticipant}/branches/{branch}/latest-version/can-i-deploy/to-environment/{environment}/badge",
+            get().to(badges::get_branch_can_i_deploy_badge),
+        );
 }
 
 /// Versions, branches and tags (the "versions, branches, tags" section).

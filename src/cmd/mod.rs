@@ -1,5 +1,6 @@
 //! Subcommands, one file each.
 
+mod can_i_deploy;
 mod contract;
 mod environment;
 mod files;
@@ -68,6 +69,9 @@ pub enum Command {
     RecordDeployment(record_deployment::RecordDeploymentArgs),
     /// Record that a version is released to an environment (alongside earlier releases).
     RecordRelease(record_release::RecordReleaseArgs),
+    /// Ask a broker whether a version can be deployed (exit 0 yes, 1 no or unknown).
+    #[command(disable_version_flag = true)]
+    CanIDeploy(can_i_deploy::CanIDeployArgs),
 }
 
 /// Runs the parsed command line.
@@ -82,5 +86,6 @@ pub fn run(cli: Cli) -> anyhow::Result<Outcome> {
         Command::Environment(a) => environment::run(a),
         Command::RecordDeployment(a) => record_deployment::run(a),
         Command::RecordRelease(a) => record_release::run(a),
+        Command::CanIDeploy(a) => can_i_deploy::run(a),
     }
 }

@@ -1,13 +1,16 @@
 //! HTTP handlers, one module per resource. Thin: parse, call the store (or
 //! a domain module) inside `AppState::run`, render HAL+JSON.
 
+pub mod badges;
 pub mod body;
 pub mod branches;
+pub mod can_i_deploy;
 pub mod deployments;
 pub mod diagnostic;
 pub mod environments;
 pub mod index;
 pub mod integrations;
+pub mod matrix;
 pub mod pacticipants;
 pub mod releases;
 pub mod tags;

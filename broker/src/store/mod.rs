@@ -9,6 +9,7 @@ pub mod branches;
 pub mod deployments;
 pub mod environments;
 pub mod integrations;
+pub mod matrix;
 pub mod pacticipants;
 pub mod pacts;
 pub mod releases;

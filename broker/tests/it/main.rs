@@ -3,9 +3,12 @@
 
 mod access;
 mod basics;
+mod can_i_deploy;
 mod deployments;
 mod environments;
 mod integrations;
+mod matrix;
+mod matrix_seed;
 mod migrations;
 mod replicas;
 mod support;
