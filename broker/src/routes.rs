@@ -4,8 +4,8 @@
 use actix_web::web::{self, delete, get, patch, post, put};
 
 use crate::api::{
-    badges, branches, can_i_deploy, deployments, diagnostic, environments, index, integrations,
-    matrix, pacticipants, releases, tags, tokens, versions,
+    badges, branches, can_i_deploy, deployments, diagnostic, environments, for_verification, index,
+    integrations, matrix, pacticipants, releases, tags, tokens, verifications, versions,
 };
 
 /// Mounts every route.
@@ -54,6 +54,39 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
     // contracts: publish and retrieve
 
     // verification results, pacts for verification
+    let pact_version = "/pacts/provider/{provider}/consumer/{consumer}/pact-version/{sha}";
+    cfg.route(
+        &format!("{pact_version}/verification-results"),
+        post().to(verifications::publish_verification),
+    )
+    .route(
+        &format!("{pact_version}/metadata/{{metadata}}/verification-results"),
+        post().to(verifications::publish_verification_with_metadata),
+    )
+    .route(
+        &format!("{pact_version}/verification-results/{{number}}"),
+        get().to(verifications::get_verification),
+    )
+    .route(
+        "/pacts/provider/{provider}/consumer/{consumer}/version/{version}/verification-results/latest",
+        get().to(verifications::get_latest_for_consumer_version),
+    )
+    .route(
+        "/pacts/provider/{provider}/consumer/{consumer}/latest/verification-results/latest",
+        get().to(verifications::get_latest_for_latest_pact),
+    )
+    .route(
+        "/verification-results/consumer/{consumer}/version/{version}/latest",
+        get().to(verifications::get_consumer_version_summary),
+    )
+    .route(
+        "/pacts/provider/{provider}/for-verification",
+        get().to(for_verification::get_for_verification),
+    )
+    .route(
+        "/pacts/provider/{provider}/for-verification",
+        post().to(for_verification::post_for_verification),
+    );
 
     // matrix, can-i-deploy, badges
     cfg.route("/matrix", get().to(matrix::get_matrix))

@@ -8,6 +8,8 @@ pub mod can_i_deploy;
 pub mod deployments;
 pub mod diagnostic;
 pub mod environments;
+pub mod findings;
+pub mod for_verification;
 pub mod index;
 pub mod integrations;
 pub mod matrix;
@@ -15,6 +17,7 @@ pub mod pacticipants;
 pub mod releases;
 pub mod tags;
 pub mod tokens;
+pub mod verifications;
 pub mod version_view;
 pub mod versions;
 

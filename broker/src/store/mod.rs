@@ -13,6 +13,7 @@ pub mod matrix;
 pub mod pacticipants;
 pub mod pacts;
 pub mod releases;
+pub mod selection;
 pub mod tags;
 pub mod tokens;
 pub mod verifications;
