@@ -12,10 +12,12 @@
 pub mod api;
 pub mod auth;
 pub mod config;
+pub mod contract;
 pub mod db;
 pub mod error;
 pub mod hal;
 pub mod names;
+pub mod publishing;
 pub mod routes;
 pub mod schema;
 pub mod server;

@@ -4,7 +4,12 @@
 pub mod body;
 pub mod diagnostic;
 pub mod index;
+pub mod pact_resource;
 pub mod pacticipants;
+pub mod pacts;
+pub mod provider_pacts;
+pub mod publish;
+pub mod publish_legacy;
 
 /// A stored timestamp as the Pact Broker writes it (RFC 3339, UTC).
 pub fn time(at: chrono::NaiveDateTime) -> String {

@@ -3,4 +3,6 @@
 
 mod basics;
 mod migrations;
+mod pacts;
+mod publish;
 mod support;
