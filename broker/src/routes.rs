@@ -5,7 +5,8 @@ use actix_web::web::{self, delete, get, patch, post, put};
 
 use crate::api::{
     badges, branches, can_i_deploy, deployments, diagnostic, environments, for_verification, index,
-    integrations, matrix, pacticipants, releases, tags, tokens, verifications, versions,
+    integrations, matrix, pacticipants, pacts, provider_pacts, publish, publish_legacy, releases,
+    tags, tokens, verifications, versions,
 };
 
 /// Mounts every route.
@@ -52,6 +53,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
     resources_environments(cfg);
 
     // contracts: publish and retrieve
+    configure_contracts(cfg);
 
     // verification results, pacts for verification
     let pact_version = "/pacts/provider/{provider}/consumer/{consumer}/pact-version/{sha}";
@@ -202,5 +204,105 @@ fn resources_environments(cfg: &mut web::ServiceConfig) {
         .route(
             "/released-versions/{uuid}",
             patch().to(releases::patch_released_version),
+        );
+}
+
+/// `POST /contracts/publish`, the legacy PUT/PATCH, and pact retrieval by
+/// pair, by provider and for every pair. More specific paths come first
+/// (`…/branch/versions` before `…/branch/{branch}`).
+fn configure_contracts(cfg: &mut web::ServiceConfig) {
+    const P: &str = "/pacts/provider/{provider}/consumer/{consumer}";
+    let pair = |rest: &str| format!("{P}{rest}");
+    cfg.route("/contracts/publish", post().to(publish::publish_contracts))
+        .route(&pair("/version/{version}"), get().to(pacts::get_pact))
+        .route(
+            &pair("/version/{version}"),
+            put().to(publish_legacy::put_pact),
+        )
+        .route(
+            &pair("/version/{version}"),
+            patch().to(publish_legacy::put_pact),
+        )
+        .route(&pair("/versions/{version}"), get().to(pacts::get_pact))
+        .route(
+            "/pact/provider/{provider}/consumer/{consumer}/version/{version}",
+            get().to(pacts::get_pact),
+        )
+        .route(
+            "/pact/provider/{provider}/consumer/{consumer}/latest",
+            get().to(pacts::get_latest_pact),
+        )
+        .route(&pair("/latest"), get().to(pacts::get_latest_pact))
+        .route(
+            &pair("/latest-untagged"),
+            get().to(pacts::get_latest_untagged_pact),
+        )
+        .route(
+            &pair("/latest/{tag}"),
+            get().to(pacts::get_latest_tagged_pact),
+        )
+        .route(
+            &pair("/pact-version/{sha}"),
+            get().to(pacts::get_pact_by_sha),
+        )
+        .route(
+            &pair("/pact-version/{sha}/metadata/{metadata}"),
+            get().to(pacts::get_pact_by_sha_with_metadata),
+        )
+        .route(&pair("/versions"), get().to(pacts::list_pact_versions))
+        .route(
+            &pair("/tag/{tag}"),
+            get().to(pacts::list_tagged_pact_versions),
+        )
+        .route(
+            &pair("/branch/versions"),
+            get().to(pacts::list_main_branch_pact_versions),
+        )
+        .route(
+            &pair("/branch/latest/versions"),
+            get().to(pacts::list_latest_main_branch_pact_versions),
+        )
+        .route(
+            &pair("/branch/{branch}/latest/versions"),
+            get().to(pacts::list_latest_branch_pact_versions),
+        )
+        .route(
+            &pair("/branch/{branch}/latest"),
+            get().to(pacts::get_latest_branch_pact),
+        )
+        .route(
+            &pair("/branch/{branch}"),
+            get().to(pacts::list_branch_pact_versions),
+        );
+    let provider = |rest: &str| format!("/pacts/provider/{{provider}}{rest}");
+    cfg.route("/pacts/latest", get().to(provider_pacts::list_latest_pacts))
+        .route(&provider(""), get().to(provider_pacts::list_provider_pacts))
+        .route(
+            &provider("/latest"),
+            get().to(provider_pacts::list_latest_provider_pacts),
+        )
+        .route(
+            &provider("/latest/{tag}"),
+            get().to(provider_pacts::list_latest_tagged_provider_pacts),
+        )
+        .route(
+            &provider("/tag/{tag}"),
+            get().to(provider_pacts::list_tagged_provider_pacts),
+        )
+        .route(
+            &provider("/branch"),
+            get().to(provider_pacts::list_main_branch_provider_pacts),
+        )
+        .route(
+            &provider("/branch/latest"),
+            get().to(provider_pacts::list_latest_main_branch_provider_pacts),
+        )
+        .route(
+            &provider("/branch/{branch}"),
+            get().to(provider_pacts::list_branch_provider_pacts),
+        )
+        .route(
+            &provider("/branch/{branch}/latest"),
+            get().to(provider_pacts::list_latest_branch_provider_pacts),
         );
 }

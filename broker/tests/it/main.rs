@@ -11,6 +11,8 @@ mod integrations;
 mod matrix;
 mod matrix_seed;
 mod migrations;
+mod pacts;
+mod publish;
 mod replicas;
 mod seed;
 mod support;
