@@ -12,11 +12,14 @@
 pub mod api;
 pub mod auth;
 pub mod config;
+pub mod contract;
 pub mod db;
 pub mod error;
 pub mod hal;
+pub mod matrix;
 pub mod metadata;
 pub mod names;
+pub mod publishing;
 pub mod routes;
 pub mod schema;
 pub mod selection;

@@ -2,6 +2,8 @@
 
 mod broker;
 mod broker_cmd;
+mod can_i_deploy_cmd;
 mod contract_cmd;
 mod match_cmd;
+mod resources_cmd;
 mod support;

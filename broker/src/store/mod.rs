@@ -6,9 +6,13 @@
 //! else; the API converts them into wire types.
 
 pub mod branches;
+pub mod deployments;
 pub mod environments;
+pub mod integrations;
+pub mod matrix;
 pub mod pacticipants;
 pub mod pacts;
+pub mod releases;
 pub mod selection;
 pub mod tags;
 pub mod tokens;

@@ -1,0 +1,228 @@
+//! `/pacticipants/{p}/versions…`: list (newest first), read, create or
+//! update (PUT replaces `buildUrl`, PATCH merges; both auto-create the
+//! pacticipant and the version), delete, and the latest (tagged) version.
+
+use actix_web::{HttpRequest, HttpResponse, web};
+use serde::Deserialize;
+use serde_json::{Value, json};
+
+use crate::api::body;
+use crate::api::pacticipants::{find_required, parse_name};
+use crate::api::version_view::{
+    VersionView, find_version, parse_number, version_json, version_summary_json,
+};
+use crate::db::AnyConnection;
+use crate::error::BrokerError;
+use crate::hal::{self, BaseUrl, Link, Links};
+use crate::names::TagName;
+use crate::state::AppState;
+use crate::store::pacticipants::{self, Pacticipant};
+use crate::store::versions::{self, Version};
+use crate::store::{branches, tags};
+
+/// The body of PUT/PATCH on a version.
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct VersionRequest {
+    #[serde(default)]
+    pub build_url: Option<String>,
+    #[serde(default)]
+    pub tags: Option<Vec<TagRequest>>,
+}
+
+/// One tag in a version body.
+#[derive(Debug, Deserialize)]
+pub struct TagRequest {
+    pub name: String,
+}
+
+/// Renders a list of versions of `p` (newest first) as `_embedded.versions`.
+pub fn versions_page(
+    conn: &mut AnyConnection,
+    base: &BaseUrl,
+    p: &Pacticipant,
+    list: &[Version],
+    self_href: String,
+) -> Result<Value, BrokerError> {
+    let mut items = Vec::with_capacity(list.len());
+    for v in list {
+        let tags = tags::list_for_version(conn, v.id)?;
+        let branches = branches::names_for_version(conn, v.id)?;
+        items.push(version_summary_json(base, &p.name, v, &tags, &branches));
+    }
+    let links = Links::new()
+        .add("self", Link::new(self_href).title("Versions"))
+        .add(
+            "pb:pacticipant",
+            Link::new(base.url(&["pacticipants", &p.name]))
+                .title("Pacticipant")
+                .name(p.name.clone()),
+        );
+    Ok(json!({ "_embedded": { "versions": items }, "_links": links.into_value() }))
+}
+
+/// `GET /pacticipants/{p}/versions`.
+pub async fn list_versions(
+    state: web::Data<AppState>,
+    base: BaseUrl,
+    path: web::Path<String>,
+) -> Result<HttpResponse, BrokerError> {
+    let name = path.into_inner();
+    let page = state
+        .run(move |conn| {
+            let p = find_required(conn, &name)?;
+            let list = versions::list_for_pacticipant(conn, p.id)?;
+            let href = base.url(&["pacticipants", &p.name, "versions"]);
+            versions_page(conn, &base, &p, &list, href)
+        })
+        .await?;
+    Ok(hal::ok(&page))
+}
+
+/// `GET /pacticipants/{p}/versions/{v}`.
+pub async fn get_version(
+    state: web::Data<AppState>,
+    base: BaseUrl,
+    path: web::Path<(String, String)>,
+) -> Result<HttpResponse, BrokerError> {
+    let (p, v) = path.into_inner();
+    let view = state
+        .run(move |conn| {
+            let (p, v) = find_version(conn, &p, &v)?;
+            VersionView::load(conn, p, v)
+        })
+        .await?;
+    Ok(hal::ok(&version_json(&base, &view)))
+}
+
+/// `PUT` (replace `buildUrl` and tags) and `PATCH` (merge) on a version;
+/// 201 when the version was created, 200 otherwise.
+pub async fn update_version(
+    state: web::Data<AppState>,
+    base: BaseUrl,
+    req: HttpRequest,
+    path: web::Path<(String, String)>,
+    bytes: web::Bytes,
+) -> Result<HttpResponse, BrokerError> {
+    let request: VersionRequest = body::parse(&req, &bytes)?;
+    let (p, v) = path.into_inner();
+    let name = parse_name("pacticipant", &p)?;
+    let number = parse_number("version", &v)?;
+    let replace = req.method() == actix_web::http::Method::PUT;
+    let tag_names = parse_tags(request.tags.as_deref())?;
+    let (view, created) = state
+        .transaction(move |conn| {
+            let p = pacticipants::find_or_create(conn, &name)?;
+            let existing = versions::find_by_number(conn, p.id, number.as_str())?;
+            let created = existing.is_none();
+            let mut v = match existing {
+                Some(v) => v,
+                None => versions::insert(conn, p.id, &number, None)?,
+            };
+            if replace || request.build_url.is_some() {
+                v = versions::update_build_url(conn, v.id, request.build_url.as_deref())?;
+            }
+            if let Some(names) = tag_names {
+                apply_tags(conn, &p, &v, &names, replace)?;
+            }
+            let p = find_required(conn, &p.name)?;
+            Ok((VersionView::load(conn, p, v)?, created))
+        })
+        .await?;
+    let body = version_json(&base, &view);
+    Ok(if created {
+        hal::created(&body)
+    } else {
+        hal::ok(&body)
+    })
+}
+
+fn parse_tags(list: Option<&[TagRequest]>) -> Result<Option<Vec<TagName>>, BrokerError> {
+    let Some(list) = list else { return Ok(None) };
+    list.iter()
+        .enumerate()
+        .map(|(i, t)| {
+            TagName::parse(&t.name)
+                .map_err(|e| BrokerError::bad_field(format!("$.tags[{i}].name"), e.to_string()))
+        })
+        .collect::<Result<Vec<_>, _>>()
+        .map(Some)
+}
+
+/// Adds `names` to the version; with `replace`, removes the tags not named.
+fn apply_tags(
+    conn: &mut AnyConnection,
+    p: &Pacticipant,
+    v: &Version,
+    names: &[TagName],
+    replace: bool,
+) -> Result<(), BrokerError> {
+    if replace {
+        for old in tags::list_for_version(conn, v.id)? {
+            if !names.iter().any(|n| n.as_str() == old.name) {
+                tags::delete(conn, v.id, &old.name)?;
+            }
+        }
+    }
+    for name in names {
+        tags::add(conn, v, name)?;
+        branches::auto_detect_main_branch(conn, p.id, name.as_str())?;
+    }
+    Ok(())
+}
+
+/// `DELETE /pacticipants/{p}/versions/{v}`: 204.
+pub async fn delete_version(
+    state: web::Data<AppState>,
+    path: web::Path<(String, String)>,
+) -> Result<HttpResponse, BrokerError> {
+    let (p, v) = path.into_inner();
+    state
+        .transaction(move |conn| {
+            let (_, v) = find_version(conn, &p, &v)?;
+            versions::delete(conn, v.id)?;
+            Ok(())
+        })
+        .await?;
+    Ok(HttpResponse::NoContent().finish())
+}
+
+/// `GET /pacticipants/{p}/latest-version`.
+pub async fn get_latest_version(
+    state: web::Data<AppState>,
+    base: BaseUrl,
+    path: web::Path<String>,
+) -> Result<HttpResponse, BrokerError> {
+    let name = path.into_inner();
+    let view = state
+        .run(move |conn| {
+            let p = find_required(conn, &name)?;
+            let v = versions::find_latest(conn, p.id)?.ok_or_else(|| {
+                BrokerError::not_found(format!("A version of pacticipant '{name}'"))
+            })?;
+            VersionView::load(conn, p, v)
+        })
+        .await?;
+    Ok(hal::ok(&version_json(&base, &view)))
+}
+
+/// `GET /pacticipants/{p}/latest-version/{tag}`.
+pub async fn get_latest_tagged_version(
+    state: web::Data<AppState>,
+    base: BaseUrl,
+    path: web::Path<(String, String)>,
+) -> Result<HttpResponse, BrokerError> {
+    let (name, tag) = path.into_inner();
+    let view = state
+        .run(move |conn| {
+            let p = find_required(conn, &name)?;
+            let v = tags::latest_version_with(conn, p.id, &tag)?.ok_or_else(|| {
+                BrokerError::not_found(format!(
+                    "A version of pacticipant '{name}' with tag '{tag}'"
+                ))
+            })?;
+            VersionView::load(conn, p, v)
+        })
+        .await?;
+    Ok(hal::ok(&version_json(&base, &view)))
+}
