@@ -542,3 +542,95 @@ fn invalid_requests_name_the_selector_at_fault() {
         }
     });
 }
+
+/// The Rust verifier's whole flow over HTTP only: index → GET
+/// for-verification → POST to its self href → GET each pact → POST the
+/// result to the pact's `pb:publish-verification-results` (with metadata).
+#[test]
+fn the_verifier_flow_works_over_http_from_publish_to_results() {
+    use crate::publish::{http, pact, path_of, publish_ok};
+    each_backend(|app| {
+        let document = pact("Foo", "Bar", json!([http("/plans/42", 200)]));
+        publish_ok(
+            app,
+            "1.0.0",
+            Some("main"),
+            &[],
+            std::slice::from_ref(&document),
+        );
+        let deployed = pact("Foo", "Bar", json!([http("/plans/41", 200)]));
+        publish_ok(app, "0.9.0", None, &[], std::slice::from_ref(&deployed));
+        crate::environments::create_environment(app, "production");
+        let version = app.get("/pacticipants/Foo/versions/0.9.0");
+        let record = version.json["_links"]["pb:record-deployment"]
+            .as_array()
+            .and_then(|links| links.iter().find(|l| l["name"] == "production"))
+            .expect("record-deployment link")
+            .clone();
+        assert_eq!(
+            app.post(&path_of(app, &record["href"]), &json!({})).status,
+            201
+        );
+
+        let index = app.get("/");
+        let template = index.json["_links"]["pb:provider-pacts-for-verification"]["href"]
+            .as_str()
+            .expect("rel");
+        let fv = app.get(&template.replace("{provider}", "Bar").replace(&app.url, ""));
+        let post_to = path_of(app, &fv.json["_links"]["self"]["href"]);
+        let body = json!({"consumerVersionSelectors": [{"branch": "main"}, {"deployedOrReleased": true}],
+                          "providerVersionBranch": "main", "includePendingStatus": true,
+                          "includeWipPactsSince": "2020-01-01"});
+        let reply = app.post(&post_to, &body);
+        assert_eq!(reply.status, 200, "{}", reply.text);
+        assert_verifier_can_read(&reply.json);
+        let pacts = reply.json["_embedded"]["pacts"]
+            .as_array()
+            .expect("pacts")
+            .clone();
+        // 1.0.0 was created before 0.9.0: version order is creation order
+        assert_eq!(
+            descriptions(&pacts),
+            vec!["latest from branch main", "deployed to production"]
+        );
+        // as the verifier does before publishing: put the provider version on its branch
+        assert_eq!(
+            app.put("/pacticipants/Bar/branches/main/versions/2.0.0", &json!({}))
+                .status
+                / 100,
+            2
+        );
+        for entry in &pacts {
+            assert_eq!(entry["verificationProperties"]["pending"], true);
+            let fetched = app.get(&path_of(app, &entry["_links"]["self"]["href"]));
+            assert_eq!(fetched.status, 200, "{}", fetched.text);
+            let publish_to = &fetched.json["_links"]["pb:publish-verification-results"]["href"];
+            assert!(
+                publish_to
+                    .as_str()
+                    .is_some_and(|h| h.contains("/metadata/")),
+                "{publish_to}"
+            );
+            let result = app.post(
+                &path_of(app, publish_to),
+                &json!({"success": true, "providerApplicationVersion": "2.0.0",
+                        "findings": [{"layer": "behavior", "reasonCode": "UNEXPECTED_SIDE_EFFECT"}]}),
+            );
+            assert_eq!(result.status, 201, "{}", result.text);
+            assert_eq!(
+                result.json["pending"], true,
+                "the metadata said it was pending"
+            );
+        }
+        let after = app.post(&post_to, &body);
+        assert_eq!(
+            pending_of(after.json["_embedded"]["pacts"].as_array().expect("pacts")),
+            vec![json!(false), json!(false)]
+        );
+        let latest = app.get("/pacts/provider/Bar/consumer/Foo/latest/verification-results/latest");
+        assert_eq!(
+            latest.json["findings"][0]["reasonCode"],
+            "UNEXPECTED_SIDE_EFFECT"
+        );
+    });
+}
