@@ -302,3 +302,53 @@ pub async fn get_latest_tagged_version(
         .await?;
     Ok(hal::ok(&version_json(&base, &view)))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn query(number: Option<&str>, size: Option<&str>) -> PageQuery {
+        PageQuery {
+            page_number: number.map(str::to_owned),
+            page_size: size.map(str::to_owned),
+        }
+    }
+
+    #[test]
+    fn without_parameters_every_version_is_listed() {
+        assert_eq!(query(None, None).parse().expect("valid"), None);
+    }
+
+    #[test]
+    fn a_page_number_alone_uses_pages_of_one_hundred() {
+        assert_eq!(
+            query(Some("3"), None).parse().expect("valid"),
+            Some((3, 100))
+        );
+    }
+
+    #[test]
+    fn zero_negative_or_oversized_pages_are_refused_naming_the_parameter() {
+        for (number, size, field) in [
+            (Some("0"), None, "pageNumber"),
+            (None, Some("-1"), "pageSize"),
+            (None, Some("1001"), "pageSize"),
+            (Some("x"), Some("10"), "pageNumber"),
+        ] {
+            let err = query(number, size).parse().expect_err("refused");
+            assert!(err.body()["errors"][field].is_array(), "{field}");
+        }
+    }
+
+    #[test]
+    fn the_last_page_has_no_next_link() {
+        let mut page = json!({ "_links": {} });
+        add_paging(&mut page, "http://b/v", 2, 2, 3);
+        assert_eq!(page["page"]["totalPages"], 2);
+        assert!(page["_links"]["next"].is_null());
+        assert_eq!(
+            page["_links"]["previous"]["href"],
+            "http://b/v?pageNumber=1&pageSize=2"
+        );
+    }
+}

@@ -184,6 +184,15 @@ fn a_branch_version_is_auto_created_and_navigable() {
             200,
             "already on the branch"
         );
+        let empty = app.send(app.client().put(format!(
+            "{}/pacticipants/A/branches/feat-x/versions/0",
+            app.url
+        )));
+        assert_eq!(
+            empty.status, 201,
+            "an empty body is accepted: {}",
+            empty.text
+        );
         app.put("/pacticipants/A/branches/feat-x/versions/2", &json!({}));
 
         let branches = app.get("/pacticipants/A/branches");
@@ -191,6 +200,12 @@ fn a_branch_version_is_auto_created_and_navigable() {
         assert_eq!(app.get("/pacticipants/A/branches/feat-x").status, 200);
         let versions = app.get("/pacticipants/A/branches/feat-x/versions");
         assert_eq!(versions.json["_embedded"]["versions"][0]["number"], "2");
+        assert_eq!(
+            versions.json["_embedded"]["versions"]
+                .as_array()
+                .map(Vec::len),
+            Some(3)
+        );
         assert_eq!(
             app.get("/pacticipants/A/branches/feat-x/latest-version")
                 .json["number"],
