@@ -1,0 +1,139 @@
+//! The `Synchronous/HTTP` driver: builds the request (generators applied,
+//! provider-state values substituted), sends it, and matches the response
+//! with the foundation's matcher.
+
+use accord_dsl::Interaction;
+use accord_dsl::generators::{GeneratorContext, GeneratorMode, apply_to_request};
+use accord_dsl::matching::match_response;
+use accord_dsl::model::{HttpRequest, HttpResponse};
+use indexmap::IndexMap;
+use serde_json::{Map, Value};
+
+use crate::body::{body_from_bytes, body_to_bytes};
+use crate::driver::{BoxFuture, Driver, Exchange, Sent};
+use crate::error::VerifyError;
+use crate::finding::Finding;
+use crate::transport::{Received, Transport};
+
+/// Replays HTTP interactions.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct HttpDriver;
+
+impl Driver for HttpDriver {
+    fn handles(&self, interaction: &Interaction) -> bool {
+        matches!(interaction, Interaction::Http(_))
+    }
+
+    fn send<'a>(
+        &'a self,
+        interaction: &'a Interaction,
+        exchange: &'a Exchange<'a>,
+    ) -> BoxFuture<'a, Result<Sent, VerifyError>> {
+        Box::pin(async move {
+            let Interaction::Http(http) = interaction else {
+                return Ok(Sent::default());
+            };
+            let request = generated_request(&http.request, exchange.state_values);
+            let built = build(
+                exchange.transport,
+                exchange.base_url,
+                &request,
+                exchange.bearer,
+            );
+            match exchange.transport.send(built).await {
+                Ok(received) => Ok(judge(&http.response, &received)),
+                Err(cut) => Ok(Sent {
+                    findings: vec![cut.finding("response")],
+                    ..Sent::default()
+                }),
+            }
+        })
+    }
+}
+
+/// The request with the provider-side generators applied.
+pub fn generated_request(expected: &HttpRequest, state_values: &Map<String, Value>) -> HttpRequest {
+    let mut request = expected.clone();
+    let ctx = GeneratorContext {
+        provider_state_values: state_values.clone(),
+        mode: GeneratorMode::Provider,
+        ..GeneratorContext::default()
+    };
+    apply_to_request(&mut request, &ctx, &mut rand::rng());
+    request
+}
+
+fn build(
+    transport: &Transport,
+    base_url: &str,
+    request: &HttpRequest,
+    bearer: Option<&str>,
+) -> reqwest::RequestBuilder {
+    let url = format!("{}{}", base_url.trim_end_matches('/'), request.path);
+    let method = reqwest::Method::from_bytes(request.method.to_ascii_uppercase().as_bytes())
+        .unwrap_or(reqwest::Method::GET);
+    let mut builder = match reqwest::Url::parse(&url) {
+        Ok(mut parsed) => {
+            if let Some(query) = request.query.as_ref().filter(|q| !q.is_empty()) {
+                let mut pairs = parsed.query_pairs_mut();
+                for (name, values) in query {
+                    for value in values {
+                        pairs.append_pair(name, value);
+                    }
+                }
+            }
+            transport.client().request(method, parsed)
+        }
+        // Sending reports the unusable URL as a failed request.
+        Err(_) => transport.client().request(method, url),
+    };
+    let mut has_content_type = false;
+    for (name, values) in request.headers.iter().flatten() {
+        has_content_type |= name.eq_ignore_ascii_case("content-type");
+        if bearer.is_some() && name.eq_ignore_ascii_case("authorization") {
+            continue;
+        }
+        for value in values {
+            builder = builder.header(name.as_str(), value.as_str());
+        }
+    }
+    if let Some(token) = bearer {
+        builder = builder.bearer_auth(token);
+    }
+    if let Some((bytes, content_type)) = body_to_bytes(&request.body) {
+        if let (false, Some(ct)) = (has_content_type, content_type) {
+            builder = builder.header("content-type", ct);
+        }
+        builder = builder.body(bytes);
+    }
+    builder
+}
+
+/// The received answer as a contract response.
+pub fn actual_response(received: &Received) -> HttpResponse {
+    let mut headers: IndexMap<String, Vec<String>> = IndexMap::new();
+    for (name, value) in &received.headers {
+        headers.entry(name.clone()).or_default().push(value.clone());
+    }
+    HttpResponse {
+        status: received.status,
+        body: body_from_bytes(&received.body, received.header("content-type")),
+        headers: Some(headers),
+        ..HttpResponse::default()
+    }
+}
+
+fn judge(expected: &HttpResponse, received: &Received) -> Sent {
+    let actual = actual_response(received);
+    let findings = match_response(expected, &actual)
+        .iter()
+        .map(Finding::from_mismatch)
+        .collect();
+    Sent {
+        findings,
+        ack: Some(received.ack),
+        total: Some(received.total),
+        served_unexpectedly: !(200..300).contains(&expected.status)
+            && (200..300).contains(&received.status),
+    }
+}

@@ -1,0 +1,237 @@
+//! Replaying one interaction: provider states, the principal's credential,
+//! observations around the sends, and the behavioural, temporal and
+//! authorization judgements around the driver's own.
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+use std::time::Instant;
+
+use accord_dsl::Interaction;
+use accord_dsl::model::InteractionMeta;
+use accord_dsl::model::accord::{Credential, RepeatJudgement};
+use serde_json::{Map, Value, json};
+
+use crate::config::Token;
+use crate::driver::{Driver, Exchange, Sent};
+use crate::error::VerifyError;
+use crate::finding::{Finding, Layer, codes};
+use crate::observe::{Counters, judge_side_effects, observe};
+use crate::report::{InteractionResult, Outcome};
+use crate::states::{Action, change_states};
+use crate::transport::Transport;
+
+/// What every replay shares.
+#[derive(Debug)]
+pub struct Context {
+    pub transport: Transport,
+    pub base_url: String,
+    pub message_url: String,
+    pub state_change_url: Option<String>,
+    pub observe_url: Option<String>,
+    pub principals: BTreeMap<String, Token>,
+    pub drivers: Vec<Arc<dyn Driver>>,
+    /// Observed windows never overlap: counters are the provider's, shared
+    /// by every contract replayed in parallel.
+    pub observe_lock: tokio::sync::Mutex<()>,
+}
+
+/// Replays one interaction and judges it.
+pub async fn replay(
+    cx: &Context,
+    index: usize,
+    interaction: &Interaction,
+    contract_pending: bool,
+) -> Result<InteractionResult, VerifyError> {
+    let start = Instant::now();
+    let meta = interaction.meta();
+    let states = &meta.provider_states;
+    let url = cx.state_change_url.as_deref();
+    let mut findings = Vec::new();
+    match change_states(&cx.transport, url, states, Action::Setup).await {
+        Ok(values) => findings.extend(exercise(cx, interaction, &values).await?),
+        Err(f) => findings.push(f),
+    }
+    if let Err(f) = change_states(&cx.transport, url, states, Action::Teardown).await {
+        findings.push(f);
+    }
+    Ok(InteractionResult {
+        index,
+        interaction_id: interaction_id(meta),
+        description: meta.description.clone(),
+        interaction_type: interaction.type_name(),
+        pending: contract_pending || meta.pending,
+        outcome: if findings.is_empty() {
+            Outcome::Passed
+        } else {
+            Outcome::Failed
+        },
+        findings,
+        duration_ms: u64::try_from(start.elapsed().as_millis()).unwrap_or(u64::MAX),
+    })
+}
+
+/// The broker's `_id`, else the V4 `key`.
+fn interaction_id(meta: &InteractionMeta) -> Option<String> {
+    meta.extra
+        .get("_id")
+        .and_then(Value::as_str)
+        .map(str::to_string)
+        .or_else(|| meta.key.clone())
+}
+
+/// Sends the interaction (all its repeats) between observations.
+async fn exercise(
+    cx: &Context,
+    interaction: &Interaction,
+    state_values: &Map<String, Value>,
+) -> Result<Vec<Finding>, VerifyError> {
+    let meta = interaction.meta();
+    let Some(driver) = cx.drivers.iter().find(|d| d.handles(interaction)) else {
+        let detail = format!("no driver replays {} interactions", interaction.type_name());
+        return Ok(vec![Finding::new(
+            Layer::Protocol,
+            codes::INTERACTION_TYPE_UNSUPPORTED,
+            "type",
+            detail,
+        )]);
+    };
+    let declared = meta.expectations.side_effects.as_ref();
+    let observe_url = match (&cx.observe_url, declared) {
+        (Some(u), _) => Some(u.as_str()),
+        (None, Some(_)) => {
+            return Err(VerifyError::ObservationRequired {
+                interaction: meta.description.clone(),
+            });
+        }
+        (None, None) => None,
+    };
+    let bearer = bearer(cx, meta, state_values)?;
+    let exchange = Exchange {
+        transport: &cx.transport,
+        base_url: &cx.base_url,
+        message_url: &cx.message_url,
+        state_values,
+        bearer: bearer.as_deref(),
+    };
+    let _window = match observe_url {
+        Some(_) => Some(cx.observe_lock.lock().await),
+        None => None,
+    };
+    let mut before = read(cx, observe_url).await?;
+    let repeat = meta.expectations.repeat.as_ref();
+    let times = repeat.map_or(1, |r| r.times.max(1));
+    let each_matches = repeat.is_none_or(|r| r.each_matches);
+    let per_send = repeat.is_some_and(|r| r.side_effects == RepeatJudgement::Each);
+    let mut findings = Vec::new();
+    for n in 0..times {
+        let sent = driver.send(interaction, &exchange).await?;
+        if n == 0 || each_matches {
+            findings.extend(judge_send(meta, sent));
+        }
+        if per_send && let Some(b) = &before {
+            let after = read(cx, observe_url).await?.unwrap_or_default();
+            findings.extend(judge_side_effects(&meta.description, declared, b, &after)?);
+            before = Some(after);
+        }
+    }
+    if !per_send && let Some(b) = &before {
+        let after = read(cx, observe_url).await?.unwrap_or_default();
+        findings.extend(judge_side_effects(&meta.description, declared, b, &after)?);
+    }
+    Ok(findings)
+}
+
+async fn read(cx: &Context, url: Option<&str>) -> Result<Option<Counters>, VerifyError> {
+    match url {
+        Some(u) => observe(&cx.transport, u).await.map(Some),
+        None => Ok(None),
+    }
+}
+
+/// The driver's findings plus the negative-case and deadline judgements.
+fn judge_send(meta: &InteractionMeta, sent: Sent) -> Vec<Finding> {
+    let mut findings = sent.findings;
+    let expectations = &meta.expectations;
+    if expectations.negative && sent.served_unexpectedly {
+        let credential = expectations
+            .auth
+            .as_ref()
+            .map(|a| a.credential)
+            .unwrap_or_default();
+        let code = match credential {
+            Credential::None | Credential::Invalid => codes::UNAUTHENTICATED_ACCESS,
+            Credential::Expired => codes::EXPIRED_CREDENTIAL_ACCEPTED,
+            Credential::Valid => codes::CROSS_TENANT_ACCESS,
+        };
+        let detail = "a request the contract says must be refused was served".to_string();
+        findings.push(Finding::new(Layer::Authorization, code, "status", detail));
+    }
+    let temporal = expectations.temporal.as_ref();
+    let limits = [
+        (
+            temporal.and_then(|t| t.acknowledge_within_ms),
+            sent.ack,
+            codes::ACK_DEADLINE_MISSED,
+            "acknowledgeWithinMs",
+        ),
+        (
+            temporal.and_then(|t| t.completion_within_ms),
+            sent.total,
+            codes::COMPLETION_LATE,
+            "completionWithinMs",
+        ),
+    ];
+    for (limit, took, code, name) in limits {
+        let (Some(limit), Some(took)) = (limit, took) else {
+            continue;
+        };
+        let ms = u64::try_from(took.as_millis()).unwrap_or(u64::MAX);
+        if ms > limit {
+            let detail = format!("took {ms} ms, {name} is {limit} ms");
+            findings.push(
+                Finding::new(Layer::Temporal, code, name, detail)
+                    .values(Some(json!(limit)), Some(json!(ms))),
+            );
+        }
+    }
+    findings
+}
+
+/// The bearer token the interaction presents, by its `auth` expectation.
+fn bearer(
+    cx: &Context,
+    meta: &InteractionMeta,
+    state_values: &Map<String, Value>,
+) -> Result<Option<String>, VerifyError> {
+    let Some(auth) = &meta.expectations.auth else {
+        return Ok(None);
+    };
+    let from_state = |key: &str| {
+        state_values
+            .get(key)
+            .and_then(Value::as_str)
+            .map(str::to_string)
+    };
+    Ok(match auth.credential {
+        Credential::None => None,
+        Credential::Invalid => Some("accord-invalid-credential".into()),
+        Credential::Expired => {
+            Some(from_state("expiredToken").unwrap_or_else(|| "accord-expired-credential".into()))
+        }
+        Credential::Valid => {
+            let Some(principal) = &auth.principal else {
+                return Ok(None);
+            };
+            let configured = cx.principals.get(principal).map(|t| t.expose().to_string());
+            match from_state("token").or(configured) {
+                Some(t) => Some(t),
+                None => {
+                    return Err(VerifyError::UnknownPrincipal {
+                        interaction: meta.description.clone(),
+                        principal: principal.clone(),
+                    });
+                }
+            }
+        }
+    })
+}
