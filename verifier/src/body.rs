@@ -51,7 +51,11 @@ pub fn body_to_bytes(body: &Body) -> Option<(Vec<u8>, Option<String>)> {
         BodyContent::Text(s) => s.clone().into_bytes(),
         BodyContent::Bytes(b) => b.clone(),
     };
-    Some((bytes, content_type.clone()))
+    let content_type = content_type.clone().or_else(|| match content {
+        BodyContent::Json(_) => Some("application/json".into()),
+        _ => None,
+    });
+    Some((bytes, content_type))
 }
 
 #[cfg(test)]

@@ -27,8 +27,19 @@ pub struct Exchange<'a> {
     pub message_url: &'a str,
     /// Values the state-change calls returned (for `ProviderState` generators).
     pub state_values: &'a Map<String, Value>,
-    /// The bearer token to present, if any. Never logged.
-    pub bearer: Option<&'a str>,
+    /// The credential to present. Never logged.
+    pub authorization: Authorization<'a>,
+}
+
+/// Which `Authorization` the request carries.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Authorization<'a> {
+    /// The interaction has no `auth` expectation: headers as written.
+    AsWritten,
+    /// `Bearer <token>`, replacing any written `Authorization`.
+    Bearer(&'a str),
+    /// No credential at all: a written `Authorization` is dropped.
+    Without,
 }
 
 /// What one send produced.

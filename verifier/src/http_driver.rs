@@ -10,7 +10,7 @@ use indexmap::IndexMap;
 use serde_json::{Map, Value};
 
 use crate::body::{body_from_bytes, body_to_bytes};
-use crate::driver::{BoxFuture, Driver, Exchange, Sent};
+use crate::driver::{Authorization, BoxFuture, Driver, Exchange, Sent};
 use crate::error::VerifyError;
 use crate::finding::Finding;
 use crate::transport::{Received, Transport};
@@ -38,7 +38,7 @@ impl Driver for HttpDriver {
                 exchange.transport,
                 exchange.base_url,
                 &request,
-                exchange.bearer,
+                exchange.authorization,
             );
             match exchange.transport.send(built).await {
                 Ok(received) => Ok(judge(&http.response, &received)),
@@ -67,7 +67,7 @@ fn build(
     transport: &Transport,
     base_url: &str,
     request: &HttpRequest,
-    bearer: Option<&str>,
+    authorization: Authorization<'_>,
 ) -> reqwest::RequestBuilder {
     let url = format!("{}{}", base_url.trim_end_matches('/'), request.path);
     let method = reqwest::Method::from_bytes(request.method.to_ascii_uppercase().as_bytes())
@@ -90,14 +90,14 @@ fn build(
     let mut has_content_type = false;
     for (name, values) in request.headers.iter().flatten() {
         has_content_type |= name.eq_ignore_ascii_case("content-type");
-        if bearer.is_some() && name.eq_ignore_ascii_case("authorization") {
+        if authorization != Authorization::AsWritten && name.eq_ignore_ascii_case("authorization") {
             continue;
         }
         for value in values {
             builder = builder.header(name.as_str(), value.as_str());
         }
     }
-    if let Some(token) = bearer {
+    if let Authorization::Bearer(token) = authorization {
         builder = builder.bearer_auth(token);
     }
     if let Some((bytes, content_type)) = body_to_bytes(&request.body) {

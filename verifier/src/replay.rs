@@ -12,7 +12,7 @@ use accord_dsl::model::accord::{Credential, RepeatJudgement};
 use serde_json::{Map, Value, json};
 
 use crate::config::Token;
-use crate::driver::{Driver, Exchange, Sent};
+use crate::driver::{Authorization, Driver, Exchange, Sent};
 use crate::error::VerifyError;
 use crate::finding::{Finding, Layer, codes};
 use crate::observe::{Counters, judge_side_effects, observe};
@@ -111,7 +111,11 @@ async fn exercise(
         base_url: &cx.base_url,
         message_url: &cx.message_url,
         state_values,
-        bearer: bearer.as_deref(),
+        authorization: match (&meta.expectations.auth, &bearer) {
+            (None, _) => Authorization::AsWritten,
+            (Some(_), Some(token)) => Authorization::Bearer(token),
+            (Some(_), None) => Authorization::Without,
+        },
     };
     let _window = match observe_url {
         Some(_) => Some(cx.observe_lock.lock().await),
