@@ -7,6 +7,7 @@ mod migrate;
 mod pacticipant;
 mod serve;
 mod token;
+mod verify;
 
 use clap::{Parser, Subcommand};
 
@@ -59,6 +60,8 @@ pub enum Command {
     Token(token::TokenArgs),
     /// Create, update or list pacticipants on a broker.
     Pacticipant(pacticipant::PacticipantArgs),
+    /// Replay contracts against a running provider and report findings by layer.
+    Verify(verify::VerifyArgs),
 }
 
 /// Runs the parsed command line.
@@ -70,5 +73,6 @@ pub fn run(cli: Cli) -> anyhow::Result<Outcome> {
         Command::Migrate(a) => migrate::run(a),
         Command::Token(a) => token::run(a),
         Command::Pacticipant(a) => pacticipant::run(a),
+        Command::Verify(a) => verify::run(a),
     }
 }

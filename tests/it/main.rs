@@ -5,3 +5,4 @@ mod broker_cmd;
 mod contract_cmd;
 mod match_cmd;
 mod support;
+mod verify_cmd;

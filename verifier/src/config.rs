@@ -8,6 +8,8 @@ use std::time::Duration;
 use accord_dsl::Contract;
 use regex::Regex;
 
+use crate::error::VerifyError;
+
 /// A bearer token. Its `Debug` form never shows the value.
 #[derive(Clone, PartialEq, Eq)]
 pub struct Token(String);
@@ -58,6 +60,24 @@ pub struct Filter {
     pub description: Option<Regex>,
     /// Only interactions with a provider state whose name matches.
     pub state: Option<Regex>,
+}
+
+impl Filter {
+    /// Compiles the description and state patterns (regular expressions,
+    /// matched anywhere in the text, as Pact's filters are).
+    pub fn parse(description: Option<&str>, state: Option<&str>) -> Result<Self, VerifyError> {
+        let compile = |which, pattern: Option<&str>| {
+            pattern
+                .map(|p| {
+                    Regex::new(p).map_err(|source| VerifyError::InvalidFilter { which, source })
+                })
+                .transpose()
+        };
+        Ok(Filter {
+            description: compile("description", description)?,
+            state: compile("state", state)?,
+        })
+    }
 }
 
 /// Bounds that keep a hostile provider from hanging or flooding the run.
@@ -131,6 +151,14 @@ impl VerifyConfig {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn filters_compile_or_name_the_bad_pattern() {
+        let f = Filter::parse(Some("^get"), None).expect("valid");
+        assert!(f.description.is_some_and(|r| r.is_match("get item")));
+        let err = Filter::parse(None, Some("(")).expect_err("invalid");
+        assert!(err.to_string().contains("state"));
+    }
 
     #[test]
     fn a_token_never_shows_in_debug_output() {

@@ -23,6 +23,13 @@ pub enum VerifyError {
         expected: String,
         found: String,
     },
+    /// A `--filter-*` pattern is not a valid regular expression.
+    #[error("invalid {which} filter")]
+    InvalidFilter {
+        which: &'static str,
+        #[source]
+        source: regex::Error,
+    },
     /// The HTTP client could not be built.
     #[error("cannot build the HTTP client")]
     Client(#[source] reqwest::Error),

@@ -11,7 +11,8 @@
 //!   observed side effects ([`observe`]), principals' bearer tokens,
 //!   deadlines and negative cases ([`replay`]), all through one bounded
 //!   client ([`transport`]).
-//! - [`publish`]: Pact's verification-result body plus Accord's findings.
+//! - [`publish`]: Pact's verification-result body plus Accord's findings;
+//!   [`render`]: text and JUnit output.
 
 pub mod body;
 pub mod config;
@@ -23,6 +24,7 @@ mod load;
 pub mod message_driver;
 pub mod observe;
 pub mod publish;
+pub mod render;
 pub mod replay;
 pub mod report;
 pub mod run;
