@@ -47,12 +47,15 @@ pub async fn replay(
     let states = &meta.provider_states;
     let url = cx.state_change_url.as_deref();
     let mut findings = Vec::new();
+    // As in Pact, a failed setup skips the interaction and the teardown.
     match change_states(&cx.transport, url, states, Action::Setup).await {
-        Ok(values) => findings.extend(exercise(cx, interaction, &values).await?),
+        Ok(values) => {
+            findings.extend(exercise(cx, interaction, &values).await?);
+            if let Err(f) = change_states(&cx.transport, url, states, Action::Teardown).await {
+                findings.push(f);
+            }
+        }
         Err(f) => findings.push(f),
-    }
-    if let Err(f) = change_states(&cx.transport, url, states, Action::Teardown).await {
-        findings.push(f);
     }
     Ok(InteractionResult {
         index,
