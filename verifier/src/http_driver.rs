@@ -137,3 +137,53 @@ fn judge(expected: &HttpResponse, received: &Received) -> Sent {
             && (200..300).contains(&received.status),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use accord_dsl::generators::{Category, Generator};
+    use serde_json::json;
+
+    use super::*;
+
+    #[test]
+    fn provider_state_values_are_substituted_into_the_request() {
+        let expected = HttpRequest {
+            method: "GET".into(),
+            path: "/items/1".into(),
+            generators: accord_dsl::generators::Generators::default().with(
+                Category::Path,
+                "",
+                Generator::ProviderState {
+                    expression: "/items/${id}".into(),
+                    data_type: None,
+                },
+            ),
+            ..HttpRequest::default()
+        };
+        let mut values = Map::new();
+        values.insert("id".into(), json!(42));
+        assert_eq!(generated_request(&expected, &values).path, "/items/42");
+        // Without the value the example stays.
+        assert_eq!(generated_request(&expected, &Map::new()).path, "/items/1");
+    }
+
+    #[test]
+    fn received_headers_and_body_become_a_contract_response() {
+        let received = Received {
+            status: 201,
+            headers: vec![
+                ("content-type".into(), "application/json".into()),
+                ("set-cookie".into(), "a=1".into()),
+                ("set-cookie".into(), "b=2".into()),
+            ],
+            body: br#"{"id":5}"#.to_vec(),
+            ack: std::time::Duration::ZERO,
+            total: std::time::Duration::ZERO,
+        };
+        let r = actual_response(&received);
+        assert_eq!(r.status, 201);
+        assert_eq!(r.body.as_json(), Some(&json!({"id": 5})));
+        let cookies = r.headers.as_ref().and_then(|h| h.get("set-cookie"));
+        assert_eq!(cookies.map(Vec::len), Some(2));
+    }
+}

@@ -124,26 +124,37 @@ async fn exercise(
         Some(_) => Some(cx.observe_lock.lock().await),
         None => None,
     };
-    let mut before = read(cx, observe_url).await?;
+    send_all(cx, driver.as_ref(), interaction, &exchange, observe_url).await
+}
+
+/// Sends every repeat, judging each answer and the counters (after each
+/// send, or once over all of them).
+async fn send_all(
+    cx: &Context,
+    driver: &dyn Driver,
+    interaction: &Interaction,
+    exchange: &Exchange<'_>,
+    observe_url: Option<&str>,
+) -> Result<Vec<Finding>, VerifyError> {
+    let meta = interaction.meta();
+    let declared = meta.expectations.side_effects.as_ref();
     let repeat = meta.expectations.repeat.as_ref();
     let times = repeat.map_or(1, |r| r.times.max(1));
     let each_matches = repeat.is_none_or(|r| r.each_matches);
     let per_send = repeat.is_some_and(|r| r.side_effects == RepeatJudgement::Each);
+    let mut before = read(cx, observe_url).await?;
     let mut findings = Vec::new();
     for n in 0..times {
-        let sent = driver.send(interaction, &exchange).await?;
+        let sent = driver.send(interaction, exchange).await?;
         if n == 0 || each_matches {
             findings.extend(judge_send(meta, sent));
         }
-        if per_send && let Some(b) = &before {
+        let last = n + 1 == times;
+        if let Some(b) = before.as_ref().filter(|_| per_send || last) {
             let after = read(cx, observe_url).await?.unwrap_or_default();
             findings.extend(judge_side_effects(&meta.description, declared, b, &after)?);
             before = Some(after);
         }
-    }
-    if !per_send && let Some(b) = &before {
-        let after = read(cx, observe_url).await?.unwrap_or_default();
-        findings.extend(judge_side_effects(&meta.description, declared, b, &after)?);
     }
     Ok(findings)
 }

@@ -24,6 +24,7 @@ mod report;
 #[allow(dead_code)]
 mod suite;
 
+mod messages;
 mod scope;
 mod steps;
 mod world;

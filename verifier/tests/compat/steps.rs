@@ -5,18 +5,17 @@ use std::sync::LazyLock;
 
 use accord_dsl::Interaction;
 use accord_dsl::model::{
-    Body, Contract, HttpInteraction, HttpResponse, InteractionMeta, Message, MessageInteraction,
-    Pacticipant, ProviderState,
+    Contract, HttpInteraction, HttpResponse, InteractionMeta, Pacticipant, ProviderState,
 };
 use accord_fixtures::stub::{Canned, StubProvider};
 use accord_verifier::body::body_to_bytes;
 use accord_verifier::{ContractSource, Finding, SourcedContract, VerifyConfig, codes};
-use base64::Engine;
 use gherkin::Step;
 use regex::{Captures, Regex};
 use serde_json::{Map, Value};
 
 use crate::cells::{self, Record};
+use crate::messages::{message_pact, message_pact_table, message_provider};
 use crate::parts;
 use crate::world::World;
 
@@ -174,7 +173,7 @@ fn provider_returns(w: &mut World, caps: &Captures, step: &Step) -> Result<(), S
     Ok(())
 }
 
-fn pact(interaction: Interaction) -> SourcedContract {
+pub fn pact(interaction: Interaction) -> SourcedContract {
     SourcedContract {
         contract: Contract {
             consumer: Pacticipant {
@@ -195,7 +194,7 @@ fn pact(interaction: Interaction) -> SourcedContract {
 
 /// Applies `with a provider state "X" defined`, `with provider state "X"`,
 /// `, but is marked pending` and a states table to an interaction's meta.
-fn apply_suffix(meta: &mut InteractionMeta, suffix: &str, step: &Step) -> Result<(), String> {
+pub fn apply_suffix(meta: &mut InteractionMeta, suffix: &str, step: &Step) -> Result<(), String> {
     static STATE: LazyLock<Regex> =
         LazyLock::new(|| Regex::new(r#"provider state "([^"]+)""#).expect("regex"));
     if let Some(c) = STATE.captures(suffix) {
@@ -351,92 +350,4 @@ fn no_teardown(w: &mut World, _: &Captures, _: &Step) -> Result<(), String> {
         [] => Ok(()),
         some => Err(format!("teardown calls: {some:?}")),
     }
-}
-
-/// `key | value` rows (values `JSON: …` or text) as metadata.
-fn metadata_table(step: &Step) -> Result<Map<String, Value>, String> {
-    let mut map = Map::new();
-    for rec in cells::records(step.table.as_ref())? {
-        let key = rec.get("key").map_or("", |s| s.trim()).to_string();
-        let value = rec.get("value").map_or("", |s| s.trim());
-        map.insert(key, cells::text_or_json(value)?);
-    }
-    Ok(map)
-}
-
-fn body_cell(w: &World, cell: &str) -> Result<Body, String> {
-    w.fx.body(&cell.replace("\\\"", "\""), None)
-}
-
-fn message_provider(w: &mut World, caps: &Captures, step: &Step) -> Result<(), String> {
-    let body = body_cell(w, &caps[2])?;
-    let (bytes, content_type) = body_to_bytes(&body).unwrap_or_default();
-    let mut headers = Vec::new();
-    if let Some(ct) = content_type {
-        headers.push(("Content-Type".to_string(), ct));
-    }
-    if caps.get(3).is_some() {
-        let meta = Value::Object(metadata_table(step)?).to_string();
-        let encoded = base64::engine::general_purpose::STANDARD.encode(meta);
-        headers.push(("Pact-Message-Metadata".to_string(), encoded));
-    }
-    let canned = Canned {
-        status: 200,
-        headers,
-        body: bytes,
-    };
-    w.stub.messages.insert(caps[1].to_string(), canned);
-    Ok(())
-}
-
-fn message_interaction(name: &str, message: Message) -> MessageInteraction {
-    MessageInteraction {
-        meta: InteractionMeta {
-            description: name.to_string(),
-            ..InteractionMeta::default()
-        },
-        message,
-    }
-}
-
-fn message_pact(w: &mut World, caps: &Captures, step: &Step) -> Result<(), String> {
-    let contents = body_cell(w, &caps[2])?;
-    let mut m = message_interaction(
-        &caps[1],
-        Message {
-            contents,
-            ..Message::default()
-        },
-    );
-    let suffix = &caps[3];
-    apply_suffix(&mut m.meta, suffix, step)?;
-    if suffix.contains("following metadata") {
-        m.message.metadata = metadata_table(step)?;
-    }
-    w.pacts.push(pact(Interaction::AsyncMessage(m)));
-    Ok(())
-}
-
-fn message_pact_table(w: &mut World, caps: &Captures, step: &Step) -> Result<(), String> {
-    let table = step.table.as_ref().ok_or("the step has no table")?;
-    let mut rec = Record::new();
-    let mut metadata = Map::new();
-    for row in &table.rows {
-        let (Some(key), Some(value)) = (row.first(), row.get(1)) else {
-            continue;
-        };
-        if key.trim() == "metadata" {
-            for pair in value.split("; ") {
-                let (k, v) = pair.split_once('=').unwrap_or((pair, ""));
-                metadata.insert(k.trim().to_string(), cells::text_or_json(v.trim())?);
-            }
-        } else {
-            rec.insert(key.trim().to_string(), value.clone());
-        }
-    }
-    let mut message = parts::message(&rec, &w.fx, Message::default())?;
-    message.metadata.extend(metadata);
-    let m = message_interaction(&caps[1], message);
-    w.pacts.push(pact(Interaction::AsyncMessage(m)));
-    Ok(())
 }

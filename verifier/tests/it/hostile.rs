@@ -73,3 +73,27 @@ fn a_missed_acknowledgement_deadline_is_a_temporal_finding() {
         )]
     );
 }
+
+#[test]
+fn a_redirect_is_not_followed_by_default_but_judged() {
+    let p = provider();
+    let i = http(
+        "moved",
+        json!({"method": "GET", "path": "/moved"}),
+        json!({"status": 200}),
+    );
+    let mut cfg = config(&p, vec![contract(vec![i.clone()])]);
+    cfg.observe_url = None;
+    let report = run(&cfg);
+    let f = crate::support::findings(&report);
+    assert_eq!(f.len(), 1);
+    assert_eq!(f[0].pact_attribute, Some("status"));
+    assert_eq!(f[0].actual, Some(json!(302)));
+    // Followed on request: /items/1 does not exist, so 404.
+    cfg.limits.follow_redirects = true;
+    let report = run(&cfg);
+    assert_eq!(
+        crate::support::findings(&report)[0].actual,
+        Some(json!(404))
+    );
+}
