@@ -3,6 +3,7 @@
 //! interaction and judges the answer. The A2A and MCP drivers implement it
 //! in their own modules.
 
+use std::collections::BTreeMap;
 use std::future::Future;
 use std::pin::Pin;
 use std::time::Duration;
@@ -10,8 +11,10 @@ use std::time::Duration;
 use accord_dsl::Interaction;
 use serde_json::{Map, Value};
 
+use crate::config::Token;
 use crate::error::VerifyError;
 use crate::finding::Finding;
+use crate::observe::{Counters, observe};
 use crate::transport::Transport;
 
 /// A boxed future, so drivers can be trait objects.
@@ -29,6 +32,22 @@ pub struct Exchange<'a> {
     pub state_values: &'a Map<String, Value>,
     /// The credential to present. Never logged.
     pub authorization: Authorization<'a>,
+    /// Every principal's token, for drivers that probe as another
+    /// principal (A2A, MCP). Never logged.
+    pub principals: &'a BTreeMap<String, Token>,
+    /// The observation endpoint, for drivers that read the counters at
+    /// extra points (after a cancel acknowledgement, …).
+    pub observe_url: Option<&'a str>,
+}
+
+impl Exchange<'_> {
+    /// Reads the provider's counters now; `None` without an observation URL.
+    pub async fn observe(&self) -> Result<Option<Counters>, VerifyError> {
+        match self.observe_url {
+            Some(url) => observe(self.transport, url).await.map(Some),
+            None => Ok(None),
+        }
+    }
 }
 
 /// Which `Authorization` the request carries.

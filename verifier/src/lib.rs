@@ -28,6 +28,7 @@ pub mod render;
 pub mod replay;
 pub mod report;
 pub mod run;
+pub mod schedule;
 pub mod states;
 pub mod transport;
 

@@ -15,7 +15,7 @@ use crate::config::Token;
 use crate::driver::{Authorization, Driver, Exchange, Sent};
 use crate::error::VerifyError;
 use crate::finding::{Finding, Layer, codes};
-use crate::observe::{Counters, judge_side_effects, observe};
+use crate::observe::judge_side_effects;
 use crate::report::{InteractionResult, Outcome};
 use crate::states::{Action, change_states};
 use crate::transport::Transport;
@@ -119,22 +119,22 @@ async fn exercise(
             (Some(_), Some(token)) => Authorization::Bearer(token),
             (Some(_), None) => Authorization::Without,
         },
+        principals: &cx.principals,
+        observe_url,
     };
     let _window = match observe_url {
         Some(_) => Some(cx.observe_lock.lock().await),
         None => None,
     };
-    send_all(cx, driver.as_ref(), interaction, &exchange, observe_url).await
+    send_all(driver.as_ref(), interaction, &exchange).await
 }
 
 /// Sends every repeat, judging each answer and the counters (after each
 /// send, or once over all of them).
 async fn send_all(
-    cx: &Context,
     driver: &dyn Driver,
     interaction: &Interaction,
     exchange: &Exchange<'_>,
-    observe_url: Option<&str>,
 ) -> Result<Vec<Finding>, VerifyError> {
     let meta = interaction.meta();
     let declared = meta.expectations.side_effects.as_ref();
@@ -142,7 +142,7 @@ async fn send_all(
     let times = repeat.map_or(1, |r| r.times.max(1));
     let each_matches = repeat.is_none_or(|r| r.each_matches);
     let per_send = repeat.is_some_and(|r| r.side_effects == RepeatJudgement::Each);
-    let mut before = read(cx, observe_url).await?;
+    let mut before = exchange.observe().await?;
     let mut findings = Vec::new();
     for n in 0..times {
         let sent = driver.send(interaction, exchange).await?;
@@ -151,19 +151,12 @@ async fn send_all(
         }
         let last = n + 1 == times;
         if let Some(b) = before.as_ref().filter(|_| per_send || last) {
-            let after = read(cx, observe_url).await?.unwrap_or_default();
+            let after = exchange.observe().await?.unwrap_or_default();
             findings.extend(judge_side_effects(&meta.description, declared, b, &after)?);
             before = Some(after);
         }
     }
     Ok(findings)
-}
-
-async fn read(cx: &Context, url: Option<&str>) -> Result<Option<Counters>, VerifyError> {
-    match url {
-        Some(u) => observe(&cx.transport, u).await.map(Some),
-        None => Ok(None),
-    }
 }
 
 /// The driver's findings plus the negative-case and deadline judgements.

@@ -1,6 +1,8 @@
-//! The run: load the contracts, replay them (`jobs` contracts at a time,
-//! interactions of one contract in order), and assemble the report in
-//! contract order, so results are the same whatever the parallelism.
+//! The run: load the contracts, replay them `jobs` chains at a time (a
+//! chain: the interactions of one contract that share provider states, in
+//! contract order; see [`crate::schedule`]), and assemble the report in
+//! contract and interaction order, so results are the same whatever the
+//! parallelism.
 
 use std::sync::Arc;
 
@@ -14,6 +16,7 @@ use crate::load::load;
 use crate::message_driver::MessageDriver;
 use crate::replay::{Context, replay};
 use crate::report::{ContractResult, InteractionResult, VerificationReport};
+use crate::schedule::chains;
 use crate::transport::Transport;
 
 /// Called with each interaction's result as soon as it is known (for
@@ -45,24 +48,94 @@ pub async fn verify(
     let contracts = load(&config.source, &config.provider)?;
     let cx = Arc::new(context(config, drivers)?);
     let permits = Arc::new(tokio::sync::Semaphore::new(config.jobs.max(1)));
-    let mut tasks = Vec::new();
-    for contract in contracts {
-        let (cx, permits, progress) = (cx.clone(), permits.clone(), progress.clone());
-        let filter = config.filter.clone();
-        tasks.push(tokio::spawn(async move {
-            let _permit = permits.acquire_owned().await;
-            verify_contract(&cx, contract, &filter, progress.as_ref()).await
-        }));
+    let mut scheduled = Vec::new();
+    for sourced in contracts {
+        let sourced = Arc::new(sourced);
+        let mut tasks = Vec::new();
+        for chain in schedule(config, &sourced) {
+            let run = ChainRun {
+                cx: cx.clone(),
+                sourced: sourced.clone(),
+                progress: progress.clone(),
+            };
+            let permits = permits.clone();
+            tasks.push(tokio::spawn(async move {
+                let _permit = permits.acquire_owned().await;
+                run.replay(chain).await
+            }));
+        }
+        scheduled.push((sourced, tasks));
     }
     let mut results = Vec::new();
-    for task in tasks {
-        results.push(task.await.map_err(VerifyError::Task)??);
+    for (sourced, tasks) in scheduled {
+        let mut interactions = Vec::new();
+        for task in tasks {
+            interactions.extend(task.await.map_err(VerifyError::Task)??);
+        }
+        interactions.sort_by_key(|i| i.index);
+        results.push(contract_result(&sourced, interactions));
     }
     Ok(VerificationReport {
         provider: config.provider.clone(),
         provider_version: config.provider_version.clone(),
         contracts: results,
     })
+}
+
+/// The chains of a contract: with one job, all its interactions in order
+/// (exactly Pact's sequence); with more, one chain per shared state.
+fn schedule(config: &VerifyConfig, sourced: &SourcedContract) -> Vec<Vec<usize>> {
+    let keep = |i: &Interaction| selected(&config.filter, i);
+    let interactions = &sourced.contract.interactions;
+    if config.jobs > 1 {
+        return chains(interactions, keep);
+    }
+    let all: Vec<usize> = (0..interactions.len())
+        .filter(|&n| interactions.get(n).is_some_and(keep))
+        .collect();
+    if all.is_empty() {
+        Vec::new()
+    } else {
+        vec![all]
+    }
+}
+
+/// One chain of one contract, replayed in order.
+struct ChainRun {
+    cx: Arc<Context>,
+    sourced: Arc<SourcedContract>,
+    progress: Option<Progress>,
+}
+
+impl ChainRun {
+    async fn replay(self, chain: Vec<usize>) -> Result<Vec<InteractionResult>, VerifyError> {
+        let contract = &self.sourced.contract;
+        let mut out = Vec::new();
+        for index in chain {
+            let Some(interaction) = contract.interactions.get(index) else {
+                continue;
+            };
+            let result = replay(&self.cx, index, interaction, self.sourced.pending).await?;
+            if let Some(p) = &self.progress {
+                p(&contract.consumer.name, &result);
+            }
+            out.push(result);
+        }
+        Ok(out)
+    }
+}
+
+fn contract_result(
+    sourced: &SourcedContract,
+    interactions: Vec<InteractionResult>,
+) -> ContractResult {
+    ContractResult {
+        consumer: sourced.contract.consumer.name.clone(),
+        provider: sourced.contract.provider.name.clone(),
+        source: sourced.source.clone(),
+        pending: sourced.pending,
+        interactions,
+    }
 }
 
 fn context(config: &VerifyConfig, drivers: Vec<Arc<dyn Driver>>) -> Result<Context, VerifyError> {
@@ -91,33 +164,6 @@ fn context(config: &VerifyConfig, drivers: Vec<Arc<dyn Driver>>) -> Result<Conte
         principals: config.principals.clone(),
         drivers,
         observe_lock: tokio::sync::Mutex::new(()),
-    })
-}
-
-async fn verify_contract(
-    cx: &Context,
-    sourced: SourcedContract,
-    filter: &Filter,
-    progress: Option<&Progress>,
-) -> Result<ContractResult, VerifyError> {
-    let contract = &sourced.contract;
-    let mut interactions = Vec::new();
-    for (index, interaction) in contract.interactions.iter().enumerate() {
-        if !selected(filter, interaction) {
-            continue;
-        }
-        let result = replay(cx, index, interaction, sourced.pending).await?;
-        if let Some(p) = progress {
-            p(&contract.consumer.name, &result);
-        }
-        interactions.push(result);
-    }
-    Ok(ContractResult {
-        consumer: contract.consumer.name.clone(),
-        provider: contract.provider.name.clone(),
-        source: sourced.source,
-        pending: sourced.pending,
-        interactions,
     })
 }
 

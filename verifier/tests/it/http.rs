@@ -195,3 +195,28 @@ fn filters_select_interactions_by_description_and_state() {
         .collect();
     assert_eq!(names, vec!["get item 7".to_string()]);
 }
+
+#[test]
+fn one_contract_replayed_with_several_jobs_reports_in_contract_order() {
+    let p = provider();
+    let mut interactions: Vec<serde_json::Value> = (0..6)
+        .map(|n| {
+            http(
+                &format!("missing item {n}"),
+                json!({"method": "GET", "path": format!("/items/{}", 900 + n)}),
+                json!({"status": 404}),
+            )
+        })
+        .collect();
+    interactions.insert(2, get_item_id(51));
+    interactions.push(get_item_id(52));
+    let mut one = config(&p, vec![contract(interactions)]);
+    one.observe_url = None;
+    let mut four = one.clone();
+    four.jobs = 4;
+    let (a, b) = (run(&one), run(&four));
+    assert!(b.passed(), "{:?}", codes(&b));
+    assert_eq!(a.without_timings(), b.without_timings());
+    let order: Vec<usize> = b.interactions().map(|(_, i)| i.index).collect();
+    assert_eq!(order, (0..8).collect::<Vec<_>>());
+}
