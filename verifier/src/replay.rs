@@ -47,6 +47,12 @@ pub async fn replay(
     let states = &meta.provider_states;
     let url = cx.state_change_url.as_deref();
     let mut findings = Vec::new();
+    if url.is_none() && !states.is_empty() {
+        tracing::warn!(
+            interaction = %meta.description,
+            "provider states are not set up: no state-change URL is configured"
+        );
+    }
     // As in Pact, a failed setup skips the interaction and the teardown.
     match change_states(&cx.transport, url, states, Action::Setup).await {
         Ok(values) => {
@@ -57,6 +63,11 @@ pub async fn replay(
         }
         Err(f) => findings.push(f),
     }
+    tracing::debug!(
+        interaction = %meta.description,
+        findings = findings.len(),
+        "interaction replayed"
+    );
     Ok(InteractionResult {
         index,
         interaction_id: interaction_id(meta),
