@@ -28,7 +28,8 @@ pub fn default_drivers() -> Vec<Arc<dyn Driver>> {
     vec![Arc::new(HttpDriver), Arc::new(MessageDriver)]
 }
 
-/// Verifies with the default drivers, on a runtime of its own.
+/// Verifies with the default drivers, on a runtime of its own. Not for
+/// use inside an async runtime (it would nest runtimes): call [`verify`].
 pub fn verify_blocking(config: &VerifyConfig) -> Result<VerificationReport, VerifyError> {
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(config.jobs.clamp(1, 8))
