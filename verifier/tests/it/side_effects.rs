@@ -106,3 +106,12 @@ fn side_effects_without_an_observation_url_are_an_operational_error() {
         Err(VerifyError::ObservationRequired { .. })
     ));
 }
+
+#[test]
+fn an_unreachable_observation_endpoint_is_an_operational_error() {
+    let p = provider();
+    let mut cfg = config(&p, vec![contract(vec![create(json!({"records": 1}))])]);
+    cfg.observe_url = Some("http://127.0.0.1:9/observe".into());
+    let err = verify_blocking(&cfg).expect_err("operational failure");
+    assert!(matches!(err, VerifyError::Observe { .. }), "{err}");
+}
