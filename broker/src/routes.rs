@@ -26,6 +26,31 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
         .route("/tokens", post().to(tokens::create_token))
         .route("/tokens/{name}", delete().to(tokens::revoke_token));
 
+    // matrix, can-i-deploy, badges (before the pact routes: `…/latest/badge`
+    // must win over `…/latest/{tag}`)
+    cfg.route("/matrix", get().to(matrix::get_matrix))
+        .route(
+            "/matrix/provider/{provider}/consumer/{consumer}",
+            get().to(matrix::get_matrix_for_pair),
+        )
+        .route("/can-i-deploy", get().to(can_i_deploy::get_can_i_deploy))
+        .route(
+            "/pacts/provider/{provider}/consumer/{consumer}/latest/badge",
+            get().to(badges::get_latest_pact_badge),
+        )
+        .route(
+            "/pacts/provider/{provider}/consumer/{consumer}/latest/{tag}/badge",
+            get().to(badges::get_latest_tagged_pact_badge),
+        )
+        .route(
+            "/pacticipants/{pacticipant}/latest-version/{tag}/can-i-deploy/to/{environment}/badge",
+            get().to(badges::get_tag_can_i_deploy_badge),
+        )
+        .route(
+            "/pacticipants/{pacticipant}/branches/{branch}/latest-version/can-i-deploy/to-environment/{environment}/badge",
+            get().to(badges::get_branch_can_i_deploy_badge),
+        );
+
     // pacticipants
     cfg.route("/pacticipants", get().to(pacticipants::list_pacticipants))
         .route("/pacticipants", post().to(pacticipants::create_pacticipant))
@@ -89,30 +114,6 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
         "/pacts/provider/{provider}/for-verification",
         post().to(for_verification::post_for_verification),
     );
-
-    // matrix, can-i-deploy, badges
-    cfg.route("/matrix", get().to(matrix::get_matrix))
-        .route(
-            "/matrix/provider/{provider}/consumer/{consumer}",
-            get().to(matrix::get_matrix_for_pair),
-        )
-        .route("/can-i-deploy", get().to(can_i_deploy::get_can_i_deploy))
-        .route(
-            "/pacts/provider/{provider}/consumer/{consumer}/latest/badge",
-            get().to(badges::get_latest_pact_badge),
-        )
-        .route(
-            "/pacts/provider/{provider}/consumer/{consumer}/latest/{tag}/badge",
-            get().to(badges::get_latest_tagged_pact_badge),
-        )
-        .route(
-            "/pacticipants/{pacticipant}/latest-version/{tag}/can-i-deploy/to/{environment}/badge",
-            get().to(badges::get_tag_can_i_deploy_badge),
-        )
-        .route(
-            "/pacticipants/{pacticipant}/branches/{branch}/latest-version/can-i-deploy/to-environment/{environment}/badge",
-            get().to(badges::get_branch_can_i_deploy_badge),
-        );
 }
 
 /// Versions, branches and tags (the "versions, branches, tags" section).

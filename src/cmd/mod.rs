@@ -11,6 +11,7 @@ mod record_deployment;
 mod record_release;
 mod serve;
 mod token;
+mod verify;
 
 use clap::{Parser, Subcommand};
 
@@ -72,6 +73,8 @@ pub enum Command {
     /// Ask a broker whether a version can be deployed (exit 0 yes, 1 no or unknown).
     #[command(disable_version_flag = true)]
     CanIDeploy(can_i_deploy::CanIDeployArgs),
+    /// Replay contracts against a running provider and report findings by layer.
+    Verify(verify::VerifyArgs),
 }
 
 /// Runs the parsed command line.
@@ -87,5 +90,6 @@ pub fn run(cli: Cli) -> anyhow::Result<Outcome> {
         Command::RecordDeployment(a) => record_deployment::run(a),
         Command::RecordRelease(a) => record_release::run(a),
         Command::CanIDeploy(a) => can_i_deploy::run(a),
+        Command::Verify(a) => verify::run(a),
     }
 }

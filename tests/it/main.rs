@@ -7,3 +7,4 @@ mod contract_cmd;
 mod match_cmd;
 mod resources_cmd;
 mod support;
+mod verify_cmd;

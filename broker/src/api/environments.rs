@@ -120,7 +120,8 @@ pub fn environment_json(base: &BaseUrl, e: &Environment) -> Result<Value, Broker
     Ok(json!({
         "uuid": e.uuid,
         "name": e.name,
-        "displayName": e.display_name,
+        // Pact clients read displayName as a string; an unset one shows the name.
+        "displayName": e.display_name.as_deref().unwrap_or(&e.name),
         "production": e.production,
         "contacts": contacts,
         "createdAt": crate::api::time(e.created_at),

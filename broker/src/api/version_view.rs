@@ -125,39 +125,58 @@ pub fn version_summary_json(
     })
 }
 
-/// The full version resource.
-pub fn version_json(base: &BaseUrl, view: &VersionView) -> Value {
-    let p = view.pacticipant.name.as_str();
-    let v = &view.version;
-    let n = v.number.as_str();
-    let env_links = |kind: &str, title: &str, only: Option<&[i64]>| -> Vec<Link> {
-        view.environments
-            .iter()
-            .filter(|e| only.is_none_or(|ids| ids.contains(&e.id)))
-            .map(|e| {
-                let label = e.display_name.as_deref().unwrap_or(&e.name);
-                Link::new(version_url(base, p, n, &[kind, "environment", &e.uuid]))
-                    .title(format!("{title} {label}"))
-                    .name(e.name.clone())
-            })
-            .collect()
-    };
-    let pacts = view
-        .providers
+/// One link per environment (all of them, or only those in `only`) to
+/// `…/versions/V/{kind}/environment/{uuid}`, named after the environment.
+fn environment_links(
+    base: &BaseUrl,
+    view: &VersionView,
+    kind: &str,
+    title: &str,
+    only: Option<&[i64]>,
+) -> Vec<Link> {
+    let (p, n) = (view.pacticipant.name.as_str(), view.version.number.as_str());
+    view.environments
+        .iter()
+        .filter(|e| only.is_none_or(|ids| ids.contains(&e.id)))
+        .map(|e| {
+            let label = e.display_name.as_deref().unwrap_or(&e.name);
+            Link::new(version_url(base, p, n, &[kind, "environment", &e.uuid]))
+                .title(format!("{title} {label}"))
+                .name(e.name.clone())
+        })
+        .collect()
+}
+
+/// The pacts this version published, one link per provider.
+fn pact_links(base: &BaseUrl, view: &VersionView) -> Vec<Link> {
+    let (p, n) = (view.pacticipant.name.as_str(), view.version.number.as_str());
+    view.providers
         .iter()
         .map(|provider| {
             Link::new(base.url(&["pacts", "provider", provider, "consumer", p, "version", n]))
                 .title("Pact")
                 .name(format!("Pact between {p} ({n}) and {provider}"))
         })
-        .collect();
+        .collect()
+}
+
+/// The full version resource.
+pub fn version_json(base: &BaseUrl, view: &VersionView) -> Value {
+    let p = view.pacticipant.name.as_str();
+    let v = &view.version;
+    let n = v.number.as_str();
+    let me = version_url(base, p, n, &[]);
+    let latest_results = [
+        "verification-results",
+        "consumer",
+        p,
+        "version",
+        n,
+        "latest",
+    ];
+    let envs = |kind, title, only| environment_links(base, view, kind, title, only);
     let links = Links::new()
-        .add(
-            "self",
-            Link::new(version_url(base, p, n, &[]))
-                .title("Version")
-                .name(n),
-        )
+        .add("self", Link::new(me.clone()).title("Version").name(n))
         .add(
             "pb:pacticipant",
             Link::new(base.url(&["pacticipants", p]))
@@ -166,38 +185,31 @@ pub fn version_json(base: &BaseUrl, view: &VersionView) -> Value {
         )
         .add(
             "pb:tag",
-            Link::new(format!("{}/tags/{{tag}}", version_url(base, p, n, &[])))
+            Link::new(format!("{me}/tags/{{tag}}"))
                 .title("Get, create or delete a tag for this pacticipant version")
                 .templated(),
         )
         .add(
             "pb:latest-verification-results-where-pacticipant-is-consumer",
-            Link::new(base.url(&[
-                "verification-results",
-                "consumer",
-                p,
-                "version",
-                n,
-                "latest",
-            ]))
-            .title("Latest verification results for consumer version"),
+            Link::new(base.url(&latest_results))
+                .title("Latest verification results for consumer version"),
         )
-        .add_array("pb:pact-versions", pacts)
+        .add_array("pb:pact-versions", pact_links(base, view))
         .add_array(
             "pb:deployed-environments",
-            env_links("deployed-versions", "Deployed to", Some(&view.deployed_to)),
+            envs("deployed-versions", "Deployed to", Some(&view.deployed_to)),
         )
         .add_array(
             "pb:released-environments",
-            env_links("released-versions", "Released to", Some(&view.released_in)),
+            envs("released-versions", "Released to", Some(&view.released_in)),
         )
         .add_array(
             "pb:record-deployment",
-            env_links("deployed-versions", "Record deployment to", None),
+            envs("deployed-versions", "Record deployment to", None),
         )
         .add_array(
             "pb:record-release",
-            env_links("released-versions", "Record release to", None),
+            envs("released-versions", "Record release to", None),
         );
     json!({
         "number": n,

@@ -195,3 +195,23 @@ pub fn auto_detect_main_branch(
     .execute(conn)?;
     Ok(n > 0)
 }
+
+/// `(version id, branch name)` for many versions at once (for lists).
+pub fn names_for_versions(
+    conn: &mut AnyConnection,
+    version_ids: &[i64],
+) -> Result<Vec<(i64, String)>, StoreError> {
+    let mut out = Vec::new();
+    // Chunks stay under every backend's limit of bound parameters.
+    for chunk in version_ids.chunks(super::ID_CHUNK) {
+        out.extend(
+            branch_versions::table
+                .inner_join(branches::table)
+                .filter(branch_versions::version_id.eq_any(chunk))
+                .order((branch_versions::version_id.asc(), branches::name.asc()))
+                .select((branch_versions::version_id, branches::name))
+                .load::<(i64, String)>(conn)?,
+        );
+    }
+    Ok(out)
+}

@@ -21,6 +21,10 @@ pub mod versions;
 
 use diesel::result::{DatabaseErrorKind, Error as DieselError};
 
+/// How many ids one `IN (…)` query binds at most (SQLite builds before
+/// 3.32 allow 999 parameters).
+pub const ID_CHUNK: usize = 500;
+
 /// Current time as stored in `TIMESTAMP` columns (UTC, microseconds, so both
 /// backends round-trip it exactly).
 pub fn now() -> chrono::NaiveDateTime {

@@ -140,3 +140,24 @@ pub fn provider_names_for_consumer_version(
         .select(pacticipants::name)
         .load(conn)?)
 }
+
+/// One page of a pacticipant's versions, newest first, and how many it has.
+pub fn list_page_for_pacticipant(
+    conn: &mut AnyConnection,
+    pacticipant_id: i64,
+    limit: i64,
+    offset: i64,
+) -> Result<(Vec<Version>, i64), StoreError> {
+    let total = versions::table
+        .filter(versions::pacticipant_id.eq(pacticipant_id))
+        .count()
+        .get_result(conn)?;
+    let page = versions::table
+        .filter(versions::pacticipant_id.eq(pacticipant_id))
+        .order(versions::id.desc())
+        .limit(limit)
+        .offset(offset)
+        .select(Version::as_select())
+        .load(conn)?;
+    Ok((page, total))
+}

@@ -111,6 +111,11 @@ fn a_deployment_replaces_the_previous_version_in_the_same_instance_only() {
         assert_eq!(live(app, &prod, "?pacticipant=A").len(), 2);
         assert_eq!(live(app, &prod, "?pacticipant=B").len(), 0);
 
+        let v3 = app.get("/pacticipants/A/versions/3").json;
+        assert_eq!(
+            pick(&v3, "pb:deployed-environments", "production"),
+            pick(&v3, "pb:record-deployment", "production")
+        );
         let old = first.json["_links"]["self"]["href"]
             .as_str()
             .expect("self")

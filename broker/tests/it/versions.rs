@@ -62,6 +62,31 @@ fn versions_are_listed_newest_first_and_the_latest_is_found() {
             .map(|v| v["number"].as_str().expect("number"))
             .collect();
         assert_eq!(numbers, ["2", "3", "1"], "newest (last created) first");
+        app.put("/pacticipants/A/versions/3/tags/prod", &json!({}));
+        app.put("/pacticipants/A/branches/main/versions/3", &json!({}));
+        let listed = app.get("/pacticipants/A/versions");
+        let three = &listed.json["_embedded"]["versions"][1];
+        assert_eq!(three["_embedded"]["tags"][0]["name"], "prod", "{three}");
+        assert_eq!(three["_embedded"]["branchVersions"][0]["name"], "main");
+        assert_eq!(
+            listed.json["_embedded"]["versions"][0]["_embedded"]["tags"],
+            json!([])
+        );
+
+        let first = app.get("/pacticipants/A/versions?pageSize=2");
+        assert_eq!(
+            first.json["_embedded"]["versions"].as_array().map(Vec::len),
+            Some(2)
+        );
+        assert_eq!(first.json["page"]["totalElements"], 3);
+        let next = first.json["_links"]["next"]["href"].as_str().expect("next");
+        let second = app.send(app.client().get(next));
+        assert_eq!(second.json["_embedded"]["versions"][0]["number"], "1");
+        assert!(second.json["_links"]["previous"].is_object());
+        assert!(second.json["_links"]["next"].is_null());
+        let bad = app.get("/pacticipants/A/versions?pageSize=0");
+        assert_eq!(bad.status, 400);
+        assert!(bad.json["errors"]["pageSize"].is_array(), "{}", bad.text);
         assert_eq!(
             app.get("/pacticipants/A/latest-version").json["number"],
             "2"
@@ -159,6 +184,15 @@ fn a_branch_version_is_auto_created_and_navigable() {
             200,
             "already on the branch"
         );
+        let empty = app.send(app.client().put(format!(
+            "{}/pacticipants/A/branches/feat-x/versions/0",
+            app.url
+        )));
+        assert_eq!(
+            empty.status, 201,
+            "an empty body is accepted: {}",
+            empty.text
+        );
         app.put("/pacticipants/A/branches/feat-x/versions/2", &json!({}));
 
         let branches = app.get("/pacticipants/A/branches");
@@ -166,6 +200,12 @@ fn a_branch_version_is_auto_created_and_navigable() {
         assert_eq!(app.get("/pacticipants/A/branches/feat-x").status, 200);
         let versions = app.get("/pacticipants/A/branches/feat-x/versions");
         assert_eq!(versions.json["_embedded"]["versions"][0]["number"], "2");
+        assert_eq!(
+            versions.json["_embedded"]["versions"]
+                .as_array()
+                .map(Vec::len),
+            Some(3)
+        );
         assert_eq!(
             app.get("/pacticipants/A/branches/feat-x/latest-version")
                 .json["number"],
