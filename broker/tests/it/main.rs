@@ -12,6 +12,7 @@ mod matrix;
 mod matrix_seed;
 mod migrations;
 mod pacts;
+mod pending_wip;
 mod publish;
 mod replicas;
 mod seed;
