@@ -16,9 +16,9 @@ use serde::{Deserialize, Serialize};
 /// versions stays far below this).
 const MAX_ENCODED: usize = 16 * 1024;
 
-/// What the segment says.
+/// What the segment says. Unknown keys are ignored, so a replica that does
+/// not know a key a newer replica added still accepts the segment.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
 pub struct PactMetadata {
     /// Ids of the consumer versions whose content this is.
     #[serde(rename = "cv", default, skip_serializing_if = "Vec::is_empty")]
@@ -116,6 +116,14 @@ mod tests {
         ));
         let wrong_type = URL_SAFE_NO_PAD.encode(br#"{"w":"yes"}"#);
         assert!(PactMetadata::decode(&wrong_type).is_err());
+        let not_object = URL_SAFE_NO_PAD.encode(b"[1]");
+        assert!(PactMetadata::decode(&not_object).is_err());
+        let newer = URL_SAFE_NO_PAD.encode(br#"{"w":true,"zz":1}"#);
+        assert!(
+            PactMetadata::decode(&newer)
+                .expect("unknown keys are ignored")
+                .wip
+        );
         assert!(matches!(
             PactMetadata::decode(&"A".repeat(MAX_ENCODED + 1)),
             Err(MetadataError::TooLong)
