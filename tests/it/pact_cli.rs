@@ -6,6 +6,7 @@
 //! little. Skips with a printed reason without `ACCORD_PACT_CLI`, except
 //! under `CI=true`.
 
+mod postgres;
 mod provider;
 mod tools;
 
@@ -15,6 +16,7 @@ use serde_json::{Value, json};
 
 use crate::broker::BrokerProcess;
 use crate::support::{accord, temp_dir};
+use postgres::PgSchema;
 use provider::Provider;
 use tools::{
     Auth, BrokerApi, CONSUMER, PROVIDER, PactCli, Run, failing_v4_pact, href, pact_cli_or_skip,
@@ -283,6 +285,18 @@ fn the_pact_cli_runs_a_release_cycle_against_accord_serve() {
         return;
     };
     let broker = BrokerProcess::start(&[]);
+    release_cycle(bin, &broker.url);
+}
+
+#[test]
+fn the_pact_cli_runs_a_release_cycle_against_accord_serve_on_postgres() {
+    let Some(bin) = pact_cli_or_skip() else {
+        return;
+    };
+    let Some(schema) = PgSchema::create_or_skip() else {
+        return;
+    };
+    let broker = BrokerProcess::start_on(&schema.url, &[]);
     release_cycle(bin, &broker.url);
 }
 
