@@ -147,6 +147,9 @@ fn publish(f: &Flow, version: &str, pact: &Value) -> Value {
         let id = i["_id"].as_str().unwrap_or_default();
         assert!(!id.is_empty(), "interaction without _id: {i}");
     }
+    // What the verifier follows to publish its result (it exits 0 without it).
+    let results = href(&stored, "pb:publish-verification-results");
+    assert!(results.ends_with("/verification-results"), "{results}");
     assert_on_branch(f, CONSUMER, version, "main");
     stored
 }
@@ -184,11 +187,14 @@ fn verify(f: &Flow, provider_version: &str, auth: &[&str]) -> Run {
     f.cli.verifier(&args)
 }
 
-/// The latest verification result of the pact of `consumer_version`,
-/// followed from the pact's `pb:latest-verification-results` link.
+/// The latest verification result of the pact of `consumer_version`
+/// (`P/version/{cv}/verification-results/latest`, a Pact Broker route).
 fn latest_verification(f: &Flow, consumer_version: &str) -> Value {
-    let pact = f.api.get_ok(&pact_path(consumer_version));
-    f.api.get_ok(href(&pact, "pb:latest-verification-results"))
+    let path = format!(
+        "{}/verification-results/latest",
+        pact_path(consumer_version)
+    );
+    f.api.get_ok(&path)
 }
 
 fn assert_verified(f: &Flow, consumer_version: &str, provider_version: &str, success: bool) {
