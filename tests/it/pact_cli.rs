@@ -198,7 +198,12 @@ fn latest_verification(f: &Flow, consumer_version: &str) -> Value {
     f.api.get_ok(&path)
 }
 
-fn assert_verified(f: &Flow, consumer_version: &str, provider_version: &str, success: bool) {
+fn assert_verified(
+    f: &Flow,
+    consumer_version: &str,
+    provider_version: &str,
+    success: bool,
+) -> Value {
     let result = latest_verification(f, consumer_version);
     assert_eq!(result["success"], success, "{result}");
     assert_eq!(
@@ -206,6 +211,7 @@ fn assert_verified(f: &Flow, consumer_version: &str, provider_version: &str, suc
         "{result}"
     );
     assert_on_branch(f, PROVIDER, provider_version, "main");
+    result
 }
 
 fn first_verification(f: &Flow) {
@@ -252,11 +258,19 @@ fn can_i_deploy(f: &Flow, version: &str) -> Run {
 /// A consumer version whose pact the deployed provider fails: the failure
 /// is stored (pending, so the verifier still exits 0) and can-i-deploy says no.
 fn failing_version(f: &Flow) {
-    publish(f, "1.1.0", &failing_v4_pact());
+    let pact = publish(f, "1.1.0", &failing_v4_pact());
     f.provider.clear_state_calls();
     let run = verify(f, "2.0.0", &[]).expect(0);
+    assert!(run.stdout.contains("Pending Failures"), "{}", run.output());
     assert!(!f.provider.state_calls().is_empty(), "{}", run.output());
-    assert_verified(f, "1.1.0", "2.0.0", false);
+    let result = assert_verified(f, "1.1.0", "2.0.0", false);
+    // The verifier echoes the broker's interaction `_id` in its test results.
+    let failed = &result["testResults"][0];
+    assert_eq!(
+        failed["interactionId"], pact["interactions"][0]["_id"],
+        "{result}"
+    );
+    assert_eq!(failed["success"], false, "{result}");
     let no = can_i_deploy(f, "1.1.0").expect(1);
     assert!(no.output().contains("Computer says no"), "{}", no.output());
 }

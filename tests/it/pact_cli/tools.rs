@@ -99,12 +99,17 @@ impl PactCli {
         let stdout = drain(&mut child, true);
         let stderr = drain(&mut child, false);
         let code = wait_with_deadline(&mut child, &command);
-        Run {
+        let run = Run {
             command,
             code,
             stdout: stdout.join().expect("stdout reader"),
             stderr: stderr.join().expect("stderr reader"),
+        };
+        // ACCORD_PACT_CLI_SHOW=1 (with --nocapture) shows what each client printed.
+        if std::env::var_os("ACCORD_PACT_CLI_SHOW").is_some() {
+            eprintln!("### {} -> {}\n{}", run.command, run.code, run.output());
         }
+        run
     }
 }
 
