@@ -131,11 +131,11 @@ fn create_pacticipants(f: &Flow) {
     assert_eq!(names.len(), 2, "no duplicate made by the update: {list}");
 }
 
-/// `pact broker publish DIR -a V --branch main`; the pact is readable, each
-/// interaction has an `_id`, and the version is on branch main.
-fn publish(f: &Flow, version: &str, pact: &Value) -> Value {
+/// `pact broker publish DIR -a V --branch B`; the pact is readable, each
+/// interaction has an `_id`, and the version is on branch B.
+fn publish(f: &Flow, version: &str, branch: &str, pact: &Value) -> Value {
     let dir = write_pact(&f.dir.join(version), pact);
-    let args = [dir.as_str(), "-a", version, "--branch", "main"];
+    let args = [dir.as_str(), "-a", version, "--branch", branch];
     f.cli.broker("publish", &args).expect(0);
     let stored = f.api.get_ok(&pact_path(version));
     assert_eq!(stored["consumer"]["name"], CONSUMER, "{stored}");
@@ -151,7 +151,7 @@ fn publish(f: &Flow, version: &str, pact: &Value) -> Value {
     // What the verifier follows to publish its result (it exits 0 without it).
     let results = href(&stored, "pb:publish-verification-results");
     assert!(results.ends_with("/verification-results"), "{results}");
-    assert_on_branch(f, CONSUMER, version, "main");
+    assert_on_branch(f, CONSUMER, version, branch);
     stored
 }
 
@@ -258,7 +258,7 @@ fn can_i_deploy(f: &Flow, version: &str) -> Run {
 /// A consumer version whose pact the deployed provider fails: the failure
 /// is stored (pending, so the verifier still exits 0) and can-i-deploy says no.
 fn failing_version(f: &Flow) {
-    let pact = publish(f, "1.1.0", &failing_v4_pact());
+    let pact = publish(f, "1.1.0", "main", &failing_v4_pact());
     f.provider.clear_state_calls();
     let run = verify(f, "2.0.0", &[]).expect(0);
     assert!(run.stdout.contains("Pending Failures"), "{}", run.output());
@@ -288,7 +288,7 @@ fn release_cycle(bin: PathBuf, url: &str) {
     let f = Flow::new(bin, url, Auth::None);
     create_pacticipants(&f);
     let env = create_environment(&f);
-    publish(&f, "1.0.0", &passing_v3_pact());
+    publish(&f, "1.0.0", "main", &passing_v3_pact());
     let described = ["-a", CONSUMER, "-e", "1.0.0"];
     let run = f.cli.broker("describe-version", &described).expect(0);
     assert!(run.stdout.contains("1.0.0"), "{}", run.output());
@@ -298,6 +298,20 @@ fn release_cycle(bin: PathBuf, url: &str) {
     failing_version(&f);
     can_i_deploy(&f, "1.0.0").expect(0);
     record_release(&f, &env);
+    work_in_progress(&f);
+}
+
+/// A pact on a feature branch, selected by no selector, is verified as
+/// work in progress (`--include-wip-pacts-since`) and its result stored.
+fn work_in_progress(f: &Flow) {
+    let mut pact = passing_v3_pact();
+    if let Some(interactions) = pact["interactions"].as_array_mut() {
+        interactions.remove(0);
+    }
+    publish(f, "1.2.0", "feat-x", &pact);
+    let run = verify(f, "2.0.1", &[]).expect(0);
+    assert!(run.stdout.contains("work in progress"), "{}", run.output());
+    assert_verified(f, "1.2.0", "2.0.1", true);
 }
 
 #[test]
