@@ -46,6 +46,9 @@ pub enum BrokerError {
     /// 403: valid credentials without the role the route needs.
     #[error("the {needed} role is required")]
     Forbidden { needed: &'static str },
+    /// 405: the resource exists but not with this method.
+    #[error("{method} is not allowed on this resource")]
+    MethodNotAllowed { method: String },
     /// 404: the resource does not exist.
     #[error("{what} was not found")]
     NotFound { what: String },
@@ -117,6 +120,7 @@ impl BrokerError {
             BrokerError::Unauthorized => "urn:accord:problem:unauthorized",
             BrokerError::Forbidden { .. } => "urn:accord:problem:forbidden",
             BrokerError::NotFound { .. } => "urn:accord:problem:not-found",
+            BrokerError::MethodNotAllowed { .. } => "urn:accord:problem:method-not-allowed",
             BrokerError::Conflict { .. } => "urn:accord:problem:conflict",
             BrokerError::PayloadTooLarge { .. } => "urn:accord:problem:payload-too-large",
             BrokerError::UnsupportedMediaType { .. } => "urn:accord:problem:unsupported-media-type",
@@ -133,6 +137,7 @@ impl BrokerError {
             BrokerError::Unauthorized => "Unauthorized",
             BrokerError::Forbidden { .. } => "Forbidden",
             BrokerError::NotFound { .. } => "Not found",
+            BrokerError::MethodNotAllowed { .. } => "Method not allowed",
             BrokerError::Conflict { .. } => "Conflict",
             BrokerError::PayloadTooLarge { .. } => "Payload too large",
             BrokerError::UnsupportedMediaType { .. } => "Unsupported media type",
@@ -189,6 +194,7 @@ impl ResponseError for BrokerError {
             BrokerError::Unauthorized => StatusCode::UNAUTHORIZED,
             BrokerError::Forbidden { .. } => StatusCode::FORBIDDEN,
             BrokerError::NotFound { .. } => StatusCode::NOT_FOUND,
+            BrokerError::MethodNotAllowed { .. } => StatusCode::METHOD_NOT_ALLOWED,
             BrokerError::Conflict { .. } => StatusCode::CONFLICT,
             BrokerError::PayloadTooLarge { .. } => StatusCode::PAYLOAD_TOO_LARGE,
             BrokerError::UnsupportedMediaType { .. } => StatusCode::UNSUPPORTED_MEDIA_TYPE,

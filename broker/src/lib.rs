@@ -12,12 +12,17 @@
 pub mod api;
 pub mod auth;
 pub mod config;
+pub mod contract;
 pub mod db;
 pub mod error;
 pub mod hal;
+pub mod matrix;
+pub mod metadata;
 pub mod names;
+pub mod publishing;
 pub mod routes;
 pub mod schema;
+pub mod selection;
 pub mod server;
 pub mod state;
 pub mod store;

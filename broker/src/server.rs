@@ -139,6 +139,7 @@ async fn negotiate(
         .join(",");
     let wants_problem = accept.contains(PROBLEM_JSON);
     let wants_json = accept.contains("json");
+    let method = req.method().to_string();
     let limit = req
         .app_data::<web::Data<AppState>>()
         .map(|s| s.config.body_limit)
@@ -158,15 +159,11 @@ async fn negotiate(
         let error = match status.as_u16() {
             404 => BrokerError::not_found("This resource"),
             413 => BrokerError::PayloadTooLarge { limit },
-            405 => BrokerError::bad_field("method", "is not allowed on this resource"),
+            405 => BrokerError::MethodNotAllowed { method },
             _ => return Ok(res),
         };
         let (req, _) = res.into_parts();
-        let mut converted = error.error_response();
-        if status.as_u16() == 405 {
-            *converted.status_mut() = status;
-        }
-        ServiceResponse::new(req, converted)
+        ServiceResponse::new(req, error.error_response())
     };
     if !wants_problem && wants_json {
         res.headers_mut().insert(

@@ -1,12 +1,17 @@
 //! Subcommands, one file each.
 
+mod can_i_deploy;
 mod contract;
+mod environment;
 mod files;
 mod match_cmd;
 mod migrate;
 mod pacticipant;
+mod record_deployment;
+mod record_release;
 mod serve;
 mod token;
+mod verify;
 
 use clap::{Parser, Subcommand};
 
@@ -59,6 +64,17 @@ pub enum Command {
     Token(token::TokenArgs),
     /// Create, update or list pacticipants on a broker.
     Pacticipant(pacticipant::PacticipantArgs),
+    /// Create or list the environments deployments and releases go to.
+    Environment(environment::EnvironmentArgs),
+    /// Record that a version is deployed to an environment (replacing the previous one).
+    RecordDeployment(record_deployment::RecordDeploymentArgs),
+    /// Record that a version is released to an environment (alongside earlier releases).
+    RecordRelease(record_release::RecordReleaseArgs),
+    /// Ask a broker whether a version can be deployed (exit 0 yes, 1 no or unknown).
+    #[command(disable_version_flag = true)]
+    CanIDeploy(can_i_deploy::CanIDeployArgs),
+    /// Replay contracts against a running provider and report findings by layer.
+    Verify(verify::VerifyArgs),
 }
 
 /// Runs the parsed command line.
@@ -70,5 +86,10 @@ pub fn run(cli: Cli) -> anyhow::Result<Outcome> {
         Command::Migrate(a) => migrate::run(a),
         Command::Token(a) => token::run(a),
         Command::Pacticipant(a) => pacticipant::run(a),
+        Command::Environment(a) => environment::run(a),
+        Command::RecordDeployment(a) => record_deployment::run(a),
+        Command::RecordRelease(a) => record_release::run(a),
+        Command::CanIDeploy(a) => can_i_deploy::run(a),
+        Command::Verify(a) => verify::run(a),
     }
 }

@@ -1,3 +1,42 @@
-//! Replays contracts against a running provider (lands with the verifier issue).
+//! `accord-verifier`: replays contracts against a running provider and
+//! reports what broke, on which layer, with which stable reason code.
 //!
-//! This crate is an empty library until its issue lands: nothing here pretends to work.
+//! - [`VerifyConfig`] in ([`config`]), [`VerificationReport`] out
+//!   ([`report`]); `Err` ([`VerifyError`]) only for operational failure.
+//! - [`Driver`] ([`driver`]): one per interaction family. [`HttpDriver`]
+//!   replays `Synchronous/HTTP`, [`MessageDriver`] both message types the
+//!   way Pact verifies message pacts; the A2A and MCP drivers plug in the
+//!   same way through [`verify`].
+//! - Around every driver: Pact-compatible provider states ([`states`]),
+//!   observed side effects ([`observe`]), principals' bearer tokens,
+//!   deadlines and negative cases ([`replay`]), all through one bounded
+//!   client ([`transport`]).
+//! - [`publish`]: Pact's verification-result body plus Accord's findings;
+//!   [`render`]: text and JUnit output.
+
+pub mod body;
+pub mod config;
+pub mod driver;
+pub mod error;
+pub mod finding;
+pub mod http_driver;
+mod load;
+pub mod message_driver;
+pub mod observe;
+pub mod publish;
+pub mod render;
+pub mod replay;
+pub mod report;
+pub mod run;
+pub mod schedule;
+pub mod states;
+pub mod transport;
+
+pub use config::{ContractSource, Filter, Limits, SourcedContract, Token, VerifyConfig};
+pub use driver::Driver;
+pub use error::VerifyError;
+pub use finding::{Finding, Layer, codes};
+pub use http_driver::HttpDriver;
+pub use message_driver::MessageDriver;
+pub use report::{ContractResult, InteractionResult, Outcome, VerificationReport};
+pub use run::{Progress, default_drivers, verify, verify_blocking};

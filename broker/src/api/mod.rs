@@ -1,10 +1,30 @@
 //! HTTP handlers, one module per resource. Thin: parse, call the store (or
 //! a domain module) inside `AppState::run`, render HAL+JSON.
 
+pub mod badges;
 pub mod body;
+pub mod branches;
+pub mod can_i_deploy;
+pub mod deployments;
 pub mod diagnostic;
+pub mod environments;
+pub mod findings;
+pub mod for_verification;
 pub mod index;
+pub mod integrations;
+pub mod matrix;
+pub mod pact_resource;
 pub mod pacticipants;
+pub mod pacts;
+pub mod provider_pacts;
+pub mod publish;
+pub mod publish_legacy;
+pub mod releases;
+pub mod tags;
+pub mod tokens;
+pub mod verifications;
+pub mod version_view;
+pub mod versions;
 
 /// A stored timestamp as the Pact Broker writes it (RFC 3339, UTC).
 pub fn time(at: chrono::NaiveDateTime) -> String {

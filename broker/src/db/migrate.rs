@@ -1,5 +1,6 @@
 //! Embedded migrations, one folder per backend with identical names.
 
+use diesel::connection::SimpleConnection;
 use diesel_migrations::{EmbeddedMigrations, MigrationHarness, embed_migrations};
 
 use super::AnyConnection;
@@ -34,12 +35,26 @@ impl Backend {
     }
 }
 
+/// Key of the PostgreSQL advisory lock that serialises migrations, so that
+/// several replicas starting at once do not race to create the same tables.
+const MIGRATION_LOCK_KEY: i64 = 0x6163_636f_7264; // "accord"
+
 /// Applies every pending migration; returns the versions applied now.
 pub fn run_migrations(conn: &mut AnyConnection) -> Result<Vec<String>, StoreError> {
-    let applied = match conn {
-        AnyConnection::Postgresql(c) => c.run_pending_migrations(POSTGRES_MIGRATIONS),
-        AnyConnection::Sqlite(c) => c.run_pending_migrations(SQLITE_MIGRATIONS),
+    let names = |applied: Vec<diesel::migration::MigrationVersion<'_>>| -> Vec<String> {
+        applied.iter().map(|v| v.to_string()).collect()
+    };
+    match conn {
+        AnyConnection::Postgresql(c) => {
+            c.batch_execute(&format!("SELECT pg_advisory_lock({MIGRATION_LOCK_KEY})"))?;
+            let result = c.run_pending_migrations(POSTGRES_MIGRATIONS).map(names);
+            c.batch_execute(&format!("SELECT pg_advisory_unlock({MIGRATION_LOCK_KEY})"))?;
+            result.map_err(StoreError::Migration)
+        }
+        // An immediate transaction takes SQLite's write lock before looking
+        // for pending migrations, so concurrent starters apply them once.
+        AnyConnection::Sqlite(c) => c
+            .immediate_transaction(|c| c.run_pending_migrations(SQLITE_MIGRATIONS).map(names))
+            .map_err(StoreError::Migration),
     }
-    .map_err(StoreError::Migration)?;
-    Ok(applied.iter().map(|v| v.to_string()).collect())
 }

@@ -79,9 +79,11 @@ impl ManageConnection for AnyManager {
             Backend::Postgres => PgConnection::establish(&self.url).map(AnyConnection::Postgresql),
             Backend::Sqlite => {
                 let mut conn = SqliteConnection::establish(sqlite_path(&self.url))?;
+                // busy_timeout first: switching a new file to WAL takes a lock
+                // another connection (or replica) may hold at that moment.
                 conn.batch_execute(&format!(
-                    "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; \
-                     PRAGMA busy_timeout = {SQLITE_BUSY_TIMEOUT_MS}; PRAGMA foreign_keys = ON;"
+                    "PRAGMA busy_timeout = {SQLITE_BUSY_TIMEOUT_MS}; PRAGMA journal_mode = WAL; \
+                     PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON;"
                 ))
                 .map_err(ConnectionError::CouldntSetupConfiguration)?;
                 Ok(AnyConnection::Sqlite(conn))

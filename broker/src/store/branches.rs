@@ -151,3 +151,67 @@ pub fn remove_version(
 pub fn delete(conn: &mut AnyConnection, branch_id: i64) -> Result<bool, StoreError> {
     Ok(diesel::delete(branches::table.find(branch_id)).execute(conn)? > 0)
 }
+
+/// True when the version is on the branch.
+pub fn contains_version(
+    conn: &mut AnyConnection,
+    branch_id: i64,
+    version_id: i64,
+) -> Result<bool, StoreError> {
+    let found: Option<i64> = branch_versions::table
+        .filter(branch_versions::branch_id.eq(branch_id))
+        .filter(branch_versions::version_id.eq(version_id))
+        .select(branch_versions::id)
+        .first(conn)
+        .optional()?;
+    Ok(found.is_some())
+}
+
+/// Branch (or tag) names that are taken as a pacticipant's main branch when
+/// it has none yet (the Pact Broker's `main_branch_candidates`).
+pub const MAIN_BRANCH_CANDIDATES: [&str; 3] = ["develop", "main", "master"];
+
+/// The Pact Broker's `auto_detect_main_branch`: a branch or tag named like a
+/// main branch becomes the pacticipant's `mainBranch` if it has none.
+/// Returns true when it was set.
+pub fn auto_detect_main_branch(
+    conn: &mut AnyConnection,
+    pacticipant_id: i64,
+    name: &str,
+) -> Result<bool, StoreError> {
+    use crate::schema::pacticipants;
+    if !MAIN_BRANCH_CANDIDATES.contains(&name) {
+        return Ok(false);
+    }
+    let n = diesel::update(
+        pacticipants::table
+            .find(pacticipant_id)
+            .filter(pacticipants::main_branch.is_null()),
+    )
+    .set((
+        pacticipants::main_branch.eq(Some(name)),
+        pacticipants::updated_at.eq(now()),
+    ))
+    .execute(conn)?;
+    Ok(n > 0)
+}
+
+/// `(version id, branch name)` for many versions at once (for lists).
+pub fn names_for_versions(
+    conn: &mut AnyConnection,
+    version_ids: &[i64],
+) -> Result<Vec<(i64, String)>, StoreError> {
+    let mut out = Vec::new();
+    // Chunks stay under every backend's limit of bound parameters.
+    for chunk in version_ids.chunks(super::ID_CHUNK) {
+        out.extend(
+            branch_versions::table
+                .inner_join(branches::table)
+                .filter(branch_versions::version_id.eq_any(chunk))
+                .order((branch_versions::version_id.asc(), branches::name.asc()))
+                .select((branch_versions::version_id, branches::name))
+                .load::<(i64, String)>(conn)?,
+        );
+    }
+    Ok(out)
+}

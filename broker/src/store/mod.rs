@@ -6,15 +6,24 @@
 //! else; the API converts them into wire types.
 
 pub mod branches;
+pub mod deployments;
 pub mod environments;
+pub mod integrations;
+pub mod matrix;
 pub mod pacticipants;
 pub mod pacts;
+pub mod releases;
+pub mod selection;
 pub mod tags;
 pub mod tokens;
 pub mod verifications;
 pub mod versions;
 
 use diesel::result::{DatabaseErrorKind, Error as DieselError};
+
+/// How many ids one `IN (…)` query binds at most (SQLite builds before
+/// 3.32 allow 999 parameters).
+pub const ID_CHUNK: usize = 500;
 
 /// Current time as stored in `TIMESTAMP` columns (UTC, microseconds, so both
 /// backends round-trip it exactly).

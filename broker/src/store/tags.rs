@@ -111,3 +111,22 @@ pub fn delete(conn: &mut AnyConnection, version_id: i64, name: &str) -> Result<b
     .execute(conn)?;
     Ok(n > 0)
 }
+
+/// The tags of many versions at once (for lists), by version then name.
+pub fn list_for_versions(
+    conn: &mut AnyConnection,
+    version_ids: &[i64],
+) -> Result<Vec<Tag>, StoreError> {
+    let mut out = Vec::new();
+    // Chunks stay under every backend's limit of bound parameters.
+    for chunk in version_ids.chunks(super::ID_CHUNK) {
+        out.extend(
+            tags::table
+                .filter(tags::version_id.eq_any(chunk))
+                .order((tags::version_id.asc(), tags::name.asc()))
+                .select(Tag::as_select())
+                .load(conn)?,
+        );
+    }
+    Ok(out)
+}

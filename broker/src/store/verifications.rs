@@ -4,7 +4,7 @@ use diesel::prelude::*;
 
 use super::StoreError;
 use crate::db::AnyConnection;
-use crate::schema::verifications;
+use crate::schema::{branch_versions, tags, verifications};
 
 /// A stored verification. JSON columns hold text exactly as received.
 #[derive(Debug, Clone, Queryable, Selectable)]
@@ -90,4 +90,128 @@ pub fn latest_for(
         .select(Verification::as_select())
         .first(conn)
         .optional()?)
+}
+
+/// The latest verification of a content, by any provider version.
+pub fn latest_for_content(
+    conn: &mut AnyConnection,
+    pact_content_id: i64,
+) -> Result<Option<Verification>, StoreError> {
+    Ok(verifications::table
+        .filter(verifications::pact_content_id.eq(pact_content_id))
+        .order(verifications::id.desc())
+        .select(Verification::as_select())
+        .first(conn)
+        .optional()?)
+}
+
+/// Which successful verifications of one content by one provider count.
+#[derive(Debug, Clone, Copy)]
+pub struct SuccessQuery {
+    pub provider_id: i64,
+    pub pact_content_id: i64,
+    /// Ignore verifications published for a pact handed out as WIP.
+    pub non_wip_only: bool,
+}
+
+impl SuccessQuery {
+    /// `wip = false`, or any `wip` when WIP verifications count too
+    /// (an expression rather than a boxed query, so it works on both backends).
+    fn wip_allowed(&self) -> bool {
+        !self.non_wip_only
+    }
+}
+
+/// Has any provider version verified the content successfully?
+pub fn any_success(conn: &mut AnyConnection, q: SuccessQuery) -> Result<bool, StoreError> {
+    Ok(verifications::table
+        .filter(verifications::provider_id.eq(q.provider_id))
+        .filter(verifications::pact_content_id.eq(q.pact_content_id))
+        .filter(verifications::success.eq(true))
+        .filter(
+            verifications::wip
+                .eq(false)
+                .or(verifications::wip.eq(q.wip_allowed())),
+        )
+        .select(verifications::id)
+        .first::<i64>(conn)
+        .optional()?
+        .is_some())
+}
+
+/// Has a provider version on branch `branch_id` verified it successfully?
+pub fn success_on_branch(
+    conn: &mut AnyConnection,
+    q: SuccessQuery,
+    branch_id: i64,
+) -> Result<bool, StoreError> {
+    Ok(verifications::table
+        .inner_join(
+            branch_versions::table.on(branch_versions::version_id
+                .eq(verifications::provider_version_id)
+                .and(branch_versions::branch_id.eq(branch_id))),
+        )
+        .filter(verifications::provider_id.eq(q.provider_id))
+        .filter(verifications::pact_content_id.eq(q.pact_content_id))
+        .filter(verifications::success.eq(true))
+        .filter(
+            verifications::wip
+                .eq(false)
+                .or(verifications::wip.eq(q.wip_allowed())),
+        )
+        .select(verifications::id)
+        .first::<i64>(conn)
+        .optional()?
+        .is_some())
+}
+
+/// Has a provider version tagged `tag` verified it successfully?
+pub fn success_with_tag(
+    conn: &mut AnyConnection,
+    q: SuccessQuery,
+    tag: &str,
+) -> Result<bool, StoreError> {
+    Ok(verifications::table
+        .inner_join(
+            tags::table.on(tags::version_id
+                .eq(verifications::provider_version_id)
+                .and(tags::name.eq(tag))),
+        )
+        .filter(verifications::provider_id.eq(q.provider_id))
+        .filter(verifications::pact_content_id.eq(q.pact_content_id))
+        .filter(verifications::success.eq(true))
+        .filter(
+            verifications::wip
+                .eq(false)
+                .or(verifications::wip.eq(q.wip_allowed())),
+        )
+        .select(verifications::id)
+        .first::<i64>(conn)
+        .optional()?
+        .is_some())
+}
+
+/// Was it verified successfully in `[from, before)` (by any branch: what a
+/// new provider branch inherits)?
+pub fn success_between(
+    conn: &mut AnyConnection,
+    q: SuccessQuery,
+    from: chrono::NaiveDateTime,
+    before: chrono::NaiveDateTime,
+) -> Result<bool, StoreError> {
+    Ok(verifications::table
+        .filter(verifications::provider_id.eq(q.provider_id))
+        .filter(verifications::pact_content_id.eq(q.pact_content_id))
+        .filter(verifications::success.eq(true))
+        .filter(
+            verifications::wip
+                .eq(false)
+                .or(verifications::wip.eq(q.wip_allowed())),
+        )
+        .filter(verifications::execution_date.ge(from))
+        .filter(verifications::execution_date.lt(before))
+        .select(verifications::id)
+        .first::<i64>(conn)
+        .optional()?
+        .is_some())
 }

@@ -125,3 +125,39 @@ pub fn update_build_url(
 pub fn delete(conn: &mut AnyConnection, id: i64) -> Result<bool, StoreError> {
     Ok(diesel::delete(versions::table.find(id)).execute(conn)? > 0)
 }
+
+/// The names of the providers a consumer version has published contracts
+/// for, by name.
+pub fn provider_names_for_consumer_version(
+    conn: &mut AnyConnection,
+    version_id: i64,
+) -> Result<Vec<String>, StoreError> {
+    use crate::schema::{pact_publications, pacticipants};
+    Ok(pact_publications::table
+        .inner_join(pacticipants::table.on(pacticipants::id.eq(pact_publications::provider_id)))
+        .filter(pact_publications::consumer_version_id.eq(version_id))
+        .order(pacticipants::name.asc())
+        .select(pacticipants::name)
+        .load(conn)?)
+}
+
+/// One page of a pacticipant's versions, newest first, and how many it has.
+pub fn list_page_for_pacticipant(
+    conn: &mut AnyConnection,
+    pacticipant_id: i64,
+    limit: i64,
+    offset: i64,
+) -> Result<(Vec<Version>, i64), StoreError> {
+    let total = versions::table
+        .filter(versions::pacticipant_id.eq(pacticipant_id))
+        .count()
+        .get_result(conn)?;
+    let page = versions::table
+        .filter(versions::pacticipant_id.eq(pacticipant_id))
+        .order(versions::id.desc())
+        .limit(limit)
+        .offset(offset)
+        .select(Version::as_select())
+        .load(conn)?;
+    Ok((page, total))
+}

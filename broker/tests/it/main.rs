@@ -1,6 +1,20 @@
 //! Integration tests of the broker: a real server on loopback over real
 //! SQLite, and real PostgreSQL when `ACCORD_TEST_DATABASE_URL` is set.
 
+mod access;
 mod basics;
+mod can_i_deploy;
+mod deployments;
+mod environments;
+mod for_verification;
+mod integrations;
+mod matrix;
+mod matrix_seed;
 mod migrations;
+mod pacts;
+mod publish;
+mod replicas;
+mod seed;
 mod support;
+mod verifications;
+mod versions;

@@ -85,6 +85,18 @@ impl TestDatabase {
     }
 }
 
+impl TestDatabase {
+    /// Another handle on the same database that cleans nothing up (for a
+    /// second broker process sharing it).
+    pub fn shared(&self) -> TestDatabase {
+        TestDatabase {
+            url: self.url.clone(),
+            cleanup: None,
+            dir: None,
+        }
+    }
+}
+
 impl Drop for TestDatabase {
     fn drop(&mut self) {
         if let Some((admin, schema)) = &self.cleanup

@@ -1,0 +1,419 @@
+//! Reading the pacts of one consumer/provider pair
+//! (`/pacts/provider/{p}/consumer/{c}/…`): by consumer version, latest
+//! (optionally by tag, untagged, or branch head), by content sha (with the
+//! metadata segment), and the collections of all, tagged and branch pacts.
+
+use actix_web::{HttpResponse, web};
+use serde_json::{Value, json};
+
+use crate::api::pact_resource::{NamedPact, Via, pact_json, pair_url};
+use crate::db::AnyConnection;
+use crate::error::BrokerError;
+use crate::hal::{self, BaseUrl, Link, Links};
+use crate::state::AppState;
+use crate::store::pacticipants::{self, Pacticipant};
+use crate::store::pacts::{self, PactFilter, PublishedPact};
+use crate::store::{branches, versions};
+
+/// A consumer and a provider named in a path.
+#[derive(Debug, Clone)]
+pub struct Pair {
+    pub consumer: Pacticipant,
+    pub provider: Pacticipant,
+}
+
+impl Pair {
+    /// Both pacticipants, or 404 naming the missing one.
+    pub fn find(
+        conn: &mut AnyConnection,
+        provider: &str,
+        consumer: &str,
+    ) -> Result<Pair, BrokerError> {
+        let find = |conn: &mut AnyConnection, name: &str, role: &str| {
+            pacticipants::find_by_name(conn, name)?
+                .ok_or_else(|| BrokerError::not_found(format!("{role} '{name}'")))
+        };
+        Ok(Pair {
+            provider: find(conn, provider, "Provider")?,
+            consumer: find(conn, consumer, "Consumer")?,
+        })
+    }
+
+    /// A filter for this pair's pacts.
+    pub fn filter(&self) -> PactFilter<'static> {
+        PactFilter {
+            provider_id: self.provider.id,
+            consumer_id: Some(self.consumer.id),
+            ..Default::default()
+        }
+    }
+
+    /// The pact with the names of this pair.
+    pub fn named(&self, pact: PublishedPact) -> NamedPact {
+        NamedPact {
+            consumer: self.consumer.name.clone(),
+            provider: self.provider.name.clone(),
+            pact,
+        }
+    }
+
+    fn missing(&self, what: &str) -> BrokerError {
+        BrokerError::not_found(format!(
+            "Pact between {} and {} {what}",
+            self.consumer.name, self.provider.name
+        ))
+    }
+}
+
+/// Finds one pact of a pair with `lookup` and renders it.
+async fn serve_one<F>(
+    state: web::Data<AppState>,
+    base: BaseUrl,
+    (provider, consumer): (String, String),
+    via: Via<'_>,
+    what: String,
+    lookup: F,
+) -> Result<HttpResponse, BrokerError>
+where
+    F: FnOnce(&mut AnyConnection, &Pair) -> Result<Option<PublishedPact>, BrokerError>
+        + Send
+        + 'static,
+{
+    let named = state
+        .run(move |conn| {
+            let pair = Pair::find(conn, &provider, &consumer)?;
+            let pact = lookup(conn, &pair)?.ok_or_else(|| pair.missing(&what))?;
+            Ok(pair.named(pact))
+        })
+        .await?;
+    Ok(hal::ok(&pact_json(&base, &named, via)?))
+}
+
+/// `GET …/version/{cv}` (and the deprecated `…/versions/{cv}`, `/pact/…`).
+pub async fn get_pact(
+    state: web::Data<AppState>,
+    base: BaseUrl,
+    path: web::Path<(String, String, String)>,
+) -> Result<HttpResponse, BrokerError> {
+    let (provider, consumer, number) = path.into_inner();
+    let what = format!("for consumer version {number}");
+    serve_one(
+        state,
+        base,
+        (provider, consumer),
+        Via::Version,
+        what,
+        move |conn, pair| match versions::find_by_number(conn, pair.consumer.id, &number)? {
+            Some(v) => Ok(pacts::find_pact(conn, v.id, pair.provider.id)?),
+            None => Ok(None),
+        },
+    )
+    .await
+}
+
+/// `GET …/latest`: the pact of the most recently created consumer version.
+pub async fn get_latest_pact(
+    state: web::Data<AppState>,
+    base: BaseUrl,
+    path: web::Path<(String, String)>,
+) -> Result<HttpResponse, BrokerError> {
+    serve_one(
+        state,
+        base,
+        path.into_inner(),
+        Via::Version,
+        "was not found".into(),
+        |conn, pair| Ok(pacts::find_latest_pact(conn, &pair.filter())?),
+    )
+    .await
+}
+
+/// `GET …/latest/{tag}`.
+pub async fn get_latest_tagged_pact(
+    state: web::Data<AppState>,
+    base: BaseUrl,
+    path: web::Path<(String, String, String)>,
+) -> Result<HttpResponse, BrokerError> {
+    let (provider, consumer, tag) = path.into_inner();
+    let what = format!("with tag {tag} was not found");
+    serve_one(
+        state,
+        base,
+        (provider, consumer),
+        Via::Version,
+        what,
+        move |conn, pair| {
+            let filter = PactFilter {
+                tag: Some(&tag),
+                ..pair.filter()
+            };
+            Ok(pacts::find_latest_pact(conn, &filter)?)
+        },
+    )
+    .await
+}
+
+/// `GET …/latest-untagged`.
+pub async fn get_latest_untagged_pact(
+    state: web::Data<AppState>,
+    base: BaseUrl,
+    path: web::Path<(String, String)>,
+) -> Result<HttpResponse, BrokerError> {
+    let what = "without tags was not found".to_owned();
+    serve_one(
+        state,
+        base,
+        path.into_inner(),
+        Via::Version,
+        what,
+        |conn, pair| {
+            let filter = PactFilter {
+                untagged: true,
+                ..pair.filter()
+            };
+            Ok(pacts::find_latest_pact(conn, &filter)?)
+        },
+    )
+    .await
+}
+
+/// The pact of the head of the consumer's branch `branch`: none when the
+/// head has no pact for this provider (no fallback to older versions).
+pub fn branch_head_pact(
+    conn: &mut AnyConnection,
+    pair: &Pair,
+    branch: &str,
+) -> Result<Option<PublishedPact>, BrokerError> {
+    let Some(found) = branches::find_by_name(conn, pair.consumer.id, branch)? else {
+        return Ok(None);
+    };
+    match branches::head(conn, found.id)? {
+        Some(head) => Ok(pacts::find_pact(conn, head.id, pair.provider.id)?),
+        None => Ok(None),
+    }
+}
+
+/// `GET …/branch/{b}/latest`: the pact of the branch head version.
+pub async fn get_latest_branch_pact(
+    state: web::Data<AppState>,
+    base: BaseUrl,
+    path: web::Path<(String, String, String)>,
+) -> Result<HttpResponse, BrokerError> {
+    let (provider, consumer, branch) = path.into_inner();
+    let what = format!("for the head of branch {branch} was not found");
+    serve_one(
+        state,
+        base,
+        (provider, consumer),
+        Via::Version,
+        what,
+        move |conn, pair| branch_head_pact(conn, pair, &branch),
+    )
+    .await
+}
+
+/// `GET …/pact-version/{sha}`.
+pub async fn get_pact_by_sha(
+    state: web::Data<AppState>,
+    base: BaseUrl,
+    path: web::Path<(String, String, String)>,
+) -> Result<HttpResponse, BrokerError> {
+    let (provider, consumer, sha) = path.into_inner();
+    pact_by_sha(state, base, (provider, consumer), sha, None).await
+}
+
+/// `GET …/pact-version/{sha}/metadata/{m}`: `m` is kept in the links.
+pub async fn get_pact_by_sha_with_metadata(
+    state: web::Data<AppState>,
+    base: BaseUrl,
+    path: web::Path<(String, String, String, String)>,
+) -> Result<HttpResponse, BrokerError> {
+    let (provider, consumer, sha, metadata) = path.into_inner();
+    pact_by_sha(state, base, (provider, consumer), sha, Some(metadata)).await
+}
+
+async fn pact_by_sha(
+    state: web::Data<AppState>,
+    base: BaseUrl,
+    names: (String, String),
+    sha: String,
+    metadata: Option<String>,
+) -> Result<HttpResponse, BrokerError> {
+    let via = Via::Sha {
+        metadata: metadata.as_deref(),
+    };
+    let what = format!("with content {sha} was not found");
+    serve_one(state, base, names, via, what, move |conn, pair| {
+        let Some(content) = pacts::find_content_by_sha(conn, &sha)? else {
+            return Ok(None);
+        };
+        let filter = PactFilter {
+            pact_content_id: Some(content.id),
+            ..pair.filter()
+        };
+        Ok(pacts::find_latest_pact(conn, &filter)?)
+    })
+    .await
+}
+
+/// Which pacts of a pair a collection lists.
+#[derive(Debug, Clone)]
+enum Selection {
+    All,
+    Tag(String),
+    Branch(String),
+    MainBranch,
+    MainBranchHead,
+    BranchHead(String),
+}
+
+async fn serve_list(
+    state: web::Data<AppState>,
+    base: BaseUrl,
+    (provider, consumer): (String, String),
+    selection: Selection,
+) -> Result<HttpResponse, BrokerError> {
+    let (pair, list) = state
+        .run(move |conn| {
+            let pair = Pair::find(conn, &provider, &consumer)?;
+            let main = pair.consumer.main_branch.clone().unwrap_or_default();
+            let list = match &selection {
+                Selection::All => pacts::list_pacts(conn, &pair.filter())?,
+                Selection::Tag(tag) => pacts::list_pacts(
+                    conn,
+                    &PactFilter {
+                        tag: Some(tag),
+                        ..pair.filter()
+                    },
+                )?,
+                Selection::Branch(b) => pacts::list_pacts(
+                    conn,
+                    &PactFilter {
+                        branch: Some(b),
+                        ..pair.filter()
+                    },
+                )?,
+                Selection::MainBranch => pacts::list_pacts(
+                    conn,
+                    &PactFilter {
+                        branch: Some(&main),
+                        ..pair.filter()
+                    },
+                )?,
+                Selection::MainBranchHead => {
+                    branch_head_pact(conn, &pair, &main)?.into_iter().collect()
+                }
+                Selection::BranchHead(b) => branch_head_pact(conn, &pair, b)?.into_iter().collect(),
+            };
+            Ok((pair, list))
+        })
+        .await?;
+    let named: Vec<NamedPact> = list.into_iter().map(|p| pair.named(p)).collect();
+    Ok(hal::ok(&pact_versions_json(&base, &pair, &named)))
+}
+
+/// A collection of a pair's pacts (Pact's pact-versions shape).
+fn pact_versions_json(base: &BaseUrl, pair: &Pair, pacts: &[NamedPact]) -> Value {
+    let embedded: Vec<Value> = pacts
+        .iter()
+        .map(|p| {
+            json!({
+                "createdAt": crate::api::time(p.pact.publication.created_at),
+                "_embedded": { "consumerVersion": {
+                    "number": p.version(),
+                    "_links": { "self": Link::new(base.url(&["pacticipants", &p.consumer, "versions", p.version()])).to_value() },
+                }},
+                "_links": { "self": Link::new(p.version_url(base)).title(p.title()).name(p.version().to_owned()).to_value() },
+            })
+        })
+        .collect();
+    let links = Links::new()
+        .add(
+            "self",
+            Link::new(pair_url(
+                base,
+                &pair.provider.name,
+                &pair.consumer.name,
+                &["versions"],
+            )),
+        )
+        .add(
+            "pb:consumer",
+            Link::new(base.url(&["pacticipants", &pair.consumer.name]))
+                .name(pair.consumer.name.clone()),
+        )
+        .add(
+            "pb:provider",
+            Link::new(base.url(&["pacticipants", &pair.provider.name]))
+                .name(pair.provider.name.clone()),
+        )
+        .add_array(
+            "pb:pact-versions",
+            pacts
+                .iter()
+                .map(|p| {
+                    Link::new(p.version_url(base))
+                        .title(p.title())
+                        .name(p.version().to_owned())
+                })
+                .collect(),
+        );
+    json!({ "_embedded": { "pacts": embedded }, "_links": links.into_value() })
+}
+
+/// `GET …/versions`: every pact of the pair, newest first.
+pub async fn list_pact_versions(
+    state: web::Data<AppState>,
+    base: BaseUrl,
+    path: web::Path<(String, String)>,
+) -> Result<HttpResponse, BrokerError> {
+    serve_list(state, base, path.into_inner(), Selection::All).await
+}
+
+/// `GET …/tag/{tag}`.
+pub async fn list_tagged_pact_versions(
+    state: web::Data<AppState>,
+    base: BaseUrl,
+    path: web::Path<(String, String, String)>,
+) -> Result<HttpResponse, BrokerError> {
+    let (p, c, tag) = path.into_inner();
+    serve_list(state, base, (p, c), Selection::Tag(tag)).await
+}
+
+/// `GET …/branch/{b}`: the pacts of every version on the branch.
+pub async fn list_branch_pact_versions(
+    state: web::Data<AppState>,
+    base: BaseUrl,
+    path: web::Path<(String, String, String)>,
+) -> Result<HttpResponse, BrokerError> {
+    let (p, c, branch) = path.into_inner();
+    serve_list(state, base, (p, c), Selection::Branch(branch)).await
+}
+
+/// `GET …/branch/{b}/latest/versions`: the branch head's pact, as a collection.
+pub async fn list_latest_branch_pact_versions(
+    state: web::Data<AppState>,
+    base: BaseUrl,
+    path: web::Path<(String, String, String)>,
+) -> Result<HttpResponse, BrokerError> {
+    let (p, c, branch) = path.into_inner();
+    serve_list(state, base, (p, c), Selection::BranchHead(branch)).await
+}
+
+/// `GET …/branch/versions`: the pacts of the consumer's main branch.
+pub async fn list_main_branch_pact_versions(
+    state: web::Data<AppState>,
+    base: BaseUrl,
+    path: web::Path<(String, String)>,
+) -> Result<HttpResponse, BrokerError> {
+    serve_list(state, base, path.into_inner(), Selection::MainBranch).await
+}
+
+/// `GET …/branch/latest/versions`: the main-branch head's pact.
+pub async fn list_latest_main_branch_pact_versions(
+    state: web::Data<AppState>,
+    base: BaseUrl,
+    path: web::Path<(String, String)>,
+) -> Result<HttpResponse, BrokerError> {
+    serve_list(state, base, path.into_inner(), Selection::MainBranchHead).await
+}

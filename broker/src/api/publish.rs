@@ -1,0 +1,358 @@
+//! `POST /contracts/publish`: one consumer version (branch, tags, build
+//! URL) and its contracts, all in one transaction, answered with the
+//! `notices`, `logs`, `_embedded` and `_links` the Pact CLIs print.
+
+use actix_web::{HttpRequest, HttpResponse, web};
+use base64::Engine;
+use serde::Deserialize;
+use serde_json::{Map, Value, json};
+
+use crate::api::body;
+use crate::contract::{PreparedContract, prepare};
+use crate::error::{BrokerError, FieldError};
+use crate::hal::{self, BaseUrl};
+use crate::names::{BranchName, PacticipantName, TagName, VersionNumber};
+use crate::publishing::{
+    OnConflict, PublishError, RecordedVersion, VersionRequest, publish_contract, record_version,
+};
+use crate::state::AppState;
+
+/// The request body (every field optional here so that a missing one is
+/// reported by its path, not as a serde message).
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PublishRequest {
+    pub pacticipant_name: Option<String>,
+    pub pacticipant_version_number: Option<String>,
+    pub branch: Option<String>,
+    pub tags: Option<Vec<String>>,
+    pub build_url: Option<String>,
+    pub contracts: Option<Vec<ContractRequest>>,
+}
+
+/// One element of `contracts`.
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ContractRequest {
+    pub consumer_name: Option<String>,
+    pub provider_name: Option<String>,
+    pub specification: Option<String>,
+    pub content_type: Option<String>,
+    pub content: Option<String>,
+    pub on_conflict: Option<String>,
+}
+
+/// A contract that passed validation.
+#[derive(Debug)]
+struct ValidContract {
+    provider: PacticipantName,
+    prepared: PreparedContract,
+    on_conflict: OnConflict,
+}
+
+/// Collects field errors; 400 with all of them at the end.
+#[derive(Debug, Default)]
+struct Problems(Vec<FieldError>);
+
+impl Problems {
+    fn add(&mut self, field: impl Into<String>, message: impl Into<String>) {
+        self.0.push(FieldError::new(field, message));
+    }
+
+    fn required<'a>(&mut self, field: &str, value: &'a Option<String>) -> Option<&'a str> {
+        match value.as_deref() {
+            Some(v) if !v.trim().is_empty() => Some(v),
+            _ => {
+                self.add(field, "is required");
+                None
+            }
+        }
+    }
+
+    fn name<T>(&mut self, field: &str, parsed: Result<T, crate::names::NameError>) -> Option<T> {
+        parsed.map_err(|e| self.add(field, e.to_string())).ok()
+    }
+
+    fn into_result(self) -> Result<(), BrokerError> {
+        if self.0.is_empty() {
+            return Ok(());
+        }
+        let detail = self
+            .0
+            .iter()
+            .map(|e| format!("{}: {}", e.field, e.message))
+            .collect::<Vec<_>>()
+            .join("; ");
+        Err(BrokerError::BadRequest {
+            detail,
+            errors: self.0,
+        })
+    }
+}
+
+/// `pacticipantName` … `buildUrl` as a version request.
+fn parse_version(request: &PublishRequest, problems: &mut Problems) -> Option<VersionRequest> {
+    let name = problems.required("$.pacticipantName", &request.pacticipant_name);
+    let number = problems.required(
+        "$.pacticipantVersionNumber",
+        &request.pacticipant_version_number,
+    );
+    let pacticipant =
+        name.and_then(|n| problems.name("$.pacticipantName", PacticipantName::parse(n)));
+    let number =
+        number.and_then(|n| problems.name("$.pacticipantVersionNumber", VersionNumber::parse(n)));
+    let branch = match &request.branch {
+        Some(b) => problems.name("$.branch", BranchName::parse(b)),
+        None => None,
+    };
+    let mut tags = Vec::new();
+    for (i, t) in request.tags.iter().flatten().enumerate() {
+        tags.extend(problems.name(&format!("$.tags[{i}]"), TagName::parse(t)));
+    }
+    Some(VersionRequest {
+        pacticipant: pacticipant?,
+        number: number?,
+        branch,
+        tags,
+        build_url: request.build_url.clone().filter(|u| !u.trim().is_empty()),
+    })
+}
+
+/// Decodes and parses `content` (400 on bad base64 or JSON).
+fn decode_content(at: &str, content: &str, problems: &mut Problems) -> Option<Value> {
+    let compact: String = content
+        .chars()
+        .filter(|c| !c.is_ascii_whitespace())
+        .collect();
+    let bytes = match base64::engine::general_purpose::STANDARD.decode(compact) {
+        Ok(b) => b,
+        Err(e) => {
+            problems.add(at, format!("is not valid base64: {e}"));
+            return None;
+        }
+    };
+    let text = String::from_utf8_lossy(&bytes);
+    match accord_dsl::pact::parse_json(text.trim_start_matches('\u{feff}'), "content") {
+        Ok(v) => Some(v),
+        Err(e) => {
+            let detail = std::error::Error::source(&e)
+                .map(ToString::to_string)
+                .unwrap_or_default();
+            problems.add(at, format!("is not valid JSON: {detail}"));
+            None
+        }
+    }
+}
+
+/// The scalar fields of one contract: names, specification, media type,
+/// onConflict. Returns the provider name and conflict mode.
+fn check_contract_fields(
+    i: usize,
+    c: &ContractRequest,
+    pacticipant: Option<&str>,
+    problems: &mut Problems,
+) -> Option<(PacticipantName, OnConflict)> {
+    let at = |f: &str| format!("$.contracts[{i}].{f}");
+    let consumer = problems.required(&at("consumerName"), &c.consumer_name);
+    if let (Some(consumer), Some(p)) = (consumer, pacticipant)
+        && consumer != p
+    {
+        problems.add(
+            at("consumerName"),
+            format!("must match pacticipantName ({p:?}), not {consumer:?}"),
+        );
+    }
+    let provider = problems.required(&at("providerName"), &c.provider_name);
+    let provider =
+        provider.and_then(|p| problems.name(&at("providerName"), PacticipantName::parse(p)));
+    match problems.required(&at("specification"), &c.specification) {
+        Some("pact" | "accord") | None => {}
+        Some(other) => problems.add(
+            at("specification"),
+            format!("must be \"pact\" (or \"accord\"), not {other:?}"),
+        ),
+    }
+    match problems.required(&at("contentType"), &c.content_type) {
+        Some(t)
+            if t.split(';')
+                .next()
+                .is_some_and(|e| e.trim().eq_ignore_ascii_case("application/json")) => {}
+        Some(other) => problems.add(
+            at("contentType"),
+            format!("must be \"application/json\", not {other:?}"),
+        ),
+        None => {}
+    }
+    let on_conflict = match c.on_conflict.as_deref() {
+        None | Some("overwrite") => OnConflict::Overwrite,
+        Some("merge") => OnConflict::Merge,
+        Some(other) => {
+            problems.add(
+                at("onConflict"),
+                format!("must be \"overwrite\" or \"merge\", not {other:?}"),
+            );
+            OnConflict::Overwrite
+        }
+    };
+    Some((provider?, on_conflict))
+}
+
+/// Everything the request says, checked before any write: 400 for wrong
+/// fields, bad base64 or JSON; 422 for a contract the model refuses.
+fn validate(request: &PublishRequest) -> Result<(VersionRequest, Vec<ValidContract>), BrokerError> {
+    let mut problems = Problems::default();
+    let version = parse_version(request, &mut problems);
+    let contracts = match &request.contracts {
+        Some(list) if !list.is_empty() => list.as_slice(),
+        _ => {
+            problems.add("$.contracts", "must list at least one contract");
+            &[]
+        }
+    };
+    let mut decoded = Vec::new();
+    for (i, c) in contracts.iter().enumerate() {
+        let fields =
+            check_contract_fields(i, c, request.pacticipant_name.as_deref(), &mut problems);
+        let at = format!("$.contracts[{i}].content");
+        let content = problems.required(&at, &c.content);
+        let value = content.and_then(|text| decode_content(&at, text, &mut problems));
+        if let (Some((provider, on_conflict)), Some(value)) = (fields, value) {
+            decoded.push((i, provider, on_conflict, value));
+        }
+    }
+    problems.into_result()?;
+    let version = version.ok_or_else(|| BrokerError::bad_field("$", "is incomplete"))?;
+    let mut valid = Vec::new();
+    for (i, provider, on_conflict, value) in decoded {
+        let at = format!("$.contracts[{i}].content");
+        let prepared = prepare(value).map_err(|e| unprocessable(&at, &e.to_string()))?;
+        check_names(i, &prepared, &version, &provider)?;
+        valid.push(ValidContract {
+            provider,
+            prepared,
+            on_conflict,
+        });
+    }
+    Ok((version, valid))
+}
+
+fn unprocessable(field: &str, message: &str) -> BrokerError {
+    BrokerError::Unprocessable {
+        detail: format!("{field}: the contract is not valid: {message}"),
+        errors: vec![FieldError::new(field, message)],
+    }
+}
+
+/// The names inside the content must be the ones the request gives.
+fn check_names(
+    i: usize,
+    prepared: &PreparedContract,
+    version: &VersionRequest,
+    provider: &PacticipantName,
+) -> Result<(), BrokerError> {
+    if prepared.consumer != version.pacticipant.as_str() {
+        return Err(BrokerError::bad_field(
+            format!("$.contracts[{i}].consumerName"),
+            format!(
+                "must match the consumer name in the contract ({:?})",
+                prepared.consumer
+            ),
+        ));
+    }
+    if prepared.provider != provider.as_str() {
+        return Err(BrokerError::bad_field(
+            format!("$.contracts[{i}].providerName"),
+            format!(
+                "must match the provider name in the contract ({:?})",
+                prepared.provider
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// `POST /contracts/publish`.
+pub async fn publish_contracts(
+    state: web::Data<AppState>,
+    base: BaseUrl,
+    req: HttpRequest,
+    bytes: web::Bytes,
+) -> Result<HttpResponse, BrokerError> {
+    let request: PublishRequest = body::parse(&req, &bytes)?;
+    let (version, contracts) = validate(&request)?;
+    let request_version = version.clone();
+    let (recorded, published) = state
+        .transaction(move |conn| {
+            let recorded = record_version(conn, &version)?;
+            let mut published = Vec::new();
+            for c in contracts {
+                let provider = c.provider.clone();
+                let result = publish_contract(
+                    conn,
+                    &recorded.pacticipant,
+                    &recorded.version,
+                    &c.provider,
+                    c.prepared,
+                    c.on_conflict,
+                );
+                published.push(result.map_err(|e| publish_error(e, &recorded, &provider))?);
+            }
+            Ok((recorded, published))
+        })
+        .await?;
+    Ok(hal::ok(&response_json(
+        &base,
+        &request_version,
+        &recorded,
+        &published,
+    )))
+}
+
+/// Pact's 409 text for changed content.
+pub fn changed_content_text(consumer: &str, version: &str, provider: &str) -> String {
+    format!(
+        "Cannot change the content of the pact for {consumer} version {version} and provider {provider}, \
+         as race conditions will cause unreliable results for can-i-deploy. Each pact must be published \
+         with a unique consumer version number. Some Pact libraries generate random data when a concrete \
+         value for a type matcher is not specified, and this can cause the contract to mutate - ensure you \
+         have given example values for all type matchers. For more information see https://docs.pact.io/go/versioning"
+    )
+}
+
+/// A publishing failure as the HTTP error Pact clients expect.
+pub fn publish_error(
+    e: PublishError,
+    recorded: &RecordedVersion,
+    provider: &PacticipantName,
+) -> BrokerError {
+    let (consumer, version) = (&recorded.pacticipant.name, &recorded.version.number);
+    match e {
+        PublishError::Store(s) => s.into(),
+        PublishError::ContentChanged { diff } => {
+            let text = changed_content_text(consumer, version, provider.as_str());
+            conflict(text, Some(format!("Changes to the pact:\n{diff}")))
+        }
+        PublishError::MergeConflict(m) => conflict(
+            format!(
+                "Cannot merge the pact for {consumer} version {version} and provider {provider}: {m}"
+            ),
+            None,
+        ),
+        PublishError::Refused(c) => unprocessable("content", &c.to_string()),
+    }
+}
+
+fn conflict(text: String, info: Option<String>) -> BrokerError {
+    let mut notices = vec![json!({"type": "error", "text": text})];
+    notices.extend(info.map(|i| json!({"type": "info", "text": i})));
+    let mut extra = Map::new();
+    extra.insert("notices".into(), Value::Array(notices));
+    BrokerError::Conflict {
+        detail: text.clone(),
+        errors: vec![FieldError::new("content", text)],
+        extra,
+    }
+}
+
+mod response;
+use response::response_json;

@@ -1,0 +1,99 @@
+//! The legacy publish: `PUT /pacts/provider/{p}/consumer/{c}/version/{cv}`
+//! with the pact JSON as body (201 new, 200 same content, 409 changed) and
+//! `PATCH` on the same path, which merges interactions.
+
+use actix_web::http::Method;
+use actix_web::{HttpRequest, HttpResponse, web};
+use serde_json::Value;
+
+use crate::api::body;
+use crate::api::pact_resource::{NamedPact, Via, pact_json};
+use crate::api::publish::publish_error;
+use crate::contract::prepare;
+use crate::error::{BrokerError, FieldError};
+use crate::hal::{self, BaseUrl};
+use crate::names::{PacticipantName, VersionNumber};
+use crate::publishing::{Change, OnConflict, VersionRequest, publish_contract, record_version};
+use crate::state::AppState;
+use crate::store::pacts::PublishedPact;
+
+fn parse_path(
+    (provider, consumer, number): (String, String, String),
+) -> Result<(PacticipantName, PacticipantName, VersionNumber), BrokerError> {
+    let bad =
+        |field: &str, e: crate::names::NameError| BrokerError::bad_field(field, e.to_string());
+    Ok((
+        PacticipantName::parse(&provider).map_err(|e| bad("provider", e))?,
+        PacticipantName::parse(&consumer).map_err(|e| bad("consumer", e))?,
+        VersionNumber::parse(&number).map_err(|e| bad("consumerVersion", e))?,
+    ))
+}
+
+/// `PUT` (overwrite, refused when the content changes) or `PATCH` (merge).
+pub async fn put_pact(
+    state: web::Data<AppState>,
+    base: BaseUrl,
+    req: HttpRequest,
+    path: web::Path<(String, String, String)>,
+    bytes: web::Bytes,
+) -> Result<HttpResponse, BrokerError> {
+    let (provider, consumer, number) = parse_path(path.into_inner())?;
+    let document: Value = body::parse(&req, &bytes)?;
+    let prepared = prepare(document).map_err(|e| BrokerError::Unprocessable {
+        detail: format!("the contract is not valid: {e}"),
+        errors: vec![FieldError::new(e.path.clone(), e.message.clone())],
+    })?;
+    for (path, inside, named) in [
+        ("$.consumer.name", &prepared.consumer, &consumer),
+        ("$.provider.name", &prepared.provider, &provider),
+    ] {
+        if inside != named.as_str() {
+            return Err(BrokerError::bad_field(
+                path,
+                format!("must be {:?} as in the URL, not {inside:?}", named.as_str()),
+            ));
+        }
+    }
+    let on_conflict = if req.method() == Method::PATCH {
+        OnConflict::Merge
+    } else {
+        OnConflict::Overwrite
+    };
+    let version = VersionRequest {
+        pacticipant: consumer,
+        number,
+        branch: None,
+        tags: Vec::new(),
+        build_url: None,
+    };
+    let (named, change) = state
+        .transaction(move |conn| {
+            let recorded = record_version(conn, &version)?;
+            let published = publish_contract(
+                conn,
+                &recorded.pacticipant,
+                &recorded.version,
+                &provider,
+                prepared,
+                on_conflict,
+            )
+            .map_err(|e| publish_error(e, &recorded, &provider))?;
+            let named = NamedPact {
+                consumer: recorded.pacticipant.name.clone(),
+                provider: published.provider.name.clone(),
+                pact: PublishedPact {
+                    publication: published.publication,
+                    content: published.content,
+                    consumer_version: recorded.version,
+                },
+            };
+            Ok((named, published.change))
+        })
+        .await?;
+    let body = pact_json(&base, &named, Via::Version)?;
+    Ok(if change == Change::Created {
+        hal::created(&body)
+    } else {
+        hal::ok(&body)
+    })
+}

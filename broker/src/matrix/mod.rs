@@ -1,0 +1,269 @@
+//! The compatibility matrix and can-i-deploy (§1.7, §3.2, §3.3).
+//!
+//! `query` parses Rack-style query strings, `selector` turns them into a
+//! typed `MatrixQuery`, `resolve` finds versions, integrations and inferred
+//! selectors, `rows` loads and collapses rows, `decision` decides. `run`
+//! does it all on one connection. No limit is applied before the decision:
+//! `limit` only shortens the rows shown, and says so in a notice.
+
+pub mod decision;
+pub mod query;
+pub mod resolve;
+pub mod rows;
+pub mod selector;
+
+use std::collections::HashMap;
+
+use crate::db::AnyConnection;
+use crate::error::BrokerError;
+use crate::store::matrix as q;
+use decision::{Input, Notice, NoticeKind, Summary};
+use resolve::{Fields, Resolved};
+use rows::Row;
+use selector::{IgnoreSelector, MatrixQuery, VersionSpec};
+
+/// A row as shown, with its ignored flag.
+#[derive(Debug, Clone)]
+pub struct ShownRow {
+    pub row: Row,
+    pub ignored: bool,
+}
+
+/// What rows show besides ids: names, branches, tags, environments, shas.
+#[derive(Debug, Default)]
+pub struct Details {
+    pub names: HashMap<i64, String>,
+    pub branches: HashMap<i64, Vec<String>>,
+    pub tags: HashMap<i64, Vec<String>>,
+    /// (environment name, deployed?) per version.
+    pub environments: HashMap<i64, Vec<(String, bool)>>,
+    pub shas: HashMap<i64, String>,
+}
+
+/// The answer to a matrix query.
+#[derive(Debug)]
+pub struct Outcome {
+    pub summary: Summary,
+    pub rows: Vec<ShownRow>,
+    /// Rows before `success[]` and `limit`.
+    pub total_rows: usize,
+    pub details: Details,
+}
+
+/// Runs a matrix query.
+pub fn run(
+    conn: &mut AnyConnection,
+    query: &MatrixQuery,
+    fields: Fields,
+) -> Result<Outcome, BrokerError> {
+    let specified = query
+        .selectors
+        .iter()
+        .map(|s| resolve::resolve_specified(conn, s, fields))
+        .collect::<Result<Vec<_>, _>>()?;
+    let around = query.target.is_none() && specified.len() == 1;
+    let integrations = resolve::integrations(conn, &specified, query.target.is_some() || around)?;
+    let inferred = match &query.target {
+        Some(t) => resolve::infer(conn, &specified, &integrations, t, fields)?,
+        None => Vec::new(),
+    };
+    let selectors: Vec<Resolved> = specified.into_iter().chain(inferred).collect();
+    let scopes = rows::scopes(&selectors);
+    let loaded = if around {
+        let s = &selectors[0];
+        rows::load_around(conn, s.pacticipant_id, s.versions.as_deref(), &scopes)?
+    } else {
+        rows::load_between(conn, &integrations, &scopes)?
+    };
+    let mut all = rows::apply_latestby(loaded, query.latestby);
+    all.sort_by_key(|r| {
+        let pv = r.provider_version.as_ref().map_or(-1, |v| v.id);
+        (
+            std::cmp::Reverse(r.consumer_version.id),
+            r.provider_id,
+            std::cmp::Reverse(pv),
+        )
+    });
+    let (ignores, mut warnings) = resolve_ignores(conn, &query.ignore)?;
+    let is_ignored = |r: &Row| ignores.iter().any(|i| i.matches(r));
+    let (ignored, considered): (Vec<Row>, Vec<Row>) =
+        all.iter().cloned().partition(|r| is_ignored(r));
+    warnings.extend(recommendations(query));
+    let mut details = Details {
+        names: names(conn, &selectors, &all)?,
+        ..Details::default()
+    };
+    let whole: Vec<i64> = ignores
+        .iter()
+        .filter(|i| i.version_id.is_none())
+        .map(|i| i.pacticipant_id)
+        .collect();
+    let mut summary = decision::decide(Input {
+        selectors: &selectors,
+        integrations: &integrations,
+        considered: &considered,
+        ignored: &ignored,
+        ignored_pacticipants: &whole,
+        ignore_given: !query.ignore.is_empty(),
+        warnings,
+        names: &details.names,
+    });
+    let total_rows = all.len();
+    let mut shown: Vec<ShownRow> = all
+        .into_iter()
+        .map(|row| ShownRow {
+            ignored: is_ignored(&row),
+            row,
+        })
+        .filter(|r| {
+            query
+                .success
+                .as_ref()
+                .is_none_or(|want| want.contains(&r.row.success()))
+        })
+        .collect();
+    if let Some(limit) = query.limit
+        && shown.len() > limit
+    {
+        summary.notices.push(Notice {
+            kind: NoticeKind::Warning,
+            text: format!(
+                "WARN: Only {limit} of {} matching rows are shown (limit={limit}); the decision considered every row",
+                shown.len()
+            ),
+        });
+        shown.truncate(limit);
+    }
+    load_details(conn, &shown, &mut details)?;
+    Ok(Outcome {
+        summary,
+        rows: shown,
+        total_rows,
+        details,
+    })
+}
+
+/// An ignore selector that exists.
+struct IgnoreTarget {
+    pacticipant_id: i64,
+    version_id: Option<i64>,
+}
+
+impl IgnoreTarget {
+    fn matches(&self, r: &Row) -> bool {
+        let side = |p: i64, v: Option<i64>| {
+            p == self.pacticipant_id && (self.version_id.is_none() || self.version_id == v)
+        };
+        side(r.consumer_id, Some(r.consumer_version.id))
+            || side(r.provider_id, r.provider_version.as_ref().map(|v| v.id))
+    }
+}
+
+/// Looks ignore selectors up; one that matches nothing is only a warning.
+fn resolve_ignores(
+    conn: &mut AnyConnection,
+    ignore: &[IgnoreSelector],
+) -> Result<(Vec<IgnoreTarget>, Vec<String>), BrokerError> {
+    let (mut found, mut warnings) = (Vec::new(), Vec::new());
+    for i in ignore {
+        let p = crate::store::pacticipants::find_by_name(conn, &i.pacticipant)?;
+        let version = match (&p, &i.version) {
+            (Some(p), Some(n)) => q::version_by_number(conn, p.id, n)?.map(|v| Some(v.id)),
+            (Some(_), None) => Some(None),
+            (None, _) => None,
+        };
+        match (p, version) {
+            (Some(p), Some(version_id)) => found.push(IgnoreTarget {
+                pacticipant_id: p.id,
+                version_id,
+            }),
+            _ => warnings.push(match &i.version {
+                Some(n) => format!(
+                    "WARN: Cannot ignore version {n} of {} as it does not exist",
+                    i.pacticipant
+                ),
+                None => format!(
+                    "WARN: Cannot ignore {} as no pacticipant with that name exists",
+                    i.pacticipant
+                ),
+            }),
+        }
+    }
+    Ok((found, warnings))
+}
+
+/// The Pact Broker's advice when a query cannot give a reliable answer.
+fn recommendations(query: &MatrixQuery) -> Vec<String> {
+    let mut out = Vec::new();
+    if query.selectors.len() == 1 && query.target.is_none() {
+        out.push("WARN: It is recommended to specify the environment into which you are deploying. Without the environment, this result will not be reliable.".to_owned());
+    }
+    if !query
+        .selectors
+        .iter()
+        .any(|s| matches!(s.spec, VersionSpec::Number(_)))
+    {
+        out.push("WARN: It is recommended to specify the version number (rather than the tag or branch) of the pacticipant you wish to deploy to avoid race conditions. Without a version number, this result will not be reliable.".to_owned());
+    }
+    out
+}
+
+fn names(
+    conn: &mut AnyConnection,
+    selectors: &[Resolved],
+    rows: &[Row],
+) -> Result<HashMap<i64, String>, BrokerError> {
+    let mut names: HashMap<i64, String> = selectors
+        .iter()
+        .map(|s| (s.pacticipant_id, s.pacticipant_name.clone()))
+        .collect();
+    let mut unknown: Vec<i64> = rows
+        .iter()
+        .flat_map(|r| [r.consumer_id, r.provider_id])
+        .filter(|id| !names.contains_key(id))
+        .collect();
+    unknown.sort_unstable();
+    unknown.dedup();
+    if !unknown.is_empty() {
+        names.extend(q::pacticipant_names(conn, &unknown)?);
+    }
+    Ok(names)
+}
+
+/// Branches, tags, environments and content shas of the rows shown.
+fn load_details(
+    conn: &mut AnyConnection,
+    shown: &[ShownRow],
+    details: &mut Details,
+) -> Result<(), BrokerError> {
+    if shown.is_empty() {
+        return Ok(());
+    }
+    let mut versions: Vec<i64> = shown
+        .iter()
+        .flat_map(|r| {
+            std::iter::once(r.row.consumer_version.id)
+                .chain(r.row.provider_version.as_ref().map(|v| v.id))
+        })
+        .collect();
+    versions.sort_unstable();
+    versions.dedup();
+    let mut contents: Vec<i64> = shown.iter().map(|r| r.row.pact_content_id).collect();
+    contents.sort_unstable();
+    contents.dedup();
+    for (v, name) in q::branch_names(conn, &versions)? {
+        details.branches.entry(v).or_default().push(name);
+    }
+    for (v, name) in q::tag_names(conn, &versions)? {
+        details.tags.entry(v).or_default().push(name);
+    }
+    for (v, name, deployed) in q::live_environments(conn, &versions)? {
+        details
+            .environments
+            .entry(v)
+            .or_default()
+            .push((name, deployed));
+    }
+    details.shas.extend(q::content_shas(conn, &contents)?);
+    Ok(())
+}

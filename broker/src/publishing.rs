@@ -1,0 +1,200 @@
+//! Publishing contracts inside the caller's transaction: the consumer
+//! version (created or updated with build URL, branch and tags), then for
+//! each contract its content stored once per sha and the publication that
+//! links consumer version + provider → content.
+//!
+//! Shared by `POST /contracts/publish` and the legacy `PUT`/`PATCH`.
+
+use crate::contract::merge::{MergeConflict, merge};
+use crate::contract::{ContentError, PreparedContract, diff, prepare, pretty_for_diff};
+use crate::db::AnyConnection;
+use crate::names::{BranchName, PacticipantName, TagName, VersionNumber};
+use crate::store::pacticipants::{self, Pacticipant, PacticipantAttributes};
+use crate::store::pacts::{self, NewContent, PactContent, Publication};
+use crate::store::versions::{self, Version};
+use crate::store::{StoreError, branches, tags};
+
+/// Branch and tag names that make a pacticipant's main branch when it has none.
+const MAIN_BRANCH_NAMES: [&str; 3] = ["develop", "main", "master"];
+
+/// The consumer version a publication is for.
+#[derive(Debug, Clone)]
+pub struct VersionRequest {
+    pub pacticipant: PacticipantName,
+    pub number: VersionNumber,
+    pub branch: Option<BranchName>,
+    pub tags: Vec<TagName>,
+    pub build_url: Option<String>,
+}
+
+/// The consumer version after recording it.
+#[derive(Debug, Clone)]
+pub struct RecordedVersion {
+    pub pacticipant: Pacticipant,
+    pub version: Version,
+    /// True when this request created the version.
+    pub created: bool,
+}
+
+/// Creates the pacticipant and version if needed, sets the build URL, puts
+/// the version on its branch, tags it, and sets the main branch from a
+/// `develop`/`main`/`master` branch or tag when none is set.
+pub fn record_version(
+    conn: &mut AnyConnection,
+    request: &VersionRequest,
+) -> Result<RecordedVersion, StoreError> {
+    let mut pacticipant = pacticipants::find_or_create(conn, &request.pacticipant)?;
+    let found = versions::find_by_number(conn, pacticipant.id, request.number.as_str())?;
+    let created = found.is_none();
+    let mut version = match found {
+        Some(v) => v,
+        None => versions::insert(
+            conn,
+            pacticipant.id,
+            &request.number,
+            request.build_url.as_deref(),
+        )?,
+    };
+    if !created && request.build_url.is_some() && version.build_url != request.build_url {
+        version = versions::update_build_url(conn, version.id, request.build_url.as_deref())?;
+    }
+    if let Some(name) = &request.branch {
+        let branch = branches::find_or_create(conn, pacticipant.id, name)?;
+        branches::add_version(conn, &branch, version.id)?;
+    }
+    for tag in &request.tags {
+        tags::add(conn, &version, tag)?;
+    }
+    if pacticipant.main_branch.is_none() {
+        let candidates = request.branch.iter().map(BranchName::as_str);
+        let from_tags = request.tags.iter().map(TagName::as_str);
+        if let Some(main) = candidates
+            .chain(from_tags)
+            .find(|n| MAIN_BRANCH_NAMES.contains(n))
+        {
+            let attrs = PacticipantAttributes {
+                main_branch: Some(main.to_owned()),
+                ..Default::default()
+            };
+            pacticipant = pacticipants::update_attributes(conn, pacticipant.id, &attrs)?;
+        }
+    }
+    Ok(RecordedVersion {
+        pacticipant,
+        version,
+        created,
+    })
+}
+
+/// What to do when the consumer version already has a different pact for
+/// the provider.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum OnConflict {
+    /// Refuse the change (409): Pact's default since 2.102.
+    #[default]
+    Overwrite,
+    /// Add the new interactions to the stored ones.
+    Merge,
+}
+
+/// How a publication went.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Change {
+    /// The first pact of this consumer version for the provider.
+    Created,
+    /// The same content again (accepted silently).
+    Unchanged,
+    /// New interactions merged into the stored pact.
+    Merged,
+}
+
+/// A stored publication.
+#[derive(Debug, Clone)]
+pub struct PublishedContract {
+    pub provider: Pacticipant,
+    pub publication: Publication,
+    pub content: PactContent,
+    pub change: Change,
+}
+
+/// Why a contract could not be published.
+#[derive(Debug, thiserror::Error)]
+pub enum PublishError {
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    /// Different content for a consumer version that already has a pact.
+    #[error("the content of the pact changed")]
+    ContentChanged {
+        /// Unified diff, stored → new, of the pretty-printed contents.
+        diff: String,
+    },
+    /// A merge found the same interaction with other content.
+    #[error(transparent)]
+    MergeConflict(#[from] MergeConflict),
+    /// The merged document is not a valid contract.
+    #[error(transparent)]
+    Refused(#[from] ContentError),
+}
+
+/// Publishes `contract` for `version` of `consumer` (both already recorded).
+pub fn publish_contract(
+    conn: &mut AnyConnection,
+    consumer: &Pacticipant,
+    version: &Version,
+    provider_name: &PacticipantName,
+    contract: PreparedContract,
+    on_conflict: OnConflict,
+) -> Result<PublishedContract, PublishError> {
+    let provider = pacticipants::find_or_create(conn, provider_name)?;
+    let existing = pacts::find_pact(conn, version.id, provider.id)?;
+    let (contract, change) =
+        match existing {
+            None => (contract, Change::Created),
+            Some(old) if old.content.sha == contract.sha => (contract, Change::Unchanged),
+            Some(old) => {
+                let stored: serde_json::Value = serde_json::from_str(&old.content.content)
+                    .map_err(|source| StoreError::CorruptJson {
+                        what: "pact content",
+                        source,
+                    })?;
+                match on_conflict {
+                    OnConflict::Overwrite => {
+                        let diff = diff::unified_diff(
+                            &pretty_for_diff(&stored),
+                            &pretty_for_diff(&contract.document),
+                            "published before",
+                            "published now",
+                        );
+                        return Err(PublishError::ContentChanged { diff });
+                    }
+                    OnConflict::Merge => {
+                        let merged = prepare(merge(&stored, &contract.document)?)?;
+                        let change = if merged.sha == old.content.sha {
+                            Change::Unchanged
+                        } else {
+                            Change::Merged
+                        };
+                        (merged, change)
+                    }
+                }
+            }
+        };
+    let text = contract.document.to_string();
+    let content = pacts::find_or_insert_content(
+        conn,
+        &NewContent {
+            sha: &contract.sha,
+            consumer_id: consumer.id,
+            provider_id: provider.id,
+            content: &text,
+            interactions_count: contract.interactions_count,
+        },
+    )?;
+    let publication = pacts::publish(conn, version.id, consumer.id, provider.id, content.id)?;
+    Ok(PublishedContract {
+        provider,
+        publication,
+        content,
+        change,
+    })
+}

@@ -1,0 +1,461 @@
+//! Read queries of the matrix and can-i-deploy: resolve selectors into
+//! versions, find integrations, load publications and the latest
+//! verification per (content, provider version), and the details rows show.
+//!
+//! Every query is an index range scan (see the migrations): versions by
+//! (pacticipant_id, id), tags by (pacticipant_id, name, version_id), live
+//! deployments by (environment_id, pacticipant_id), publications by
+//! (consumer_version_id, provider_id) and (provider_id, consumer_id, …),
+//! verifications by (pact_content_id, provider_version_id, id).
+
+use diesel::dsl::max;
+use diesel::prelude::*;
+
+use super::StoreError;
+use crate::db::AnyConnection;
+use crate::schema::{
+    branch_versions, branches, deployed_versions, environments, pact_contents, pact_publications,
+    pacticipants, released_versions, tags, verifications, versions,
+};
+
+/// A version as the matrix needs it.
+#[derive(Debug, Clone, PartialEq, Eq, Queryable)]
+pub struct VersionRef {
+    pub id: i64,
+    pub pacticipant_id: i64,
+    pub number: String,
+}
+
+/// A publication: the left side of a matrix row.
+#[derive(Debug, Clone, Queryable)]
+pub struct PublicationRow {
+    pub consumer_version_id: i64,
+    pub consumer_id: i64,
+    pub provider_id: i64,
+    pub pact_content_id: i64,
+    pub created_at: chrono::NaiveDateTime,
+}
+
+/// A verification: the right side of a matrix row.
+#[derive(Debug, Clone, Queryable)]
+pub struct VerificationRow {
+    pub id: i64,
+    pub pact_content_id: i64,
+    pub provider_version_id: i64,
+    pub success: bool,
+    pub execution_date: chrono::NaiveDateTime,
+}
+
+type VersionCols = (versions::id, versions::pacticipant_id, versions::number);
+const VERSION_COLS: VersionCols = (versions::id, versions::pacticipant_id, versions::number);
+
+type PublicationCols = (
+    pact_publications::consumer_version_id,
+    pact_publications::consumer_id,
+    pact_publications::provider_id,
+    pact_publications::pact_content_id,
+    pact_publications::created_at,
+);
+const PUBLICATION_COLS: PublicationCols = (
+    pact_publications::consumer_version_id,
+    pact_publications::consumer_id,
+    pact_publications::provider_id,
+    pact_publications::pact_content_id,
+    pact_publications::created_at,
+);
+
+/// The version `number` of a pacticipant.
+pub fn version_by_number(
+    conn: &mut AnyConnection,
+    pacticipant_id: i64,
+    number: &str,
+) -> Result<Option<VersionRef>, StoreError> {
+    Ok(versions::table
+        .filter(versions::pacticipant_id.eq(pacticipant_id))
+        .filter(versions::number.eq(number))
+        .select(VERSION_COLS)
+        .first(conn)
+        .optional()?)
+}
+
+/// The most recently created version of a pacticipant.
+pub fn latest_version(
+    conn: &mut AnyConnection,
+    pacticipant_id: i64,
+) -> Result<Option<VersionRef>, StoreError> {
+    Ok(versions::table
+        .filter(versions::pacticipant_id.eq(pacticipant_id))
+        .order(versions::id.desc())
+        .select(VERSION_COLS)
+        .first(conn)
+        .optional()?)
+}
+
+/// Versions with tag `tag`, newest first (only the newest when `latest`).
+pub fn versions_with_tag(
+    conn: &mut AnyConnection,
+    pacticipant_id: i64,
+    tag: &str,
+    latest: bool,
+) -> Result<Vec<VersionRef>, StoreError> {
+    let query = tags::table
+        .inner_join(versions::table)
+        .filter(tags::pacticipant_id.eq(pacticipant_id))
+        .filter(tags::name.eq(tag))
+        .order(tags::version_id.desc())
+        .select(VERSION_COLS);
+    Ok(if latest {
+        query.limit(1).load(conn)?
+    } else {
+        query.load(conn)?
+    })
+}
+
+/// Versions on branch `branch`, newest first (only the head when `latest`).
+pub fn versions_on_branch(
+    conn: &mut AnyConnection,
+    pacticipant_id: i64,
+    branch: &str,
+    latest: bool,
+) -> Result<Vec<VersionRef>, StoreError> {
+    let query = branch_versions::table
+        .inner_join(branches::table)
+        .inner_join(versions::table)
+        .filter(branches::pacticipant_id.eq(pacticipant_id))
+        .filter(branches::name.eq(branch))
+        .order(branch_versions::version_id.desc())
+        .select(VERSION_COLS);
+    Ok(if latest {
+        query.limit(1).load(conn)?
+    } else {
+        query.load(conn)?
+    })
+}
+
+/// Every version of these pacticipants currently deployed (any application
+/// instance) or released and still supported in an environment, newest first.
+pub fn versions_in_environment(
+    conn: &mut AnyConnection,
+    pacticipant_ids: &[i64],
+    environment_id: i64,
+) -> Result<Vec<VersionRef>, StoreError> {
+    let mut all: Vec<VersionRef> = deployed_versions::table
+        .inner_join(versions::table)
+        .filter(deployed_versions::environment_id.eq(environment_id))
+        .filter(deployed_versions::pacticipant_id.eq_any(pacticipant_ids))
+        .filter(deployed_versions::undeployed_at.is_null())
+        .select(VERSION_COLS)
+        .load(conn)?;
+    let released: Vec<VersionRef> = released_versions::table
+        .inner_join(versions::table)
+        .filter(released_versions::environment_id.eq(environment_id))
+        .filter(released_versions::pacticipant_id.eq_any(pacticipant_ids))
+        .filter(released_versions::support_ended_at.is_null())
+        .select(VERSION_COLS)
+        .load(conn)?;
+    all.extend(released);
+    all.sort_by_key(|v| std::cmp::Reverse(v.id));
+    all.dedup_by_key(|v| v.id);
+    Ok(all)
+}
+
+/// (consumer, provider) pairs the given consumer versions have pacts for.
+pub fn providers_of_versions(
+    conn: &mut AnyConnection,
+    consumer_version_ids: &[i64],
+) -> Result<Vec<(i64, i64)>, StoreError> {
+    Ok(pact_publications::table
+        .filter(pact_publications::consumer_version_id.eq_any(consumer_version_ids))
+        .select((
+            pact_publications::consumer_id,
+            pact_publications::provider_id,
+        ))
+        .distinct()
+        .load(conn)?)
+}
+
+/// Providers any version of `consumer_id` has a pact with.
+pub fn providers_of(conn: &mut AnyConnection, consumer_id: i64) -> Result<Vec<i64>, StoreError> {
+    let own = versions::table
+        .filter(versions::pacticipant_id.eq(consumer_id))
+        .select(versions::id);
+    Ok(pact_publications::table
+        .filter(pact_publications::consumer_version_id.eq_any(own))
+        .select(pact_publications::provider_id)
+        .distinct()
+        .load(conn)?)
+}
+
+/// Consumers that ever published a pact with `provider_id`.
+pub fn consumers_of(conn: &mut AnyConnection, provider_id: i64) -> Result<Vec<i64>, StoreError> {
+    Ok(pact_publications::table
+        .filter(pact_publications::provider_id.eq(provider_id))
+        .select(pact_publications::consumer_id)
+        .distinct()
+        .load(conn)?)
+}
+
+/// Publications of these consumer versions (with these providers, or any).
+pub fn publications_of_versions(
+    conn: &mut AnyConnection,
+    consumer_version_ids: &[i64],
+    provider_ids: Option<&[i64]>,
+) -> Result<Vec<PublicationRow>, StoreError> {
+    let mut query = pact_publications::table
+        .filter(pact_publications::consumer_version_id.eq_any(consumer_version_ids))
+        .select(PUBLICATION_COLS)
+        .into_boxed();
+    if let Some(providers) = provider_ids {
+        query = query.filter(pact_publications::provider_id.eq_any(providers));
+    }
+    Ok(query.load(conn)?)
+}
+
+/// Publications of any version of `consumer_id` (with these providers, or any).
+pub fn publications_of_pacticipant(
+    conn: &mut AnyConnection,
+    consumer_id: i64,
+    provider_ids: Option<&[i64]>,
+) -> Result<Vec<PublicationRow>, StoreError> {
+    let own = versions::table
+        .filter(versions::pacticipant_id.eq(consumer_id))
+        .select(versions::id);
+    let mut query = pact_publications::table
+        .filter(pact_publications::consumer_version_id.eq_any(own))
+        .select(PUBLICATION_COLS)
+        .into_boxed();
+    if let Some(providers) = provider_ids {
+        query = query.filter(pact_publications::provider_id.eq_any(providers));
+    }
+    Ok(query.load(conn)?)
+}
+
+/// Publications of these contents (every consumer version that published one).
+pub fn publications_of_contents(
+    conn: &mut AnyConnection,
+    content_ids: &[i64],
+) -> Result<Vec<PublicationRow>, StoreError> {
+    Ok(pact_publications::table
+        .filter(pact_publications::pact_content_id.eq_any(content_ids))
+        .select(PUBLICATION_COLS)
+        .load(conn)?)
+}
+
+/// The latest verification per (content, provider version) of these
+/// contents, by these provider versions (any provider version when `None`).
+pub fn latest_verifications(
+    conn: &mut AnyConnection,
+    content_ids: &[i64],
+    provider_version_ids: Option<&[i64]>,
+) -> Result<Vec<VerificationRow>, StoreError> {
+    if content_ids.is_empty() {
+        return Ok(Vec::new());
+    }
+    let mut query = verifications::table
+        .filter(verifications::pact_content_id.eq_any(content_ids))
+        .group_by((
+            verifications::pact_content_id,
+            verifications::provider_version_id,
+        ))
+        .select(max(verifications::id))
+        .into_boxed();
+    if let Some(pv) = provider_version_ids {
+        query = query.filter(verifications::provider_version_id.eq_any(pv));
+    }
+    let ids: Vec<Option<i64>> = query.load(conn)?;
+    verifications_by_ids(conn, &ids.into_iter().flatten().collect::<Vec<_>>())
+}
+
+/// The latest verification per (content, provider version) made by these provider versions.
+pub fn latest_verifications_by(
+    conn: &mut AnyConnection,
+    provider_version_ids: &[i64],
+) -> Result<Vec<VerificationRow>, StoreError> {
+    let ids: Vec<Option<i64>> = verifications::table
+        .filter(verifications::provider_version_id.eq_any(provider_version_ids))
+        .group_by((
+            verifications::pact_content_id,
+            verifications::provider_version_id,
+        ))
+        .select(max(verifications::id))
+        .load(conn)?;
+    verifications_by_ids(conn, &ids.into_iter().flatten().collect::<Vec<_>>())
+}
+
+/// The latest verification per (content, provider version) of any version of a provider.
+pub fn latest_verifications_of_provider(
+    conn: &mut AnyConnection,
+    provider_id: i64,
+) -> Result<Vec<VerificationRow>, StoreError> {
+    let ids: Vec<Option<i64>> = verifications::table
+        .filter(verifications::provider_id.eq(provider_id))
+        .group_by((
+            verifications::pact_content_id,
+            verifications::provider_version_id,
+        ))
+        .select(max(verifications::id))
+        .load(conn)?;
+    verifications_by_ids(conn, &ids.into_iter().flatten().collect::<Vec<_>>())
+}
+
+fn verifications_by_ids(
+    conn: &mut AnyConnection,
+    ids: &[i64],
+) -> Result<Vec<VerificationRow>, StoreError> {
+    if ids.is_empty() {
+        return Ok(Vec::new());
+    }
+    Ok(verifications::table
+        .filter(verifications::id.eq_any(ids))
+        .select((
+            verifications::id,
+            verifications::pact_content_id,
+            verifications::provider_version_id,
+            verifications::success,
+            verifications::execution_date,
+        ))
+        .load(conn)?)
+}
+
+/// Versions by id.
+pub fn versions_by_ids(
+    conn: &mut AnyConnection,
+    ids: &[i64],
+) -> Result<Vec<VersionRef>, StoreError> {
+    Ok(versions::table
+        .filter(versions::id.eq_any(ids))
+        .select(VERSION_COLS)
+        .load(conn)?)
+}
+
+/// (version id, branch name) for these versions, oldest branch entry first.
+pub fn branch_names(
+    conn: &mut AnyConnection,
+    version_ids: &[i64],
+) -> Result<Vec<(i64, String)>, StoreError> {
+    Ok(branch_versions::table
+        .inner_join(branches::table)
+        .filter(branch_versions::version_id.eq_any(version_ids))
+        .order(branch_versions::id.asc())
+        .select((branch_versions::version_id, branches::name))
+        .load(conn)?)
+}
+
+/// (version id, tag name) for these versions.
+pub fn tag_names(
+    conn: &mut AnyConnection,
+    version_ids: &[i64],
+) -> Result<Vec<(i64, String)>, StoreError> {
+    Ok(tags::table
+        .filter(tags::version_id.eq_any(version_ids))
+        .order(tags::id.asc())
+        .select((tags::version_id, tags::name))
+        .load(conn)?)
+}
+
+/// (version id, environment name, deployed?) where these versions are
+/// currently deployed (true) or released and supported (false).
+pub fn live_environments(
+    conn: &mut AnyConnection,
+    version_ids: &[i64],
+) -> Result<Vec<(i64, String, bool)>, StoreError> {
+    let deployed: Vec<(i64, String)> = deployed_versions::table
+        .inner_join(environments::table)
+        .filter(deployed_versions::version_id.eq_any(version_ids))
+        .filter(deployed_versions::undeployed_at.is_null())
+        .select((deployed_versions::version_id, environments::name))
+        .load(conn)?;
+    let released: Vec<(i64, String)> = released_versions::table
+        .inner_join(environments::table)
+        .filter(released_versions::version_id.eq_any(version_ids))
+        .filter(released_versions::support_ended_at.is_null())
+        .select((released_versions::version_id, environments::name))
+        .load(conn)?;
+    let mut all: Vec<(i64, String, bool)> =
+        deployed.into_iter().map(|(v, e)| (v, e, true)).collect();
+    all.extend(released.into_iter().map(|(v, e)| (v, e, false)));
+    all.sort();
+    all.dedup();
+    Ok(all)
+}
+
+/// (content id, sha) for these contents (the content text is not read).
+pub fn content_shas(
+    conn: &mut AnyConnection,
+    ids: &[i64],
+) -> Result<Vec<(i64, String)>, StoreError> {
+    Ok(pact_contents::table
+        .filter(pact_contents::id.eq_any(ids))
+        .select((pact_contents::id, pact_contents::sha))
+        .load(conn)?)
+}
+
+/// (id, name, main branch) of these pacticipants.
+pub fn pacticipants_by_ids(
+    conn: &mut AnyConnection,
+    ids: &[i64],
+) -> Result<Vec<(i64, String, Option<String>)>, StoreError> {
+    Ok(pacticipants::table
+        .filter(pacticipants::id.eq_any(ids))
+        .order(pacticipants::id.asc())
+        .select((
+            pacticipants::id,
+            pacticipants::name,
+            pacticipants::main_branch,
+        ))
+        .load(conn)?)
+}
+
+/// (id, name) of these pacticipants.
+pub fn pacticipant_names(
+    conn: &mut AnyConnection,
+    ids: &[i64],
+) -> Result<Vec<(i64, String)>, StoreError> {
+    Ok(pacticipants::table
+        .filter(pacticipants::id.eq_any(ids))
+        .select((pacticipants::id, pacticipants::name))
+        .load(conn)?)
+}
+
+/// The content of the latest publication between a consumer and a provider
+/// (only consumer versions tagged `tag`, when given).
+pub fn latest_pact_content(
+    conn: &mut AnyConnection,
+    consumer_id: i64,
+    provider_id: i64,
+    tag: Option<&str>,
+) -> Result<Option<i64>, StoreError> {
+    let mut query = pact_publications::table
+        .filter(pact_publications::provider_id.eq(provider_id))
+        .filter(pact_publications::consumer_id.eq(consumer_id))
+        .order(pact_publications::consumer_version_id.desc())
+        .select(pact_publications::pact_content_id)
+        .into_boxed();
+    if let Some(tag) = tag {
+        let tagged = tags::table
+            .filter(tags::pacticipant_id.eq(consumer_id))
+            .filter(tags::name.eq(tag.to_owned()))
+            .select(tags::version_id);
+        query = query.filter(pact_publications::consumer_version_id.eq_any(tagged));
+    }
+    Ok(query.first(conn).optional()?)
+}
+
+/// The latest verification of a content by any provider version.
+pub fn latest_verification_of_content(
+    conn: &mut AnyConnection,
+    content_id: i64,
+) -> Result<Option<VerificationRow>, StoreError> {
+    Ok(verifications::table
+        .filter(verifications::pact_content_id.eq(content_id))
+        .order(verifications::id.desc())
+        .select((
+            verifications::id,
+            verifications::pact_content_id,
+            verifications::provider_version_id,
+            verifications::success,
+            verifications::execution_date,
+        ))
+        .first(conn)
+        .optional()?)
+}

@@ -1,0 +1,120 @@
+//! `accord environment create|list`: the environments deployments and
+//! releases are recorded to (found from the broker's `pb:environments`
+//! index relation, as the Pact CLI does).
+
+use clap::{Args, Subcommand};
+use serde_json::{Map, Value, json};
+
+use super::Outcome;
+use crate::client::{BrokerArgs, BrokerClient, link};
+
+/// Create or list the environments of a broker (production, staging …).
+#[derive(Debug, Args)]
+pub struct EnvironmentArgs {
+    #[command(flatten)]
+    broker: BrokerArgs,
+    #[command(subcommand)]
+    command: EnvironmentCommand,
+}
+
+#[derive(Debug, Subcommand)]
+enum EnvironmentCommand {
+    /// Create an environment; prints its UUID.
+    #[command(
+        after_help = "Example:\n  accord environment create --name production --display-name Production --production --contact-name Ops --contact-email ops@example.com"
+    )]
+    Create {
+        /// Its name: what record-deployment, record-release and
+        /// can-i-deploy --to-environment refer to (no spaces).
+        #[arg(long)]
+        name: String,
+        /// A name for people to read.
+        #[arg(long)]
+        display_name: Option<String>,
+        /// Mark it as a production environment.
+        #[arg(long)]
+        production: bool,
+        /// Who to contact about it (a person or team).
+        #[arg(long, requires = "contact_email")]
+        contact_name: Option<String>,
+        /// The contact's e-mail address.
+        #[arg(long, requires = "contact_name")]
+        contact_email: Option<String>,
+    },
+    /// List the environments (UUID, name, display name, production).
+    List {
+        /// Print the broker's JSON instead of a table.
+        #[arg(long, value_parser = ["text", "json"], default_value = "text")]
+        output: String,
+    },
+}
+
+/// The `pb:environments` href from the index (Pact brokers before 2.80 have none).
+fn environments_href(client: &BrokerClient) -> anyhow::Result<String> {
+    let index = client.get("/")?;
+    link(&index, "pb:environments", None)
+        .map(str::to_owned)
+        .ok_or_else(|| {
+            anyhow::anyhow!(
+                "the broker does not support environments (no pb:environments relation)"
+            )
+        })
+}
+
+/// Runs an environment subcommand.
+pub fn run(args: EnvironmentArgs) -> anyhow::Result<Outcome> {
+    let client = BrokerClient::from_args(&args.broker)?;
+    let href = environments_href(&client)?;
+    match args.command {
+        EnvironmentCommand::Create {
+            name,
+            display_name,
+            production,
+            contact_name,
+            contact_email,
+        } => {
+            let mut body = Map::new();
+            body.insert("name".into(), json!(name));
+            if let Some(d) = display_name {
+                body.insert("displayName".into(), json!(d));
+            }
+            body.insert("production".into(), json!(production));
+            if let (Some(n), Some(e)) = (contact_name, contact_email) {
+                body.insert(
+                    "contacts".into(),
+                    json!([{ "name": n, "details": { "emailAddress": e } }]),
+                );
+            }
+            let created = client.post(&href, &Value::Object(body))?;
+            let uuid = created["uuid"].as_str().unwrap_or("(none)");
+            println!("Created environment {name} with UUID {uuid}");
+        }
+        EnvironmentCommand::List { output } => {
+            let body = client.get(&href)?;
+            if output == "json" {
+                println!("{}", serde_json::to_string_pretty(&body)?);
+            } else {
+                print_table(&body);
+            }
+        }
+    }
+    Ok(Outcome::Pass)
+}
+
+fn print_table(body: &Value) {
+    let empty = Vec::new();
+    let list = body["_embedded"]["environments"]
+        .as_array()
+        .unwrap_or(&empty);
+    println!("UUID\tNAME\tDISPLAY NAME\tPRODUCTION");
+    for e in list {
+        let text = |k: &str| e[k].as_str().unwrap_or("").to_owned();
+        println!(
+            "{}\t{}\t{}\t{}",
+            text("uuid"),
+            text("name"),
+            text("displayName"),
+            e["production"].as_bool().unwrap_or(false)
+        );
+    }
+}

@@ -1,0 +1,164 @@
+//! `accord verify --contract …` against the fixture provider: exit codes
+//! 0/1/2, the text summary, JSON and JUnit output, pending contracts.
+
+use std::path::PathBuf;
+
+use accord_fixtures::http::{Fault, HttpProvider};
+use serde_json::{Value, json};
+
+use crate::support::{accord, temp_dir};
+
+fn contract_file(dir: &std::path::Path, name: &str, pending: bool) -> PathBuf {
+    let doc = json!({
+        "consumer": {"name": name},
+        "provider": {"name": "items"},
+        "interactions": [{
+            "type": "Synchronous/HTTP",
+            "description": "get item 7",
+            "pending": pending,
+            "providerStates": [{"name": "an item exists", "params": {"id": 7}}],
+            "request": {"method": "GET", "path": "/items/7"},
+            "response": {"status": 200, "body": {"content": {"id": 7, "name": "widget"}},
+                         "matchingRules": {"body": {"$.name": {"matchers": [{"match": "type"}]}}}}
+        }],
+        "metadata": {"pactSpecification": {"version": "4.0"}}
+    });
+    let path = dir.join(format!("{name}.json"));
+    std::fs::write(&path, doc.to_string()).expect("write contract");
+    path
+}
+
+fn verify(
+    provider: &HttpProvider,
+    files: &[&PathBuf],
+    extra: &[&str],
+) -> assert_cmd::assert::Assert {
+    let mut cmd = accord();
+    cmd.args(["verify", "--provider", "items", "--provider-base-url"])
+        .arg(provider.base_url())
+        .arg("--state-change-url")
+        .arg(provider.state_change_url())
+        .arg("--contract")
+        .args(files)
+        .args(extra);
+    cmd.assert()
+}
+
+fn stdout(a: &assert_cmd::assert::Assert) -> String {
+    String::from_utf8_lossy(&a.get_output().stdout).into_owned()
+}
+
+#[test]
+fn a_passing_provider_exits_zero_with_a_line_per_interaction() {
+    let p = HttpProvider::start().expect("provider");
+    let dir = temp_dir("verify-pass");
+    let file = contract_file(&dir, "web", false);
+    let a = verify(&p, &[&file], &[]).code(0);
+    let out = stdout(&a);
+    assert!(
+        out.contains("PASS") && out.contains("web: get item 7"),
+        "{out}"
+    );
+    assert!(out.contains("Verification PASSED"), "{out}");
+}
+
+#[test]
+fn a_failing_provider_exits_one_and_the_summary_names_layer_code_and_path() {
+    let p = HttpProvider::start().expect("provider");
+    p.set_fault(Some(Fault::WrongBody));
+    let dir = temp_dir("verify-fail");
+    let file = contract_file(&dir, "web", false);
+    let a = verify(&p, &[&file], &[]).code(1);
+    let out = stdout(&a);
+    assert!(out.contains("schema RESPONSE_MISMATCH $.name"), "{out}");
+    assert!(out.contains("By layer:"), "{out}");
+    assert!(out.contains("Verification FAILED"), "{out}");
+}
+
+#[test]
+fn a_failing_pending_interaction_exits_zero_but_is_shown() {
+    let p = HttpProvider::start().expect("provider");
+    p.set_fault(Some(Fault::WrongBody));
+    let dir = temp_dir("verify-pending");
+    let file = contract_file(&dir, "web", true);
+    let a = verify(&p, &[&file], &[]).code(0);
+    let out = stdout(&a);
+    assert!(out.contains("FAIL (pending)"), "{out}");
+    assert!(out.contains("1 pending failure(s)"), "{out}");
+}
+
+#[test]
+fn json_and_junit_outputs_carry_the_findings() {
+    let p = HttpProvider::start().expect("provider");
+    p.set_fault(Some(Fault::WrongStatus));
+    let dir = temp_dir("verify-formats");
+    let file = contract_file(&dir, "web", false);
+    let a = verify(&p, &[&file], &["--output", "json"]).code(1);
+    let report: Value = serde_json::from_slice(&a.get_output().stdout).expect("JSON report");
+    let finding = &report["contracts"][0]["interactions"][0]["findings"][0];
+    assert_eq!(finding["layer"], "schema");
+    assert_eq!(finding["reasonCode"], "RESPONSE_MISMATCH");
+    let junit = dir.join("results.xml");
+    let out_file = junit.to_str().expect("utf-8 path");
+    verify(
+        &p,
+        &[&file],
+        &["--output", "junit", "--output-file", out_file],
+    )
+    .code(1);
+    let xml = std::fs::read_to_string(&junit).expect("junit written");
+    assert!(
+        xml.contains("<failure message=\"RESPONSE_MISMATCH"),
+        "{xml}"
+    );
+}
+
+#[test]
+fn a_principal_token_never_appears_in_the_output() {
+    let p = HttpProvider::start().expect("provider");
+    p.set_fault(Some(Fault::WrongBody));
+    let dir = temp_dir("verify-principal");
+    let file = contract_file(&dir, "web", false);
+    let a = verify(
+        &p,
+        &[&file],
+        &["--principal", "alice=sup3r-s3cret", "--output", "json"],
+    )
+    .code(1);
+    assert!(!stdout(&a).contains("sup3r-s3cret"));
+    assert!(!String::from_utf8_lossy(&a.get_output().stderr).contains("sup3r-s3cret"));
+}
+
+#[test]
+fn operational_errors_and_bad_arguments_exit_two() {
+    let p = HttpProvider::start().expect("provider");
+    let dir = temp_dir("verify-errors");
+    let missing = dir.join("absent.json");
+    verify(&p, &[&missing], &[]).code(2);
+    let file = contract_file(&dir, "web", false);
+    verify(&p, &[&file], &["--principal", "no-equals-sign"]).code(2);
+    verify(&p, &[&file], &["--filter-description", "("]).code(2);
+    let mut cmd = accord();
+    cmd.args(["verify", "--provider", "other", "--provider-base-url"])
+        .arg(p.base_url())
+        .arg("--contract")
+        .arg(&file);
+    cmd.assert().code(2);
+}
+
+#[test]
+fn several_contracts_report_in_the_order_given() {
+    let p = HttpProvider::start().expect("provider");
+    let dir = temp_dir("verify-jobs");
+    let a = contract_file(&dir, "alpha", false);
+    let b = contract_file(&dir, "beta", false);
+    let out = verify(&p, &[&a, &b], &["--jobs", "1", "--output", "json"]).code(0);
+    let report: Value = serde_json::from_slice(&out.get_output().stdout).expect("JSON report");
+    let consumers: Vec<&str> = report["contracts"]
+        .as_array()
+        .expect("contracts")
+        .iter()
+        .filter_map(|c| c["consumer"].as_str())
+        .collect();
+    assert_eq!(consumers, vec!["alpha", "beta"]);
+}

@@ -1,0 +1,169 @@
+//! The typed configuration of a verification run.
+
+use std::collections::BTreeMap;
+use std::fmt;
+use std::path::PathBuf;
+use std::time::Duration;
+
+use accord_dsl::Contract;
+use regex::Regex;
+
+use crate::error::VerifyError;
+
+/// A bearer token. Its `Debug` form never shows the value.
+#[derive(Clone, PartialEq, Eq)]
+pub struct Token(String);
+
+impl Token {
+    /// Wraps a token.
+    pub fn new(value: impl Into<String>) -> Self {
+        Token(value.into())
+    }
+
+    /// The secret value, for the `Authorization` header only.
+    pub fn expose(&self) -> &str {
+        &self.0
+    }
+}
+
+impl fmt::Debug for Token {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("Token(***)")
+    }
+}
+
+/// A contract already in memory, with where it came from.
+#[derive(Debug, Clone)]
+pub struct SourcedContract {
+    pub contract: Contract,
+    /// A file name or URL, for the report.
+    pub source: String,
+    /// The whole contract is pending (its failures never fail the run).
+    pub pending: bool,
+}
+
+/// Where the contracts to verify come from. The broker source
+/// (`pacts-for-verification` with selectors) joins this enum when the
+/// broker client lands.
+#[derive(Debug, Clone)]
+pub enum ContractSource {
+    /// Contract or Pact files on disk.
+    Files(Vec<PathBuf>),
+    /// Contracts already loaded.
+    Loaded(Vec<SourcedContract>),
+}
+
+/// Which interactions to replay.
+#[derive(Debug, Clone, Default)]
+pub struct Filter {
+    /// Only interactions whose description matches.
+    pub description: Option<Regex>,
+    /// Only interactions with a provider state whose name matches.
+    pub state: Option<Regex>,
+}
+
+impl Filter {
+    /// Compiles the description and state patterns (regular expressions,
+    /// matched anywhere in the text, as Pact's filters are).
+    pub fn parse(description: Option<&str>, state: Option<&str>) -> Result<Self, VerifyError> {
+        let compile = |which, pattern: Option<&str>| {
+            pattern
+                .map(|p| {
+                    Regex::new(p).map_err(|source| VerifyError::InvalidFilter { which, source })
+                })
+                .transpose()
+        };
+        Ok(Filter {
+            description: compile("description", description)?,
+            state: compile("state", state)?,
+        })
+    }
+}
+
+/// Bounds that keep a hostile provider from hanging or flooding the run.
+#[derive(Debug, Clone)]
+pub struct Limits {
+    /// Each request (send and whole body) must finish within this.
+    pub request_timeout: Duration,
+    /// Reading a response body stops past this many bytes.
+    pub max_response_bytes: usize,
+    /// Follow redirects (off by default: a redirect is an answer to judge).
+    pub follow_redirects: bool,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            request_timeout: Duration::from_secs(30),
+            max_response_bytes: 10 * 1024 * 1024,
+            follow_redirects: false,
+        }
+    }
+}
+
+/// Everything a verification run needs.
+#[derive(Debug, Clone)]
+pub struct VerifyConfig {
+    /// The provider's name; contracts for another provider are refused.
+    pub provider: String,
+    pub provider_version: Option<String>,
+    /// Base URL the HTTP interactions are sent to.
+    pub provider_base_url: String,
+    /// Where message interactions are produced (Pact's message endpoint);
+    /// `None` means the provider base URL, as Pact does.
+    pub message_url: Option<String>,
+    pub source: ContractSource,
+    /// Pact-compatible provider-state change endpoint.
+    pub state_change_url: Option<String>,
+    /// Observation endpoint: a flat JSON object of integer counters.
+    pub observe_url: Option<String>,
+    /// Bearer tokens by principal name.
+    pub principals: BTreeMap<String, Token>,
+    /// Contracts replayed in parallel (at least 1).
+    pub jobs: usize,
+    pub filter: Filter,
+    pub limits: Limits,
+}
+
+impl VerifyConfig {
+    /// A configuration with defaults: one job, no states, no observations.
+    pub fn new(
+        provider: impl Into<String>,
+        base_url: impl Into<String>,
+        source: ContractSource,
+    ) -> Self {
+        VerifyConfig {
+            provider: provider.into(),
+            provider_version: None,
+            provider_base_url: base_url.into(),
+            message_url: None,
+            source,
+            state_change_url: None,
+            observe_url: None,
+            principals: BTreeMap::new(),
+            jobs: 1,
+            filter: Filter::default(),
+            limits: Limits::default(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn filters_compile_or_name_the_bad_pattern() {
+        let f = Filter::parse(Some("^get"), None).expect("valid");
+        assert!(f.description.is_some_and(|r| r.is_match("get item")));
+        let err = Filter::parse(None, Some("(")).expect_err("invalid");
+        assert!(err.to_string().contains("state"));
+    }
+
+    #[test]
+    fn a_token_never_shows_in_debug_output() {
+        let t = Token::new("s3cret");
+        assert!(!format!("{t:?}").contains("s3cret"));
+        assert_eq!(t.expose(), "s3cret");
+    }
+}

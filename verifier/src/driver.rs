@@ -1,0 +1,89 @@
+//! The driver trait: one implementation per interaction family. The engine
+//! sets up provider states and observations around it; a driver sends the
+//! interaction and judges the answer. The A2A and MCP drivers implement it
+//! in their own modules.
+
+use std::collections::BTreeMap;
+use std::future::Future;
+use std::pin::Pin;
+use std::time::Duration;
+
+use accord_dsl::Interaction;
+use serde_json::{Map, Value};
+
+use crate::config::Token;
+use crate::error::VerifyError;
+use crate::finding::Finding;
+use crate::observe::{Counters, observe};
+use crate::transport::Transport;
+
+/// A boxed future, so drivers can be trait objects.
+pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
+
+/// What a driver gets for one send.
+#[derive(Debug)]
+pub struct Exchange<'a> {
+    pub transport: &'a Transport,
+    /// Base URL of the provider's HTTP interface.
+    pub base_url: &'a str,
+    /// Pact's message endpoint (the provider produces a message on POST).
+    pub message_url: &'a str,
+    /// Values the state-change calls returned (for `ProviderState` generators).
+    pub state_values: &'a Map<String, Value>,
+    /// The credential to present. Never logged.
+    pub authorization: Authorization<'a>,
+    /// Every principal's token, for drivers that probe as another
+    /// principal (A2A, MCP). Never logged.
+    pub principals: &'a BTreeMap<String, Token>,
+    /// The observation endpoint, for drivers that read the counters at
+    /// extra points (after a cancel acknowledgement, …).
+    pub observe_url: Option<&'a str>,
+}
+
+impl Exchange<'_> {
+    /// Reads the provider's counters now; `None` without an observation URL.
+    pub async fn observe(&self) -> Result<Option<Counters>, VerifyError> {
+        match self.observe_url {
+            Some(url) => observe(self.transport, url).await.map(Some),
+            None => Ok(None),
+        }
+    }
+}
+
+/// Which `Authorization` the request carries.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Authorization<'a> {
+    /// The interaction has no `auth` expectation: headers as written.
+    AsWritten,
+    /// `Bearer <token>`, replacing any written `Authorization`.
+    Bearer(&'a str),
+    /// No credential at all: a written `Authorization` is dropped.
+    Without,
+}
+
+/// What one send produced.
+#[derive(Debug, Clone, Default)]
+pub struct Sent {
+    pub findings: Vec<Finding>,
+    /// Time to the provider's acknowledgement (response head).
+    pub ack: Option<Duration>,
+    /// Time to the complete answer.
+    pub total: Option<Duration>,
+    /// The provider served the request (2xx) where the contract expected a
+    /// refusal; set by drivers that can tell, for negative cases.
+    pub served_unexpectedly: bool,
+}
+
+/// One interaction family's way of replaying and judging.
+pub trait Driver: Send + Sync + std::fmt::Debug {
+    /// True when this driver replays `interaction`.
+    fn handles(&self, interaction: &Interaction) -> bool;
+
+    /// Sends the interaction once and judges the answer. `Err` only for an
+    /// operational failure; a wrong answer is findings.
+    fn send<'a>(
+        &'a self,
+        interaction: &'a Interaction,
+        exchange: &'a Exchange<'a>,
+    ) -> BoxFuture<'a, Result<Sent, VerifyError>>;
+}

@@ -1,0 +1,139 @@
+//! Findings: one broken expectation, on one contract layer, with a stable
+//! reason code (catalogue in `../shared/DESIGN.md`).
+
+use serde::Serialize;
+use serde_json::Value;
+
+/// The contract layer a finding is on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Layer {
+    Declaration,
+    Schema,
+    Protocol,
+    Authorization,
+    Behavior,
+    Temporal,
+}
+
+impl Layer {
+    /// Lower-case name, as printed and published.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Layer::Declaration => "declaration",
+            Layer::Schema => "schema",
+            Layer::Protocol => "protocol",
+            Layer::Authorization => "authorization",
+            Layer::Behavior => "behavior",
+            Layer::Temporal => "temporal",
+        }
+    }
+}
+
+/// Stable reason codes the HTTP and message drivers produce. Published
+/// codes are never renamed; other drivers add their own.
+pub mod codes {
+    /// The response (or message) differs from the expected one.
+    pub const RESPONSE_MISMATCH: &str = "RESPONSE_MISMATCH";
+    /// A counter moved that the interaction did not declare.
+    pub const UNEXPECTED_SIDE_EFFECT: &str = "UNEXPECTED_SIDE_EFFECT";
+    /// A declared counter moved by a different amount.
+    pub const SIDE_EFFECT_DECLARATION_MISMATCH: &str = "SIDE_EFFECT_DECLARATION_MISMATCH";
+    /// The provider answered later than `acknowledgeWithinMs`.
+    pub const ACK_DEADLINE_MISSED: &str = "ACK_DEADLINE_MISSED";
+    /// The whole answer arrived later than `completionWithinMs`.
+    pub const COMPLETION_LATE: &str = "COMPLETION_LATE";
+    /// The provider did not answer within the per-request timeout.
+    pub const RESPONSE_TIMEOUT: &str = "RESPONSE_TIMEOUT";
+    /// The response body exceeded the size cap; reading stopped there.
+    pub const RESPONSE_TOO_LARGE: &str = "RESPONSE_TOO_LARGE";
+    /// The request could not be sent or the connection broke.
+    pub const REQUEST_FAILED: &str = "REQUEST_FAILED";
+    /// No driver replays this interaction type (yet).
+    pub const INTERACTION_TYPE_UNSUPPORTED: &str = "INTERACTION_TYPE_UNSUPPORTED";
+    /// The provider-state change call failed.
+    pub const PROVIDER_STATE_FAILED: &str = "PROVIDER_STATE_FAILED";
+    /// A negative case sent without a credential was served.
+    pub const UNAUTHENTICATED_ACCESS: &str = "UNAUTHENTICATED_ACCESS";
+    /// A negative case sent with an expired credential was served.
+    pub const EXPIRED_CREDENTIAL_ACCEPTED: &str = "EXPIRED_CREDENTIAL_ACCEPTED";
+    /// A negative case sent as a principal of another tenant was served.
+    pub const CROSS_TENANT_ACCESS: &str = "CROSS_TENANT_ACCESS";
+}
+
+/// One broken expectation.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Finding {
+    pub layer: Layer,
+    /// Stable reason code (see [`codes`]).
+    pub reason_code: &'static str,
+    /// Where: a JSON path, a header name, `status`, a counter name, …
+    pub path: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub expected: Option<Value>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub actual: Option<Value>,
+    /// A readable sentence.
+    pub detail: String,
+    /// Pact's mismatch attribute (`body`, `status`, `header`, …) when the
+    /// finding comes from the matcher; kept for Pact's `testResults` form.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pact_attribute: Option<&'static str>,
+}
+
+impl Finding {
+    /// A finding without expected/actual values.
+    pub fn new(
+        layer: Layer,
+        reason_code: &'static str,
+        path: impl Into<String>,
+        detail: impl Into<String>,
+    ) -> Self {
+        Finding {
+            layer,
+            reason_code,
+            path: path.into(),
+            expected: None,
+            actual: None,
+            detail: detail.into(),
+            pact_attribute: None,
+        }
+    }
+
+    /// With expected and actual values.
+    pub fn values(mut self, expected: Option<Value>, actual: Option<Value>) -> Self {
+        self.expected = expected;
+        self.actual = actual;
+        self
+    }
+
+    /// A matcher mismatch as a schema-layer `RESPONSE_MISMATCH`.
+    pub fn from_mismatch(m: &accord_dsl::matching::Mismatch) -> Self {
+        Finding {
+            pact_attribute: Some(m.kind.as_str()),
+            ..Finding::new(Layer::Schema, codes::RESPONSE_MISMATCH, &m.path, &m.message)
+                .values(m.expected.clone(), m.actual.clone())
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use accord_dsl::matching::{Mismatch, MismatchKind};
+    use serde_json::json;
+
+    use super::*;
+
+    #[test]
+    fn a_mismatch_becomes_a_schema_finding_keeping_its_pact_attribute() {
+        let m = Mismatch::new(MismatchKind::Body, "$.id", "Expected 1 but received 2")
+            .values(Some(json!(1)), Some(json!(2)));
+        let f = Finding::from_mismatch(&m);
+        assert_eq!(f.layer, Layer::Schema);
+        assert_eq!(f.reason_code, "RESPONSE_MISMATCH");
+        assert_eq!(f.pact_attribute, Some("body"));
+        assert_eq!(f.path, "$.id");
+        assert_eq!(f.actual, Some(json!(2)));
+    }
+}

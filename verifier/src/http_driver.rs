@@ -1,0 +1,189 @@
+//! The `Synchronous/HTTP` driver: builds the request (generators applied,
+//! provider-state values substituted), sends it, and matches the response
+//! with the foundation's matcher.
+
+use accord_dsl::Interaction;
+use accord_dsl::generators::{GeneratorContext, GeneratorMode, apply_to_request};
+use accord_dsl::matching::match_response;
+use accord_dsl::model::{HttpRequest, HttpResponse};
+use indexmap::IndexMap;
+use serde_json::{Map, Value};
+
+use crate::body::{body_from_bytes, body_to_bytes};
+use crate::driver::{Authorization, BoxFuture, Driver, Exchange, Sent};
+use crate::error::VerifyError;
+use crate::finding::Finding;
+use crate::transport::{Received, Transport};
+
+/// Replays HTTP interactions.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct HttpDriver;
+
+impl Driver for HttpDriver {
+    fn handles(&self, interaction: &Interaction) -> bool {
+        matches!(interaction, Interaction::Http(_))
+    }
+
+    fn send<'a>(
+        &'a self,
+        interaction: &'a Interaction,
+        exchange: &'a Exchange<'a>,
+    ) -> BoxFuture<'a, Result<Sent, VerifyError>> {
+        Box::pin(async move {
+            let Interaction::Http(http) = interaction else {
+                return Ok(Sent::default());
+            };
+            let request = generated_request(&http.request, exchange.state_values);
+            let built = build(
+                exchange.transport,
+                exchange.base_url,
+                &request,
+                exchange.authorization,
+            );
+            match exchange.transport.send(built).await {
+                Ok(received) => Ok(judge(&http.response, &received)),
+                Err(cut) => Ok(Sent {
+                    findings: vec![cut.finding("response")],
+                    ..Sent::default()
+                }),
+            }
+        })
+    }
+}
+
+/// The request with the provider-side generators applied.
+pub fn generated_request(expected: &HttpRequest, state_values: &Map<String, Value>) -> HttpRequest {
+    let mut request = expected.clone();
+    let ctx = GeneratorContext {
+        provider_state_values: state_values.clone(),
+        mode: GeneratorMode::Provider,
+        ..GeneratorContext::default()
+    };
+    apply_to_request(&mut request, &ctx, &mut rand::rng());
+    request
+}
+
+fn build(
+    transport: &Transport,
+    base_url: &str,
+    request: &HttpRequest,
+    authorization: Authorization<'_>,
+) -> reqwest::RequestBuilder {
+    let url = format!("{}{}", base_url.trim_end_matches('/'), request.path);
+    let method = reqwest::Method::from_bytes(request.method.to_ascii_uppercase().as_bytes())
+        .unwrap_or(reqwest::Method::GET);
+    let mut builder = match reqwest::Url::parse(&url) {
+        Ok(mut parsed) => {
+            if let Some(query) = request.query.as_ref().filter(|q| !q.is_empty()) {
+                let mut pairs = parsed.query_pairs_mut();
+                for (name, values) in query {
+                    for value in values {
+                        pairs.append_pair(name, value);
+                    }
+                }
+            }
+            transport.client().request(method, parsed)
+        }
+        // Sending reports the unusable URL as a failed request.
+        Err(_) => transport.client().request(method, url),
+    };
+    let mut has_content_type = false;
+    for (name, values) in request.headers.iter().flatten() {
+        has_content_type |= name.eq_ignore_ascii_case("content-type");
+        if authorization != Authorization::AsWritten && name.eq_ignore_ascii_case("authorization") {
+            continue;
+        }
+        for value in values {
+            builder = builder.header(name.as_str(), value.as_str());
+        }
+    }
+    if let Authorization::Bearer(token) = authorization {
+        builder = builder.bearer_auth(token);
+    }
+    if let Some((bytes, content_type)) = body_to_bytes(&request.body) {
+        if let (false, Some(ct)) = (has_content_type, content_type) {
+            builder = builder.header("content-type", ct);
+        }
+        builder = builder.body(bytes);
+    }
+    builder
+}
+
+/// The received answer as a contract response.
+pub fn actual_response(received: &Received) -> HttpResponse {
+    let mut headers: IndexMap<String, Vec<String>> = IndexMap::new();
+    for (name, value) in &received.headers {
+        headers.entry(name.clone()).or_default().push(value.clone());
+    }
+    HttpResponse {
+        status: received.status,
+        body: body_from_bytes(&received.body, received.header("content-type")),
+        headers: Some(headers),
+        ..HttpResponse::default()
+    }
+}
+
+fn judge(expected: &HttpResponse, received: &Received) -> Sent {
+    let actual = actual_response(received);
+    let findings = match_response(expected, &actual)
+        .iter()
+        .map(Finding::from_mismatch)
+        .collect();
+    Sent {
+        findings,
+        ack: Some(received.ack),
+        total: Some(received.total),
+        served_unexpectedly: !(200..300).contains(&expected.status)
+            && (200..300).contains(&received.status),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use accord_dsl::generators::{Category, Generator};
+    use serde_json::json;
+
+    use super::*;
+
+    #[test]
+    fn provider_state_values_are_substituted_into_the_request() {
+        let expected = HttpRequest {
+            method: "GET".into(),
+            path: "/items/1".into(),
+            generators: accord_dsl::generators::Generators::default().with(
+                Category::Path,
+                "",
+                Generator::ProviderState {
+                    expression: "/items/${id}".into(),
+                    data_type: None,
+                },
+            ),
+            ..HttpRequest::default()
+        };
+        let mut values = Map::new();
+        values.insert("id".into(), json!(42));
+        assert_eq!(generated_request(&expected, &values).path, "/items/42");
+        // Without the value the example stays.
+        assert_eq!(generated_request(&expected, &Map::new()).path, "/items/1");
+    }
+
+    #[test]
+    fn received_headers_and_body_become_a_contract_response() {
+        let received = Received {
+            status: 201,
+            headers: vec![
+                ("content-type".into(), "application/json".into()),
+                ("set-cookie".into(), "a=1".into()),
+                ("set-cookie".into(), "b=2".into()),
+            ],
+            body: br#"{"id":5}"#.to_vec(),
+            ack: std::time::Duration::ZERO,
+            total: std::time::Duration::ZERO,
+        };
+        let r = actual_response(&received);
+        assert_eq!(r.status, 201);
+        assert_eq!(r.body.as_json(), Some(&json!({"id": 5})));
+        let cookies = r.headers.as_ref().and_then(|h| h.get("set-cookie"));
+        assert_eq!(cookies.map(Vec::len), Some(2));
+    }
+}

@@ -1,0 +1,170 @@
+//! Human output: a line per interaction, then a summary grouped by
+//! consumer and by layer. A failing pending contract is shown as such.
+
+use std::fmt::Write;
+
+use serde_json::Value;
+
+use crate::finding::Finding;
+use crate::report::{ContractResult, InteractionResult, Outcome, VerificationReport};
+
+/// One line for an interaction, as it completes.
+pub fn interaction_line(consumer: &str, i: &InteractionResult) -> String {
+    let verdict = match (i.outcome, i.pending) {
+        (Outcome::Passed, _) => "PASS",
+        (Outcome::Failed, false) => "FAIL",
+        (Outcome::Failed, true) => "FAIL (pending)",
+    };
+    let extra = match i.findings.len() {
+        0 => String::new(),
+        1 => " — 1 finding".to_string(),
+        n => format!(" — {n} findings"),
+    };
+    format!(
+        "{verdict:<14} {consumer}: {} ({} ms){extra}",
+        i.description, i.duration_ms
+    )
+}
+
+/// The summary after the run.
+pub fn summary(report: &VerificationReport) -> String {
+    let mut out = String::new();
+    let t = report.totals();
+    let _ = writeln!(
+        out,
+        "\nVerified {} interaction(s) of provider {}: {} passed, {} failed, {} pending failure(s)",
+        t.interactions, report.provider, t.passed, t.failed, t.pending_failed
+    );
+    for contract in &report.contracts {
+        contract_summary(&mut out, contract);
+    }
+    let layers = report.by_layer();
+    if !layers.is_empty() {
+        let _ = writeln!(out, "\nBy layer:");
+        for (layer, code, n) in layers {
+            let _ = writeln!(out, "  {:<14} {code:<34} {n}", layer.as_str());
+        }
+    }
+    let verdict = if report.passed() { "PASSED" } else { "FAILED" };
+    let _ = writeln!(out, "\nVerification {verdict}");
+    out
+}
+
+fn contract_summary(out: &mut String, c: &ContractResult) {
+    let failed = c
+        .interactions
+        .iter()
+        .filter(|i| i.outcome == Outcome::Failed)
+        .count();
+    let state = match (failed, c.failed_pending()) {
+        (0, _) => "passed".to_string(),
+        (n, true)
+            if c.interactions
+                .iter()
+                .all(|i| i.pending || i.outcome == Outcome::Passed) =>
+        {
+            format!("{n} pending failure(s) — pending, does not fail the run")
+        }
+        (n, _) => format!("{n} failed"),
+    };
+    let pending = if c.pending { " [pending]" } else { "" };
+    let _ = writeln!(
+        out,
+        "\nConsumer {}{pending} ({}): {state}",
+        c.consumer, c.source
+    );
+    for i in c
+        .interactions
+        .iter()
+        .filter(|i| i.outcome == Outcome::Failed)
+    {
+        let tag = if i.pending { " (pending)" } else { "" };
+        let _ = writeln!(out, "  {}{tag}", i.description);
+        for f in &i.findings {
+            let _ = writeln!(out, "    {}", finding_line(f));
+        }
+    }
+}
+
+/// `layer CODE path: detail (expected …, actual …)`.
+pub fn finding_line(f: &Finding) -> String {
+    let mut line = format!(
+        "{} {} {}: {}",
+        f.layer.as_str(),
+        f.reason_code,
+        f.path,
+        f.detail
+    );
+    let show = |v: &Option<Value>| v.as_ref().map(|v| short(&v.to_string()));
+    if let (Some(e), Some(a)) = (show(&f.expected), show(&f.actual)) {
+        let _ = write!(line, " (expected {e}, actual {a})");
+    }
+    line
+}
+
+fn short(s: &str) -> String {
+    const MAX: usize = 120;
+    match s.char_indices().nth(MAX) {
+        Some((cut, _)) => format!("{}…", s.get(..cut).unwrap_or(s)),
+        None => s.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+    use crate::finding::{Layer, codes};
+
+    fn report(pending: bool) -> VerificationReport {
+        let f = Finding::new(Layer::Schema, codes::RESPONSE_MISMATCH, "$.id", "differs")
+            .values(Some(json!(1)), Some(json!("1")));
+        VerificationReport {
+            provider: "items".into(),
+            provider_version: None,
+            contracts: vec![ContractResult {
+                consumer: "web".into(),
+                provider: "items".into(),
+                source: "web.json".into(),
+                pending,
+                interactions: vec![InteractionResult {
+                    index: 0,
+                    interaction_id: None,
+                    description: "get item".into(),
+                    interaction_type: "Synchronous/HTTP",
+                    pending,
+                    outcome: Outcome::Failed,
+                    findings: vec![f],
+                    duration_ms: 2,
+                }],
+            }],
+        }
+    }
+
+    #[test]
+    fn the_summary_names_consumer_layer_code_path_expected_and_actual() {
+        let s = summary(&report(false));
+        assert!(s.contains("Consumer web (web.json): 1 failed"), "{s}");
+        assert!(
+            s.contains("schema RESPONSE_MISMATCH $.id: differs (expected 1, actual \"1\")"),
+            "{s}"
+        );
+        assert!(s.contains("RESPONSE_MISMATCH"));
+        assert!(s.ends_with("Verification FAILED\n"));
+    }
+
+    #[test]
+    fn a_failing_pending_contract_is_shown_as_pending() {
+        let r = report(true);
+        let s = summary(&r);
+        assert!(s.contains("[pending]"), "{s}");
+        assert!(
+            s.contains("pending failure(s) — pending, does not fail the run"),
+            "{s}"
+        );
+        assert!(s.ends_with("Verification PASSED\n"));
+        let line = interaction_line("web", &r.contracts[0].interactions[0]);
+        assert!(line.starts_with("FAIL (pending)"), "{line}");
+    }
+}

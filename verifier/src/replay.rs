@@ -1,0 +1,259 @@
+//! Replaying one interaction: provider states, the principal's credential,
+//! observations around the sends, and the behavioural, temporal and
+//! authorization judgements around the driver's own.
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+use std::time::Instant;
+
+use accord_dsl::Interaction;
+use accord_dsl::model::InteractionMeta;
+use accord_dsl::model::accord::{Credential, RepeatJudgement};
+use serde_json::{Map, Value, json};
+
+use crate::config::Token;
+use crate::driver::{Authorization, Driver, Exchange, Sent};
+use crate::error::VerifyError;
+use crate::finding::{Finding, Layer, codes};
+use crate::observe::judge_side_effects;
+use crate::report::{InteractionResult, Outcome};
+use crate::states::{Action, change_states};
+use crate::transport::Transport;
+
+/// What every replay shares.
+#[derive(Debug)]
+pub struct Context {
+    pub transport: Transport,
+    pub base_url: String,
+    pub message_url: String,
+    pub state_change_url: Option<String>,
+    pub observe_url: Option<String>,
+    pub principals: BTreeMap<String, Token>,
+    pub drivers: Vec<Arc<dyn Driver>>,
+    /// Observed windows never overlap: counters are the provider's, shared
+    /// by every contract replayed in parallel.
+    pub observe_lock: tokio::sync::Mutex<()>,
+}
+
+/// Replays one interaction and judges it.
+pub async fn replay(
+    cx: &Context,
+    index: usize,
+    interaction: &Interaction,
+    contract_pending: bool,
+) -> Result<InteractionResult, VerifyError> {
+    let start = Instant::now();
+    let meta = interaction.meta();
+    let states = &meta.provider_states;
+    let url = cx.state_change_url.as_deref();
+    let mut findings = Vec::new();
+    if url.is_none() && !states.is_empty() {
+        tracing::warn!(
+            interaction = %meta.description,
+            "provider states are not set up: no state-change URL is configured"
+        );
+    }
+    // As in Pact, a failed setup skips the interaction and the teardown.
+    match change_states(&cx.transport, url, states, Action::Setup).await {
+        Ok(values) => {
+            findings.extend(exercise(cx, interaction, &values).await?);
+            if let Err(f) = change_states(&cx.transport, url, states, Action::Teardown).await {
+                findings.push(f);
+            }
+        }
+        Err(f) => findings.push(f),
+    }
+    tracing::debug!(
+        interaction = %meta.description,
+        findings = findings.len(),
+        "interaction replayed"
+    );
+    Ok(InteractionResult {
+        index,
+        interaction_id: interaction_id(meta),
+        description: meta.description.clone(),
+        interaction_type: interaction.type_name(),
+        pending: contract_pending || meta.pending,
+        outcome: if findings.is_empty() {
+            Outcome::Passed
+        } else {
+            Outcome::Failed
+        },
+        findings,
+        duration_ms: u64::try_from(start.elapsed().as_millis()).unwrap_or(u64::MAX),
+    })
+}
+
+/// The broker's `_id`, else the V4 `key`.
+fn interaction_id(meta: &InteractionMeta) -> Option<String> {
+    meta.extra
+        .get("_id")
+        .and_then(Value::as_str)
+        .map(str::to_string)
+        .or_else(|| meta.key.clone())
+}
+
+/// Sends the interaction (all its repeats) between observations.
+async fn exercise(
+    cx: &Context,
+    interaction: &Interaction,
+    state_values: &Map<String, Value>,
+) -> Result<Vec<Finding>, VerifyError> {
+    let meta = interaction.meta();
+    let Some(driver) = cx.drivers.iter().find(|d| d.handles(interaction)) else {
+        let detail = format!("no driver replays {} interactions", interaction.type_name());
+        return Ok(vec![Finding::new(
+            Layer::Protocol,
+            codes::INTERACTION_TYPE_UNSUPPORTED,
+            "type",
+            detail,
+        )]);
+    };
+    let declared = meta.expectations.side_effects.as_ref();
+    let observe_url = match (&cx.observe_url, declared) {
+        (Some(u), _) => Some(u.as_str()),
+        (None, Some(_)) => {
+            return Err(VerifyError::ObservationRequired {
+                interaction: meta.description.clone(),
+            });
+        }
+        (None, None) => None,
+    };
+    let bearer = bearer(cx, meta, state_values)?;
+    let exchange = Exchange {
+        transport: &cx.transport,
+        base_url: &cx.base_url,
+        message_url: &cx.message_url,
+        state_values,
+        authorization: match (&meta.expectations.auth, &bearer) {
+            (None, _) => Authorization::AsWritten,
+            (Some(_), Some(token)) => Authorization::Bearer(token),
+            (Some(_), None) => Authorization::Without,
+        },
+        principals: &cx.principals,
+        observe_url,
+    };
+    let _window = match observe_url {
+        Some(_) => Some(cx.observe_lock.lock().await),
+        None => None,
+    };
+    send_all(driver.as_ref(), interaction, &exchange).await
+}
+
+/// Sends every repeat, judging each answer and the counters (after each
+/// send, or once over all of them).
+async fn send_all(
+    driver: &dyn Driver,
+    interaction: &Interaction,
+    exchange: &Exchange<'_>,
+) -> Result<Vec<Finding>, VerifyError> {
+    let meta = interaction.meta();
+    let declared = meta.expectations.side_effects.as_ref();
+    let repeat = meta.expectations.repeat.as_ref();
+    let times = repeat.map_or(1, |r| r.times.max(1));
+    let each_matches = repeat.is_none_or(|r| r.each_matches);
+    let per_send = repeat.is_some_and(|r| r.side_effects == RepeatJudgement::Each);
+    let mut before = exchange.observe().await?;
+    let mut findings = Vec::new();
+    for n in 0..times {
+        let sent = driver.send(interaction, exchange).await?;
+        if n == 0 || each_matches {
+            findings.extend(judge_send(meta, sent));
+        }
+        let last = n + 1 == times;
+        if let Some(b) = before.as_ref().filter(|_| per_send || last) {
+            let after = exchange.observe().await?.unwrap_or_default();
+            findings.extend(judge_side_effects(&meta.description, declared, b, &after)?);
+            before = Some(after);
+        }
+    }
+    Ok(findings)
+}
+
+/// The driver's findings plus the negative-case and deadline judgements.
+fn judge_send(meta: &InteractionMeta, sent: Sent) -> Vec<Finding> {
+    let mut findings = sent.findings;
+    let expectations = &meta.expectations;
+    if expectations.negative && sent.served_unexpectedly {
+        let credential = expectations
+            .auth
+            .as_ref()
+            .map(|a| a.credential)
+            .unwrap_or_default();
+        let code = match credential {
+            Credential::None | Credential::Invalid => codes::UNAUTHENTICATED_ACCESS,
+            Credential::Expired => codes::EXPIRED_CREDENTIAL_ACCEPTED,
+            Credential::Valid => codes::CROSS_TENANT_ACCESS,
+        };
+        let detail = "a request the contract says must be refused was served".to_string();
+        findings.push(Finding::new(Layer::Authorization, code, "status", detail));
+    }
+    let temporal = expectations.temporal.as_ref();
+    let limits = [
+        (
+            temporal.and_then(|t| t.acknowledge_within_ms),
+            sent.ack,
+            codes::ACK_DEADLINE_MISSED,
+            "acknowledgeWithinMs",
+        ),
+        (
+            temporal.and_then(|t| t.completion_within_ms),
+            sent.total,
+            codes::COMPLETION_LATE,
+            "completionWithinMs",
+        ),
+    ];
+    for (limit, took, code, name) in limits {
+        let (Some(limit), Some(took)) = (limit, took) else {
+            continue;
+        };
+        let ms = u64::try_from(took.as_millis()).unwrap_or(u64::MAX);
+        if ms > limit {
+            let detail = format!("took {ms} ms, {name} is {limit} ms");
+            findings.push(
+                Finding::new(Layer::Temporal, code, name, detail)
+                    .values(Some(json!(limit)), Some(json!(ms))),
+            );
+        }
+    }
+    findings
+}
+
+/// The bearer token the interaction presents, by its `auth` expectation.
+fn bearer(
+    cx: &Context,
+    meta: &InteractionMeta,
+    state_values: &Map<String, Value>,
+) -> Result<Option<String>, VerifyError> {
+    let Some(auth) = &meta.expectations.auth else {
+        return Ok(None);
+    };
+    let from_state = |key: &str| {
+        state_values
+            .get(key)
+            .and_then(Value::as_str)
+            .map(str::to_string)
+    };
+    Ok(match auth.credential {
+        Credential::None => None,
+        Credential::Invalid => Some("accord-invalid-credential".into()),
+        Credential::Expired => {
+            Some(from_state("expiredToken").unwrap_or_else(|| "accord-expired-credential".into()))
+        }
+        Credential::Valid => {
+            let Some(principal) = &auth.principal else {
+                return Ok(None);
+            };
+            let configured = cx.principals.get(principal).map(|t| t.expose().to_string());
+            match from_state("token").or(configured) {
+                Some(t) => Some(t),
+                None => {
+                    return Err(VerifyError::UnknownPrincipal {
+                        interaction: meta.description.clone(),
+                        principal: principal.clone(),
+                    });
+                }
+            }
+        }
+    })
+}

@@ -1,0 +1,206 @@
+//! The verification report: per contract, per interaction, the outcome
+//! and its findings. Verdicts are data; nothing here is an error.
+
+use serde::Serialize;
+
+use crate::finding::{Finding, Layer};
+
+/// What happened to one interaction.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Outcome {
+    /// Every expectation held.
+    Passed,
+    /// At least one finding.
+    Failed,
+}
+
+/// The result of one interaction.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct InteractionResult {
+    /// Position in the contract (0-based).
+    pub index: usize,
+    /// The broker's `_id` or the V4 `key`, when the contract has one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub interaction_id: Option<String>,
+    pub description: String,
+    /// The V4 interaction type (`Synchronous/HTTP`, …).
+    pub interaction_type: &'static str,
+    /// A pending interaction (or one of a pending contract) never fails the run.
+    pub pending: bool,
+    pub outcome: Outcome,
+    pub findings: Vec<Finding>,
+    /// Wall time of the interaction, state changes included.
+    pub duration_ms: u64,
+}
+
+impl InteractionResult {
+    /// True when it failed and is not pending.
+    pub fn fails_the_run(&self) -> bool {
+        self.outcome == Outcome::Failed && !self.pending
+    }
+}
+
+/// The result of one contract.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ContractResult {
+    pub consumer: String,
+    pub provider: String,
+    /// Where the contract came from (a file name, later a broker URL).
+    pub source: String,
+    /// The whole contract is pending (a broker's pending pact).
+    pub pending: bool,
+    pub interactions: Vec<InteractionResult>,
+}
+
+impl ContractResult {
+    /// True when no interaction failed.
+    pub fn passed(&self) -> bool {
+        self.interactions
+            .iter()
+            .all(|i| i.outcome == Outcome::Passed)
+    }
+
+    /// True when an interaction failed that is only pending: shown, never
+    /// hidden, but not failing the run.
+    pub fn failed_pending(&self) -> bool {
+        self.interactions
+            .iter()
+            .any(|i| i.outcome == Outcome::Failed && i.pending)
+    }
+}
+
+/// The whole run.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct VerificationReport {
+    pub provider: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub provider_version: Option<String>,
+    pub contracts: Vec<ContractResult>,
+}
+
+/// Counts for the summary.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Totals {
+    pub interactions: usize,
+    pub passed: usize,
+    pub failed: usize,
+    pub pending_failed: usize,
+}
+
+impl VerificationReport {
+    /// True when every non-pending interaction passed (exit code 0).
+    pub fn passed(&self) -> bool {
+        self.interactions().all(|(_, i)| !i.fails_the_run())
+    }
+
+    /// Every interaction with its contract, in report order.
+    pub fn interactions(&self) -> impl Iterator<Item = (&ContractResult, &InteractionResult)> {
+        self.contracts
+            .iter()
+            .flat_map(|c| c.interactions.iter().map(move |i| (c, i)))
+    }
+
+    /// Interaction counts.
+    pub fn totals(&self) -> Totals {
+        let mut t = Totals::default();
+        for (_, i) in self.interactions() {
+            t.interactions += 1;
+            match (i.outcome, i.pending) {
+                (Outcome::Passed, _) => t.passed += 1,
+                (Outcome::Failed, false) => t.failed += 1,
+                (Outcome::Failed, true) => t.pending_failed += 1,
+            }
+        }
+        t
+    }
+
+    /// Finding counts by layer and reason code, sorted.
+    pub fn by_layer(&self) -> Vec<(Layer, &'static str, usize)> {
+        let mut counts = std::collections::BTreeMap::new();
+        for (_, i) in self.interactions() {
+            for f in &i.findings {
+                *counts.entry((f.layer, f.reason_code)).or_insert(0) += 1;
+            }
+        }
+        counts.into_iter().map(|((l, c), n)| (l, c, n)).collect()
+    }
+
+    /// The report without timings, for comparing runs.
+    pub fn without_timings(&self) -> VerificationReport {
+        let mut copy = self.clone();
+        for c in &mut copy.contracts {
+            for i in &mut c.interactions {
+                i.duration_ms = 0;
+            }
+        }
+        copy
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::finding::codes;
+
+    fn interaction(outcome: Outcome, pending: bool) -> InteractionResult {
+        let findings = match outcome {
+            Outcome::Passed => vec![],
+            Outcome::Failed => vec![Finding::new(
+                Layer::Schema,
+                codes::RESPONSE_MISMATCH,
+                "status",
+                "x",
+            )],
+        };
+        InteractionResult {
+            index: 0,
+            interaction_id: None,
+            description: "d".into(),
+            interaction_type: "Synchronous/HTTP",
+            pending,
+            outcome,
+            findings,
+            duration_ms: 3,
+        }
+    }
+
+    fn report(interactions: Vec<InteractionResult>) -> VerificationReport {
+        VerificationReport {
+            provider: "p".into(),
+            provider_version: None,
+            contracts: vec![ContractResult {
+                consumer: "c".into(),
+                provider: "p".into(),
+                source: "f.json".into(),
+                pending: false,
+                interactions,
+            }],
+        }
+    }
+
+    #[test]
+    fn a_failing_pending_interaction_does_not_fail_the_run_but_is_counted() {
+        let r = report(vec![
+            interaction(Outcome::Passed, false),
+            interaction(Outcome::Failed, true),
+        ]);
+        assert!(r.passed());
+        assert!(r.contracts[0].failed_pending());
+        assert_eq!(r.totals().pending_failed, 1);
+    }
+
+    #[test]
+    fn a_failing_interaction_fails_the_run_and_is_counted_by_layer() {
+        let r = report(vec![interaction(Outcome::Failed, false)]);
+        assert!(!r.passed());
+        assert_eq!(r.by_layer(), vec![(Layer::Schema, "RESPONSE_MISMATCH", 1)]);
+        assert_eq!(
+            r.without_timings().contracts[0].interactions[0].duration_ms,
+            0
+        );
+    }
+}

@@ -1,0 +1,89 @@
+//! Provider states, Pact-compatible: `POST <state-change-url>` with
+//! `{"state", "params", "action": "setup"|"teardown"}` per state. A JSON
+//! object in a setup reply feeds the `ProviderState` generators.
+
+use accord_dsl::model::ProviderState;
+use serde_json::{Map, Value, json};
+
+use crate::finding::{Finding, Layer, codes};
+use crate::transport::Transport;
+
+/// Setup or teardown.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Action {
+    Setup,
+    Teardown,
+}
+
+impl Action {
+    fn as_str(self) -> &'static str {
+        match self {
+            Action::Setup => "setup",
+            Action::Teardown => "teardown",
+        }
+    }
+}
+
+/// The body of one state-change call.
+pub fn state_change_body(state: &ProviderState, action: Action) -> Value {
+    json!({"state": state.name, "params": state.params, "action": action.as_str()})
+}
+
+/// Calls the state-change URL for every state, in order. Returns the
+/// values the replies carried (later states win on equal keys), or the
+/// finding of the first failed call. Without a URL nothing is called, as
+/// Pact's verifier does.
+pub async fn change_states(
+    transport: &Transport,
+    url: Option<&str>,
+    states: &[ProviderState],
+    action: Action,
+) -> Result<Map<String, Value>, Finding> {
+    let mut values = Map::new();
+    let Some(url) = url else {
+        return Ok(values);
+    };
+    for state in states {
+        let request = transport
+            .client()
+            .post(url)
+            .json(&state_change_body(state, action));
+        let path = format!("providerState '{}' ({})", state.name, action.as_str());
+        let received = transport.send(request).await.map_err(|c| {
+            let mut f = c.finding(&path);
+            f.reason_code = codes::PROVIDER_STATE_FAILED;
+            f.layer = Layer::Protocol;
+            f
+        })?;
+        if !(200..300).contains(&received.status) {
+            let detail = format!("state change answered status {}", received.status);
+            return Err(
+                Finding::new(Layer::Protocol, codes::PROVIDER_STATE_FAILED, path, detail)
+                    .values(None, Some(json!(received.status))),
+            );
+        }
+        if let Ok(Value::Object(reply)) = serde_json::from_slice::<Value>(&received.body) {
+            values.extend(reply);
+        }
+    }
+    Ok(values)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn state_change_body_has_pacts_shape() {
+        let mut s = ProviderState::named("an item exists");
+        s.params.insert("id".into(), json!(7));
+        assert_eq!(
+            state_change_body(&s, Action::Setup),
+            json!({"state": "an item exists", "params": {"id": 7}, "action": "setup"})
+        );
+        assert_eq!(
+            state_change_body(&s, Action::Teardown)["action"],
+            "teardown"
+        );
+    }
+}

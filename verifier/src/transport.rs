@@ -1,0 +1,161 @@
+//! The bounded HTTP client: one connection-reusing `reqwest::Client`, a
+//! per-request timeout over send and body, a streamed size cap and no
+//! redirects unless asked. A cut-off is a [`CutOff`], turned into a
+//! finding by the caller; it never hangs the run.
+
+use std::time::{Duration, Instant};
+
+use serde_json::json;
+
+use crate::config::Limits;
+use crate::error::VerifyError;
+use crate::finding::{Finding, Layer, codes};
+
+/// A response read within the limits.
+#[derive(Debug, Clone)]
+pub struct Received {
+    pub status: u16,
+    /// Header names lower case, values in order.
+    pub headers: Vec<(String, String)>,
+    pub body: Vec<u8>,
+    /// Time to the response head (the acknowledgement).
+    pub ack: Duration,
+    /// Time to the end of the body.
+    pub total: Duration,
+}
+
+impl Received {
+    /// The first value of a header (name case-insensitive).
+    pub fn header(&self, name: &str) -> Option<&str> {
+        self.headers
+            .iter()
+            .find(|(n, _)| n.eq_ignore_ascii_case(name))
+            .map(|(_, v)| v.as_str())
+    }
+}
+
+/// Why a request was cut off.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum CutOff {
+    /// No complete answer within the timeout.
+    Timeout(Duration),
+    /// The body grew past the cap; reading stopped.
+    TooLarge(usize),
+    /// The request failed (connection refused, reset, bad URL, …).
+    Failed(String),
+}
+
+impl CutOff {
+    /// The finding this cut-off is.
+    pub fn finding(&self, what: &str) -> Finding {
+        match self {
+            CutOff::Timeout(t) => Finding::new(
+                Layer::Temporal,
+                codes::RESPONSE_TIMEOUT,
+                what,
+                format!("no complete answer within {} ms", t.as_millis()),
+            )
+            .values(Some(json!(t.as_millis() as u64)), None),
+            CutOff::TooLarge(cap) => Finding::new(
+                Layer::Protocol,
+                codes::RESPONSE_TOO_LARGE,
+                what,
+                format!("response body larger than {cap} bytes; reading stopped"),
+            )
+            .values(Some(json!(cap)), None),
+            CutOff::Failed(reason) => {
+                Finding::new(Layer::Protocol, codes::REQUEST_FAILED, what, reason.clone())
+            }
+        }
+    }
+}
+
+/// The shared client and its limits.
+#[derive(Debug, Clone)]
+pub struct Transport {
+    client: reqwest::Client,
+    limits: Limits,
+}
+
+impl Transport {
+    /// Builds the client (installing the ring TLS provider once).
+    pub fn new(limits: Limits) -> Result<Self, VerifyError> {
+        // Installing twice is refused harmlessly: another part of the
+        // process may have installed it first.
+        let _ = rustls::crypto::ring::default_provider().install_default();
+        let redirects = if limits.follow_redirects {
+            reqwest::redirect::Policy::limited(5)
+        } else {
+            reqwest::redirect::Policy::none()
+        };
+        let client = reqwest::Client::builder()
+            .redirect(redirects)
+            .connect_timeout(limits.request_timeout)
+            .pool_max_idle_per_host(16)
+            .build()
+            .map_err(VerifyError::Client)?;
+        Ok(Transport { client, limits })
+    }
+
+    /// The client, to build requests with.
+    pub fn client(&self) -> &reqwest::Client {
+        &self.client
+    }
+
+    /// Sends a request and reads its answer within the limits.
+    pub async fn send(&self, request: reqwest::RequestBuilder) -> Result<Received, CutOff> {
+        let limit = self.limits.request_timeout;
+        match tokio::time::timeout(limit, self.exchange(request)).await {
+            Ok(result) => result,
+            Err(_) => Err(CutOff::Timeout(limit)),
+        }
+    }
+
+    async fn exchange(&self, request: reqwest::RequestBuilder) -> Result<Received, CutOff> {
+        let start = Instant::now();
+        let mut response = request.send().await.map_err(failed)?;
+        let ack = start.elapsed();
+        let status = response.status().as_u16();
+        let headers = response
+            .headers()
+            .iter()
+            .map(|(n, v)| {
+                (
+                    n.as_str().to_string(),
+                    String::from_utf8_lossy(v.as_bytes()).into_owned(),
+                )
+            })
+            .collect();
+        let cap = self.limits.max_response_bytes;
+        if response.content_length().is_some_and(|n| n > cap as u64) {
+            return Err(CutOff::TooLarge(cap));
+        }
+        let mut body = Vec::new();
+        while let Some(chunk) = response.chunk().await.map_err(failed)? {
+            if body.len() + chunk.len() > cap {
+                return Err(CutOff::TooLarge(cap));
+            }
+            body.extend_from_slice(&chunk);
+        }
+        Ok(Received {
+            status,
+            headers,
+            body,
+            ack,
+            total: start.elapsed(),
+        })
+    }
+}
+
+/// A transport error as a cut-off, naming the kind of failure (reqwest's
+/// text carries the URL but never request headers, so no token leaks).
+fn failed(err: reqwest::Error) -> CutOff {
+    let mut text = err.to_string();
+    let mut source = std::error::Error::source(&err);
+    while let Some(s) = source {
+        text.push_str(": ");
+        text.push_str(&s.to_string());
+        source = s.source();
+    }
+    CutOff::Failed(text)
+}

@@ -1,0 +1,99 @@
+//! Hostile providers: hanging, flooding, unreachable. Each cut-off is a
+//! finding; the run always ends.
+
+use std::time::Duration;
+
+use accord_fixtures::http::Fault;
+use serde_json::json;
+
+use crate::support::{codes, config, contract, http, provider, run};
+
+fn get() -> serde_json::Value {
+    let mut i = http(
+        "get",
+        json!({"method": "GET", "path": "/items/3"}),
+        json!({"status": 200}),
+    );
+    i["providerStates"] = json!([{"name": "an item exists", "params": {"id": 3}}]);
+    i
+}
+
+#[test]
+fn a_hanging_provider_is_a_timeout_finding() {
+    let p = provider();
+    p.set_fault(Some(Fault::Hang));
+    let mut cfg = config(&p, vec![contract(vec![get()])]);
+    cfg.limits.request_timeout = Duration::from_millis(300);
+    let report = run(&cfg);
+    assert_eq!(
+        codes(&report),
+        vec![("temporal", "RESPONSE_TIMEOUT", "response".to_string())]
+    );
+}
+
+#[test]
+fn a_50_mb_response_is_cut_off_at_the_cap() {
+    let p = provider();
+    p.set_fault(Some(Fault::Huge));
+    let mut cfg = config(&p, vec![contract(vec![get()])]);
+    cfg.limits.max_response_bytes = 1024 * 1024;
+    let report = run(&cfg);
+    assert_eq!(
+        codes(&report),
+        vec![("protocol", "RESPONSE_TOO_LARGE", "response".to_string())]
+    );
+}
+
+#[test]
+fn an_unreachable_provider_is_a_failed_request_finding() {
+    let p = provider();
+    let mut cfg = config(&p, vec![contract(vec![get()])]);
+    cfg.provider_base_url = "http://127.0.0.1:9".into();
+    cfg.observe_url = None;
+    let report = run(&cfg);
+    assert_eq!(
+        codes(&report),
+        vec![("protocol", "REQUEST_FAILED", "response".to_string())]
+    );
+}
+
+#[test]
+fn a_missed_acknowledgement_deadline_is_a_temporal_finding() {
+    let p = provider();
+    p.set_fault(Some(Fault::Slow));
+    let mut i = get();
+    i["temporal"] = json!({"acknowledgeWithinMs": 50, "completionWithinMs": 60_000});
+    let report = run(&config(&p, vec![contract(vec![i])]));
+    assert_eq!(
+        codes(&report),
+        vec![(
+            "temporal",
+            "ACK_DEADLINE_MISSED",
+            "acknowledgeWithinMs".to_string()
+        )]
+    );
+}
+
+#[test]
+fn a_redirect_is_not_followed_by_default_but_judged() {
+    let p = provider();
+    let i = http(
+        "moved",
+        json!({"method": "GET", "path": "/moved"}),
+        json!({"status": 200}),
+    );
+    let mut cfg = config(&p, vec![contract(vec![i.clone()])]);
+    cfg.observe_url = None;
+    let report = run(&cfg);
+    let f = crate::support::findings(&report);
+    assert_eq!(f.len(), 1);
+    assert_eq!(f[0].pact_attribute, Some("status"));
+    assert_eq!(f[0].actual, Some(json!(302)));
+    // Followed on request: /items/1 does not exist, so 404.
+    cfg.limits.follow_redirects = true;
+    let report = run(&cfg);
+    assert_eq!(
+        crate::support::findings(&report)[0].actual,
+        Some(json!(404))
+    );
+}

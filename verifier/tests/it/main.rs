@@ -1,0 +1,8 @@
+//! The verifier against the reference provider of `accord-fixtures`, on loopback.
+
+mod hostile;
+mod http;
+mod messages;
+mod side_effects;
+mod states;
+mod support;

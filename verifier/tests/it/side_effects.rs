@@ -1,0 +1,117 @@
+//! Observed side effects, met and broken.
+
+use accord_fixtures::http::Fault;
+use accord_verifier::{VerifyError, verify_blocking};
+use serde_json::json;
+
+use crate::support::{codes, config, contract, http, provider, run};
+
+fn create(side_effects: serde_json::Value) -> serde_json::Value {
+    let mut i = http(
+        "create an item",
+        json!({"method": "POST", "path": "/items", "body": {"content": {"name": "lamp"}}}),
+        json!({"status": 201}),
+    );
+    i["sideEffects"] = side_effects;
+    i
+}
+
+#[test]
+fn a_declared_side_effect_that_happens_passes() {
+    let p = provider();
+    let report = run(&config(
+        &p,
+        vec![contract(vec![create(
+            json!({"records": 1, "outbound_writes": 0}),
+        )])],
+    ));
+    assert!(report.passed(), "{:?}", codes(&report));
+}
+
+#[test]
+fn a_declared_side_effect_that_does_not_happen_is_a_behavior_finding() {
+    let p = provider();
+    p.set_fault(Some(Fault::NoRecord));
+    let report = run(&config(
+        &p,
+        vec![contract(vec![create(json!({"records": 1}))])],
+    ));
+    assert_eq!(
+        codes(&report),
+        vec![(
+            "behavior",
+            "SIDE_EFFECT_DECLARATION_MISMATCH",
+            "records".to_string()
+        )]
+    );
+}
+
+#[test]
+fn an_undeclared_side_effect_is_unexpected() {
+    let p = provider();
+    p.set_fault(Some(Fault::UnexpectedSideEffect));
+    let mut i = http(
+        "get",
+        json!({"method": "GET", "path": "/items/3"}),
+        json!({"status": 200}),
+    );
+    i["providerStates"] = json!([{"name": "an item exists", "params": {"id": 3}}]);
+    let report = run(&config(&p, vec![contract(vec![i])]));
+    assert_eq!(
+        codes(&report),
+        vec![(
+            "behavior",
+            "UNEXPECTED_SIDE_EFFECT",
+            "outbound_writes".to_string()
+        )]
+    );
+}
+
+#[test]
+fn repeating_a_create_twice_records_twice_and_is_judged_over_both_sends() {
+    let p = provider();
+    let mut i = create(json!({"records": 1}));
+    i["repeat"] = json!({"times": 2});
+    let report = run(&config(&p, vec![contract(vec![i])]));
+    let found = codes(&report);
+    assert_eq!(
+        found,
+        vec![(
+            "behavior",
+            "SIDE_EFFECT_DECLARATION_MISMATCH",
+            "records".to_string()
+        )]
+    );
+    let actual = crate::support::findings(&report)[0].actual.clone();
+    assert_eq!(actual, Some(json!(2)));
+}
+
+#[test]
+fn a_counter_the_provider_does_not_report_is_an_operational_error() {
+    let p = provider();
+    let cfg = config(&p, vec![contract(vec![create(json!({"approvals": 0}))])]);
+    let err = verify_blocking(&cfg).expect_err("operational failure");
+    assert!(
+        matches!(err, VerifyError::MissingCounter { ref counter, .. } if counter == "approvals")
+    );
+}
+
+#[test]
+fn side_effects_without_an_observation_url_are_an_operational_error() {
+    let p = provider();
+    let mut cfg = config(&p, vec![contract(vec![create(json!({"records": 1}))])]);
+    cfg.observe_url = None;
+    assert!(matches!(
+        verify_blocking(&cfg),
+        Err(VerifyError::ObservationRequired { .. })
+    ));
+}
+
+#[test]
+fn an_unreachable_observation_endpoint_is_an_operational_error() {
+    let p = provider();
+    let mut cfg = config(&p, vec![contract(vec![create(json!({"records": 1}))])]);
+    cfg.observe_url = Some("http://127.0.0.1:9/observe".into());
+    let err = verify_blocking(&cfg).expect_err("operational failure");
+    assert!(matches!(err, VerifyError::Observe { .. }), "{err}");
+}
