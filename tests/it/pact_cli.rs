@@ -48,6 +48,12 @@ impl Flow {
     }
 }
 
+impl Drop for Flow {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
+
 fn pact_path(consumer_version: &str) -> String {
     format!("/pacts/provider/{PROVIDER}/consumer/{CONSUMER}/version/{consumer_version}")
 }

@@ -5,7 +5,7 @@
 //! must leave nothing behind.
 
 use crate::broker::BrokerProcess;
-use crate::support::{accord, temp_dir};
+use crate::support::accord;
 
 use super::tools::{Auth, BrokerApi, PROVIDER, Run, pact_cli_or_skip, passing_v3_pact, write_pact};
 use super::{Flow, assert_verified, pact_path, verify};
@@ -21,8 +21,8 @@ fn create_token(database_url: &str, role: &str, name: &str) -> String {
     String::from_utf8_lossy(&out.stdout).trim().to_owned()
 }
 
-fn write_passing_pact(name: &str) -> String {
-    write_pact(&temp_dir(name), &passing_v3_pact())
+fn write_passing_pact(f: &Flow) -> String {
+    write_pact(&f.dir.join("pacts"), &passing_v3_pact())
 }
 
 /// A run the broker refused with 401 before anything was written.
@@ -53,7 +53,7 @@ fn the_pact_cli_publishes_with_a_write_token_and_is_refused_without_one() {
     let token = create_token(&broker.database_url, "write", "ci");
     let reader = create_token(&broker.database_url, "read", "dashboard");
     let f = Flow::new(bin, &broker.url, Auth::None);
-    let dir = write_passing_pact("pact-token");
+    let dir = write_passing_pact(&f);
     let publish = [dir.as_str(), "-a", "1.0.0", "--branch", "main"];
     assert_unauthorized(&f.cli.broker("publish", &publish), &f.api);
     let wrong = [&publish[..], &["-k", "acc_wrong"]].concat();
@@ -80,7 +80,7 @@ fn the_pact_cli_and_verifier_use_a_basic_auth_account() {
     let broker = BrokerProcess::start(&["--basic-auth", "ci:s3cret"]);
     let auth = Auth::Basic("ci".into(), "s3cret".into());
     let f = Flow::new(bin, &broker.url, auth);
-    let dir = write_passing_pact("pact-basic");
+    let dir = write_passing_pact(&f);
     let publish = [dir.as_str(), "-a", "1.0.0", "--branch", "main"];
     let wrong = ["--broker-username", "ci", "--broker-password", "nope"];
     let refused = f.cli.broker("publish", &[&publish[..], &wrong].concat());
