@@ -5,6 +5,7 @@ mod files;
 mod match_cmd;
 mod migrate;
 mod pacticipant;
+mod publish;
 mod serve;
 mod token;
 
@@ -59,6 +60,8 @@ pub enum Command {
     Token(token::TokenArgs),
     /// Create, update or list pacticipants on a broker.
     Pacticipant(pacticipant::PacticipantArgs),
+    /// Publish contracts (Accord or Pact files) for a consumer version.
+    Publish(publish::PublishArgs),
 }
 
 /// Runs the parsed command line.
@@ -70,5 +73,6 @@ pub fn run(cli: Cli) -> anyhow::Result<Outcome> {
         Command::Migrate(a) => migrate::run(a),
         Command::Token(a) => token::run(a),
         Command::Pacticipant(a) => pacticipant::run(a),
+        Command::Publish(a) => publish::run(a),
     }
 }

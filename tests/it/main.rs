@@ -4,4 +4,5 @@ mod broker;
 mod broker_cmd;
 mod contract_cmd;
 mod match_cmd;
+mod publish_cmd;
 mod support;
