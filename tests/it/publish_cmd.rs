@@ -138,3 +138,15 @@ fn a_file_that_is_not_a_contract_is_refused_before_anything_is_sent() {
     let (status, _) = get(&broker, "/pacticipants/c");
     assert_eq!(status, 404, "nothing was published");
 }
+
+#[test]
+fn an_unreachable_broker_is_an_operational_error() {
+    let dir = temp_dir("publish-unreachable");
+    let good = write(&dir, "good.json", &pact("c", "p", 200, "/a"));
+    accord()
+        .args(["publish", &good, "--consumer-app-version", "1"])
+        .args(["--broker-url", "http://127.0.0.1:1"])
+        .assert()
+        .code(2)
+        .stderr(contains("cannot reach the broker"));
+}

@@ -3,6 +3,7 @@
 
 mod basics;
 mod migrations;
+mod pact_docs;
 mod pacts;
 mod publish;
 mod support;
