@@ -3,7 +3,9 @@
 
 use actix_web::web::{self, delete, get, patch, post, put};
 
-use crate::api::{diagnostic, index, pacticipants, pacts, provider_pacts, publish, publish_legacy};
+use crate::api::{
+    diagnostic, index, pact_versions, pacticipants, pacts, provider_pacts, publish, publish_legacy,
+};
 
 /// Mounts every route.
 pub fn configure(cfg: &mut web::ServiceConfig) {
@@ -91,22 +93,25 @@ fn configure_contracts(cfg: &mut web::ServiceConfig) {
             &pair("/pact-version/{sha}/metadata/{metadata}"),
             get().to(pacts::get_pact_by_sha_with_metadata),
         )
-        .route(&pair("/versions"), get().to(pacts::list_pact_versions))
+        .route(
+            &pair("/versions"),
+            get().to(pact_versions::list_pact_versions),
+        )
         .route(
             &pair("/tag/{tag}"),
-            get().to(pacts::list_tagged_pact_versions),
+            get().to(pact_versions::list_tagged_pact_versions),
         )
         .route(
             &pair("/branch/versions"),
-            get().to(pacts::list_main_branch_pact_versions),
+            get().to(pact_versions::list_main_branch_pact_versions),
         )
         .route(
             &pair("/branch/latest/versions"),
-            get().to(pacts::list_latest_main_branch_pact_versions),
+            get().to(pact_versions::list_latest_main_branch_pact_versions),
         )
         .route(
             &pair("/branch/{branch}/latest/versions"),
-            get().to(pacts::list_latest_branch_pact_versions),
+            get().to(pact_versions::list_latest_branch_pact_versions),
         )
         .route(
             &pair("/branch/{branch}/latest"),
@@ -114,7 +119,7 @@ fn configure_contracts(cfg: &mut web::ServiceConfig) {
         )
         .route(
             &pair("/branch/{branch}"),
-            get().to(pacts::list_branch_pact_versions),
+            get().to(pact_versions::list_branch_pact_versions),
         );
     let provider = |rest: &str| format!("/pacts/provider/{{provider}}{rest}");
     cfg.route("/pacts/latest", get().to(provider_pacts::list_latest_pacts))

@@ -5,6 +5,7 @@ pub mod body;
 pub mod diagnostic;
 pub mod index;
 pub mod pact_resource;
+pub mod pact_versions;
 pub mod pacticipants;
 pub mod pacts;
 pub mod provider_pacts;

@@ -147,6 +147,25 @@ pub fn publish(
             .returning(pact_publications::all_columns)
             .get_result(conn)?);
     }
+    insert_publication(
+        conn,
+        consumer_version_id,
+        consumer_id,
+        provider_id,
+        pact_content_id,
+    )
+}
+
+/// Inserts the first publication of a consumer version for a provider
+/// (the caller knows there is none; a concurrent one is a unique violation).
+pub fn insert_publication(
+    conn: &mut AnyConnection,
+    consumer_version_id: i64,
+    consumer_id: i64,
+    provider_id: i64,
+    pact_content_id: i64,
+) -> Result<Publication, StoreError> {
+    let at = now();
     Ok(diesel::insert_into(pact_publications::table)
         .values((
             pact_publications::consumer_version_id.eq(consumer_version_id),
