@@ -340,3 +340,50 @@ fn a_v3_message_pact_and_an_accord_a2a_contract_publish() {
         assert!(got.json["metadata"]["accord"].is_object());
     });
 }
+
+#[test]
+fn two_transactions_storing_the_same_new_content_both_succeed_on_postgres() {
+    use accord_broker::store::pacts::{NewContent, find_or_insert_content};
+    use diesel::Connection;
+    if !crate::support::backends().contains(&crate::support::TestDb::Postgres) {
+        return;
+    }
+    let app = crate::support::TestApp::start(crate::support::TestDb::Postgres, |_| {});
+    publish_ok(
+        &app,
+        "1",
+        None,
+        &[],
+        &[pact("c", "p", json!([http("/a", 200)]))],
+    );
+    let pool = accord_broker::db::connect(&app.database.url, 2).expect("pool");
+    let store = |pause_ms: u64| {
+        let pool = pool.clone();
+        std::thread::spawn(move || {
+            let mut conn = pool.get().expect("connection");
+            conn.transaction(|conn| {
+                let c = accord_broker::store::pacticipants::find_by_name(conn, "c")?.expect("c");
+                let p = accord_broker::store::pacticipants::find_by_name(conn, "p")?.expect("p");
+                let new = NewContent {
+                    sha: &"e".repeat(64),
+                    consumer_id: c.id,
+                    provider_id: p.id,
+                    content: "{}",
+                    interactions_count: 0,
+                };
+                let stored = find_or_insert_content(conn, &new)?;
+                std::thread::sleep(std::time::Duration::from_millis(pause_ms));
+                Ok::<_, accord_broker::store::StoreError>(stored.id)
+            })
+        })
+    };
+    let first = store(400);
+    std::thread::sleep(std::time::Duration::from_millis(100));
+    let second = store(0);
+    let a = first.join().expect("first thread").expect("first stores");
+    let b = second
+        .join()
+        .expect("second thread")
+        .expect("second reads the winner's row");
+    assert_eq!(a, b);
+}
