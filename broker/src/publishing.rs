@@ -190,7 +190,11 @@ pub fn publish_contract(
             interactions_count: contract.interactions_count,
         },
     )?;
-    let publication = pacts::publish(conn, version.id, consumer.id, provider.id, content.id)?;
+    let publication = if change == Change::Created {
+        pacts::insert_publication(conn, version.id, consumer.id, provider.id, content.id)?
+    } else {
+        pacts::publish(conn, version.id, consumer.id, provider.id, content.id)?
+    };
     Ok(PublishedContract {
         provider,
         publication,

@@ -5,8 +5,8 @@ use actix_web::web::{self, delete, get, patch, post, put};
 
 use crate::api::{
     badges, branches, can_i_deploy, deployments, diagnostic, environments, for_verification, index,
-    integrations, matrix, pacticipants, pacts, provider_pacts, publish, publish_legacy, releases,
-    tags, tokens, verifications, versions,
+    integrations, matrix, pact_versions, pacticipants, pacts, provider_pacts, publish,
+    publish_legacy, releases, tags, tokens, verifications, versions,
 };
 
 /// Mounts every route.
@@ -250,22 +250,25 @@ fn configure_contracts(cfg: &mut web::ServiceConfig) {
             &pair("/pact-version/{sha}/metadata/{metadata}"),
             get().to(pacts::get_pact_by_sha_with_metadata),
         )
-        .route(&pair("/versions"), get().to(pacts::list_pact_versions))
+        .route(
+            &pair("/versions"),
+            get().to(pact_versions::list_pact_versions),
+        )
         .route(
             &pair("/tag/{tag}"),
-            get().to(pacts::list_tagged_pact_versions),
+            get().to(pact_versions::list_tagged_pact_versions),
         )
         .route(
             &pair("/branch/versions"),
-            get().to(pacts::list_main_branch_pact_versions),
+            get().to(pact_versions::list_main_branch_pact_versions),
         )
         .route(
             &pair("/branch/latest/versions"),
-            get().to(pacts::list_latest_main_branch_pact_versions),
+            get().to(pact_versions::list_latest_main_branch_pact_versions),
         )
         .route(
             &pair("/branch/{branch}/latest/versions"),
-            get().to(pacts::list_latest_branch_pact_versions),
+            get().to(pact_versions::list_latest_branch_pact_versions),
         )
         .route(
             &pair("/branch/{branch}/latest"),
@@ -273,7 +276,7 @@ fn configure_contracts(cfg: &mut web::ServiceConfig) {
         )
         .route(
             &pair("/branch/{branch}"),
-            get().to(pacts::list_branch_pact_versions),
+            get().to(pact_versions::list_branch_pact_versions),
         );
     let provider = |rest: &str| format!("/pacts/provider/{{provider}}{rest}");
     cfg.route("/pacts/latest", get().to(provider_pacts::list_latest_pacts))

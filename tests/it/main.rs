@@ -6,6 +6,7 @@ mod can_i_deploy_cmd;
 mod contract_cmd;
 mod match_cmd;
 mod pact_cli;
+mod publish_cmd;
 mod resources_cmd;
 mod support;
 mod verify_cmd;

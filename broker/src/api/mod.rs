@@ -14,6 +14,7 @@ pub mod index;
 pub mod integrations;
 pub mod matrix;
 pub mod pact_resource;
+pub mod pact_versions;
 pub mod pacticipants;
 pub mod pacts;
 pub mod provider_pacts;

@@ -79,17 +79,22 @@ pub fn find_or_insert_content(
     if let Some(found) = find_content_by_sha(conn, new.sha)? {
         return Ok(found);
     }
-    let inserted = diesel::insert_into(pact_contents::table)
-        .values((
-            pact_contents::sha.eq(new.sha),
-            pact_contents::consumer_id.eq(new.consumer_id),
-            pact_contents::provider_id.eq(new.provider_id),
-            pact_contents::content.eq(new.content),
-            pact_contents::interactions_count.eq(new.interactions_count),
-            pact_contents::created_at.eq(now()),
-        ))
-        .returning(pact_contents::all_columns)
-        .get_result(conn);
+    // A savepoint around the insert: when a concurrent publisher stored the
+    // same content first, PostgreSQL aborts only the savepoint, and the
+    // request's transaction can read the winner's row.
+    let inserted = conn.transaction(|conn| {
+        diesel::insert_into(pact_contents::table)
+            .values((
+                pact_contents::sha.eq(new.sha),
+                pact_contents::consumer_id.eq(new.consumer_id),
+                pact_contents::provider_id.eq(new.provider_id),
+                pact_contents::content.eq(new.content),
+                pact_contents::interactions_count.eq(new.interactions_count),
+                pact_contents::created_at.eq(now()),
+            ))
+            .returning(pact_contents::all_columns)
+            .get_result(conn)
+    });
     match inserted.map_err(StoreError::from) {
         Err(e) if e.is_unique_violation() => find_content_by_sha(conn, new.sha)?
             .ok_or(StoreError::Query(diesel::result::Error::NotFound)),
@@ -147,6 +152,25 @@ pub fn publish(
             .returning(pact_publications::all_columns)
             .get_result(conn)?);
     }
+    insert_publication(
+        conn,
+        consumer_version_id,
+        consumer_id,
+        provider_id,
+        pact_content_id,
+    )
+}
+
+/// Inserts the first publication of a consumer version for a provider
+/// (the caller knows there is none; a concurrent one is a unique violation).
+pub fn insert_publication(
+    conn: &mut AnyConnection,
+    consumer_version_id: i64,
+    consumer_id: i64,
+    provider_id: i64,
+    pact_content_id: i64,
+) -> Result<Publication, StoreError> {
+    let at = now();
     Ok(diesel::insert_into(pact_publications::table)
         .values((
             pact_publications::consumer_version_id.eq(consumer_version_id),

@@ -11,6 +11,7 @@ mod integrations;
 mod matrix;
 mod matrix_seed;
 mod migrations;
+mod pact_docs;
 mod pacts;
 mod pending_wip;
 mod publish;

@@ -4,7 +4,7 @@
 
 use serde_json::json;
 
-use crate::publish::{http, pact, path_of, publish_ok};
+use crate::pact_docs::{http, pact, path_of, publish_ok};
 use crate::support::{TestApp, each_backend};
 
 /// c publishes for p: 1 (branch main, tag prod), 2 (main), 3 (feat).
@@ -257,5 +257,24 @@ fn provider_collections_carry_pb_pacts_and_the_deprecated_pacts() {
         );
         let first = path_of(app, &every.json["_links"]["pb:pacts"][0]["href"]);
         assert_eq!(path_of_pact(app, &first), "/three");
+    });
+}
+
+#[test]
+fn names_with_spaces_round_trip_through_the_links() {
+    each_backend(|app| {
+        let doc = pact("Order Service", "Plan Agent", json!([http("/a", 200)]));
+        let reply = publish_ok(app, "1.0 beta", Some("main"), &[], &[doc]);
+        let href = &reply.json["_links"]["pb:contracts"][0]["href"];
+        assert!(
+            href.as_str().is_some_and(|h| h
+                .contains("/provider/Plan%20Agent/consumer/Order%20Service/version/1.0%20beta")),
+            "{href}"
+        );
+        let got = app.get(&path_of(app, href));
+        assert_eq!(got.status, 200, "{}", got.text);
+        assert_eq!(got.json["_links"]["pb:consumer"]["name"], "Order Service");
+        let latest = app.get("/pacts/provider/Plan%20Agent/latest");
+        assert_eq!(latest.json["_links"]["pacts"][0]["name"], "Order Service");
     });
 }

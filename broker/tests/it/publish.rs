@@ -3,82 +3,12 @@
 //! nothing, and the 400/415/422 answers.
 
 use base64::Engine;
-use serde_json::{Value, json};
+use serde_json::json;
 
-use crate::support::{Reply, TestApp, each_backend};
-
-/// A synchronous HTTP interaction.
-pub fn http(path: &str, status: u16) -> Value {
-    json!({
-        "description": format!("a request for {path}"),
-        "providerStates": [{"name": "it exists"}],
-        "request": {"method": "GET", "path": path},
-        "response": {"status": status, "body": {"path": path}},
-    })
-}
-
-/// A V3 pact document.
-pub fn pact(consumer: &str, provider: &str, interactions: Value) -> Value {
-    json!({
-        "consumer": {"name": consumer},
-        "provider": {"name": provider},
-        "interactions": interactions,
-        "metadata": {"pactSpecification": {"version": "3.0.0"}},
-    })
-}
-
-/// One element of `contracts`.
-pub fn contract(document: &Value) -> Value {
-    let content = base64::engine::general_purpose::STANDARD.encode(document.to_string());
-    json!({
-        "consumerName": document["consumer"]["name"],
-        "providerName": document["provider"]["name"],
-        "specification": "pact",
-        "contentType": "application/json",
-        "content": content,
-    })
-}
-
-/// A publish request for `version` of the documents' consumer.
-pub fn request(version: &str, branch: Option<&str>, tags: &[&str], documents: &[Value]) -> Value {
-    let mut body = json!({
-        "pacticipantName": documents[0]["consumer"]["name"],
-        "pacticipantVersionNumber": version,
-        "tags": tags,
-        "contracts": documents.iter().map(contract).collect::<Vec<_>>(),
-    });
-    if let Some(b) = branch {
-        body["branch"] = json!(b);
-    }
-    body
-}
-
-/// POSTs a publish request.
-pub fn publish(app: &TestApp, body: &Value) -> Reply {
-    app.post("/contracts/publish", body)
-}
-
-/// Publishes and insists on 200.
-pub fn publish_ok(
-    app: &TestApp,
-    version: &str,
-    branch: Option<&str>,
-    tags: &[&str],
-    documents: &[Value],
-) -> Reply {
-    let reply = publish(app, &request(version, branch, tags, documents));
-    assert_eq!(reply.status, 200, "{}", reply.text);
-    reply
-}
-
-/// The path (without the base URL) of an href.
-pub fn path_of(app: &TestApp, href: &Value) -> String {
-    href.as_str()
-        .expect("href is a string")
-        .strip_prefix(&app.url)
-        .expect("href is absolute on this broker")
-        .to_owned()
-}
+use crate::pact_docs::{
+    http, pact, path_of, planning_agent_contract, publish, publish_ok, request,
+};
+use crate::support::{Reply, each_backend};
 
 #[test]
 fn a_publication_answers_notices_logs_and_links_and_reads_back() {
@@ -411,15 +341,49 @@ fn a_v3_message_pact_and_an_accord_a2a_contract_publish() {
     });
 }
 
-/// examples/planning-agent.yaml compiled by the DSL.
-pub fn planning_agent_contract() -> Value {
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples");
-    let text = std::fs::read_to_string(dir.join("planning-agent.yaml")).expect("example spec");
-    let resolver = move |reference: &str| -> Result<Value, accord_dsl::spec::ResolveError> {
-        let text = std::fs::read_to_string(dir.join(reference))?;
-        Ok(serde_json::from_str(&text)?)
+#[test]
+fn two_transactions_storing_the_same_new_content_both_succeed_on_postgres() {
+    use accord_broker::store::pacts::{NewContent, find_or_insert_content};
+    use diesel::Connection;
+    if !crate::support::backends().contains(&crate::support::TestDb::Postgres) {
+        return;
+    }
+    let app = crate::support::TestApp::start(crate::support::TestDb::Postgres, |_| {});
+    publish_ok(
+        &app,
+        "1",
+        None,
+        &[],
+        &[pact("c", "p", json!([http("/a", 200)]))],
+    );
+    let pool = accord_broker::db::connect(&app.database.url, 2).expect("pool");
+    let store = |pause_ms: u64| {
+        let pool = pool.clone();
+        std::thread::spawn(move || {
+            let mut conn = pool.get().expect("connection");
+            conn.transaction(|conn| {
+                let c = accord_broker::store::pacticipants::find_by_name(conn, "c")?.expect("c");
+                let p = accord_broker::store::pacticipants::find_by_name(conn, "p")?.expect("p");
+                let new = NewContent {
+                    sha: &"e".repeat(64),
+                    consumer_id: c.id,
+                    provider_id: p.id,
+                    content: "{}",
+                    interactions_count: 0,
+                };
+                let stored = find_or_insert_content(conn, &new)?;
+                std::thread::sleep(std::time::Duration::from_millis(pause_ms));
+                Ok::<_, accord_broker::store::StoreError>(stored.id)
+            })
+        })
     };
-    let contract = accord_dsl::spec::compile_spec(&text, "planning-agent.yaml", &resolver)
-        .expect("the example compiles");
-    accord_dsl::pact::to_v4_json(&contract)
+    let first = store(400);
+    std::thread::sleep(std::time::Duration::from_millis(100));
+    let second = store(0);
+    let a = first.join().expect("first thread").expect("first stores");
+    let b = second
+        .join()
+        .expect("second thread")
+        .expect("second reads the winner's row");
+    assert_eq!(a, b);
 }
