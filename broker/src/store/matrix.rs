@@ -196,19 +196,22 @@ pub fn consumers_of(conn: &mut AnyConnection, provider_id: i64) -> Result<Vec<i6
 }
 
 /// Publications of these consumer versions (with these providers, or any).
+/// Not boxed when providers are given: PostgreSQL then reuses the prepared
+/// statement (a boxed query is parsed and planned on every call).
 pub fn publications_of_versions(
     conn: &mut AnyConnection,
     consumer_version_ids: &[i64],
     provider_ids: Option<&[i64]>,
 ) -> Result<Vec<PublicationRow>, StoreError> {
-    let mut query = pact_publications::table
+    let query = pact_publications::table
         .filter(pact_publications::consumer_version_id.eq_any(consumer_version_ids))
-        .select(PUBLICATION_COLS)
-        .into_boxed();
-    if let Some(providers) = provider_ids {
-        query = query.filter(pact_publications::provider_id.eq_any(providers));
-    }
-    Ok(query.load(conn)?)
+        .select(PUBLICATION_COLS);
+    Ok(match provider_ids {
+        Some(providers) => query
+            .filter(pact_publications::provider_id.eq_any(providers))
+            .load(conn)?,
+        None => query.load(conn)?,
+    })
 }
 
 /// Publications of any version of `consumer_id` (with these providers, or any).
@@ -251,18 +254,22 @@ pub fn latest_verifications(
     if content_ids.is_empty() {
         return Ok(Vec::new());
     }
-    let mut query = verifications::table
-        .filter(verifications::pact_content_id.eq_any(content_ids))
-        .group_by((
-            verifications::pact_content_id,
-            verifications::provider_version_id,
-        ))
-        .select(max(verifications::id))
-        .into_boxed();
-    if let Some(pv) = provider_version_ids {
-        query = query.filter(verifications::provider_version_id.eq_any(pv));
-    }
-    let ids: Vec<Option<i64>> = query.load(conn)?;
+    let grouped = (
+        verifications::pact_content_id,
+        verifications::provider_version_id,
+    );
+    let query = verifications::table.filter(verifications::pact_content_id.eq_any(content_ids));
+    let ids: Vec<Option<i64>> = match provider_version_ids {
+        Some(pv) => query
+            .filter(verifications::provider_version_id.eq_any(pv))
+            .group_by(grouped)
+            .select(max(verifications::id))
+            .load(conn)?,
+        None => query
+            .group_by(grouped)
+            .select(max(verifications::id))
+            .load(conn)?,
+    };
     verifications_by_ids(conn, &ids.into_iter().flatten().collect::<Vec<_>>())
 }
 
