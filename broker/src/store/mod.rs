@@ -8,6 +8,7 @@
 pub mod branches;
 pub mod environments;
 pub mod matrix;
+pub mod matrix_details;
 pub mod pacticipants;
 pub mod pacts;
 pub mod tags;
