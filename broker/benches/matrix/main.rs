@@ -40,6 +40,7 @@ fn main() {
     drop(conn);
     drop(pool);
     let base = serve(&url);
+    let _ = rustls::crypto::ring::default_provider().install_default();
     let client = reqwest::blocking::Client::new();
     let mut rng = seed::Lcg::new(3);
     let mut pick = || {

@@ -12,7 +12,7 @@ use crate::matrix::selector::{LatestBy, MatrixQuery, Selector, Target, VersionSp
 use crate::matrix::{self};
 use crate::names::PacticipantName;
 use crate::state::AppState;
-use crate::store::{environments, matrix as q, pacticipants};
+use crate::store::{environments, matrix_details as q, pacticipants};
 
 /// A badge's colour.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -17,6 +17,7 @@ use std::collections::HashMap;
 use crate::db::AnyConnection;
 use crate::error::BrokerError;
 use crate::store::matrix as q;
+use crate::store::matrix_details as shown;
 use decision::{Input, Notice, NoticeKind, Summary};
 use resolve::{Fields, Resolved};
 use rows::Row;
@@ -225,7 +226,7 @@ fn names(
     unknown.sort_unstable();
     unknown.dedup();
     if !unknown.is_empty() {
-        names.extend(q::pacticipant_names(conn, &unknown)?);
+        names.extend(shown::pacticipant_names(conn, &unknown)?);
     }
     Ok(names)
 }
@@ -251,19 +252,19 @@ fn load_details(
     let mut contents: Vec<i64> = shown.iter().map(|r| r.row.pact_content_id).collect();
     contents.sort_unstable();
     contents.dedup();
-    for (v, name) in q::branch_names(conn, &versions)? {
+    for (v, name) in shown::branch_names(conn, &versions)? {
         details.branches.entry(v).or_default().push(name);
     }
-    for (v, name) in q::tag_names(conn, &versions)? {
+    for (v, name) in shown::tag_names(conn, &versions)? {
         details.tags.entry(v).or_default().push(name);
     }
-    for (v, name, deployed) in q::live_environments(conn, &versions)? {
+    for (v, name, deployed) in shown::live_environments(conn, &versions)? {
         details
             .environments
             .entry(v)
             .or_default()
             .push((name, deployed));
     }
-    details.shas.extend(q::content_shas(conn, &contents)?);
+    details.shas.extend(shown::content_shas(conn, &contents)?);
     Ok(())
 }

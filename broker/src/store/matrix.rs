@@ -14,8 +14,8 @@ use diesel::prelude::*;
 use super::StoreError;
 use crate::db::AnyConnection;
 use crate::schema::{
-    branch_versions, branches, deployed_versions, environments, pact_contents, pact_publications,
-    pacticipants, released_versions, tags, verifications, versions,
+    branch_versions, branches, deployed_versions, pact_publications, pacticipants,
+    released_versions, tags, verifications, versions,
 };
 
 /// A version as the matrix needs it.
@@ -196,19 +196,22 @@ pub fn consumers_of(conn: &mut AnyConnection, provider_id: i64) -> Result<Vec<i6
 }
 
 /// Publications of these consumer versions (with these providers, or any).
+/// Not boxed when providers are given: PostgreSQL then reuses the prepared
+/// statement (a boxed query is parsed and planned on every call).
 pub fn publications_of_versions(
     conn: &mut AnyConnection,
     consumer_version_ids: &[i64],
     provider_ids: Option<&[i64]>,
 ) -> Result<Vec<PublicationRow>, StoreError> {
-    let mut query = pact_publications::table
+    let query = pact_publications::table
         .filter(pact_publications::consumer_version_id.eq_any(consumer_version_ids))
-        .select(PUBLICATION_COLS)
-        .into_boxed();
-    if let Some(providers) = provider_ids {
-        query = query.filter(pact_publications::provider_id.eq_any(providers));
-    }
-    Ok(query.load(conn)?)
+        .select(PUBLICATION_COLS);
+    Ok(match provider_ids {
+        Some(providers) => query
+            .filter(pact_publications::provider_id.eq_any(providers))
+            .load(conn)?,
+        None => query.load(conn)?,
+    })
 }
 
 /// Publications of any version of `consumer_id` (with these providers, or any).
@@ -251,18 +254,22 @@ pub fn latest_verifications(
     if content_ids.is_empty() {
         return Ok(Vec::new());
     }
-    let mut query = verifications::table
-        .filter(verifications::pact_content_id.eq_any(content_ids))
-        .group_by((
-            verifications::pact_content_id,
-            verifications::provider_version_id,
-        ))
-        .select(max(verifications::id))
-        .into_boxed();
-    if let Some(pv) = provider_version_ids {
-        query = query.filter(verifications::provider_version_id.eq_any(pv));
-    }
-    let ids: Vec<Option<i64>> = query.load(conn)?;
+    let grouped = (
+        verifications::pact_content_id,
+        verifications::provider_version_id,
+    );
+    let query = verifications::table.filter(verifications::pact_content_id.eq_any(content_ids));
+    let ids: Vec<Option<i64>> = match provider_version_ids {
+        Some(pv) => query
+            .filter(verifications::provider_version_id.eq_any(pv))
+            .group_by(grouped)
+            .select(max(verifications::id))
+            .load(conn)?,
+        None => query
+            .group_by(grouped)
+            .select(max(verifications::id))
+            .load(conn)?,
+    };
     verifications_by_ids(conn, &ids.into_iter().flatten().collect::<Vec<_>>())
 }
 
@@ -328,68 +335,6 @@ pub fn versions_by_ids(
         .load(conn)?)
 }
 
-/// (version id, branch name) for these versions, oldest branch entry first.
-pub fn branch_names(
-    conn: &mut AnyConnection,
-    version_ids: &[i64],
-) -> Result<Vec<(i64, String)>, StoreError> {
-    Ok(branch_versions::table
-        .inner_join(branches::table)
-        .filter(branch_versions::version_id.eq_any(version_ids))
-        .order(branch_versions::id.asc())
-        .select((branch_versions::version_id, branches::name))
-        .load(conn)?)
-}
-
-/// (version id, tag name) for these versions.
-pub fn tag_names(
-    conn: &mut AnyConnection,
-    version_ids: &[i64],
-) -> Result<Vec<(i64, String)>, StoreError> {
-    Ok(tags::table
-        .filter(tags::version_id.eq_any(version_ids))
-        .order(tags::id.asc())
-        .select((tags::version_id, tags::name))
-        .load(conn)?)
-}
-
-/// (version id, environment name, deployed?) where these versions are
-/// currently deployed (true) or released and supported (false).
-pub fn live_environments(
-    conn: &mut AnyConnection,
-    version_ids: &[i64],
-) -> Result<Vec<(i64, String, bool)>, StoreError> {
-    let deployed: Vec<(i64, String)> = deployed_versions::table
-        .inner_join(environments::table)
-        .filter(deployed_versions::version_id.eq_any(version_ids))
-        .filter(deployed_versions::undeployed_at.is_null())
-        .select((deployed_versions::version_id, environments::name))
-        .load(conn)?;
-    let released: Vec<(i64, String)> = released_versions::table
-        .inner_join(environments::table)
-        .filter(released_versions::version_id.eq_any(version_ids))
-        .filter(released_versions::support_ended_at.is_null())
-        .select((released_versions::version_id, environments::name))
-        .load(conn)?;
-    let mut all: Vec<(i64, String, bool)> =
-        deployed.into_iter().map(|(v, e)| (v, e, true)).collect();
-    all.extend(released.into_iter().map(|(v, e)| (v, e, false)));
-    all.sort();
-    all.dedup();
-    Ok(all)
-}
-
-/// (content id, sha) for these contents (the content text is not read).
-pub fn content_shas(
-    conn: &mut AnyConnection,
-    ids: &[i64],
-) -> Result<Vec<(i64, String)>, StoreError> {
-    Ok(pact_contents::table
-        .filter(pact_contents::id.eq_any(ids))
-        .select((pact_contents::id, pact_contents::sha))
-        .load(conn)?)
-}
-
 /// (id, name, main branch) of these pacticipants.
 pub fn pacticipants_by_ids(
     conn: &mut AnyConnection,
@@ -404,58 +349,4 @@ pub fn pacticipants_by_ids(
             pacticipants::main_branch,
         ))
         .load(conn)?)
-}
-
-/// (id, name) of these pacticipants.
-pub fn pacticipant_names(
-    conn: &mut AnyConnection,
-    ids: &[i64],
-) -> Result<Vec<(i64, String)>, StoreError> {
-    Ok(pacticipants::table
-        .filter(pacticipants::id.eq_any(ids))
-        .select((pacticipants::id, pacticipants::name))
-        .load(conn)?)
-}
-
-/// The content of the latest publication between a consumer and a provider
-/// (only consumer versions tagged `tag`, when given).
-pub fn latest_pact_content(
-    conn: &mut AnyConnection,
-    consumer_id: i64,
-    provider_id: i64,
-    tag: Option<&str>,
-) -> Result<Option<i64>, StoreError> {
-    let mut query = pact_publications::table
-        .filter(pact_publications::provider_id.eq(provider_id))
-        .filter(pact_publications::consumer_id.eq(consumer_id))
-        .order(pact_publications::consumer_version_id.desc())
-        .select(pact_publications::pact_content_id)
-        .into_boxed();
-    if let Some(tag) = tag {
-        let tagged = tags::table
-            .filter(tags::pacticipant_id.eq(consumer_id))
-            .filter(tags::name.eq(tag.to_owned()))
-            .select(tags::version_id);
-        query = query.filter(pact_publications::consumer_version_id.eq_any(tagged));
-    }
-    Ok(query.first(conn).optional()?)
-}
-
-/// The latest verification of a content by any provider version.
-pub fn latest_verification_of_content(
-    conn: &mut AnyConnection,
-    content_id: i64,
-) -> Result<Option<VerificationRow>, StoreError> {
-    Ok(verifications::table
-        .filter(verifications::pact_content_id.eq(content_id))
-        .order(verifications::id.desc())
-        .select((
-            verifications::id,
-            verifications::pact_content_id,
-            verifications::provider_version_id,
-            verifications::success,
-            verifications::execution_date,
-        ))
-        .first(conn)
-        .optional()?)
 }

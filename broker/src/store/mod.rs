@@ -10,6 +10,7 @@ pub mod deployments;
 pub mod environments;
 pub mod integrations;
 pub mod matrix;
+pub mod matrix_details;
 pub mod pacticipants;
 pub mod pacts;
 pub mod releases;
