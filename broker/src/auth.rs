@@ -137,7 +137,7 @@ fn same(a: &str, b: &str) -> bool {
 async fn identify(state: &AppState, credential: Presented) -> Result<Option<Caller>, BrokerError> {
     match credential {
         Presented::Nothing => Ok(None),
-        Presented::Unreadable => Err(BrokerError::Unauthorized),
+        Presented::Unreadable => Err(BrokerError::BadCredentials),
         Presented::Basic { user, password } => {
             if let Some(account) = state
                 .config
@@ -151,19 +151,19 @@ async fn identify(state: &AppState, credential: Presented) -> Result<Option<Call
                         role: account.role,
                     }))
                 } else {
-                    Err(BrokerError::Unauthorized)
+                    Err(BrokerError::BadCredentials)
                 };
             }
             let found = lookup_token(state, password).await?;
             match found {
                 Some(caller) if caller.name == user => Ok(Some(caller)),
-                _ => Err(BrokerError::Unauthorized),
+                _ => Err(BrokerError::BadCredentials),
             }
         }
         Presented::Bearer(secret) => lookup_token(state, secret)
             .await?
             .map(Some)
-            .ok_or(BrokerError::Unauthorized),
+            .ok_or(BrokerError::BadCredentials),
     }
 }
 

@@ -43,6 +43,9 @@ pub enum BrokerError {
     /// 401: no credentials, or credentials that match nothing.
     #[error("authentication required")]
     Unauthorized,
+    /// 401: credentials were sent but match no token or account.
+    #[error("the credentials presented were not accepted")]
+    BadCredentials,
     /// 403: valid credentials without the role the route needs.
     #[error("the {needed} role is required")]
     Forbidden { needed: &'static str },
@@ -117,7 +120,9 @@ impl BrokerError {
     pub fn problem_type(&self) -> &'static str {
         match self {
             BrokerError::BadRequest { .. } => "urn:accord:problem:bad-request",
-            BrokerError::Unauthorized => "urn:accord:problem:unauthorized",
+            BrokerError::Unauthorized | BrokerError::BadCredentials => {
+                "urn:accord:problem:unauthorized"
+            }
             BrokerError::Forbidden { .. } => "urn:accord:problem:forbidden",
             BrokerError::NotFound { .. } => "urn:accord:problem:not-found",
             BrokerError::MethodNotAllowed { .. } => "urn:accord:problem:method-not-allowed",
@@ -134,7 +139,7 @@ impl BrokerError {
     fn title(&self) -> &'static str {
         match self {
             BrokerError::BadRequest { .. } => "Invalid request",
-            BrokerError::Unauthorized => "Unauthorized",
+            BrokerError::Unauthorized | BrokerError::BadCredentials => "Unauthorized",
             BrokerError::Forbidden { .. } => "Forbidden",
             BrokerError::NotFound { .. } => "Not found",
             BrokerError::MethodNotAllowed { .. } => "Method not allowed",
@@ -191,7 +196,7 @@ impl ResponseError for BrokerError {
     fn status_code(&self) -> StatusCode {
         match self {
             BrokerError::BadRequest { .. } => StatusCode::BAD_REQUEST,
-            BrokerError::Unauthorized => StatusCode::UNAUTHORIZED,
+            BrokerError::Unauthorized | BrokerError::BadCredentials => StatusCode::UNAUTHORIZED,
             BrokerError::Forbidden { .. } => StatusCode::FORBIDDEN,
             BrokerError::NotFound { .. } => StatusCode::NOT_FOUND,
             BrokerError::MethodNotAllowed { .. } => StatusCode::METHOD_NOT_ALLOWED,
@@ -212,7 +217,10 @@ impl ResponseError for BrokerError {
         }
         let mut response = HttpResponse::build(self.status_code());
         response.content_type(PROBLEM_JSON);
-        if matches!(self, BrokerError::Unauthorized) {
+        if matches!(
+            self,
+            BrokerError::Unauthorized | BrokerError::BadCredentials
+        ) {
             response.insert_header(("WWW-Authenticate", "Bearer, Basic realm=\"accord\""));
         }
         response.body(self.body().to_string())

@@ -115,6 +115,9 @@ pub fn connect(url: &str, size: u32) -> Result<Pool, StoreError> {
     r2d2::Pool::builder()
         .max_size(size)
         .connection_timeout(Duration::from_secs(30))
+        // no `SELECT 1` before every checkout: a request pays one round trip
+        // less, and a connection that broke is dropped on return (has_broken)
+        .test_on_check_out(false)
         .build(manager)
         .map_err(StoreError::Pool)
 }

@@ -76,16 +76,21 @@ fn tokens_close_the_broker_and_roles_decide_401_or_403() {
             with_bearer(app, reqwest::Method::GET, "/tokens", &reader_secret, None).status,
             403
         );
+        let wrong = with_bearer(
+            app,
+            reqwest::Method::GET,
+            "/pacticipants",
+            "acc_wrong",
+            None,
+        );
+        assert_eq!(wrong.status, 401);
         assert_eq!(
-            with_bearer(
-                app,
-                reqwest::Method::GET,
-                "/pacticipants",
-                "acc_wrong",
-                None
-            )
-            .status,
-            401
+            wrong.json["detail"],
+            "the credentials presented were not accepted"
+        );
+        assert_eq!(
+            app.get("/pacticipants").json["detail"],
+            "authentication required"
         );
         // the list never shows a secret
         let list = with_bearer(app, reqwest::Method::GET, "/tokens", &admin_secret, None);

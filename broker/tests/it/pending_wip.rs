@@ -179,7 +179,7 @@ fn wip_pacts_are_heads_not_selected_and_not_yet_verified() {
 /// result to the pact's `pb:publish-verification-results` (with metadata).
 #[test]
 fn the_verifier_flow_works_over_http_from_publish_to_results() {
-    use crate::publish::{http, pact, path_of, publish_ok};
+    use crate::pact_docs::{http, pact, path_of, publish_ok};
     each_backend(|app| {
         let document = pact("Foo", "Bar", json!([http("/plans/42", 200)]));
         publish_ok(
