@@ -6,6 +6,7 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 
 use crate::api::body;
+use crate::api::reply::created_or_ok;
 use crate::error::BrokerError;
 use crate::hal::{self, BaseUrl, Link, Links};
 use crate::names::PacticipantName;
@@ -206,11 +207,7 @@ pub async fn update_pacticipant(
         })
         .await?;
     let body = pacticipant_json(&base, &row);
-    Ok(if created {
-        hal::created(&body)
-    } else {
-        hal::ok(&body)
-    })
+    Ok(created_or_ok(&body, created))
 }
 
 /// `DELETE /pacticipants/{name}`: removes it with its versions and pacts.
