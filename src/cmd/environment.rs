@@ -6,7 +6,7 @@ use clap::{Args, Subcommand};
 use serde_json::{Map, Value, json};
 
 use super::Outcome;
-use crate::client::{BrokerArgs, BrokerClient, link};
+use crate::client::{BrokerArgs, BrokerClient, link, print_list, text_field};
 
 /// Create or list the environments of a broker (production, staging …).
 #[derive(Debug, Args)]
@@ -91,30 +91,21 @@ pub fn run(args: EnvironmentArgs) -> anyhow::Result<Outcome> {
         }
         EnvironmentCommand::List { output } => {
             let body = client.get(&href)?;
-            if output == "json" {
-                println!("{}", serde_json::to_string_pretty(&body)?);
-            } else {
-                print_table(&body);
-            }
+            print_list(
+                &body,
+                &output,
+                "environments",
+                "UUID\tNAME\tDISPLAY NAME\tPRODUCTION",
+                |e| {
+                    vec![
+                        text_field(e, "uuid"),
+                        text_field(e, "name"),
+                        text_field(e, "displayName"),
+                        e["production"].as_bool().unwrap_or(false).to_string(),
+                    ]
+                },
+            )?;
         }
     }
     Ok(Outcome::Pass)
-}
-
-fn print_table(body: &Value) {
-    let empty = Vec::new();
-    let list = body["_embedded"]["environments"]
-        .as_array()
-        .unwrap_or(&empty);
-    println!("UUID\tNAME\tDISPLAY NAME\tPRODUCTION");
-    for e in list {
-        let text = |k: &str| e[k].as_str().unwrap_or("").to_owned();
-        println!(
-            "{}\t{}\t{}\t{}",
-            text("uuid"),
-            text("name"),
-            text("displayName"),
-            e["production"].as_bool().unwrap_or(false)
-        );
-    }
 }

@@ -4,7 +4,7 @@ use clap::{Args, Subcommand};
 use serde_json::{Map, Value, json};
 
 use super::Outcome;
-use crate::client::{BrokerArgs, BrokerClient, link, segment};
+use crate::client::{BrokerArgs, BrokerClient, link, print_list, segment, text_field};
 
 /// Create, update or list pacticipants (consumers and providers) on a broker.
 #[derive(Debug, Args)]
@@ -77,24 +77,17 @@ pub fn run(args: PacticipantArgs) -> anyhow::Result<Outcome> {
         }
         PacticipantCommand::List { output } => {
             let body = client.get("/pacticipants")?;
-            if output == "json" {
-                println!("{}", serde_json::to_string_pretty(&body)?);
-            } else {
-                let empty = Vec::new();
-                let list = body["_embedded"]["pacticipants"]
-                    .as_array()
-                    .unwrap_or(&empty);
-                println!("NAME\tMAIN BRANCH\tREPOSITORY");
-                for p in list {
-                    let text = |k: &str| p[k].as_str().unwrap_or("").to_owned();
-                    println!(
-                        "{}\t{}\t{}",
-                        text("name"),
-                        text("mainBranch"),
-                        text("repositoryUrl")
-                    );
-                }
-            }
+            print_list(
+                &body,
+                &output,
+                "pacticipants",
+                "NAME\tMAIN BRANCH\tREPOSITORY",
+                |p| {
+                    ["name", "mainBranch", "repositoryUrl"]
+                        .map(|k| text_field(p, k))
+                        .to_vec()
+                },
+            )?;
         }
     }
     Ok(Outcome::Pass)
