@@ -12,8 +12,7 @@ use crate::api::body;
 use crate::api::environments::find_environment;
 use crate::api::placed::{self, Placed, embedded_context, list_json, place, place_one};
 use crate::api::reply::{created_or_ok, self_href_with_query};
-use crate::db::AnyConnection;
-use crate::error::{BrokerError, FieldError};
+use crate::error::BrokerError;
 use crate::hal::{self, BaseUrl};
 use crate::state::AppState;
 use crate::store::deployments::{self, DeployedVersion};
@@ -148,24 +147,13 @@ pub async fn list_currently_deployed(
     Ok(hal::ok(&body))
 }
 
-fn find_deployed(
-    conn: &mut AnyConnection,
-    uuid: &str,
-) -> Result<Placed<DeployedVersion>, BrokerError> {
-    placed::find_placed(conn, uuid, deployments::find_by_uuid)
-}
-
 /// `GET /deployed-versions/{uuid}`.
 pub async fn get_deployed_version(
     state: web::Data<AppState>,
     base: BaseUrl,
     path: web::Path<String>,
 ) -> Result<HttpResponse, BrokerError> {
-    let uuid = path.into_inner();
-    let body = state
-        .run(move |conn| deployed_json(&base, &find_deployed(conn, &uuid)?))
-        .await?;
-    Ok(hal::ok(&body))
+    placed::get::<DeployedVersion>(state, base, path.into_inner()).await
 }
 
 /// `PATCH /deployed-versions/{uuid}` with `{"currentlyDeployed": false}`
@@ -178,21 +166,5 @@ pub async fn patch_deployed_version(
     bytes: web::Bytes,
 ) -> Result<HttpResponse, BrokerError> {
     let patch: DeployedPatch = body::parse(&req, &bytes)?;
-    if patch.currently_deployed == Some(true) {
-        return Err(BrokerError::Unprocessable {
-            detail: "currentlyDeployed can only be set to false; record a new deployment to deploy again".into(),
-            errors: vec![FieldError::new("currentlyDeployed", "can only be set to false")],
-        });
-    }
-    let uuid = path.into_inner();
-    let body = state
-        .transaction(move |conn| {
-            let mut placed = find_deployed(conn, &uuid)?;
-            if patch.currently_deployed == Some(false) {
-                placed.row = deployments::undeploy(conn, placed.row.id)?;
-            }
-            deployed_json(&base, &placed)
-        })
-        .await?;
-    Ok(hal::ok(&body))
+    placed::patch::<DeployedVersion>(state, base, path.into_inner(), patch.currently_deployed).await
 }

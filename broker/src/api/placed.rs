@@ -4,17 +4,21 @@
 
 use std::collections::HashMap;
 
+use actix_web::{HttpResponse, web};
 use serde_json::{Value, json};
 
 use crate::api::environments::{environment_json, find_environment};
 use crate::api::version_view::{find_version, version_url};
 use crate::db::AnyConnection;
-use crate::error::BrokerError;
-use crate::hal::{BaseUrl, Link, Links};
+use crate::error::{BrokerError, FieldError};
+use crate::hal::{self, BaseUrl, Link, Links};
+use crate::state::AppState;
+use crate::store::StoreError;
+use crate::store::deployments::{self, DeployedVersion};
 use crate::store::environments::{self, Environment};
 use crate::store::pacticipants::{self, Pacticipant};
+use crate::store::releases::{self, ReleasedVersion};
 use crate::store::versions::{self, Version};
-use crate::store::{StoreError, deployments::DeployedVersion, releases::ReleasedVersion};
 
 /// A stored record of a version in an environment (a deployment or a release).
 pub trait EnvironmentRecord: Sized {
@@ -28,6 +32,10 @@ pub trait EnvironmentRecord: Sized {
     const LIST_TITLE: &'static str;
     /// What to call a record whose row vanished between two reads.
     const NOUN: &'static str;
+    /// The flag PATCH may set to `false` (`currentlyDeployed`).
+    const LIVE_FIELD: &'static str;
+    /// Why PATCH refuses to set that flag to `true`.
+    const REFUSAL: &'static str;
 
     /// The row's uuid.
     fn uuid(&self) -> &str;
@@ -37,6 +45,12 @@ pub trait EnvironmentRecord: Sized {
     fn environment_id(&self) -> i64;
     /// The resource of one record.
     fn to_json(base: &BaseUrl, placed: &Placed<Self>) -> Result<Value, BrokerError>;
+    /// The stored record with this uuid.
+    fn find_by_uuid(conn: &mut AnyConnection, uuid: &str) -> Result<Option<Self>, StoreError>;
+    /// Marks the record `id` as no longer live and returns it.
+    fn end(conn: &mut AnyConnection, id: i64) -> Result<Self, StoreError>;
+    /// The row id.
+    fn id(&self) -> i64;
 }
 
 impl EnvironmentRecord for DeployedVersion {
@@ -45,6 +59,9 @@ impl EnvironmentRecord for DeployedVersion {
     const LIST_KEY: &'static str = "deployedVersions";
     const LIST_TITLE: &'static str = "Deployed versions";
     const NOUN: &'static str = "deployment";
+    const LIVE_FIELD: &'static str = "currentlyDeployed";
+    const REFUSAL: &'static str =
+        "currentlyDeployed can only be set to false; record a new deployment to deploy again";
 
     fn uuid(&self) -> &str {
         &self.uuid
@@ -58,6 +75,15 @@ impl EnvironmentRecord for DeployedVersion {
     fn to_json(base: &BaseUrl, placed: &Placed<Self>) -> Result<Value, BrokerError> {
         crate::api::deployments::deployed_json(base, placed)
     }
+    fn find_by_uuid(conn: &mut AnyConnection, uuid: &str) -> Result<Option<Self>, StoreError> {
+        deployments::find_by_uuid(conn, uuid)
+    }
+    fn end(conn: &mut AnyConnection, id: i64) -> Result<Self, StoreError> {
+        deployments::undeploy(conn, id)
+    }
+    fn id(&self) -> i64 {
+        self.id
+    }
 }
 
 impl EnvironmentRecord for ReleasedVersion {
@@ -66,6 +92,9 @@ impl EnvironmentRecord for ReleasedVersion {
     const LIST_KEY: &'static str = "releasedVersions";
     const LIST_TITLE: &'static str = "Released versions";
     const NOUN: &'static str = "release";
+    const LIVE_FIELD: &'static str = "currentlySupported";
+    const REFUSAL: &'static str =
+        "currentlySupported can only be set to false; record the release again to resume support";
 
     fn uuid(&self) -> &str {
         &self.uuid
@@ -78,6 +107,15 @@ impl EnvironmentRecord for ReleasedVersion {
     }
     fn to_json(base: &BaseUrl, placed: &Placed<Self>) -> Result<Value, BrokerError> {
         crate::api::releases::released_json(base, placed)
+    }
+    fn find_by_uuid(conn: &mut AnyConnection, uuid: &str) -> Result<Option<Self>, StoreError> {
+        releases::find_by_uuid(conn, uuid)
+    }
+    fn end(conn: &mut AnyConnection, id: i64) -> Result<Self, StoreError> {
+        releases::end_support(conn, id)
+    }
+    fn id(&self) -> i64 {
+        self.id
     }
 }
 
@@ -147,13 +185,12 @@ pub fn place_one<R: EnvironmentRecord>(
         .ok_or_else(|| missing(R::NOUN))
 }
 
-/// The record with this uuid (found by `find`) placed in its environment, or 404.
+/// The record with this uuid placed in its environment, or 404.
 pub fn find_placed<R: EnvironmentRecord>(
     conn: &mut AnyConnection,
     uuid: &str,
-    find: impl FnOnce(&mut AnyConnection, &str) -> Result<Option<R>, StoreError>,
 ) -> Result<Placed<R>, BrokerError> {
-    let row = find(conn, uuid)?
+    let row = R::find_by_uuid(conn, uuid)?
         .ok_or_else(|| BrokerError::not_found(format!("{} with uuid '{uuid}'", R::TITLE)))?;
     let env = environments::find_by_id(conn, row.environment_id())?
         .ok_or_else(|| missing("environment"))?;
@@ -216,4 +253,42 @@ pub fn list_json<R: EnvironmentRecord>(
         "_embedded": { R::LIST_KEY: items },
         "_links": { "self": Link::new(self_href).title(R::LIST_TITLE).to_value() },
     }))
+}
+
+/// `GET /{collection}/{uuid}`: one record.
+pub async fn get<R: EnvironmentRecord + Send + 'static>(
+    state: web::Data<AppState>,
+    base: BaseUrl,
+    uuid: String,
+) -> Result<HttpResponse, BrokerError> {
+    let body = state
+        .run(move |conn| R::to_json(&base, &find_placed::<R>(conn, &uuid)?))
+        .await?;
+    Ok(hal::ok(&body))
+}
+
+/// `PATCH /{collection}/{uuid}` whose body set the live flag to `live`:
+/// `false` ends the record, `true` is refused (record it again instead).
+pub async fn patch<R: EnvironmentRecord + Send + 'static>(
+    state: web::Data<AppState>,
+    base: BaseUrl,
+    uuid: String,
+    live: Option<bool>,
+) -> Result<HttpResponse, BrokerError> {
+    if live == Some(true) {
+        return Err(BrokerError::Unprocessable {
+            detail: R::REFUSAL.into(),
+            errors: vec![FieldError::new(R::LIVE_FIELD, "can only be set to false")],
+        });
+    }
+    let body = state
+        .transaction(move |conn| {
+            let mut placed = find_placed::<R>(conn, &uuid)?;
+            if live == Some(false) {
+                placed.row = R::end(conn, placed.row.id())?;
+            }
+            R::to_json(&base, &placed)
+        })
+        .await?;
+    Ok(hal::ok(&body))
 }

@@ -13,7 +13,7 @@ use crate::api::environments::find_environment;
 use crate::api::placed::{self, Placed, embedded_context, list_json, place, place_one};
 use crate::api::reply::{created_or_ok, self_href_with_query};
 use crate::db::AnyConnection;
-use crate::error::{BrokerError, FieldError};
+use crate::error::BrokerError;
 use crate::hal::{self, BaseUrl};
 use crate::state::AppState;
 use crate::store::releases::{self, ReleasedVersion};
@@ -137,24 +137,13 @@ fn filters(
     Ok(versions::find_by_number(conn, p.id, number)?.map(|v| (Some(p.id), Some(v.id))))
 }
 
-fn find_released(
-    conn: &mut AnyConnection,
-    uuid: &str,
-) -> Result<Placed<ReleasedVersion>, BrokerError> {
-    placed::find_placed(conn, uuid, releases::find_by_uuid)
-}
-
 /// `GET /released-versions/{uuid}`.
 pub async fn get_released_version(
     state: web::Data<AppState>,
     base: BaseUrl,
     path: web::Path<String>,
 ) -> Result<HttpResponse, BrokerError> {
-    let uuid = path.into_inner();
-    let body = state
-        .run(move |conn| released_json(&base, &find_released(conn, &uuid)?))
-        .await?;
-    Ok(hal::ok(&body))
+    placed::get::<ReleasedVersion>(state, base, path.into_inner()).await
 }
 
 /// `PATCH /released-versions/{uuid}` with `{"currentlySupported": false}`
@@ -167,21 +156,6 @@ pub async fn patch_released_version(
     bytes: web::Bytes,
 ) -> Result<HttpResponse, BrokerError> {
     let patch: ReleasedPatch = body::parse(&req, &bytes)?;
-    if patch.currently_supported == Some(true) {
-        return Err(BrokerError::Unprocessable {
-            detail: "currentlySupported can only be set to false; record the release again to resume support".into(),
-            errors: vec![FieldError::new("currentlySupported", "can only be set to false")],
-        });
-    }
-    let uuid = path.into_inner();
-    let body = state
-        .transaction(move |conn| {
-            let mut placed = find_released(conn, &uuid)?;
-            if patch.currently_supported == Some(false) {
-                placed.row = releases::end_support(conn, placed.row.id)?;
-            }
-            released_json(&base, &placed)
-        })
-        .await?;
-    Ok(hal::ok(&body))
+    placed::patch::<ReleasedVersion>(state, base, path.into_inner(), patch.currently_supported)
+        .await
 }
