@@ -73,19 +73,8 @@ pub fn run(args: EnvironmentArgs) -> anyhow::Result<Outcome> {
             contact_name,
             contact_email,
         } => {
-            let mut body = Map::new();
-            body.insert("name".into(), json!(name));
-            if let Some(d) = display_name {
-                body.insert("displayName".into(), json!(d));
-            }
-            body.insert("production".into(), json!(production));
-            if let (Some(n), Some(e)) = (contact_name, contact_email) {
-                body.insert(
-                    "contacts".into(),
-                    json!([{ "name": n, "details": { "emailAddress": e } }]),
-                );
-            }
-            let created = client.post(&href, &Value::Object(body))?;
+            let body = create_body(&name, display_name, production, contact_name, contact_email);
+            let created = client.post(&href, &body)?;
             let uuid = created["uuid"].as_str().unwrap_or("(none)");
             println!("Created environment {name} with UUID {uuid}");
         }
@@ -108,4 +97,27 @@ pub fn run(args: EnvironmentArgs) -> anyhow::Result<Outcome> {
         }
     }
     Ok(Outcome::Pass)
+}
+
+/// The body of `POST /environments` (contacts only with both name and email).
+fn create_body(
+    name: &str,
+    display_name: Option<String>,
+    production: bool,
+    contact_name: Option<String>,
+    contact_email: Option<String>,
+) -> Value {
+    let mut body = Map::new();
+    body.insert("name".into(), json!(name));
+    if let Some(d) = display_name {
+        body.insert("displayName".into(), json!(d));
+    }
+    body.insert("production".into(), json!(production));
+    if let (Some(n), Some(e)) = (contact_name, contact_email) {
+        body.insert(
+            "contacts".into(),
+            json!([{ "name": n, "details": { "emailAddress": e } }]),
+        );
+    }
+    Value::Object(body)
 }

@@ -61,19 +61,7 @@ pub fn run(args: PacticipantArgs) -> anyhow::Result<Outcome> {
                     body.insert(key.into(), json!(v));
                 }
             }
-            let body = Value::Object(body);
-            let path = format!("/pacticipants/{}", segment(&name));
-            let existing = client.send(reqwest::Method::GET, &path, None)?;
-            if existing.status == 404 {
-                client.post("/pacticipants", &body)?;
-                println!("created pacticipant {name}");
-            } else {
-                let href = link(&existing.body, "self", None)
-                    .unwrap_or(&path)
-                    .to_owned();
-                client.expect_ok(reqwest::Method::PATCH, &href, Some(&body))?;
-                println!("updated pacticipant {name}");
-            }
+            create_or_update(&client, &name, &Value::Object(body))?;
         }
         PacticipantCommand::List { output } => {
             let body = client.get("/pacticipants")?;
@@ -91,4 +79,21 @@ pub fn run(args: PacticipantArgs) -> anyhow::Result<Outcome> {
         }
     }
     Ok(Outcome::Pass)
+}
+
+/// Posts a new pacticipant, or patches the one already called `name`.
+fn create_or_update(client: &BrokerClient, name: &str, body: &Value) -> anyhow::Result<()> {
+    let path = format!("/pacticipants/{}", segment(name));
+    let existing = client.send(reqwest::Method::GET, &path, None)?;
+    if existing.status == 404 {
+        client.post("/pacticipants", body)?;
+        println!("created pacticipant {name}");
+    } else {
+        let href = link(&existing.body, "self", None)
+            .unwrap_or(&path)
+            .to_owned();
+        client.expect_ok(reqwest::Method::PATCH, &href, Some(body))?;
+        println!("updated pacticipant {name}");
+    }
+    Ok(())
 }
