@@ -237,3 +237,31 @@ pub fn segment(text: &str) -> String {
     }
     out
 }
+
+/// Prints the `_embedded[key]` list of a HAL body: the whole body as pretty
+/// JSON when `output` is `json`, else a tab-separated table under `header`
+/// with the cells `row` gives for each item.
+pub fn print_list(
+    body: &Value,
+    output: &str,
+    key: &str,
+    header: &str,
+    row: impl Fn(&Value) -> Vec<String>,
+) -> anyhow::Result<()> {
+    if output == "json" {
+        println!("{}", serde_json::to_string_pretty(body)?);
+        return Ok(());
+    }
+    let empty = Vec::new();
+    let list = body["_embedded"][key].as_array().unwrap_or(&empty);
+    println!("{header}");
+    for item in list {
+        println!("{}", row(item).join("\t"));
+    }
+    Ok(())
+}
+
+/// The string field `key` of `item`, `""` when absent.
+pub fn text_field(item: &Value, key: &str) -> String {
+    item[key].as_str().unwrap_or("").to_owned()
+}

@@ -6,7 +6,7 @@ use clap::{Args, Subcommand};
 use serde_json::{Map, Value, json};
 
 use super::Outcome;
-use crate::client::{BrokerArgs, BrokerClient, link};
+use crate::client::{BrokerArgs, BrokerClient, link, print_list, text_field};
 
 /// Create or list the environments of a broker (production, staging …).
 #[derive(Debug, Args)]
@@ -73,48 +73,51 @@ pub fn run(args: EnvironmentArgs) -> anyhow::Result<Outcome> {
             contact_name,
             contact_email,
         } => {
-            let mut body = Map::new();
-            body.insert("name".into(), json!(name));
-            if let Some(d) = display_name {
-                body.insert("displayName".into(), json!(d));
-            }
-            body.insert("production".into(), json!(production));
-            if let (Some(n), Some(e)) = (contact_name, contact_email) {
-                body.insert(
-                    "contacts".into(),
-                    json!([{ "name": n, "details": { "emailAddress": e } }]),
-                );
-            }
-            let created = client.post(&href, &Value::Object(body))?;
+            let body = create_body(&name, display_name, production, contact_name, contact_email);
+            let created = client.post(&href, &body)?;
             let uuid = created["uuid"].as_str().unwrap_or("(none)");
             println!("Created environment {name} with UUID {uuid}");
         }
         EnvironmentCommand::List { output } => {
             let body = client.get(&href)?;
-            if output == "json" {
-                println!("{}", serde_json::to_string_pretty(&body)?);
-            } else {
-                print_table(&body);
-            }
+            print_list(
+                &body,
+                &output,
+                "environments",
+                "UUID\tNAME\tDISPLAY NAME\tPRODUCTION",
+                |e| {
+                    vec![
+                        text_field(e, "uuid"),
+                        text_field(e, "name"),
+                        text_field(e, "displayName"),
+                        e["production"].as_bool().unwrap_or(false).to_string(),
+                    ]
+                },
+            )?;
         }
     }
     Ok(Outcome::Pass)
 }
 
-fn print_table(body: &Value) {
-    let empty = Vec::new();
-    let list = body["_embedded"]["environments"]
-        .as_array()
-        .unwrap_or(&empty);
-    println!("UUID\tNAME\tDISPLAY NAME\tPRODUCTION");
-    for e in list {
-        let text = |k: &str| e[k].as_str().unwrap_or("").to_owned();
-        println!(
-            "{}\t{}\t{}\t{}",
-            text("uuid"),
-            text("name"),
-            text("displayName"),
-            e["production"].as_bool().unwrap_or(false)
+/// The body of `POST /environments` (contacts only with both name and email).
+fn create_body(
+    name: &str,
+    display_name: Option<String>,
+    production: bool,
+    contact_name: Option<String>,
+    contact_email: Option<String>,
+) -> Value {
+    let mut body = Map::new();
+    body.insert("name".into(), json!(name));
+    if let Some(d) = display_name {
+        body.insert("displayName".into(), json!(d));
+    }
+    body.insert("production".into(), json!(production));
+    if let (Some(n), Some(e)) = (contact_name, contact_email) {
+        body.insert(
+            "contacts".into(),
+            json!([{ "name": n, "details": { "emailAddress": e } }]),
         );
     }
+    Value::Object(body)
 }

@@ -4,7 +4,7 @@ use clap::{Args, Subcommand};
 use serde_json::{Map, Value, json};
 
 use super::Outcome;
-use crate::client::{BrokerArgs, BrokerClient, link, segment};
+use crate::client::{BrokerArgs, BrokerClient, link, print_list, segment, text_field};
 
 /// Create, update or list pacticipants (consumers and providers) on a broker.
 #[derive(Debug, Args)]
@@ -61,41 +61,39 @@ pub fn run(args: PacticipantArgs) -> anyhow::Result<Outcome> {
                     body.insert(key.into(), json!(v));
                 }
             }
-            let body = Value::Object(body);
-            let path = format!("/pacticipants/{}", segment(&name));
-            let existing = client.send(reqwest::Method::GET, &path, None)?;
-            if existing.status == 404 {
-                client.post("/pacticipants", &body)?;
-                println!("created pacticipant {name}");
-            } else {
-                let href = link(&existing.body, "self", None)
-                    .unwrap_or(&path)
-                    .to_owned();
-                client.expect_ok(reqwest::Method::PATCH, &href, Some(&body))?;
-                println!("updated pacticipant {name}");
-            }
+            create_or_update(&client, &name, &Value::Object(body))?;
         }
         PacticipantCommand::List { output } => {
             let body = client.get("/pacticipants")?;
-            if output == "json" {
-                println!("{}", serde_json::to_string_pretty(&body)?);
-            } else {
-                let empty = Vec::new();
-                let list = body["_embedded"]["pacticipants"]
-                    .as_array()
-                    .unwrap_or(&empty);
-                println!("NAME\tMAIN BRANCH\tREPOSITORY");
-                for p in list {
-                    let text = |k: &str| p[k].as_str().unwrap_or("").to_owned();
-                    println!(
-                        "{}\t{}\t{}",
-                        text("name"),
-                        text("mainBranch"),
-                        text("repositoryUrl")
-                    );
-                }
-            }
+            print_list(
+                &body,
+                &output,
+                "pacticipants",
+                "NAME\tMAIN BRANCH\tREPOSITORY",
+                |p| {
+                    ["name", "mainBranch", "repositoryUrl"]
+                        .map(|k| text_field(p, k))
+                        .to_vec()
+                },
+            )?;
         }
     }
     Ok(Outcome::Pass)
+}
+
+/// Posts a new pacticipant, or patches the one already called `name`.
+fn create_or_update(client: &BrokerClient, name: &str, body: &Value) -> anyhow::Result<()> {
+    let path = format!("/pacticipants/{}", segment(name));
+    let existing = client.send(reqwest::Method::GET, &path, None)?;
+    if existing.status == 404 {
+        client.post("/pacticipants", body)?;
+        println!("created pacticipant {name}");
+    } else {
+        let href = link(&existing.body, "self", None)
+            .unwrap_or(&path)
+            .to_owned();
+        client.expect_ok(reqwest::Method::PATCH, &href, Some(body))?;
+        println!("updated pacticipant {name}");
+    }
+    Ok(())
 }

@@ -9,6 +9,7 @@ use serde_json::{Value, json};
 
 use crate::api::body;
 use crate::api::pacticipants::{find_required, parse_name};
+use crate::api::reply::created_or_ok;
 use crate::api::version_view::{
     VersionView, find_version, parse_number, version_json, version_url,
 };
@@ -195,10 +196,7 @@ pub async fn get_branch_version(
             let (p, branch) = find_branch(conn, &p, &b)?;
             let (_, v) = find_version(conn, &p.name, &v)?;
             if !branches::contains_version(conn, branch.id, v.id)? {
-                return Err(BrokerError::not_found(format!(
-                    "Version '{}' on branch '{}'",
-                    v.number, branch.name
-                )));
+                return Err(not_on_branch(&v, &branch));
             }
             Ok(branch_version_json(&base, &p.name, &branch, &v))
         })
@@ -236,11 +234,14 @@ pub async fn put_branch_version(
             ))
         })
         .await?;
-    Ok(if created {
-        hal::created(&body)
-    } else {
-        hal::ok(&body)
-    })
+    Ok(created_or_ok(&body, created))
+}
+
+fn not_on_branch(version: &Version, branch: &Branch) -> BrokerError {
+    BrokerError::not_found(format!(
+        "Version '{}' on branch '{}'",
+        version.number, branch.name
+    ))
 }
 
 /// `DELETE /pacticipants/{p}/branches/{b}/versions/{v}`: 204, or 404.
@@ -256,10 +257,7 @@ pub async fn delete_branch_version(
             if branches::remove_version(conn, branch.id, v.id)? {
                 Ok(())
             } else {
-                Err(BrokerError::not_found(format!(
-                    "Version '{}' on branch '{}'",
-                    v.number, branch.name
-                )))
+                Err(not_on_branch(&v, &branch))
             }
         })
         .await?;

@@ -6,6 +6,7 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 
 use crate::api::body;
+use crate::api::reply::created_or_ok;
 use crate::error::BrokerError;
 use crate::hal::{self, BaseUrl, Link, Links};
 use crate::names::PacticipantName;
@@ -43,13 +44,29 @@ pub fn parse_name(field: &str, text: &str) -> Result<PacticipantName, BrokerErro
 
 /// The pacticipant resource.
 pub fn pacticipant_json(base: &BaseUrl, p: &Pacticipant) -> Value {
+    let links = pacticipant_links(base, p);
+    json!({
+        "name": p.name,
+        "displayName": p.display_name,
+        "repositoryUrl": p.repository_url,
+        "repositoryName": p.repository_name,
+        "repositoryNamespace": p.repository_namespace,
+        "mainBranch": p.main_branch,
+        "createdAt": crate::api::time(p.created_at),
+        "updatedAt": crate::api::time(p.updated_at),
+        "_links": links.into_value(),
+    })
+}
+
+/// The `_links` of a pacticipant resource.
+fn pacticipant_links(base: &BaseUrl, p: &Pacticipant) -> Links {
     let at = |rest: &[&str]| {
         let mut segs = vec!["pacticipants", p.name.as_str()];
         segs.extend_from_slice(rest);
         base.url(&segs)
     };
     let me = at(&[]);
-    let links = Links::new()
+    Links::new()
         .add("self", Link::new(me.clone()).name(p.name.clone()))
         .add(
             "pb:versions",
@@ -89,18 +106,7 @@ pub fn pacticipant_json(base: &BaseUrl, p: &Pacticipant) -> Value {
             ))
             .title("Can I Deploy badge")
             .templated(),
-        );
-    json!({
-        "name": p.name,
-        "displayName": p.display_name,
-        "repositoryUrl": p.repository_url,
-        "repositoryName": p.repository_name,
-        "repositoryNamespace": p.repository_namespace,
-        "mainBranch": p.main_branch,
-        "createdAt": crate::api::time(p.created_at),
-        "updatedAt": crate::api::time(p.updated_at),
-        "_links": links.into_value(),
-    })
+        )
 }
 
 /// `GET /pacticipants`.
@@ -206,11 +212,7 @@ pub async fn update_pacticipant(
         })
         .await?;
     let body = pacticipant_json(&base, &row);
-    Ok(if created {
-        hal::created(&body)
-    } else {
-        hal::ok(&body)
-    })
+    Ok(created_or_ok(&body, created))
 }
 
 /// `DELETE /pacticipants/{name}`: removes it with its versions and pacts.

@@ -9,15 +9,15 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 
 use crate::api::body;
-use crate::api::deployments::{Placed, embedded_context, missing, place};
 use crate::api::environments::find_environment;
-use crate::api::version_view::{find_version, version_url};
+use crate::api::placed::{self, Placed, embedded_context, list_json, place, place_one};
+use crate::api::reply::{created_or_ok, self_href_with_query};
 use crate::db::AnyConnection;
-use crate::error::{BrokerError, FieldError};
-use crate::hal::{self, BaseUrl, Link, Links};
+use crate::error::BrokerError;
+use crate::hal::{self, BaseUrl};
 use crate::state::AppState;
 use crate::store::releases::{self, ReleasedVersion};
-use crate::store::{environments, pacticipants, versions};
+use crate::store::{pacticipants, versions};
 
 /// The filters of the currently-supported list.
 #[derive(Debug, Deserialize)]
@@ -40,59 +40,14 @@ pub struct ReleaseRequest {}
 /// The released-version resource.
 pub fn released_json(base: &BaseUrl, r: &Placed<ReleasedVersion>) -> Result<Value, BrokerError> {
     let row = &r.row;
-    let links = Links::new()
-        .add(
-            "self",
-            Link::new(base.url(&["released-versions", &row.uuid])).title("Released version"),
-        )
-        .add(
-            "pb:version",
-            Link::new(version_url(
-                base,
-                &r.pacticipant.name,
-                &r.version.number,
-                &[],
-            ))
-            .title("Version"),
-        )
-        .add(
-            "pb:environment",
-            Link::new(base.url(&["environments", &r.environment.uuid]))
-                .title("Environment")
-                .name(r.environment.name.clone()),
-        );
     Ok(json!({
         "uuid": row.uuid,
         "currentlySupported": row.currently_supported(),
         "createdAt": crate::api::time(row.created_at),
         "supportEndedAt": row.support_ended_at.map(crate::api::time),
         "_embedded": embedded_context(base, r)?,
-        "_links": links.into_value(),
+        "_links": placed::record_links(base, r).into_value(),
     }))
-}
-
-fn released_list(
-    base: &BaseUrl,
-    list: &[Placed<ReleasedVersion>],
-    self_href: String,
-) -> Result<Value, BrokerError> {
-    let items = list
-        .iter()
-        .map(|r| released_json(base, r))
-        .collect::<Result<Vec<_>, _>>()?;
-    Ok(json!({
-        "_embedded": { "releasedVersions": items },
-        "_links": { "self": Link::new(self_href).title("Released versions").to_value() },
-    }))
-}
-
-fn with_version_ids(rows: Vec<ReleasedVersion>) -> Vec<(ReleasedVersion, i64)> {
-    rows.into_iter()
-        .map(|r| {
-            let id = r.version_id;
-            (r, id)
-        })
-        .collect()
 }
 
 /// `POST …/versions/{v}/released-versions/environment/{uuid}`: 201 with the
@@ -108,19 +63,12 @@ pub async fn record_release(
     let (p, v, uuid) = path.into_inner();
     let (body, created) = state
         .transaction(move |conn| {
-            let (_, version) = find_version(conn, &p, &v)?;
-            let env = find_environment(conn, &uuid)?;
+            let (version, env) = placed::find_version_and_environment(conn, &p, &v, &uuid)?;
             let (row, created) = releases::record(conn, &version, env.id)?;
-            let placed = place(conn, vec![(row, version.id)], &env)?;
-            let first = placed.first().ok_or_else(|| missing("release"))?;
-            Ok((released_json(&base, first)?, created))
+            Ok((released_json(&base, &place_one(conn, row, &env)?)?, created))
         })
         .await?;
-    Ok(if created {
-        hal::created(&body)
-    } else {
-        hal::ok(&body)
-    })
+    Ok(created_or_ok(&body, created))
 }
 
 /// `GET …/versions/{v}/released-versions/environment/{uuid}`.
@@ -134,13 +82,12 @@ pub async fn list_version_releases(
     let href = base.raw(req.path());
     let body = state
         .run(move |conn| {
-            let (_, version) = find_version(conn, &p, &v)?;
-            let env = find_environment(conn, &uuid)?;
+            let (version, env) = placed::find_version_and_environment(conn, &p, &v, &uuid)?;
             let rows: Vec<ReleasedVersion> =
                 releases::find_for_version_in(conn, version.id, env.id)?
                     .into_iter()
                     .collect();
-            released_list(&base, &place(conn, with_version_ids(rows), &env)?, href)
+            list_json(&base, &place(conn, rows, &env)?, href)
         })
         .await?;
     Ok(hal::ok(&body))
@@ -156,19 +103,16 @@ pub async fn list_currently_supported(
 ) -> Result<HttpResponse, BrokerError> {
     let uuid = path.into_inner();
     let query = query.into_inner();
-    let href = match req.query_string() {
-        "" => base.raw(req.path()),
-        q => format!("{}?{q}", base.raw(req.path())),
-    };
+    let href = self_href_with_query(&base, &req);
     let body = state
         .run(move |conn| {
             let env = find_environment(conn, &uuid)?;
             let Some((pacticipant_id, version_id)) = filters(conn, &query)? else {
-                return released_list(&base, &[], href);
+                return list_json::<ReleasedVersion>(&base, &[], href);
             };
             let rows =
                 releases::list_currently_supported(conn, env.id, pacticipant_id, version_id)?;
-            released_list(&base, &place(conn, with_version_ids(rows), &env)?, href)
+            list_json(&base, &place(conn, rows, &env)?, href)
         })
         .await?;
     Ok(hal::ok(&body))
@@ -193,30 +137,13 @@ fn filters(
     Ok(versions::find_by_number(conn, p.id, number)?.map(|v| (Some(p.id), Some(v.id))))
 }
 
-fn find_released(
-    conn: &mut AnyConnection,
-    uuid: &str,
-) -> Result<Placed<ReleasedVersion>, BrokerError> {
-    let row = releases::find_by_uuid(conn, uuid)?
-        .ok_or_else(|| BrokerError::not_found(format!("Released version with uuid '{uuid}'")))?;
-    let env = environments::find_by_id(conn, row.environment_id)?
-        .ok_or_else(|| missing("environment"))?;
-    let version_id = row.version_id;
-    let mut placed = place(conn, vec![(row, version_id)], &env)?;
-    placed.pop().ok_or_else(|| missing("release"))
-}
-
 /// `GET /released-versions/{uuid}`.
 pub async fn get_released_version(
     state: web::Data<AppState>,
     base: BaseUrl,
     path: web::Path<String>,
 ) -> Result<HttpResponse, BrokerError> {
-    let uuid = path.into_inner();
-    let body = state
-        .run(move |conn| released_json(&base, &find_released(conn, &uuid)?))
-        .await?;
-    Ok(hal::ok(&body))
+    placed::get::<ReleasedVersion>(state, base, path.into_inner()).await
 }
 
 /// `PATCH /released-versions/{uuid}` with `{"currentlySupported": false}`
@@ -229,21 +156,6 @@ pub async fn patch_released_version(
     bytes: web::Bytes,
 ) -> Result<HttpResponse, BrokerError> {
     let patch: ReleasedPatch = body::parse(&req, &bytes)?;
-    if patch.currently_supported == Some(true) {
-        return Err(BrokerError::Unprocessable {
-            detail: "currentlySupported can only be set to false; record the release again to resume support".into(),
-            errors: vec![FieldError::new("currentlySupported", "can only be set to false")],
-        });
-    }
-    let uuid = path.into_inner();
-    let body = state
-        .transaction(move |conn| {
-            let mut placed = find_released(conn, &uuid)?;
-            if patch.currently_supported == Some(false) {
-                placed.row = releases::end_support(conn, placed.row.id)?;
-            }
-            released_json(&base, &placed)
-        })
-        .await?;
-    Ok(hal::ok(&body))
+    placed::patch::<ReleasedVersion>(state, base, path.into_inner(), patch.currently_supported)
+        .await
 }

@@ -8,6 +8,7 @@ use serde_json::{Value, json};
 
 use crate::api::body;
 use crate::api::pacticipants::{find_required, parse_name};
+use crate::api::reply::created_or_ok;
 use crate::api::version_view::{find_version, parse_number, version_url};
 use crate::api::versions::versions_page;
 use crate::error::BrokerError;
@@ -70,9 +71,7 @@ pub async fn get_tag(
     let body = state
         .run(move |conn| {
             let (p, v) = find_version(conn, &p, &v)?;
-            let tag = tags::find(conn, v.id, &t)?.ok_or_else(|| {
-                BrokerError::not_found(format!("Tag '{t}' of version '{}'", v.number))
-            })?;
+            let tag = tags::find(conn, v.id, &t)?.ok_or_else(|| tag_not_found(&t, &v))?;
             Ok(tag_json(&base, &p.name, &v.number, &tag))
         })
         .await?;
@@ -107,11 +106,11 @@ pub async fn put_tag(
             Ok((tag_json(&base, &p.name, &v.number, &row), created))
         })
         .await?;
-    Ok(if created {
-        hal::created(&body)
-    } else {
-        hal::ok(&body)
-    })
+    Ok(created_or_ok(&body, created))
+}
+
+fn tag_not_found(tag: &str, version: &versions::Version) -> BrokerError {
+    BrokerError::not_found(format!("Tag '{tag}' of version '{}'", version.number))
 }
 
 /// `DELETE /pacticipants/{p}/versions/{v}/tags/{t}`: 204, or 404.
@@ -126,10 +125,7 @@ pub async fn delete_tag(
             if tags::delete(conn, v.id, &t)? {
                 Ok(())
             } else {
-                Err(BrokerError::not_found(format!(
-                    "Tag '{t}' of version '{}'",
-                    v.number
-                )))
+                Err(tag_not_found(&t, &v))
             }
         })
         .await?;

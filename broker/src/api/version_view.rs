@@ -164,7 +164,20 @@ fn pact_links(base: &BaseUrl, view: &VersionView) -> Vec<Link> {
 pub fn version_json(base: &BaseUrl, view: &VersionView) -> Value {
     let p = view.pacticipant.name.as_str();
     let v = &view.version;
-    let n = v.number.as_str();
+    let links = version_links(base, view);
+    json!({
+        "number": v.number,
+        "buildUrl": v.build_url,
+        "createdAt": crate::api::time(v.created_at),
+        "_embedded": embedded(base, p, v, &view.tags, &view.branches),
+        "_links": links.into_value(),
+    })
+}
+
+/// The `_links` of a version resource.
+fn version_links(base: &BaseUrl, view: &VersionView) -> Links {
+    let p = view.pacticipant.name.as_str();
+    let n = view.version.number.as_str();
     let me = version_url(base, p, n, &[]);
     let latest_results = [
         "verification-results",
@@ -175,7 +188,7 @@ pub fn version_json(base: &BaseUrl, view: &VersionView) -> Value {
         "latest",
     ];
     let envs = |kind, title, only| environment_links(base, view, kind, title, only);
-    let links = Links::new()
+    Links::new()
         .add("self", Link::new(me.clone()).title("Version").name(n))
         .add(
             "pb:pacticipant",
@@ -210,12 +223,5 @@ pub fn version_json(base: &BaseUrl, view: &VersionView) -> Value {
         .add_array(
             "pb:record-release",
             envs("released-versions", "Record release to", None),
-        );
-    json!({
-        "number": n,
-        "buildUrl": v.build_url,
-        "createdAt": crate::api::time(v.created_at),
-        "_embedded": embedded(base, p, v, &view.tags, &view.branches),
-        "_links": links.into_value(),
-    })
+        )
 }

@@ -10,6 +10,7 @@ use serde_json::{Value, json};
 
 use crate::api::body;
 use crate::api::pacticipants::{find_required, parse_name};
+use crate::api::reply::created_or_ok;
 use crate::api::version_view::{
     VersionView, find_version, parse_number, version_json, version_summary_json,
 };
@@ -206,11 +207,7 @@ pub async fn update_version(
         })
         .await?;
     let body = version_json(&base, &view);
-    Ok(if created {
-        hal::created(&body)
-    } else {
-        hal::ok(&body)
-    })
+    Ok(created_or_ok(&body, created))
 }
 
 fn parse_tags(list: Option<&[TagRequest]>) -> Result<Option<Vec<TagName>>, BrokerError> {
