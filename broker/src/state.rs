@@ -3,7 +3,6 @@
 use std::sync::Arc;
 
 use actix_web::web;
-use diesel::Connection;
 
 use crate::config::BrokerConfig;
 use crate::db::{AnyConnection, Pool};
@@ -40,26 +39,7 @@ impl AppState {
         T: Send + 'static,
         F: FnOnce(&mut AnyConnection) -> Result<T, BrokerError> + Send + 'static,
     {
-        self.run(move |conn| {
-            conn.transaction(|conn| {
-                take_sqlite_write_lock(conn)?;
-                work(conn)
-            })
-        })
-        .await
+        self.run(move |conn| crate::db::write_transaction(conn, work))
+            .await
     }
-}
-
-/// SQLite starts a transaction deferred: one that reads first and writes
-/// later fails at once with SQLITE_BUSY when another writer committed in
-/// between (the busy timeout is not consulted for that upgrade). A no-op
-/// write as the first statement takes the write lock up front, so
-/// concurrent writers queue behind the busy timeout instead of failing.
-fn take_sqlite_write_lock(conn: &mut AnyConnection) -> Result<(), BrokerError> {
-    use diesel::connection::SimpleConnection;
-    if let AnyConnection::Sqlite(c) = conn {
-        c.batch_execute("DELETE FROM tokens WHERE 1 = 0")
-            .map_err(StoreError::from)?;
-    }
-    Ok(())
 }

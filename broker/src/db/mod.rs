@@ -121,3 +121,24 @@ pub fn connect(url: &str, size: u32) -> Result<Pool, StoreError> {
         .build(manager)
         .map_err(StoreError::Pool)
 }
+
+/// Runs `work` in one transaction that is ready to write: an error rolls
+/// everything back.
+///
+/// SQLite starts a transaction deferred: one that reads first and writes
+/// later fails at once with SQLITE_BUSY when another writer committed in
+/// between (the busy timeout is not consulted for that upgrade). A no-op
+/// write as the first statement takes the write lock up front, so
+/// concurrent writers queue behind the busy timeout instead of failing.
+pub fn write_transaction<T, E, F>(conn: &mut AnyConnection, work: F) -> Result<T, E>
+where
+    F: FnOnce(&mut AnyConnection) -> Result<T, E>,
+    E: From<diesel::result::Error>,
+{
+    conn.transaction(|conn| {
+        if let AnyConnection::Sqlite(c) = conn {
+            c.batch_execute("DELETE FROM tokens WHERE 1 = 0")?;
+        }
+        work(conn)
+    })
+}

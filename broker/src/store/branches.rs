@@ -54,14 +54,18 @@ pub fn find_or_create(
     if let Some(found) = find_by_name(conn, pacticipant_id, name.as_str())? {
         return Ok(found);
     }
-    let inserted = diesel::insert_into(branches::table)
-        .values((
-            branches::pacticipant_id.eq(pacticipant_id),
-            branches::name.eq(name.as_str()),
-            branches::created_at.eq(now()),
-        ))
-        .returning(branches::all_columns)
-        .get_result(conn);
+    // A savepoint: on PostgreSQL a failed statement aborts the whole
+    // transaction, so losing the insert race must roll back only the insert.
+    let inserted = conn.transaction(|c| {
+        diesel::insert_into(branches::table)
+            .values((
+                branches::pacticipant_id.eq(pacticipant_id),
+                branches::name.eq(name.as_str()),
+                branches::created_at.eq(now()),
+            ))
+            .returning(branches::all_columns)
+            .get_result(c)
+    });
     match inserted.map_err(StoreError::from) {
         Err(e) if e.is_unique_violation() => find_by_name(conn, pacticipant_id, name.as_str())?
             .ok_or(StoreError::Query(diesel::result::Error::NotFound)),
@@ -84,14 +88,18 @@ pub fn add_version(
     if exists.is_some() {
         return Ok(());
     }
-    let inserted = diesel::insert_into(branch_versions::table)
-        .values((
-            branch_versions::branch_id.eq(branch.id),
-            branch_versions::version_id.eq(version_id),
-            branch_versions::pacticipant_id.eq(branch.pacticipant_id),
-            branch_versions::created_at.eq(now()),
-        ))
-        .execute(conn);
+    // A savepoint: on PostgreSQL a failed statement aborts the whole
+    // transaction, so losing the insert race must roll back only the insert.
+    let inserted = conn.transaction(|c| {
+        diesel::insert_into(branch_versions::table)
+            .values((
+                branch_versions::branch_id.eq(branch.id),
+                branch_versions::version_id.eq(version_id),
+                branch_versions::pacticipant_id.eq(branch.pacticipant_id),
+                branch_versions::created_at.eq(now()),
+            ))
+            .execute(c)
+    });
     match inserted.map_err(StoreError::from) {
         Err(e) if e.is_unique_violation() => Ok(()),
         other => other.map(|_| ()),

@@ -107,7 +107,9 @@ pub fn find_or_create(
     if let Some(found) = find_by_name(conn, name.as_str())? {
         return Ok(found);
     }
-    match insert(conn, name, &PacticipantAttributes::default()) {
+    // A savepoint: on PostgreSQL a failed statement aborts the whole
+    // transaction, so losing the insert race must roll back only the insert.
+    match conn.transaction(|c| insert(c, name, &PacticipantAttributes::default())) {
         Err(e) if e.is_unique_violation() => find_by_name(conn, name.as_str())?
             .ok_or(StoreError::Query(diesel::result::Error::NotFound)),
         other => other,

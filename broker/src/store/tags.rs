@@ -28,15 +28,19 @@ pub fn add(
     if let Some(found) = find(conn, version.id, name.as_str())? {
         return Ok((found, false));
     }
-    let inserted = diesel::insert_into(tags::table)
-        .values((
-            tags::version_id.eq(version.id),
-            tags::pacticipant_id.eq(version.pacticipant_id),
-            tags::name.eq(name.as_str()),
-            tags::created_at.eq(now()),
-        ))
-        .returning(tags::all_columns)
-        .get_result(conn);
+    // A savepoint: on PostgreSQL a failed statement aborts the whole
+    // transaction, so losing the insert race must roll back only the insert.
+    let inserted = conn.transaction(|c| {
+        diesel::insert_into(tags::table)
+            .values((
+                tags::version_id.eq(version.id),
+                tags::pacticipant_id.eq(version.pacticipant_id),
+                tags::name.eq(name.as_str()),
+                tags::created_at.eq(now()),
+            ))
+            .returning(tags::all_columns)
+            .get_result(c)
+    });
     match inserted.map_err(StoreError::from) {
         Err(e) if e.is_unique_violation() => Ok((
             find(conn, version.id, name.as_str())?

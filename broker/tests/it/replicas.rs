@@ -61,3 +61,45 @@ fn replicas_starting_together_migrate_once() {
         let _ = TestDb::Sqlite;
     }
 }
+
+#[test]
+fn concurrent_creators_of_one_name_all_succeed_inside_their_transactions() {
+    use accord_broker::names::{PacticipantName, VersionNumber};
+    use accord_broker::store::{pacticipants, versions};
+    use std::sync::{Arc, Barrier};
+
+    for db in backends() {
+        let database = TestDatabase::create(db);
+        let pool = accord_broker::db::connect(&database.url, 8).expect("connect");
+        accord_broker::db::run_migrations(&mut pool.get().expect("connection")).expect("migrate");
+        for round in 0..5 {
+            let barrier = Arc::new(Barrier::new(6));
+            let workers: Vec<_> = (0..6)
+                .map(|_| {
+                    let (pool, barrier) = (pool.clone(), barrier.clone());
+                    std::thread::spawn(move || {
+                        let mut conn = pool.get().expect("connection");
+                        let name = PacticipantName::parse(&format!("Same {round}")).expect("name");
+                        let number = VersionNumber::parse("1.0.0").expect("number");
+                        barrier.wait();
+                        accord_broker::db::write_transaction(&mut conn, |c| {
+                            let p = pacticipants::find_or_create(c, &name)?;
+                            let v = versions::find_or_create(c, p.id, &number)?;
+                            // a statement after a lost race must still work
+                            pacticipants::find_by_id(c, p.id)?;
+                            Ok::<_, accord_broker::store::StoreError>(v.id)
+                        })
+                    })
+                })
+                .collect();
+            let ids: Vec<i64> = workers
+                .into_iter()
+                .map(|w| w.join().expect("thread").expect("every creator succeeds"))
+                .collect();
+            assert!(
+                ids.windows(2).all(|w| w[0] == w[1]),
+                "one version for everyone: {ids:?}"
+            );
+        }
+    }
+}
