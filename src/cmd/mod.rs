@@ -43,7 +43,7 @@ impl From<Outcome> for std::process::ExitCode {
     about,
     long_about = None,
     propagate_version = true,
-    after_help = "Exit codes: 0 success, 1 contract failure or mismatch, 2 usage or operational error.\n\nStart with:\n  accord contract compile examples/planning-agent.yaml -o planning-agent.json\n  accord contract lint planning-agent.json"
+    after_help = "Exit codes: 0 success, 1 contract failure or mismatch, 2 usage or operational error.\n\nStart with:\n  accord serve                     (a broker on ./accord.db, http://127.0.0.1:9292)\n  accord contract compile examples/planning-agent.yaml -o planning-agent.json\n  accord publish planning-agent.json --consumer-app-version 1.0.0 --branch main --broker-url http://127.0.0.1:9292"
 )]
 pub struct Cli {
     #[command(subcommand)]
