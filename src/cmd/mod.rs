@@ -7,6 +7,7 @@ mod files;
 mod match_cmd;
 mod migrate;
 mod pacticipant;
+mod publish;
 mod record_deployment;
 mod record_release;
 mod serve;
@@ -75,6 +76,8 @@ pub enum Command {
     CanIDeploy(can_i_deploy::CanIDeployArgs),
     /// Replay contracts against a running provider and report findings by layer.
     Verify(verify::VerifyArgs),
+    /// Publish contracts (Accord or Pact files) for a consumer version.
+    Publish(publish::PublishArgs),
 }
 
 /// Runs the parsed command line.
@@ -91,5 +94,6 @@ pub fn run(cli: Cli) -> anyhow::Result<Outcome> {
         Command::RecordRelease(a) => record_release::run(a),
         Command::CanIDeploy(a) => can_i_deploy::run(a),
         Command::Verify(a) => verify::run(a),
+        Command::Publish(a) => publish::run(a),
     }
 }

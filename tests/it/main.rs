@@ -5,6 +5,7 @@ mod broker_cmd;
 mod can_i_deploy_cmd;
 mod contract_cmd;
 mod match_cmd;
+mod publish_cmd;
 mod resources_cmd;
 mod support;
 mod verify_cmd;
