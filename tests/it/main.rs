@@ -8,4 +8,5 @@ mod match_cmd;
 mod publish_cmd;
 mod resources_cmd;
 mod support;
+mod verify_broker;
 mod verify_cmd;
