@@ -187,7 +187,10 @@ fn source(args: &VerifyArgs) -> anyhow::Result<(ContractSource, Option<BrokerRun
     for pact in &pacts {
         say(
             args,
-            &format!("\n{} ({})", pact.short_description, pact.sourced.source),
+            &format!(
+                "\nThe pact of {} ({})",
+                pact.sourced.contract.consumer.name, pact.short_description
+            ),
         );
         for notice in pact.before_notices() {
             say(args, &format!("  {}", notice.text));

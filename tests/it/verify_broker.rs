@@ -40,9 +40,13 @@ fn contract(dir: &std::path::Path, consumer: &str, extra: Value) -> String {
 }
 
 fn publish(broker: &BrokerProcess, file: &str, consumer_version: &str) {
+    publish_on(broker, file, consumer_version, "main");
+}
+
+fn publish_on(broker: &BrokerProcess, file: &str, consumer_version: &str, branch: &str) {
     accord()
         .args(["publish", file, "--consumer-app-version", consumer_version])
-        .args(["--branch", "main", "--broker-url", &broker.url])
+        .args(["--branch", branch, "--broker-url", &broker.url])
         .assert()
         .success();
 }
@@ -219,6 +223,27 @@ fn a_failing_pending_contract_exits_zero_and_is_shown_as_pending() {
     assert!(out.contains("Verification PASSED"), "{out}");
     // Without pending status the same failure fails the run.
     verify(&broker, &provider, &["--provider-branch", "main"]).code(1);
+}
+
+#[test]
+fn a_failing_wip_contract_is_verified_as_wip_and_does_not_fail_the_run() {
+    let broker = BrokerProcess::start(&[]);
+    let provider = HttpProvider::start().expect("provider");
+    let dir = temp_dir("verify-broker-wip");
+    publish(&broker, &contract(&dir, "consumer", json!({})), "1.0.0");
+    verify(&broker, &provider, &PUBLISH).code(0);
+    let feature = contract(&dir, "consumer", json!({"price": 5}));
+    publish_on(&broker, &feature, "1.1.0", "feat-price");
+    // The default selectors do not pick a feature branch …
+    let a = verify(&broker, &provider, &["--provider-branch", "main"]).code(0);
+    assert!(!stdout(&a).contains("FAIL"), "{}", stdout(&a));
+    // … but it is work in progress since then.
+    let wip = ["--provider-branch", "main", "--include-wip-since", "2020-01-01"];
+    let a = verify(&broker, &provider, &wip).code(0);
+    let out = stdout(&a);
+    assert!(out.contains("[WIP, pending]"), "{out}");
+    assert!(out.contains("FAIL (pending)"), "{out}");
+    assert!(out.contains("Verification PASSED"), "{out}");
 }
 
 #[test]
