@@ -238,7 +238,12 @@ fn a_failing_wip_contract_is_verified_as_wip_and_does_not_fail_the_run() {
     let a = verify(&broker, &provider, &["--provider-branch", "main"]).code(0);
     assert!(!stdout(&a).contains("FAIL"), "{}", stdout(&a));
     // … but it is work in progress since then.
-    let wip = ["--provider-branch", "main", "--include-wip-since", "2020-01-01"];
+    let wip = [
+        "--provider-branch",
+        "main",
+        "--include-wip-since",
+        "2020-01-01",
+    ];
     let a = verify(&broker, &provider, &wip).code(0);
     let out = stdout(&a);
     assert!(out.contains("[WIP, pending]"), "{out}");
