@@ -13,6 +13,8 @@ mod record_release;
 mod serve;
 mod token;
 mod verify;
+mod verify_fetch;
+mod verify_publish;
 
 use clap::{Parser, Subcommand};
 
@@ -75,7 +77,7 @@ pub enum Command {
     #[command(disable_version_flag = true)]
     CanIDeploy(can_i_deploy::CanIDeployArgs),
     /// Replay contracts against a running provider and report findings by layer.
-    Verify(verify::VerifyArgs),
+    Verify(Box<verify::VerifyArgs>),
     /// Publish contracts (Accord or Pact files) for a consumer version.
     Publish(publish::PublishArgs),
 }
@@ -93,7 +95,7 @@ pub fn run(cli: Cli) -> anyhow::Result<Outcome> {
         Command::RecordDeployment(a) => record_deployment::run(a),
         Command::RecordRelease(a) => record_release::run(a),
         Command::CanIDeploy(a) => can_i_deploy::run(a),
-        Command::Verify(a) => verify::run(a),
+        Command::Verify(a) => verify::run(*a),
         Command::Publish(a) => publish::run(a),
     }
 }

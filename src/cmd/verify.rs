@@ -3,8 +3,10 @@
 //! Thin: the flags become an [`accord_verifier::VerifyConfig`], the report
 //! is rendered as text, JSON or JUnit. Exit 0 when every non-pending
 //! interaction passed, 1 on a non-pending failure, 2 on an operational
-//! error. Broker flags (`--broker-url`, selectors, `--publish`) join with
-//! the broker's verification API as another contract source.
+//! error. Contracts come from files (`--contract`) or from a broker
+//! (`--broker-url`, [`super::verify_fetch`]); with `--publish` the results
+//! go back to it ([`super::verify_publish`]). The verifier itself knows no
+//! broker.
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -14,8 +16,12 @@ use accord_verifier::render::{interaction_line, junit, summary};
 use accord_verifier::{ContractSource, Filter, Limits, Token, VerificationReport, VerifyConfig};
 use anyhow::Context;
 use clap::{Args, ValueEnum};
+use serde_json::{Value, json};
 
 use super::Outcome;
+use super::verify_fetch::{self, FetchedPact, Selection};
+use super::verify_publish::{self, Target};
+use crate::client::{BrokerArgs, BrokerClient};
 
 /// Replay contracts against a running provider and report findings by layer.
 #[derive(Debug, Args)]
@@ -29,9 +35,37 @@ pub struct VerifyArgs {
     /// The provider version being verified (recorded in the results).
     #[arg(long)]
     provider_version: Option<String>,
-    /// Contract or Pact files to verify.
-    #[arg(long = "contract", value_name = "FILE", num_args = 1.., required = true)]
+    /// The provider version's branch (selects pending pacts; recorded on publish).
+    #[arg(long, value_name = "BRANCH")]
+    provider_branch: Option<String>,
+    /// A tag for the provider version (repeatable, or comma-separated).
+    #[arg(
+        long = "provider-tag",
+        alias = "provider-tags",
+        value_name = "TAG",
+        value_delimiter = ','
+    )]
+    provider_tags: Vec<String>,
+    /// Contract or Pact files to verify (instead of a broker's pacts).
+    #[arg(long = "contract", value_name = "FILE", num_args = 1.., conflicts_with = "broker_url")]
     contracts: Vec<PathBuf>,
+    #[command(flatten)]
+    broker: BrokerArgs,
+    /// Consumer version selectors as JSON objects [default: {"mainBranch":true} {"deployedOrReleased":true}].
+    #[arg(long = "consumer-version-selectors", value_name = "JSON", num_args = 1.., value_parser = parse_selector, conflicts_with = "contracts")]
+    selectors: Vec<Value>,
+    /// Ask the broker which pacts are pending (their failures do not fail the run).
+    #[arg(long, conflicts_with = "contracts")]
+    enable_pending: bool,
+    /// Also verify work-in-progress pacts created since DATE (pending too).
+    #[arg(long, value_name = "DATE", conflicts_with = "contracts")]
+    include_wip_since: Option<String>,
+    /// Publish the results to the broker (needs --provider-version).
+    #[arg(long, requires = "provider_version", conflicts_with = "contracts")]
+    publish: bool,
+    /// The CI build, recorded with published results.
+    #[arg(long, value_name = "URL")]
+    build_url: Option<String>,
     /// Pact-compatible provider-state change URL.
     #[arg(long)]
     state_change_url: Option<String>,
@@ -86,9 +120,24 @@ fn parse_principal(text: &str) -> Result<(String, String), String> {
     }
 }
 
+fn parse_selector(text: &str) -> Result<Value, String> {
+    match serde_json::from_str::<Value>(text) {
+        Ok(v @ Value::Object(_)) => Ok(v),
+        Ok(_) => Err("a selector is a JSON object, e.g. {\"mainBranch\":true}".to_string()),
+        Err(e) => Err(format!("not JSON: {e}")),
+    }
+}
+
+/// The pacts fetched from a broker, kept for publishing.
+struct BrokerRun {
+    client: BrokerClient,
+    pacts: Vec<FetchedPact>,
+}
+
 /// Runs `accord verify`.
 pub fn run(args: VerifyArgs) -> anyhow::Result<Outcome> {
-    let config = config(&args)?;
+    let (source, broker) = source(&args)?;
+    let config = config(&args, source)?;
     let live_lines = args.output == Format::Text || args.output_file.is_some();
     let progress: Option<accord_verifier::Progress> = live_lines.then(|| {
         Arc::new(|consumer: &str, i: &accord_verifier::InteractionResult| {
@@ -103,6 +152,9 @@ pub fn run(args: VerifyArgs) -> anyhow::Result<Outcome> {
     let drivers = accord_verifier::default_drivers();
     let report = runtime.block_on(accord_verifier::verify(&config, drivers, progress))?;
     emit(&args, &report)?;
+    if let Some(broker) = broker {
+        after_verification(&args, &broker, &report)?;
+    }
     Ok(if report.passed() {
         Outcome::Pass
     } else {
@@ -110,8 +162,95 @@ pub fn run(args: VerifyArgs) -> anyhow::Result<Outcome> {
     })
 }
 
-fn config(args: &VerifyArgs) -> anyhow::Result<VerifyConfig> {
-    let source = ContractSource::Files(args.contracts.clone());
+/// Files, or the pacts the broker selects (their notices printed first).
+fn source(args: &VerifyArgs) -> anyhow::Result<(ContractSource, Option<BrokerRun>)> {
+    if !args.contracts.is_empty() {
+        return Ok((ContractSource::Files(args.contracts.clone()), None));
+    }
+    let client = BrokerClient::from_args(&args.broker)
+        .context("pass --contract FILE… or a broker (--broker-url)")?;
+    let selection = Selection {
+        selectors: if args.selectors.is_empty() {
+            vec![
+                json!({"mainBranch": true}),
+                json!({"deployedOrReleased": true}),
+            ]
+        } else {
+            args.selectors.clone()
+        },
+        provider_branch: args.provider_branch.clone(),
+        provider_tags: args.provider_tags.clone(),
+        include_pending: args.enable_pending,
+        wip_since: args.include_wip_since.clone(),
+    };
+    let pacts = verify_fetch::fetch(&client, &args.provider, &selection)?;
+    for pact in &pacts {
+        say(
+            args,
+            &format!(
+                "\nThe pact of {} ({})",
+                pact.sourced.contract.consumer.name, pact.short_description
+            ),
+        );
+        for notice in pact.before_notices() {
+            say(args, &format!("  {}", notice.text));
+        }
+    }
+    let loaded = pacts.iter().map(|p| p.sourced.clone()).collect();
+    Ok((
+        ContractSource::Loaded(loaded),
+        Some(BrokerRun { client, pacts }),
+    ))
+}
+
+/// Publishes (with `--publish`) and prints each pact's after-verification notices.
+fn after_verification(
+    args: &VerifyArgs,
+    broker: &BrokerRun,
+    report: &VerificationReport,
+) -> anyhow::Result<()> {
+    let published = match (args.publish, &args.provider_version) {
+        (true, Some(version)) => {
+            let target = Target {
+                version: version.clone(),
+                branch: args.provider_branch.clone(),
+                tags: args.provider_tags.clone(),
+                build_url: args.build_url.clone(),
+            };
+            let hrefs =
+                verify_publish::publish(&broker.client, &broker.pacts, &report.contracts, &target)?;
+            for (result, href) in report.contracts.iter().zip(&hrefs) {
+                say(
+                    args,
+                    &format!(
+                        "Published the verification of {}'s pact: {href}",
+                        result.consumer
+                    ),
+                );
+            }
+            true
+        }
+        _ => false,
+    };
+    for (pact, result) in broker.pacts.iter().zip(&report.contracts) {
+        for notice in pact.after_notices(result.passed(), published) {
+            say(args, &notice.text);
+        }
+    }
+    Ok(())
+}
+
+/// A line for the person at the terminal: stdout, unless stdout carries
+/// the JSON or JUnit output.
+fn say(args: &VerifyArgs, line: &str) {
+    if args.output == Format::Text || args.output_file.is_some() {
+        println!("{line}");
+    } else {
+        eprintln!("{line}");
+    }
+}
+
+fn config(args: &VerifyArgs, source: ContractSource) -> anyhow::Result<VerifyConfig> {
     let mut config = VerifyConfig::new(&args.provider, &args.provider_base_url, source);
     config.provider_version = args.provider_version.clone();
     config.state_change_url = args.state_change_url.clone();

@@ -9,4 +9,5 @@ mod pact_cli;
 mod publish_cmd;
 mod resources_cmd;
 mod support;
+mod verify_broker;
 mod verify_cmd;

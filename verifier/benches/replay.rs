@@ -72,6 +72,7 @@ fn setup(n: usize, jobs: usize) -> (StubProvider, VerifyConfig) {
         contract,
         source: "bench".into(),
         pending: false,
+        wip: false,
     }]);
     let mut config = VerifyConfig::new("items", stub.base_url(), source);
     config.state_change_url = Some(stub.state_change_url());

@@ -40,11 +40,25 @@ pub struct SourcedContract {
     pub source: String,
     /// The whole contract is pending (its failures never fail the run).
     pub pending: bool,
+    /// A work-in-progress contract (a broker's WIP pact; always pending).
+    pub wip: bool,
 }
 
-/// Where the contracts to verify come from. The broker source
-/// (`pacts-for-verification` with selectors) joins this enum when the
-/// broker client lands.
+impl SourcedContract {
+    /// A contract that is neither pending nor WIP.
+    pub fn new(contract: Contract, source: impl Into<String>) -> Self {
+        SourcedContract {
+            contract,
+            source: source.into(),
+            pending: false,
+            wip: false,
+        }
+    }
+}
+
+/// Where the contracts to verify come from. The verifier knows no broker:
+/// the CLI fetches a broker's pacts for verification and hands them over
+/// as [`ContractSource::Loaded`], each with its pending and WIP flags.
 #[derive(Debug, Clone)]
 pub enum ContractSource {
     /// Contract or Pact files on disk.

@@ -19,11 +19,7 @@ pub fn load(source: &ContractSource, provider: &str) -> Result<Vec<SourcedContra
                     })?;
                 let origin = path.display().to_string();
                 let contract = read_contract(&text, &origin)?;
-                Ok(SourcedContract {
-                    contract,
-                    source: origin,
-                    pending: false,
-                })
+                Ok(SourcedContract::new(contract, origin))
             })
             .collect::<Result<Vec<_>, VerifyError>>()?,
     };

@@ -101,6 +101,7 @@ mod tests {
             provider: "p".into(),
             source: "f".into(),
             pending: false,
+            wip: false,
             interactions: vec![InteractionResult {
                 index: 0,
                 interaction_id: Some("k1".into()),

@@ -52,6 +52,8 @@ pub struct ContractResult {
     pub source: String,
     /// The whole contract is pending (a broker's pending pact).
     pub pending: bool,
+    /// A work-in-progress contract (a broker's WIP pact; also pending).
+    pub wip: bool,
     pub interactions: Vec<InteractionResult>,
 }
 
@@ -177,6 +179,7 @@ mod tests {
                 provider: "p".into(),
                 source: "f.json".into(),
                 pending: false,
+                wip: false,
                 interactions,
             }],
         }

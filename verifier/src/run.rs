@@ -116,7 +116,8 @@ impl ChainRun {
             let Some(interaction) = contract.interactions.get(index) else {
                 continue;
             };
-            let result = replay(&self.cx, index, interaction, self.sourced.pending).await?;
+            let pending = self.sourced.pending || self.sourced.wip;
+            let result = replay(&self.cx, index, interaction, pending).await?;
             if let Some(p) = &self.progress {
                 p(&contract.consumer.name, &result);
             }
@@ -134,7 +135,8 @@ fn contract_result(
         consumer: sourced.contract.consumer.name.clone(),
         provider: sourced.contract.provider.name.clone(),
         source: sourced.source.clone(),
-        pending: sourced.pending,
+        pending: sourced.pending || sourced.wip,
+        wip: sourced.wip,
         interactions,
     }
 }

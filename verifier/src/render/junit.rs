@@ -99,6 +99,7 @@ mod tests {
                 provider: "p".into(),
                 source: "f".into(),
                 pending: false,
+                wip: false,
                 interactions: vec![case("one", false), case("two", true)],
             }],
         };

@@ -67,7 +67,11 @@ fn contract_summary(out: &mut String, c: &ContractResult) {
         }
         (n, _) => format!("{n} failed"),
     };
-    let pending = if c.pending { " [pending]" } else { "" };
+    let pending = match (c.wip, c.pending) {
+        (true, _) => " [WIP, pending]",
+        (false, true) => " [pending]",
+        (false, false) => "",
+    };
     let _ = writeln!(
         out,
         "\nConsumer {}{pending} ({}): {state}",
@@ -128,6 +132,7 @@ mod tests {
                 provider: "items".into(),
                 source: "web.json".into(),
                 pending,
+                wip: false,
                 interactions: vec![InteractionResult {
                     index: 0,
                     interaction_id: None,

@@ -189,6 +189,7 @@ pub fn pact(interaction: Interaction) -> SourcedContract {
         },
         source: "compat".into(),
         pending: false,
+        wip: false,
     }
 }
 

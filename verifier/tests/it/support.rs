@@ -20,6 +20,7 @@ pub fn contract(interactions: Vec<Value>) -> SourcedContract {
         contract: accord_dsl::pact::from_value(&doc, "test").expect("valid contract"),
         source: "test".into(),
         pending: false,
+        wip: false,
     }
 }
 

@@ -1,0 +1,217 @@
+//! `accord verify --broker-url`: the pacts a provider build must verify,
+//! fetched the way Pact's Rust verifier does (reference §2.3), so it works
+//! against Accord's broker and any Pact Broker-compatible server:
+//! `GET /` → `GET pb:provider-pacts-for-verification` → `POST` to its
+//! `self` with the selectors → `GET` each pact's `self`, keeping the pact's
+//! own links for publishing the results.
+
+use anyhow::{Context, bail};
+use reqwest::Method;
+use serde_json::{Map, Value, json};
+
+use accord_verifier::SourcedContract;
+
+use crate::client::{BrokerClient, describe_error, link, segment};
+
+/// What to ask the broker for.
+#[derive(Debug, Clone)]
+pub struct Selection {
+    /// Consumer version selectors (JSON objects), sent as given.
+    pub selectors: Vec<Value>,
+    pub provider_branch: Option<String>,
+    pub provider_tags: Vec<String>,
+    /// Ask for pending status (`--enable-pending`).
+    pub include_pending: bool,
+    /// Ask for WIP pacts created since this date.
+    pub wip_since: Option<String>,
+}
+
+impl Selection {
+    /// The `POST` body, with Pact's field rules: `includePendingStatus` and
+    /// `consumerVersionSelectors` always, the others only when set.
+    pub fn body(&self) -> Value {
+        let mut body = Map::new();
+        body.insert("consumerVersionSelectors".into(), json!(self.selectors));
+        body.insert(
+            "includePendingStatus".into(),
+            json!(self.include_pending || self.wip_since.is_some()),
+        );
+        if let Some(branch) = &self.provider_branch {
+            body.insert("providerVersionBranch".into(), json!(branch));
+        }
+        if !self.provider_tags.is_empty() {
+            body.insert("providerVersionTags".into(), json!(self.provider_tags));
+        }
+        if let Some(since) = &self.wip_since {
+            body.insert("includeWipPactsSince".into(), json!(since));
+        }
+        Value::Object(body)
+    }
+}
+
+/// A notice the broker attached to a pact (`when` as the broker says it).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Notice {
+    pub when: String,
+    pub text: String,
+}
+
+/// One pact to verify, with what publishing its results needs.
+#[derive(Debug, Clone)]
+pub struct FetchedPact {
+    pub sourced: SourcedContract,
+    pub short_description: String,
+    pub notices: Vec<Notice>,
+    /// The pact's `pb:publish-verification-results` (metadata segment kept).
+    pub publish_href: Option<String>,
+    /// The pact's `pb:provider` (the provider pacticipant).
+    pub provider_href: Option<String>,
+}
+
+impl FetchedPact {
+    /// Notices for before verification (and those with no `when`).
+    pub fn before_notices(&self) -> impl Iterator<Item = &Notice> {
+        self.notices
+            .iter()
+            .filter(|n| n.when.is_empty() || n.when == "before_verification")
+    }
+
+    /// Notices for the outcome: `after_verification:success_X_published_Y`.
+    pub fn after_notices(&self, success: bool, published: bool) -> impl Iterator<Item = &Notice> {
+        let when = format!("after_verification:success_{success}_published_{published}");
+        self.notices.iter().filter(move |n| n.when == when)
+    }
+}
+
+/// Expands `{name}` placeholders of a templated href with encoded values.
+pub fn expand(href: &str, values: &[(&str, &str)]) -> String {
+    values.iter().fold(href.to_owned(), |acc, (name, value)| {
+        acc.replace(&format!("{{{name}}}"), &segment(value))
+    })
+}
+
+/// Fetches every pact the broker selects for `provider`. No pact at all is
+/// an error, as in Pact.
+pub fn fetch(
+    client: &BrokerClient,
+    provider: &str,
+    selection: &Selection,
+) -> anyhow::Result<Vec<FetchedPact>> {
+    let index = client.get("/").context("cannot read the broker's index")?;
+    let Some(template) = link(&index, "pb:provider-pacts-for-verification", None) else {
+        bail!(
+            "the broker at {} has no pb:provider-pacts-for-verification link (it needs pacts for verification, Pact Broker 2.60 or later)",
+            client.url("/")
+        );
+    };
+    let url = expand(template, &[("provider", provider)]);
+    let nav = client.send(Method::GET, &url, None)?;
+    match nav.status {
+        404 => bail!("no pacts were found for provider {provider}: the broker does not know it"),
+        200..=299 => {}
+        _ => bail!("GET {url} failed: {}", describe_error(&nav)),
+    }
+    let nav = nav.body;
+    let post_to = link(&nav, "self", None).unwrap_or(&url).to_owned();
+    let reply = client
+        .post(&post_to, &selection.body())
+        .context("the broker refused the pacts-for-verification request")?;
+    let entries = reply["_embedded"]["pacts"]
+        .as_array()
+        .with_context(|| format!("the broker's answer from {post_to} has no _embedded.pacts"))?;
+    if entries.is_empty() {
+        bail!(
+            "no pacts were found for provider {provider} with consumer version selectors {}",
+            json!(selection.selectors)
+        );
+    }
+    entries.iter().map(|e| fetch_one(client, e)).collect()
+}
+
+/// Reads one `_embedded.pacts[]` entry and fetches its pact.
+fn fetch_one(client: &BrokerClient, entry: &Value) -> anyhow::Result<FetchedPact> {
+    let href = link(entry, "self", None)
+        .context("a pact for verification has no _links.self.href")?
+        .to_owned();
+    let properties = &entry["verificationProperties"];
+    let notices = properties["notices"]
+        .as_array()
+        .map(|list| list.iter().filter_map(notice).collect())
+        .unwrap_or_default();
+    let document = client
+        .get(&href)
+        .with_context(|| format!("cannot fetch the pact at {href}"))?;
+    let contract = accord_dsl::pact::from_value(&document, &href)
+        .with_context(|| format!("the pact at {href} cannot be read"))?;
+    let wip = properties["wip"].as_bool().unwrap_or(false);
+    Ok(FetchedPact {
+        sourced: SourcedContract {
+            contract,
+            source: href,
+            pending: properties["pending"].as_bool().unwrap_or(false) || wip,
+            wip,
+        },
+        short_description: entry["shortDescription"]
+            .as_str()
+            .unwrap_or_default()
+            .to_owned(),
+        notices,
+        publish_href: link(&document, "pb:publish-verification-results", None).map(str::to_owned),
+        provider_href: link(&document, "pb:provider", None).map(str::to_owned),
+    })
+}
+
+fn notice(value: &Value) -> Option<Notice> {
+    Some(Notice {
+        when: value["when"].as_str().unwrap_or_default().to_owned(),
+        text: value["text"].as_str()?.to_owned(),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn selection() -> Selection {
+        Selection {
+            selectors: vec![json!({"mainBranch": true})],
+            provider_branch: None,
+            provider_tags: vec![],
+            include_pending: false,
+            wip_since: None,
+        }
+    }
+
+    #[test]
+    fn the_request_body_always_has_selectors_and_pending_status_and_omits_the_unset() {
+        let body = selection().body();
+        assert_eq!(
+            body,
+            json!({"consumerVersionSelectors": [{"mainBranch": true}], "includePendingStatus": false})
+        );
+    }
+
+    #[test]
+    fn wip_since_asks_for_pending_status_too() {
+        let s = Selection {
+            provider_branch: Some("main".into()),
+            provider_tags: vec!["prod".into()],
+            wip_since: Some("2026-01-01".into()),
+            ..selection()
+        };
+        let body = s.body();
+        assert_eq!(body["includePendingStatus"], true);
+        assert_eq!(body["includeWipPactsSince"], "2026-01-01");
+        assert_eq!(body["providerVersionBranch"], "main");
+        assert_eq!(body["providerVersionTags"], json!(["prod"]));
+    }
+
+    #[test]
+    fn templated_links_are_expanded_with_encoded_values() {
+        let href = "http://b/pacticipants/p/branches/{branch}/versions/{version}";
+        assert_eq!(
+            expand(href, &[("branch", "feat/x"), ("version", "1.0")]),
+            "http://b/pacticipants/p/branches/feat%2Fx/versions/1.0"
+        );
+    }
+}
