@@ -265,6 +265,8 @@ fn load_details(
             .or_default()
             .push((name, deployed));
     }
-    details.shas.extend(shown::content_shas(conn, &contents)?);
+    details
+        .shas
+        .extend(crate::store::selection::shas(conn, &contents)?);
     Ok(())
 }
