@@ -10,7 +10,7 @@ use crate::contract::{ContentError, PreparedContract, diff, prepare, pretty_for_
 use crate::db::AnyConnection;
 use crate::names::{BranchName, PacticipantName, TagName, VersionNumber};
 use crate::store::pacticipants::{self, Pacticipant, PacticipantAttributes};
-use crate::store::pacts::{self, NewContent, PactContent, Publication};
+use crate::store::pacts::{self, NewContent, PactContent, Publication, PublishedPact};
 use crate::store::versions::{self, Version};
 use crate::store::{StoreError, branches, tags};
 
@@ -147,38 +147,7 @@ pub fn publish_contract(
 ) -> Result<PublishedContract, PublishError> {
     let provider = pacticipants::find_or_create(conn, provider_name)?;
     let existing = pacts::find_pact(conn, version.id, provider.id)?;
-    let (contract, change) =
-        match existing {
-            None => (contract, Change::Created),
-            Some(old) if old.content.sha == contract.sha => (contract, Change::Unchanged),
-            Some(old) => {
-                let stored: serde_json::Value = serde_json::from_str(&old.content.content)
-                    .map_err(|source| StoreError::CorruptJson {
-                        what: "pact content",
-                        source,
-                    })?;
-                match on_conflict {
-                    OnConflict::Overwrite => {
-                        let diff = diff::unified_diff(
-                            &pretty_for_diff(&stored),
-                            &pretty_for_diff(&contract.document),
-                            "published before",
-                            "published now",
-                        );
-                        return Err(PublishError::ContentChanged { diff });
-                    }
-                    OnConflict::Merge => {
-                        let merged = prepare(merge(&stored, &contract.document)?)?;
-                        let change = if merged.sha == old.content.sha {
-                            Change::Unchanged
-                        } else {
-                            Change::Merged
-                        };
-                        (merged, change)
-                    }
-                }
-            }
-        };
+    let (contract, change) = against_existing(existing.as_ref(), contract, on_conflict)?;
     let text = contract.document.to_string();
     let content = pacts::find_or_insert_content(
         conn,
@@ -201,4 +170,44 @@ pub fn publish_contract(
         content,
         change,
     })
+}
+
+/// What to store given the consumer version's pact for the provider, if
+/// any: the contract itself (new or unchanged), the merge of both, or a
+/// refusal with the diff.
+fn against_existing(
+    existing: Option<&PublishedPact>,
+    contract: PreparedContract,
+    on_conflict: OnConflict,
+) -> Result<(PreparedContract, Change), PublishError> {
+    let old = match existing {
+        None => return Ok((contract, Change::Created)),
+        Some(old) if old.content.sha == contract.sha => return Ok((contract, Change::Unchanged)),
+        Some(old) => old,
+    };
+    let stored: serde_json::Value =
+        serde_json::from_str(&old.content.content).map_err(|source| StoreError::CorruptJson {
+            what: "pact content",
+            source,
+        })?;
+    match on_conflict {
+        OnConflict::Overwrite => {
+            let diff = diff::unified_diff(
+                &pretty_for_diff(&stored),
+                &pretty_for_diff(&contract.document),
+                "published before",
+                "published now",
+            );
+            Err(PublishError::ContentChanged { diff })
+        }
+        OnConflict::Merge => {
+            let merged = prepare(merge(&stored, &contract.document)?)?;
+            let change = if merged.sha == old.content.sha {
+                Change::Unchanged
+            } else {
+                Change::Merged
+            };
+            Ok((merged, change))
+        }
+    }
 }

@@ -177,15 +177,9 @@ async fn deploy_badge(
                 }],
                 target: Some(target),
                 latestby: Some(LatestBy::Cvpv),
-                success: None,
-                limit: None,
-                ignore: Vec::new(),
+                ..MatrixQuery::default()
             };
-            let fields = Fields {
-                pacticipant: "pacticipant",
-                environment: "environment",
-            };
-            Ok(matrix::run(conn, &query, fields)?.summary.deployable)
+            Ok(matrix::run(conn, &query, Fields::FLAT)?.summary.deployable)
         })
         .await;
     match result {

@@ -13,12 +13,6 @@ use crate::matrix::selector::MatrixQuery;
 use crate::matrix::{self};
 use crate::state::AppState;
 
-/// Validation errors name can-i-deploy's flat parameters.
-const FIELDS: Fields = Fields {
-    pacticipant: "pacticipant",
-    environment: "environment",
-};
-
 /// `GET /can-i-deploy`.
 pub async fn get_can_i_deploy(
     state: web::Data<AppState>,
@@ -28,7 +22,7 @@ pub async fn get_can_i_deploy(
     let raw = req.query_string().to_owned();
     let query = MatrixQuery::from_can_i_deploy(&RackQuery::parse(&raw))?;
     let outcome = state
-        .run(move |conn| matrix::run(conn, &query, FIELDS))
+        .run(move |conn| matrix::run(conn, &query, Fields::FLAT))
         .await?;
     Ok(hal::ok(&outcome_json(
         &base,

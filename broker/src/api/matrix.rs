@@ -60,18 +60,10 @@ pub async fn get_matrix_for_pair(
                 spec: VersionSpec::Any,
             },
         ],
-        target: None,
-        latestby: None,
-        success: None,
-        limit: None,
-        ignore: Vec::new(),
-    };
-    let fields = Fields {
-        pacticipant: "pacticipant",
-        environment: "environment",
+        ..MatrixQuery::default()
     };
     let outcome = state
-        .run(move |conn| matrix::run(conn, &query, fields))
+        .run(move |conn| matrix::run(conn, &query, Fields::FLAT))
         .await?;
     let self_path = format!(
         "/matrix/provider/{}/consumer/{}",

@@ -83,10 +83,6 @@ pub enum Via<'a> {
 /// The pact resource. Fetched by sha, `self` and the verification-results
 /// link keep the metadata segment it was fetched with.
 pub fn pact_json(base: &BaseUrl, named: &NamedPact, via: Via<'_>) -> Result<Value, BrokerError> {
-    let metadata = match via {
-        Via::Version => None,
-        Via::Sha { metadata } => metadata,
-    };
     let mut document: Value =
         serde_json::from_str(&named.pact.content.content).map_err(|source| {
             BrokerError::from(StoreError::CorruptJson {
@@ -94,13 +90,29 @@ pub fn pact_json(base: &BaseUrl, named: &NamedPact, via: Via<'_>) -> Result<Valu
                 source,
             })
         })?;
+    if let Value::Object(map) = &mut document {
+        map.insert(
+            "createdAt".into(),
+            json!(crate::api::time(named.pact.publication.created_at)),
+        );
+        map.insert("_links".into(), pact_links(base, named, via).into_value());
+    }
+    Ok(document)
+}
+
+/// The links of the pact resource.
+fn pact_links(base: &BaseUrl, named: &NamedPact, via: Via<'_>) -> Links {
+    let metadata = match via {
+        Via::Version => None,
+        Via::Sha { metadata } => metadata,
+    };
     let self_url = match via {
         Via::Version => named.version_url(base),
         Via::Sha { metadata } => named.sha_url(base, metadata),
     };
     let sha_url = named.sha_url(base, metadata);
     let consumer_url = base.url(&["pacticipants", &named.consumer]);
-    let links = Links::new()
+    Links::new()
         .add(
             "self",
             Link::new(self_url).title("Pact").name(named.title()),
@@ -169,13 +181,5 @@ pub fn pact_json(base: &BaseUrl, named: &NamedPact, via: Via<'_>) -> Result<Valu
             ))
             .title("Tag consumer version")
             .templated(),
-        );
-    if let Value::Object(map) = &mut document {
-        map.insert(
-            "createdAt".into(),
-            json!(crate::api::time(named.pact.publication.created_at)),
-        );
-        map.insert("_links".into(), links.into_value());
-    }
-    Ok(document)
+        )
 }

@@ -7,10 +7,11 @@ use serde_json::{Value, json};
 
 use crate::api::pact_resource::{NamedPact, pair_url};
 use crate::api::pacts::{Pair, branch_head_pact};
+use crate::db::AnyConnection;
 use crate::error::BrokerError;
 use crate::hal::{self, BaseUrl, Link, Links};
 use crate::state::AppState;
-use crate::store::pacts::{self, PactFilter};
+use crate::store::pacts::{self, PublishedPact};
 
 /// Which pacts of a pair a collection lists.
 #[derive(Debug, Clone)]
@@ -32,40 +33,30 @@ async fn serve_list(
     let (pair, list) = state
         .run(move |conn| {
             let pair = Pair::find(conn, &provider, &consumer)?;
-            let main = pair.consumer.main_branch.clone().unwrap_or_default();
-            let list = match &selection {
-                Selection::All => pacts::list_pacts(conn, &pair.filter())?,
-                Selection::Tag(tag) => pacts::list_pacts(
-                    conn,
-                    &PactFilter {
-                        tag: Some(tag),
-                        ..pair.filter()
-                    },
-                )?,
-                Selection::Branch(b) => pacts::list_pacts(
-                    conn,
-                    &PactFilter {
-                        branch: Some(b),
-                        ..pair.filter()
-                    },
-                )?,
-                Selection::MainBranch => pacts::list_pacts(
-                    conn,
-                    &PactFilter {
-                        branch: Some(&main),
-                        ..pair.filter()
-                    },
-                )?,
-                Selection::MainBranchHead => {
-                    branch_head_pact(conn, &pair, &main)?.into_iter().collect()
-                }
-                Selection::BranchHead(b) => branch_head_pact(conn, &pair, b)?.into_iter().collect(),
-            };
+            let list = select(conn, &pair, &selection)?;
             Ok((pair, list))
         })
         .await?;
     let named: Vec<NamedPact> = list.into_iter().map(|p| pair.named(p)).collect();
     Ok(hal::ok(&pact_versions_json(&base, &pair, &named)))
+}
+
+/// The pacts of `pair` the collection lists (none on the main branch when
+/// the consumer has none set).
+fn select(
+    conn: &mut AnyConnection,
+    pair: &Pair,
+    selection: &Selection,
+) -> Result<Vec<PublishedPact>, BrokerError> {
+    let main = pair.consumer.main_branch.clone().unwrap_or_default();
+    Ok(match selection {
+        Selection::All => pacts::list_pacts(conn, &pair.filter())?,
+        Selection::Tag(tag) => pacts::list_pacts(conn, &pair.filter().tagged(tag))?,
+        Selection::Branch(b) => pacts::list_pacts(conn, &pair.filter().on_branch(b))?,
+        Selection::MainBranch => pacts::list_pacts(conn, &pair.filter().on_branch(&main))?,
+        Selection::MainBranchHead => branch_head_pact(conn, pair, &main)?.into_iter().collect(),
+        Selection::BranchHead(b) => branch_head_pact(conn, pair, b)?.into_iter().collect(),
+    })
 }
 
 /// A collection of a pair's pacts (Pact's pact-versions shape).

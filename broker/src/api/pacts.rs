@@ -141,13 +141,7 @@ pub async fn get_latest_tagged_pact(
         (provider, consumer),
         Via::Version,
         what,
-        move |conn, pair| {
-            let filter = PactFilter {
-                tag: Some(&tag),
-                ..pair.filter()
-            };
-            Ok(pacts::find_latest_pact(conn, &filter)?)
-        },
+        move |conn, pair| Ok(pacts::find_latest_pact(conn, &pair.filter().tagged(&tag))?),
     )
     .await
 }

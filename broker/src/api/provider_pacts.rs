@@ -75,27 +75,9 @@ fn select(
     Ok(match selection {
         Selection::All => pacts::list_pacts(conn, &all)?,
         Selection::Latest => pacts::list_latest_pacts(conn, &all)?,
-        Selection::LatestTagged(t) => pacts::list_latest_pacts(
-            conn,
-            &PactFilter {
-                tag: Some(t),
-                ..all
-            },
-        )?,
-        Selection::Tagged(t) => pacts::list_pacts(
-            conn,
-            &PactFilter {
-                tag: Some(t),
-                ..all
-            },
-        )?,
-        Selection::Branch(b) => pacts::list_pacts(
-            conn,
-            &PactFilter {
-                branch: Some(b),
-                ..all
-            },
-        )?,
+        Selection::LatestTagged(t) => pacts::list_latest_pacts(conn, &all.tagged(t))?,
+        Selection::Tagged(t) => pacts::list_pacts(conn, &all.tagged(t))?,
+        Selection::Branch(b) => pacts::list_pacts(conn, &all.on_branch(b))?,
         Selection::BranchHeads(b) => per_consumer(conn, provider, |conn, pair| {
             Ok(branch_head_pact(conn, pair, b)?.into_iter().collect())
         })?,
@@ -103,11 +85,7 @@ fn select(
             let Some(main) = pair.consumer.main_branch.as_deref() else {
                 return Ok(Vec::new());
             };
-            let filter = PactFilter {
-                branch: Some(main),
-                ..pair.filter()
-            };
-            Ok(pacts::list_pacts(conn, &filter)?)
+            Ok(pacts::list_pacts(conn, &pair.filter().on_branch(main))?)
         })?,
         Selection::MainBranchHeads => per_consumer(conn, provider, |conn, pair| {
             let Some(main) = pair.consumer.main_branch.clone() else {

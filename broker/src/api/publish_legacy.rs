@@ -9,7 +9,8 @@ use serde_json::Value;
 use crate::api::body;
 use crate::api::pact_resource::{NamedPact, Via, pact_json};
 use crate::api::publish::publish_error;
-use crate::contract::prepare;
+use crate::contract::{PreparedContract, prepare};
+use crate::db::AnyConnection;
 use crate::error::{BrokerError, FieldError};
 use crate::hal::{self, BaseUrl};
 use crate::names::{PacticipantName, VersionNumber};
@@ -43,17 +44,7 @@ pub async fn put_pact(
         detail: format!("the contract is not valid: {e}"),
         errors: vec![FieldError::new(e.path.clone(), e.message.clone())],
     })?;
-    for (path, inside, named) in [
-        ("$.consumer.name", &prepared.consumer, &consumer),
-        ("$.provider.name", &prepared.provider, &provider),
-    ] {
-        if inside != named.as_str() {
-            return Err(BrokerError::bad_field(
-                path,
-                format!("must be {:?} as in the URL, not {inside:?}", named.as_str()),
-            ));
-        }
-    }
+    check_names(&prepared, &consumer, &provider)?;
     let on_conflict = if req.method() == Method::PATCH {
         OnConflict::Merge
     } else {
@@ -67,28 +58,7 @@ pub async fn put_pact(
         build_url: None,
     };
     let (named, change) = state
-        .transaction(move |conn| {
-            let recorded = record_version(conn, &version)?;
-            let published = publish_contract(
-                conn,
-                &recorded.pacticipant,
-                &recorded.version,
-                &provider,
-                prepared,
-                on_conflict,
-            )
-            .map_err(|e| publish_error(e, &recorded, &provider))?;
-            let named = NamedPact {
-                consumer: recorded.pacticipant.name.clone(),
-                provider: published.provider.name.clone(),
-                pact: PublishedPact {
-                    publication: published.publication,
-                    content: published.content,
-                    consumer_version: recorded.version,
-                },
-            };
-            Ok((named, published.change))
-        })
+        .transaction(move |conn| store(conn, &version, &provider, prepared, on_conflict))
         .await?;
     let body = pact_json(&base, &named, Via::Version)?;
     Ok(if change == Change::Created {
@@ -96,4 +66,54 @@ pub async fn put_pact(
     } else {
         hal::ok(&body)
     })
+}
+
+/// The names inside the pact must be the ones in the URL.
+fn check_names(
+    prepared: &PreparedContract,
+    consumer: &PacticipantName,
+    provider: &PacticipantName,
+) -> Result<(), BrokerError> {
+    for (path, inside, named) in [
+        ("$.consumer.name", &prepared.consumer, consumer),
+        ("$.provider.name", &prepared.provider, provider),
+    ] {
+        if inside != named.as_str() {
+            return Err(BrokerError::bad_field(
+                path,
+                format!("must be {:?} as in the URL, not {inside:?}", named.as_str()),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Records the consumer version and publishes the pact for it.
+fn store(
+    conn: &mut AnyConnection,
+    version: &VersionRequest,
+    provider: &PacticipantName,
+    prepared: PreparedContract,
+    on_conflict: OnConflict,
+) -> Result<(NamedPact, Change), BrokerError> {
+    let recorded = record_version(conn, version)?;
+    let published = publish_contract(
+        conn,
+        &recorded.pacticipant,
+        &recorded.version,
+        provider,
+        prepared,
+        on_conflict,
+    )
+    .map_err(|e| publish_error(e, &recorded, provider))?;
+    let named = NamedPact {
+        consumer: recorded.pacticipant.name.clone(),
+        provider: published.provider.name.clone(),
+        pact: PublishedPact {
+            publication: published.publication,
+            content: published.content,
+            consumer_version: recorded.version,
+        },
+    };
+    Ok((named, published.change))
 }

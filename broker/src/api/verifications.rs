@@ -3,86 +3,24 @@
 //! read back (by number, latest for a content, for a consumer version, for
 //! the latest pact, and the summary for a consumer version).
 
+mod request;
+
 use actix_web::{HttpRequest, HttpResponse, web};
-use serde::Deserialize;
 use serde_json::{Value, json};
 
 use crate::api::body;
-use crate::api::findings::{self, Finding};
 use crate::db::AnyConnection;
 use crate::error::BrokerError;
 use crate::hal::{self, BaseUrl, Link, Links};
 use crate::metadata::PactMetadata;
-use crate::names::{ContentSha, VersionNumber};
+use crate::names::ContentSha;
 use crate::state::AppState;
 use crate::store::pacticipants::{self, Pacticipant};
 use crate::store::pacts::{self, PactContent};
-use crate::store::verifications::{self, NewVerification, Verification};
-use crate::store::{StoreError, now, selection, versions};
-
-/// The body of a verification result.
-#[derive(Debug, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct VerificationRequest {
-    pub success: Option<bool>,
-    pub provider_application_version: Option<String>,
-    pub build_url: Option<String>,
-    pub test_results: Option<Value>,
-    pub verified_by: Option<Value>,
-    #[serde(default)]
-    pub findings: Vec<Finding>,
-}
-
-/// A validated verification result, ready to store.
-#[derive(Debug)]
-struct Publish {
-    success: bool,
-    provider_version: VersionNumber,
-    build_url: Option<String>,
-    test_results: Option<String>,
-    verified_by: Option<String>,
-    findings: String,
-}
-
-impl TryFrom<VerificationRequest> for Publish {
-    type Error = BrokerError;
-
-    fn try_from(r: VerificationRequest) -> Result<Self, BrokerError> {
-        let success = r
-            .success
-            .ok_or_else(|| BrokerError::bad_field("success", "is required (true or false)"))?;
-        let raw = r
-            .provider_application_version
-            .ok_or_else(|| BrokerError::bad_field("providerApplicationVersion", "is required"))?;
-        let provider_version = VersionNumber::parse(&raw)
-            .map_err(|e| BrokerError::bad_field("providerApplicationVersion", e.to_string()))?;
-        if let Some(url) = &r.build_url
-            && !is_url(url)
-        {
-            return Err(BrokerError::bad_field(
-                "buildUrl",
-                "must be an absolute URL",
-            ));
-        }
-        findings::validate(&r.findings)?;
-        Ok(Publish {
-            success,
-            provider_version,
-            build_url: r.build_url,
-            test_results: r.test_results.map(|v| v.to_string()),
-            verified_by: r.verified_by.map(|v| v.to_string()),
-            findings: serde_json::to_string(&r.findings).unwrap_or_else(|_| "[]".into()),
-        })
-    }
-}
-
-/// An absolute URL: a scheme, `://`, and a host.
-fn is_url(text: &str) -> bool {
-    match text.parse::<actix_web::http::Uri>() {
-        Ok(uri) => uri.scheme().is_some() && uri.host().is_some_and(|h| !h.is_empty()),
-        Err(_) => false,
-    }
-}
+use crate::store::verifications::{self, Verification};
+use crate::store::{StoreError, selection, versions};
+use request::Publish;
+pub use request::VerificationRequest;
 
 /// A pair's pacticipants (404 if either is unknown).
 fn pair(
@@ -136,6 +74,14 @@ fn show(
         sha: sha.to_owned(),
         provider_version,
     })
+}
+
+/// The sha of a stored content (empty if the id names none).
+fn sha_of(conn: &mut AnyConnection, content_id: i64) -> Result<String, StoreError> {
+    Ok(selection::shas(conn, &[content_id])?
+        .pop()
+        .map(|(_, sha)| sha)
+        .unwrap_or_default())
 }
 
 fn stored_json(what: &'static str, text: Option<&str>) -> Result<Value, StoreError> {
@@ -227,25 +173,8 @@ async fn publish(
             let (provider, consumer) = pair(conn, &p, &c)?;
             let content = content_of(conn, &provider, &consumer, &sha)?;
             let version = versions::find_or_create(conn, provider.id, &new.provider_version)?;
-            let m = metadata.unwrap_or_default();
-            let row = verifications::insert(
-                conn,
-                &NewVerification {
-                    pact_content_id: content.id,
-                    provider_version_id: version.id,
-                    consumer_id: consumer.id,
-                    provider_id: provider.id,
-                    success: new.success,
-                    build_url: new.build_url,
-                    test_results: new.test_results,
-                    verified_by: new.verified_by,
-                    findings: new.findings,
-                    wip: m.wip,
-                    pending: m.pending,
-                    selectors: (m != PactMetadata::default()).then(|| m.to_json()),
-                    execution_date: now(),
-                },
-            )?;
+            let row = new.into_row(&content, version.id, metadata.unwrap_or_default());
+            let row = verifications::insert(conn, &row)?;
             show(conn, &provider, &consumer, &content.sha, row)
         })
         .await?;
@@ -299,10 +228,7 @@ fn latest_for_pact(
     };
     let publication =
         publication.ok_or_else(|| BrokerError::not_found(format!("Pact between {c} and {p}")))?;
-    let sha = selection::shas(conn, &[publication.pact_content_id])?
-        .pop()
-        .map(|(_, sha)| sha)
-        .unwrap_or_default();
+    let sha = sha_of(conn, publication.pact_content_id)?;
     let v =
         verifications::latest_for_content(conn, publication.pact_content_id)?.ok_or_else(|| {
             BrokerError::not_found(format!(
@@ -390,10 +316,7 @@ fn summary(conn: &mut AnyConnection, c: &str, cv: &str) -> Result<Summary, Broke
         };
         match verifications::latest_for_content(conn, publication.pact_content_id)? {
             Some(v) => {
-                let sha = selection::shas(conn, &[publication.pact_content_id])?
-                    .pop()
-                    .map(|(_, sha)| sha)
-                    .unwrap_or_default();
+                let sha = sha_of(conn, publication.pact_content_id)?;
                 shown.push(show(conn, &provider, &consumer, &sha, v)?);
             }
             None => unknown.push(provider.name),

@@ -83,20 +83,7 @@ pub fn decide(input: Input<'_>) -> Summary {
             s.specified && !s.exists() && !input.ignored_pacticipants.contains(&s.pacticipant_id)
         })
         .collect();
-    let missing_integrations: Vec<&Integration> = input
-        .integrations
-        .iter()
-        .filter(|i| i.required)
-        .filter(|i| !input.ignored_pacticipants.contains(&i.consumer_id))
-        .filter(|i| !input.ignored_pacticipants.contains(&i.provider_id))
-        .filter(|i| {
-            !input
-                .considered
-                .iter()
-                .chain(input.ignored)
-                .any(|r| r.consumer_id == i.consumer_id && r.provider_id == i.provider_id)
-        })
-        .collect();
+    let missing_integrations = missing_integrations(&input);
     let count = |want: Option<bool>| {
         input
             .considered
@@ -112,23 +99,67 @@ pub fn decide(input: Input<'_>) -> Summary {
     } else {
         Some(failed == 0)
     };
+    let errors = errors(&input, &missing_versions, &missing_integrations);
+    let (reasons, notices) = reasons_and_notices(&input, errors);
+    Summary {
+        deployable,
+        reasons,
+        success,
+        failed,
+        unknown: unverified + missing_integrations.len(),
+        ignored: input.ignore_given.then_some(input.ignored.len()),
+        notices,
+    }
+}
+
+/// Required integrations (of pacticipants not ignored) without any row.
+fn missing_integrations<'a>(input: &Input<'a>) -> Vec<&'a Integration> {
+    input
+        .integrations
+        .iter()
+        .filter(|i| i.required)
+        .filter(|i| !input.ignored_pacticipants.contains(&i.consumer_id))
+        .filter(|i| !input.ignored_pacticipants.contains(&i.provider_id))
+        .filter(|i| {
+            !input
+                .considered
+                .iter()
+                .chain(input.ignored)
+                .any(|r| r.consumer_id == i.consumer_id && r.provider_id == i.provider_id)
+        })
+        .collect()
+}
+
+/// Why it is not deployable: missing versions alone when there are any,
+/// else missing integrations and failed or unverified rows (deduplicated).
+fn errors(
+    input: &Input<'_>,
+    missing_versions: &[&Resolved],
+    missing_integrations: &[&Integration],
+) -> Vec<String> {
     let mut errors: Vec<String> = missing_versions.iter().map(|s| does_not_exist(s)).collect();
     if errors.is_empty() {
-        for i in &missing_integrations {
+        for i in missing_integrations {
             errors.push(format!(
                 "There is no verified pact between {} and {}",
-                describe(&input, i.consumer_id, None),
-                describe(&input, i.provider_id, None)
+                describe(input, i.consumer_id, None),
+                describe(input, i.provider_id, None)
             ));
         }
         errors.extend(
             input
                 .considered
                 .iter()
-                .filter_map(|r| row_problem(&input, r)),
+                .filter_map(|r| row_problem(input, r)),
         );
     }
     dedup_keep_order(&mut errors);
+    errors
+}
+
+/// The summary's reasons (the errors, or the success text) and its notices:
+/// those reasons, then what was ignored, then the warnings.
+fn reasons_and_notices(input: &Input<'_>, errors: Vec<String>) -> (Vec<String>, Vec<Notice>) {
     let mut notices: Vec<Notice> = Vec::new();
     let reasons = if errors.is_empty() {
         let text = if input.considered.is_empty() {
@@ -151,7 +182,7 @@ pub fn decide(input: Input<'_>) -> Summary {
     let mut ignoring: Vec<String> = input
         .ignored
         .iter()
-        .filter_map(|r| row_problem(&input, r))
+        .filter_map(|r| row_problem(input, r))
         .map(|t| format!("Ignoring: {t}"))
         .collect();
     dedup_keep_order(&mut ignoring);
@@ -163,15 +194,7 @@ pub fn decide(input: Input<'_>) -> Summary {
         kind: NoticeKind::Warning,
         text: t.clone(),
     }));
-    Summary {
-        deployable,
-        reasons,
-        success,
-        failed,
-        unknown: unverified + missing_integrations.len(),
-        ignored: input.ignore_given.then_some(input.ignored.len()),
-        notices,
-    }
+    (reasons, notices)
 }
 
 fn dedup_keep_order(texts: &mut Vec<String>) {

@@ -19,7 +19,7 @@ use crate::error::BrokerError;
 use crate::store::matrix as q;
 use crate::store::matrix_details as shown;
 use decision::{Input, Notice, NoticeKind, Summary};
-use resolve::{Fields, Resolved};
+use resolve::{Fields, Integration, Resolved};
 use rows::Row;
 use selector::{IgnoreSelector, MatrixQuery, VersionSpec};
 
@@ -57,6 +57,63 @@ pub fn run(
     query: &MatrixQuery,
     fields: Fields,
 ) -> Result<Outcome, BrokerError> {
+    let Loaded {
+        selectors,
+        integrations,
+        rows: all,
+    } = load_rows(conn, query, fields)?;
+    let (ignores, mut warnings) = resolve_ignores(conn, &query.ignore)?;
+    let is_ignored = |r: &Row| ignores.iter().any(|i| i.matches(r));
+    let (ignored, considered): (Vec<Row>, Vec<Row>) =
+        all.iter().cloned().partition(|r| is_ignored(r));
+    warnings.extend(recommendations(query));
+    let mut details = Details {
+        names: names(conn, &selectors, &all)?,
+        ..Details::default()
+    };
+    let whole: Vec<i64> = ignores
+        .iter()
+        .filter(|i| i.version_id.is_none())
+        .map(|i| i.pacticipant_id)
+        .collect();
+    let mut summary = decision::decide(Input {
+        selectors: &selectors,
+        integrations: &integrations,
+        considered: &considered,
+        ignored: &ignored,
+        ignored_pacticipants: &whole,
+        ignore_given: !query.ignore.is_empty(),
+        warnings,
+        names: &details.names,
+    });
+    let total_rows = all.len();
+    let marked = all.into_iter().map(|row| ShownRow {
+        ignored: is_ignored(&row),
+        row,
+    });
+    let shown = filter_and_limit(marked, query, &mut summary);
+    load_details(conn, &shown, &mut details)?;
+    Ok(Outcome {
+        summary,
+        rows: shown,
+        total_rows,
+        details,
+    })
+}
+
+/// The selectors (given and inferred from the target), the integrations
+/// between them, and every row, newest consumer version first.
+struct Loaded {
+    selectors: Vec<Resolved>,
+    integrations: Vec<Integration>,
+    rows: Vec<Row>,
+}
+
+fn load_rows(
+    conn: &mut AnyConnection,
+    query: &MatrixQuery,
+    fields: Fields,
+) -> Result<Loaded, BrokerError> {
     let specified = query
         .selectors
         .iter()
@@ -85,37 +142,21 @@ pub fn run(
             std::cmp::Reverse(pv),
         )
     });
-    let (ignores, mut warnings) = resolve_ignores(conn, &query.ignore)?;
-    let is_ignored = |r: &Row| ignores.iter().any(|i| i.matches(r));
-    let (ignored, considered): (Vec<Row>, Vec<Row>) =
-        all.iter().cloned().partition(|r| is_ignored(r));
-    warnings.extend(recommendations(query));
-    let mut details = Details {
-        names: names(conn, &selectors, &all)?,
-        ..Details::default()
-    };
-    let whole: Vec<i64> = ignores
-        .iter()
-        .filter(|i| i.version_id.is_none())
-        .map(|i| i.pacticipant_id)
-        .collect();
-    let mut summary = decision::decide(Input {
-        selectors: &selectors,
-        integrations: &integrations,
-        considered: &considered,
-        ignored: &ignored,
-        ignored_pacticipants: &whole,
-        ignore_given: !query.ignore.is_empty(),
-        warnings,
-        names: &details.names,
-    });
-    let total_rows = all.len();
-    let mut shown: Vec<ShownRow> = all
-        .into_iter()
-        .map(|row| ShownRow {
-            ignored: is_ignored(&row),
-            row,
-        })
+    Ok(Loaded {
+        selectors,
+        integrations,
+        rows: all,
+    })
+}
+
+/// The rows `success[]` keeps, at most `limit` of them (with a notice
+/// when some are cut: the decision has already seen them all).
+fn filter_and_limit(
+    rows: impl Iterator<Item = ShownRow>,
+    query: &MatrixQuery,
+    summary: &mut Summary,
+) -> Vec<ShownRow> {
+    let mut shown: Vec<ShownRow> = rows
         .filter(|r| {
             query
                 .success
@@ -135,13 +176,7 @@ pub fn run(
         });
         shown.truncate(limit);
     }
-    load_details(conn, &shown, &mut details)?;
-    Ok(Outcome {
-        summary,
-        rows: shown,
-        total_rows,
-        details,
-    })
+    shown
 }
 
 /// An ignore selector that exists.
@@ -265,6 +300,8 @@ fn load_details(
             .or_default()
             .push((name, deployed));
     }
-    details.shas.extend(shown::content_shas(conn, &contents)?);
+    details
+        .shas
+        .extend(crate::store::selection::shas(conn, &contents)?);
     Ok(())
 }

@@ -52,6 +52,15 @@ pub struct Fields {
     pub environment: &'static str,
 }
 
+impl Fields {
+    /// The flat parameter names of can-i-deploy (also used where the
+    /// selectors come from a path: the pair matrix, badges).
+    pub const FLAT: Fields = Fields {
+        pacticipant: "pacticipant",
+        environment: "environment",
+    };
+}
+
 /// Resolves one user-given selector; an unknown pacticipant or environment is a 400.
 pub fn resolve_specified(
     conn: &mut AnyConnection,

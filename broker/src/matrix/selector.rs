@@ -77,8 +77,8 @@ pub struct IgnoreSelector {
     pub version: Option<String>,
 }
 
-/// A whole matrix query.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// A whole matrix query (the default: no selector, target, filter or limit).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct MatrixQuery {
     pub selectors: Vec<Selector>,
     pub target: Option<Target>,
@@ -314,9 +314,8 @@ impl MatrixQuery {
             }],
             target: Some(target),
             latestby: Some(latestby),
-            success: None,
-            limit: None,
             ignore: parse_ignore(q)?,
+            ..MatrixQuery::default()
         })
     }
 }

@@ -8,6 +8,7 @@ use super::request::VerificationQuery;
 use super::selector::{Criterion, Selector};
 use crate::db::AnyConnection;
 use crate::error::BrokerError;
+use crate::names::{BranchName, TagName};
 use crate::store::pacticipants::Pacticipant;
 use crate::store::pacts::{self, Publication};
 use crate::store::selection::{self, LivePublication};
@@ -171,6 +172,48 @@ impl Resolver<'_> {
         }
     }
 
+    /// The head of branch `name`, else (when it has no pact) of `fallback`.
+    fn branch_or_fallback(
+        &mut self,
+        consumer_id: i64,
+        name: &BranchName,
+        fallback: Option<&BranchName>,
+    ) -> Result<(), StoreError> {
+        let p = self.branch_head(consumer_id, name.as_str())?;
+        let branch = name.to_string();
+        let reason = Reason::Branch {
+            branch: branch.clone(),
+        };
+        if !self.push(p, reason)
+            && let Some(fallback) = fallback
+        {
+            let p = self.branch_head(consumer_id, fallback.as_str())?;
+            let fallback = fallback.to_string();
+            self.push(p, Reason::FallbackBranch { branch, fallback });
+        }
+        Ok(())
+    }
+
+    /// The latest version tagged `name`, else (when none has a pact) tagged `fallback`.
+    fn tag_or_fallback(
+        &mut self,
+        consumer_id: i64,
+        name: &TagName,
+        fallback: Option<&TagName>,
+    ) -> Result<(), StoreError> {
+        let provider = self.provider_id;
+        let p = selection::latest_tagged(self.conn, provider, consumer_id, name.as_str())?;
+        let tag = name.to_string();
+        if !self.push(p, Reason::LatestTag { tag: tag.clone() })
+            && let Some(fallback) = fallback
+        {
+            let p = selection::latest_tagged(self.conn, provider, consumer_id, fallback.as_str())?;
+            let fallback = fallback.to_string();
+            self.push(p, Reason::FallbackTag { tag, fallback });
+        }
+        Ok(())
+    }
+
     fn per_consumer(&mut self, criterion: &Criterion, c: &Pacticipant) -> Result<(), StoreError> {
         let provider = self.provider_id;
         match criterion {
@@ -181,24 +224,7 @@ impl Resolver<'_> {
                 }
             }
             Criterion::Branch { name, fallback } => {
-                let p = self.branch_head(c.id, name.as_str())?;
-                let branch = name.to_string();
-                if !self.push(
-                    p,
-                    Reason::Branch {
-                        branch: branch.clone(),
-                    },
-                ) && let Some(fallback) = fallback
-                {
-                    let p = self.branch_head(c.id, fallback.as_str())?;
-                    self.push(
-                        p,
-                        Reason::FallbackBranch {
-                            branch,
-                            fallback: fallback.to_string(),
-                        },
-                    );
-                }
+                self.branch_or_fallback(c.id, name, fallback.as_ref())?;
             }
             Criterion::MatchingBranch { name } => {
                 let p = self.branch_head(c.id, name.as_str())?;
@@ -214,20 +240,7 @@ impl Resolver<'_> {
                 latest: true,
                 fallback,
             } => {
-                let p = selection::latest_tagged(self.conn, provider, c.id, name.as_str())?;
-                let tag = name.to_string();
-                if !self.push(p, Reason::LatestTag { tag: tag.clone() })
-                    && let Some(fallback) = fallback
-                {
-                    let p = selection::latest_tagged(self.conn, provider, c.id, fallback.as_str())?;
-                    self.push(
-                        p,
-                        Reason::FallbackTag {
-                            tag,
-                            fallback: fallback.to_string(),
-                        },
-                    );
-                }
+                self.tag_or_fallback(c.id, name, fallback.as_ref())?;
             }
             Criterion::Tag {
                 name,

@@ -26,6 +26,22 @@ pub struct VersionRef {
     pub number: String,
 }
 
+type VerificationCols = (
+    verifications::id,
+    verifications::pact_content_id,
+    verifications::provider_version_id,
+    verifications::success,
+    verifications::execution_date,
+);
+/// The columns of a `VerificationRow` (shared with `matrix_details`).
+pub(super) const VERIFICATION_COLS: VerificationCols = (
+    verifications::id,
+    verifications::pact_content_id,
+    verifications::provider_version_id,
+    verifications::success,
+    verifications::execution_date,
+);
+
 /// A publication: the left side of a matrix row.
 #[derive(Debug, Clone, Queryable)]
 pub struct PublicationRow {
@@ -314,13 +330,7 @@ fn verifications_by_ids(
     }
     Ok(verifications::table
         .filter(verifications::id.eq_any(ids))
-        .select((
-            verifications::id,
-            verifications::pact_content_id,
-            verifications::provider_version_id,
-            verifications::success,
-            verifications::execution_date,
-        ))
+        .select(VERIFICATION_COLS)
         .load(conn)?)
 }
 

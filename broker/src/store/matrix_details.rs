@@ -1,15 +1,16 @@
 //! Read queries for what matrix rows show (branches, tags, environments,
-//! content shas, names of the versions on screen) and what badges read
-//! (the latest pact of a pair and its latest verification).
+//! names of the versions on screen; content shas come from
+//! `selection::shas`) and what badges read (the latest pact of a pair and
+//! its latest verification).
 
 use diesel::prelude::*;
 
 use super::StoreError;
-use super::matrix::VerificationRow;
+use super::matrix::{VERIFICATION_COLS, VerificationRow};
 use crate::db::AnyConnection;
 use crate::schema::{
-    branch_versions, branches, deployed_versions, environments, pact_contents, pact_publications,
-    pacticipants, released_versions, tags, verifications,
+    branch_versions, branches, deployed_versions, environments, pact_publications, pacticipants,
+    released_versions, tags, verifications,
 };
 
 /// (version id, branch name) for these versions, oldest branch entry first.
@@ -63,17 +64,6 @@ pub fn live_environments(
     Ok(all)
 }
 
-/// (content id, sha) for these contents (the content text is not read).
-pub fn content_shas(
-    conn: &mut AnyConnection,
-    ids: &[i64],
-) -> Result<Vec<(i64, String)>, StoreError> {
-    Ok(pact_contents::table
-        .filter(pact_contents::id.eq_any(ids))
-        .select((pact_contents::id, pact_contents::sha))
-        .load(conn)?)
-}
-
 /// (id, name) of these pacticipants.
 pub fn pacticipant_names(
     conn: &mut AnyConnection,
@@ -117,13 +107,7 @@ pub fn latest_verification_of_content(
     Ok(verifications::table
         .filter(verifications::pact_content_id.eq(content_id))
         .order(verifications::id.desc())
-        .select((
-            verifications::id,
-            verifications::pact_content_id,
-            verifications::provider_version_id,
-            verifications::success,
-            verifications::execution_date,
-        ))
+        .select(VERIFICATION_COLS)
         .first(conn)
         .optional()?)
 }

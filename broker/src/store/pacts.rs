@@ -208,6 +208,24 @@ pub struct PactFilter<'a> {
     pub pact_content_id: Option<i64>,
 }
 
+impl<'a> PactFilter<'a> {
+    /// The same, only consumer versions tagged `tag`.
+    pub fn tagged(self, tag: &'a str) -> PactFilter<'a> {
+        PactFilter {
+            tag: Some(tag),
+            ..self
+        }
+    }
+
+    /// The same, only consumer versions on branch `branch`.
+    pub fn on_branch(self, branch: &'a str) -> PactFilter<'a> {
+        PactFilter {
+            branch: Some(branch),
+            ..self
+        }
+    }
+}
+
 type Joined = (Publication, PactContent, Version);
 
 fn joined(row: Joined) -> PublishedPact {

@@ -124,19 +124,7 @@ impl SuccessQuery {
 
 /// Has any provider version verified the content successfully?
 pub fn any_success(conn: &mut AnyConnection, q: SuccessQuery) -> Result<bool, StoreError> {
-    Ok(verifications::table
-        .filter(verifications::provider_id.eq(q.provider_id))
-        .filter(verifications::pact_content_id.eq(q.pact_content_id))
-        .filter(verifications::success.eq(true))
-        .filter(
-            verifications::wip
-                .eq(false)
-                .or(verifications::wip.eq(q.wip_allowed())),
-        )
-        .select(verifications::id)
-        .first::<i64>(conn)
-        .optional()?
-        .is_some())
+    counted_success(conn, q, |query| query)
 }
 
 /// Has a provider version on branch `branch_id` verified it successfully?
@@ -145,24 +133,12 @@ pub fn success_on_branch(
     q: SuccessQuery,
     branch_id: i64,
 ) -> Result<bool, StoreError> {
-    Ok(verifications::table
-        .inner_join(
-            branch_versions::table.on(branch_versions::version_id
-                .eq(verifications::provider_version_id)
-                .and(branch_versions::branch_id.eq(branch_id))),
-        )
-        .filter(verifications::provider_id.eq(q.provider_id))
-        .filter(verifications::pact_content_id.eq(q.pact_content_id))
-        .filter(verifications::success.eq(true))
-        .filter(
-            verifications::wip
-                .eq(false)
-                .or(verifications::wip.eq(q.wip_allowed())),
-        )
-        .select(verifications::id)
-        .first::<i64>(conn)
-        .optional()?
-        .is_some())
+    let on_branch = branch_versions::table
+        .filter(branch_versions::branch_id.eq(branch_id))
+        .select(branch_versions::version_id);
+    counted_success(conn, q, |query| {
+        query.filter(verifications::provider_version_id.eq_any(on_branch))
+    })
 }
 
 /// Has a provider version tagged `tag` verified it successfully?
@@ -171,24 +147,12 @@ pub fn success_with_tag(
     q: SuccessQuery,
     tag: &str,
 ) -> Result<bool, StoreError> {
-    Ok(verifications::table
-        .inner_join(
-            tags::table.on(tags::version_id
-                .eq(verifications::provider_version_id)
-                .and(tags::name.eq(tag))),
-        )
-        .filter(verifications::provider_id.eq(q.provider_id))
-        .filter(verifications::pact_content_id.eq(q.pact_content_id))
-        .filter(verifications::success.eq(true))
-        .filter(
-            verifications::wip
-                .eq(false)
-                .or(verifications::wip.eq(q.wip_allowed())),
-        )
-        .select(verifications::id)
-        .first::<i64>(conn)
-        .optional()?
-        .is_some())
+    let tagged = tags::table
+        .filter(tags::name.eq(tag.to_owned()))
+        .select(tags::version_id);
+    counted_success(conn, q, |query| {
+        query.filter(verifications::provider_version_id.eq_any(tagged))
+    })
 }
 
 /// Was it verified successfully in `[from, before)` (by any branch: what a
@@ -199,7 +163,23 @@ pub fn success_between(
     from: chrono::NaiveDateTime,
     before: chrono::NaiveDateTime,
 ) -> Result<bool, StoreError> {
-    Ok(verifications::table
+    counted_success(conn, q, |query| {
+        query
+            .filter(verifications::execution_date.ge(from))
+            .filter(verifications::execution_date.lt(before))
+    })
+}
+
+type Boxed = verifications::BoxedQuery<'static, <AnyConnection as Connection>::Backend>;
+
+/// Is there a successful verification that `q` counts, among those `narrow`
+/// keeps (by provider branch, tag or date)?
+fn counted_success(
+    conn: &mut AnyConnection,
+    q: SuccessQuery,
+    narrow: impl FnOnce(Boxed) -> Boxed,
+) -> Result<bool, StoreError> {
+    let counted = verifications::table
         .filter(verifications::provider_id.eq(q.provider_id))
         .filter(verifications::pact_content_id.eq(q.pact_content_id))
         .filter(verifications::success.eq(true))
@@ -208,8 +188,8 @@ pub fn success_between(
                 .eq(false)
                 .or(verifications::wip.eq(q.wip_allowed())),
         )
-        .filter(verifications::execution_date.ge(from))
-        .filter(verifications::execution_date.lt(before))
+        .into_boxed();
+    Ok(narrow(counted)
         .select(verifications::id)
         .first::<i64>(conn)
         .optional()?

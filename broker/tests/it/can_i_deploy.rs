@@ -2,7 +2,7 @@
 
 use serde_json::Value;
 
-use crate::matrix_seed::Seed;
+use crate::seed::Seed;
 use crate::support::{TestApp, each_backend};
 
 /// Foo (consumer) v1 has a pact with Bar (provider); production exists.
@@ -16,11 +16,11 @@ struct World {
 }
 
 fn world(app: &TestApp) -> World {
-    let mut seed = Seed::new(app);
+    let seed = Seed::new(app);
     let consumer = seed.pacticipant("Foo", Some("main"));
     let bar = seed.pacticipant("Bar", Some("main"));
-    let foo_v1 = seed.version(consumer, "1", Some("main"), &["dev"]);
-    let content = seed.publish(consumer, foo_v1, bar, "v1");
+    let foo_v1 = seed.version_of(consumer, "1", Some("main"), &["dev"]);
+    let content = seed.publish_content(consumer, foo_v1, bar, "v1");
     let prod = seed.environment("production");
     World {
         seed,
@@ -43,9 +43,9 @@ const FOO_TO_PROD: &str = "pacticipant=Foo&version=1&environment=production";
 #[test]
 fn a_pact_verified_by_the_provider_in_the_environment_is_deployable() {
     each_backend(|app| {
-        let mut w = world(app);
-        let bar_56 = w.seed.version(w.bar, "56", Some("main"), &[]);
-        w.seed.deploy(w.bar, bar_56, w.prod, "");
+        let w = world(app);
+        let bar_56 = w.seed.version_of(w.bar, "56", Some("main"), &[]);
+        w.seed.deploy_version(w.bar, bar_56, w.prod, "");
         let vid = w.seed.verify(w.content, w.foo, w.bar, bar_56, true);
         let body = cid(app, FOO_TO_PROD);
         assert_eq!(body["summary"]["deployable"], true, "{body}");
@@ -99,9 +99,9 @@ fn a_pact_verified_by_the_provider_in_the_environment_is_deployable() {
 #[test]
 fn a_missing_verification_is_unknown() {
     each_backend(|app| {
-        let mut w = world(app);
-        let bar_56 = w.seed.version(w.bar, "56", None, &[]);
-        w.seed.deploy(w.bar, bar_56, w.prod, "");
+        let w = world(app);
+        let bar_56 = w.seed.version_of(w.bar, "56", None, &[]);
+        w.seed.deploy_version(w.bar, bar_56, w.prod, "");
         let body = cid(app, FOO_TO_PROD);
         assert_eq!(body["summary"]["deployable"], Value::Null);
         assert_eq!(body["summary"]["unknown"], 1);
@@ -117,9 +117,9 @@ fn a_missing_verification_is_unknown() {
 #[test]
 fn a_failed_verification_blocks_and_a_pending_pact_blocks_the_consumer_too() {
     each_backend(|app| {
-        let mut w = world(app);
-        let bar_56 = w.seed.version(w.bar, "56", None, &[]);
-        w.seed.deploy(w.bar, bar_56, w.prod, "");
+        let w = world(app);
+        let bar_56 = w.seed.version_of(w.bar, "56", None, &[]);
+        w.seed.deploy_version(w.bar, bar_56, w.prod, "");
         w.seed
             .verify_with(w.content, w.foo, w.bar, bar_56, false, true);
         let body = cid(app, FOO_TO_PROD);
@@ -135,8 +135,8 @@ fn a_failed_verification_blocks_and_a_pending_pact_blocks_the_consumer_too() {
 #[test]
 fn a_consumer_whose_provider_is_not_in_the_environment_cannot_deploy() {
     each_backend(|app| {
-        let mut w = world(app);
-        let bar_56 = w.seed.version(w.bar, "56", None, &[]);
+        let w = world(app);
+        let bar_56 = w.seed.version_of(w.bar, "56", None, &[]);
         w.seed.verify(w.content, w.foo, w.bar, bar_56, true);
         let body = cid(app, FOO_TO_PROD);
         assert_ne!(body["summary"]["deployable"], true);
@@ -150,8 +150,8 @@ fn a_consumer_whose_provider_is_not_in_the_environment_cannot_deploy() {
 #[test]
 fn a_provider_whose_consumers_are_not_in_the_environment_can_deploy() {
     each_backend(|app| {
-        let mut w = world(app);
-        let bar_56 = w.seed.version(w.bar, "56", None, &[]);
+        let w = world(app);
+        let bar_56 = w.seed.version_of(w.bar, "56", None, &[]);
         let body = cid(app, "pacticipant=Bar&version=56&environment=production");
         assert_eq!(body["summary"]["deployable"], true, "{body}");
         assert_eq!(
@@ -159,7 +159,7 @@ fn a_provider_whose_consumers_are_not_in_the_environment_can_deploy() {
             "There are no missing dependencies"
         );
         // once Foo v1 is in production, Bar 56 must have verified its pact
-        w.seed.deploy(w.foo, w.foo_v1, w.prod, "");
+        w.seed.deploy_version(w.foo, w.foo_v1, w.prod, "");
         let body = cid(app, "pacticipant=Bar&version=56&environment=production");
         assert_eq!(body["summary"]["deployable"], Value::Null, "{body}");
         w.seed.verify(w.content, w.foo, w.bar, bar_56, true);
@@ -172,13 +172,13 @@ fn a_provider_whose_consumers_are_not_in_the_environment_can_deploy() {
 #[test]
 fn one_failing_application_instance_blocks() {
     each_backend(|app| {
-        let mut w = world(app);
+        let w = world(app);
         let (bar_56, bar_57) = (
-            w.seed.version(w.bar, "56", None, &[]),
-            w.seed.version(w.bar, "57", None, &[]),
+            w.seed.version_of(w.bar, "56", None, &[]),
+            w.seed.version_of(w.bar, "57", None, &[]),
         );
-        w.seed.deploy(w.bar, bar_56, w.prod, "blue");
-        w.seed.deploy(w.bar, bar_57, w.prod, "green");
+        w.seed.deploy_version(w.bar, bar_56, w.prod, "blue");
+        w.seed.deploy_version(w.bar, bar_57, w.prod, "green");
         w.seed.verify(w.content, w.foo, w.bar, bar_56, false);
         w.seed.verify(w.content, w.foo, w.bar, bar_57, true);
         let body = cid(app, FOO_TO_PROD);
@@ -202,13 +202,13 @@ fn one_failing_application_instance_blocks() {
 #[test]
 fn a_supported_old_release_that_fails_blocks() {
     each_backend(|app| {
-        let mut w = world(app);
+        let w = world(app);
         let (bar_50, bar_56) = (
-            w.seed.version(w.bar, "50", None, &[]),
-            w.seed.version(w.bar, "56", None, &[]),
+            w.seed.version_of(w.bar, "50", None, &[]),
+            w.seed.version_of(w.bar, "56", None, &[]),
         );
-        w.seed.release(w.bar, bar_50, w.prod);
-        w.seed.deploy(w.bar, bar_56, w.prod, "");
+        w.seed.release_version(w.bar, bar_50, w.prod);
+        w.seed.deploy_version(w.bar, bar_56, w.prod, "");
         w.seed.verify(w.content, w.foo, w.bar, bar_50, false);
         w.seed.verify(w.content, w.foo, w.bar, bar_56, true);
         let body = cid(app, FOO_TO_PROD);
@@ -238,9 +238,9 @@ fn a_version_that_does_not_exist_is_not_deployable() {
 #[test]
 fn ignored_pacticipants_do_not_block_and_unknown_ignores_warn() {
     each_backend(|app| {
-        let mut w = world(app);
-        let bar_56 = w.seed.version(w.bar, "56", None, &[]);
-        w.seed.deploy(w.bar, bar_56, w.prod, "");
+        let w = world(app);
+        let bar_56 = w.seed.version_of(w.bar, "56", None, &[]);
+        w.seed.deploy_version(w.bar, bar_56, w.prod, "");
         w.seed.verify(w.content, w.foo, w.bar, bar_56, false);
         let body = cid(
             app,
@@ -277,9 +277,9 @@ fn ignored_pacticipants_do_not_block_and_unknown_ignores_warn() {
 #[test]
 fn to_a_tag_means_the_latest_version_with_that_tag() {
     each_backend(|app| {
-        let mut w = world(app);
-        let bar_2 = w.seed.version(w.bar, "2", None, &["prod"]);
-        let bar_3 = w.seed.version(w.bar, "3", None, &["prod"]);
+        let w = world(app);
+        let bar_2 = w.seed.version_of(w.bar, "2", None, &["prod"]);
+        let bar_3 = w.seed.version_of(w.bar, "3", None, &["prod"]);
         w.seed.verify(w.content, w.foo, w.bar, bar_2, false);
         let body = cid(app, "pacticipant=Foo&version=1&to=prod");
         assert_eq!(
@@ -304,14 +304,14 @@ fn to_a_tag_means_the_latest_version_with_that_tag() {
 #[test]
 fn more_than_a_hundred_rows_are_all_considered() {
     each_backend(|app| {
-        let mut w = world(app);
-        let bar_1 = w.seed.version(w.bar, "100", None, &[]);
-        w.seed.deploy(w.foo, w.foo_v1, w.prod, "i0");
+        let w = world(app);
+        let bar_1 = w.seed.version_of(w.bar, "100", None, &[]);
+        w.seed.deploy_version(w.foo, w.foo_v1, w.prod, "i0");
         w.seed.verify(w.content, w.foo, w.bar, bar_1, false);
         for i in 1..=120 {
-            let v = w.seed.version(w.foo, &format!("1.{i}"), None, &[]);
-            let c = w.seed.publish(w.foo, v, w.bar, &format!("c{i}"));
-            w.seed.deploy(w.foo, v, w.prod, &format!("i{i}"));
+            let v = w.seed.version_of(w.foo, &format!("1.{i}"), None, &[]);
+            let c = w.seed.publish_content(w.foo, v, w.bar, &format!("c{i}"));
+            w.seed.deploy_version(w.foo, v, w.prod, &format!("i{i}"));
             w.seed.verify(c, w.foo, w.bar, bar_1, true);
         }
         let body = cid(app, "pacticipant=Bar&version=100&environment=production");

@@ -9,7 +9,6 @@ mod environments;
 mod for_verification;
 mod integrations;
 mod matrix;
-mod matrix_seed;
 mod migrations;
 mod pact_docs;
 mod pacts;

@@ -3,7 +3,7 @@
 
 use serde_json::Value;
 
-use crate::matrix_seed::Seed;
+use crate::seed::Seed;
 use crate::support::{TestApp, each_backend};
 
 /// Foo v1 (main, tag main) → Bar; Bar 56 in production verified it; Bar 57
@@ -13,16 +13,16 @@ struct World {
 }
 
 fn world(app: &TestApp) -> World {
-    let mut seed = Seed::new(app);
+    let seed = Seed::new(app);
     let consumer = seed.pacticipant("Foo", Some("main"));
     let bar = seed.pacticipant("Bar", Some("main"));
-    let foo_v1 = seed.version(consumer, "1", Some("main"), &["main"]);
-    let content = seed.publish(consumer, foo_v1, bar, "v1");
+    let foo_v1 = seed.version_of(consumer, "1", Some("main"), &["main"]);
+    let content = seed.publish_content(consumer, foo_v1, bar, "v1");
     let prod = seed.environment("production");
-    let bar_56 = seed.version(bar, "56", Some("main"), &[]);
-    let bar_57 = seed.version(bar, "57", Some("main"), &["prod"]);
-    seed.deploy(bar, bar_56, prod, "a");
-    seed.deploy(bar, bar_57, prod, "b");
+    let bar_56 = seed.version_of(bar, "56", Some("main"), &[]);
+    let bar_57 = seed.version_of(bar, "57", Some("main"), &["prod"]);
+    seed.deploy_version(bar, bar_56, prod, "a");
+    seed.deploy_version(bar, bar_57, prod, "b");
     seed.verify(content, consumer, bar, bar_56, true);
     seed.verify(content, consumer, bar, bar_57, false);
     World { seed }
@@ -230,7 +230,7 @@ fn svg(app: &TestApp, path: &str) -> String {
 #[test]
 fn badges_are_svg_with_the_status_and_errors_are_badges_too() {
     each_backend(|app| {
-        let mut w = world(app);
+        let w = world(app);
         assert!(svg(app, "/pacts/provider/Bar/consumer/Foo/latest/badge").contains(": failed"));
         assert!(
             svg(app, "/pacts/provider/Bar/consumer/Foo/latest/main/badge").contains(": failed")
@@ -256,9 +256,9 @@ fn badges_are_svg_with_the_status_and_errors_are_badges_too() {
         // a passing verification turns the pact badge green
         let baz = w.seed.pacticipant("Baz", None);
         let bar = w.seed.pacticipant("Qux", None);
-        let v = w.seed.version(baz, "1", None, &[]);
-        let pv = w.seed.version(bar, "1", None, &[]);
-        let c = w.seed.publish(baz, v, bar, "x");
+        let v = w.seed.version_of(baz, "1", None, &[]);
+        let pv = w.seed.version_of(bar, "1", None, &[]);
+        let c = w.seed.publish_content(baz, v, bar, "x");
         w.seed.verify(c, baz, bar, pv, true);
         let ok = svg(app, "/pacts/provider/Qux/consumer/Baz/latest/badge");
         assert!(ok.contains(": verified") && ok.contains("#4c1"), "{ok}");
