@@ -44,17 +44,12 @@ pub fn record_version(
     request: &VersionRequest,
 ) -> Result<RecordedVersion, StoreError> {
     let mut pacticipant = pacticipants::find_or_create(conn, &request.pacticipant)?;
-    let found = versions::find_by_number(conn, pacticipant.id, request.number.as_str())?;
-    let created = found.is_none();
-    let mut version = match found {
-        Some(v) => v,
-        None => versions::insert(
-            conn,
-            pacticipant.id,
-            &request.number,
-            request.build_url.as_deref(),
-        )?,
-    };
+    let (mut version, created) = versions::find_or_insert(
+        conn,
+        pacticipant.id,
+        &request.number,
+        request.build_url.as_deref(),
+    )?;
     if !created && request.build_url.is_some() && version.build_url != request.build_url {
         version = versions::update_build_url(conn, version.id, request.build_url.as_deref())?;
     }

@@ -99,15 +99,29 @@ pub fn find_or_create(
     pacticipant_id: i64,
     number: &VersionNumber,
 ) -> Result<Version, StoreError> {
+    find_or_insert(conn, pacticipant_id, number, None).map(|(v, _)| v)
+}
+
+/// The version, inserted with `build_url` when new; true when this call
+/// created it. The insert runs in a savepoint: a concurrent creator (another
+/// request or replica) makes it fail on the unique key, and on PostgreSQL
+/// only the savepoint, not the caller's transaction, is then aborted; the
+/// winner's row is read instead.
+pub fn find_or_insert(
+    conn: &mut AnyConnection,
+    pacticipant_id: i64,
+    number: &VersionNumber,
+    build_url: Option<&str>,
+) -> Result<(Version, bool), StoreError> {
     if let Some(found) = find_by_number(conn, pacticipant_id, number.as_str())? {
-        return Ok(found);
+        return Ok((found, false));
     }
-    // A savepoint: on PostgreSQL a failed statement aborts the whole
-    // transaction, so losing the insert race must roll back only the insert.
-    match conn.transaction(|c| insert(c, pacticipant_id, number, None)) {
+    match conn.transaction(|c| insert(c, pacticipant_id, number, build_url)) {
+        Ok(inserted) => Ok((inserted, true)),
         Err(e) if e.is_unique_violation() => find_by_number(conn, pacticipant_id, number.as_str())?
+            .map(|v| (v, false))
             .ok_or(StoreError::Query(diesel::result::Error::NotFound)),
-        other => other,
+        Err(e) => Err(e),
     }
 }
 

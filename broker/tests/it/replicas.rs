@@ -103,3 +103,48 @@ fn concurrent_creators_of_one_name_all_succeed_inside_their_transactions() {
         }
     }
 }
+
+#[test]
+fn concurrent_first_publishes_of_one_version_all_succeed() {
+    use crate::pact_docs::{http, pact, request};
+    use std::sync::{Arc, Barrier};
+
+    crate::support::each_backend(|app| {
+        // both pacticipants exist, so the race is on the version itself
+        assert_eq!(app.post("/pacticipants", &json!({"name": "Foo"})).status, 201);
+        assert_eq!(app.post("/pacticipants", &json!({"name": "Bar"})).status, 201);
+        let doc = pact("Foo", "Bar", json!([http("/a", 200)]));
+        let body = Arc::new(request("1.0.0", Some("main"), &["dev"], &[doc]));
+        let barrier = Arc::new(Barrier::new(6));
+        let url = format!("{}/contracts/publish", app.url);
+        let workers: Vec<_> = (0..6)
+            .map(|_| {
+                let (body, barrier, url) = (body.clone(), barrier.clone(), url.clone());
+                std::thread::spawn(move || {
+                    let client = reqwest::blocking::Client::new();
+                    barrier.wait();
+                    let reply = client
+                        .post(url)
+                        .header("Content-Type", "application/json")
+                        .body(body.to_string())
+                        .send()
+                        .expect("broker answers");
+                    (reply.status().as_u16(), reply.text().unwrap_or_default())
+                })
+            })
+            .collect();
+        for worker in workers {
+            let (status, text) = worker.join().expect("thread");
+            assert_eq!(status, 200, "every publisher succeeds: {text}");
+        }
+        let versions = app.get("/pacticipants/Foo/versions");
+        assert_eq!(
+            versions.json["_embedded"]["versions"]
+                .as_array()
+                .map(Vec::len),
+            Some(1),
+            "{}",
+            versions.text
+        );
+    });
+}
