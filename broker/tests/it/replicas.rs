@@ -111,8 +111,14 @@ fn concurrent_first_publishes_of_one_version_all_succeed() {
 
     crate::support::each_backend(|app| {
         // both pacticipants exist, so the race is on the version itself
-        assert_eq!(app.post("/pacticipants", &json!({"name": "Foo"})).status, 201);
-        assert_eq!(app.post("/pacticipants", &json!({"name": "Bar"})).status, 201);
+        assert_eq!(
+            app.post("/pacticipants", &json!({"name": "Foo"})).status,
+            201
+        );
+        assert_eq!(
+            app.post("/pacticipants", &json!({"name": "Bar"})).status,
+            201
+        );
         let doc = pact("Foo", "Bar", json!([http("/a", 200)]));
         let body = Arc::new(request("1.0.0", Some("main"), &["dev"], &[doc]));
         let barrier = Arc::new(Barrier::new(6));
