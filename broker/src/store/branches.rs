@@ -56,7 +56,7 @@ pub fn find_or_create(
     }
     // A savepoint: on PostgreSQL a failed statement aborts the whole
     // transaction, so losing the insert race must roll back only the insert.
-    let inserted = conn.transaction(|c| {
+    let inserted = super::racing_insert(conn, |c| {
         diesel::insert_into(branches::table)
             .values((
                 branches::pacticipant_id.eq(pacticipant_id),
@@ -90,7 +90,7 @@ pub fn add_version(
     }
     // A savepoint: on PostgreSQL a failed statement aborts the whole
     // transaction, so losing the insert race must roll back only the insert.
-    let inserted = conn.transaction(|c| {
+    let inserted = super::racing_insert(conn, |c| {
         diesel::insert_into(branch_versions::table)
             .values((
                 branch_versions::branch_id.eq(branch.id),

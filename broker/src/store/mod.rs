@@ -72,3 +72,24 @@ pub fn ping(conn: &mut crate::db::AnyConnection) -> Result<(), StoreError> {
     conn.batch_execute("SELECT 1")?;
     Ok(())
 }
+
+/// Runs an insert that may lose a race to a concurrent writer (another
+/// request or replica inserting the same unique key), so that the caller can
+/// read the winner's row afterwards.
+///
+/// On PostgreSQL a failed statement aborts the whole transaction, so the
+/// insert runs in a savepoint there. SQLite keeps its transaction usable
+/// after a failed statement (and `db::write_transaction` holds the write
+/// lock from the start, so the race cannot even happen): the savepoint's two
+/// extra statements are skipped.
+pub fn racing_insert<T, E, F>(conn: &mut crate::db::AnyConnection, insert: F) -> Result<T, E>
+where
+    F: FnOnce(&mut crate::db::AnyConnection) -> Result<T, E>,
+    E: From<diesel::result::Error>,
+{
+    use diesel::Connection;
+    match conn {
+        crate::db::AnyConnection::Postgresql(_) => conn.transaction(insert),
+        crate::db::AnyConnection::Sqlite(_) => insert(conn),
+    }
+}

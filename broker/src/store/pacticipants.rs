@@ -109,7 +109,7 @@ pub fn find_or_create(
     }
     // A savepoint: on PostgreSQL a failed statement aborts the whole
     // transaction, so losing the insert race must roll back only the insert.
-    match conn.transaction(|c| insert(c, name, &PacticipantAttributes::default())) {
+    match super::racing_insert(conn, |c| insert(c, name, &PacticipantAttributes::default())) {
         Err(e) if e.is_unique_violation() => find_by_name(conn, name.as_str())?
             .ok_or(StoreError::Query(diesel::result::Error::NotFound)),
         other => other,

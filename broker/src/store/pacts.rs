@@ -82,7 +82,7 @@ pub fn find_or_insert_content(
     // A savepoint around the insert: when a concurrent publisher stored the
     // same content first, PostgreSQL aborts only the savepoint, and the
     // request's transaction can read the winner's row.
-    let inserted = conn.transaction(|conn| {
+    let inserted = super::racing_insert(conn, |conn| {
         diesel::insert_into(pact_contents::table)
             .values((
                 pact_contents::sha.eq(new.sha),

@@ -2,7 +2,6 @@
 //! libraries), many at once. Recording a release never touches another
 //! one; support ends only when a client says so.
 
-use diesel::Connection;
 use diesel::prelude::*;
 
 use super::{StoreError, now};
@@ -42,7 +41,7 @@ pub fn record(
         return Ok((resume(conn, found)?, false));
     }
     // A savepoint: losing the insert race to another replica is not an error.
-    let inserted = conn.transaction(|c| insert(c, version, environment_id));
+    let inserted = super::racing_insert(conn, |c| insert(c, version, environment_id));
     match inserted {
         Err(e) if e.is_unique_violation() => {
             let found = find_for_version_in(conn, version.id, environment_id)?

@@ -30,7 +30,7 @@ pub fn add(
     }
     // A savepoint: on PostgreSQL a failed statement aborts the whole
     // transaction, so losing the insert race must roll back only the insert.
-    let inserted = conn.transaction(|c| {
+    let inserted = super::racing_insert(conn, |c| {
         diesel::insert_into(tags::table)
             .values((
                 tags::version_id.eq(version.id),

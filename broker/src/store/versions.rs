@@ -116,7 +116,7 @@ pub fn find_or_insert(
     if let Some(found) = find_by_number(conn, pacticipant_id, number.as_str())? {
         return Ok((found, false));
     }
-    match conn.transaction(|c| insert(c, pacticipant_id, number, build_url)) {
+    match super::racing_insert(conn, |c| insert(c, pacticipant_id, number, build_url)) {
         Ok(inserted) => Ok((inserted, true)),
         Err(e) if e.is_unique_violation() => find_by_number(conn, pacticipant_id, number.as_str())?
             .map(|v| (v, false))
