@@ -49,9 +49,6 @@ pub enum BrokerError {
     /// 403: valid credentials without the role the route needs.
     #[error("the {needed} role is required")]
     Forbidden { needed: &'static str },
-    /// 405: the resource exists but not with this method.
-    #[error("{method} is not allowed on this resource")]
-    MethodNotAllowed { method: String },
     /// 404: the resource does not exist.
     #[error("{what} was not found")]
     NotFound { what: String },
@@ -125,7 +122,6 @@ impl BrokerError {
             }
             BrokerError::Forbidden { .. } => "urn:accord:problem:forbidden",
             BrokerError::NotFound { .. } => "urn:accord:problem:not-found",
-            BrokerError::MethodNotAllowed { .. } => "urn:accord:problem:method-not-allowed",
             BrokerError::Conflict { .. } => "urn:accord:problem:conflict",
             BrokerError::PayloadTooLarge { .. } => "urn:accord:problem:payload-too-large",
             BrokerError::UnsupportedMediaType { .. } => "urn:accord:problem:unsupported-media-type",
@@ -142,7 +138,6 @@ impl BrokerError {
             BrokerError::Unauthorized | BrokerError::BadCredentials => "Unauthorized",
             BrokerError::Forbidden { .. } => "Forbidden",
             BrokerError::NotFound { .. } => "Not found",
-            BrokerError::MethodNotAllowed { .. } => "Method not allowed",
             BrokerError::Conflict { .. } => "Conflict",
             BrokerError::PayloadTooLarge { .. } => "Payload too large",
             BrokerError::UnsupportedMediaType { .. } => "Unsupported media type",
@@ -199,7 +194,6 @@ impl ResponseError for BrokerError {
             BrokerError::Unauthorized | BrokerError::BadCredentials => StatusCode::UNAUTHORIZED,
             BrokerError::Forbidden { .. } => StatusCode::FORBIDDEN,
             BrokerError::NotFound { .. } => StatusCode::NOT_FOUND,
-            BrokerError::MethodNotAllowed { .. } => StatusCode::METHOD_NOT_ALLOWED,
             BrokerError::Conflict { .. } => StatusCode::CONFLICT,
             BrokerError::PayloadTooLarge { .. } => StatusCode::PAYLOAD_TOO_LARGE,
             BrokerError::UnsupportedMediaType { .. } => StatusCode::UNSUPPORTED_MEDIA_TYPE,

@@ -124,7 +124,7 @@ async fn limit_body(
     Ok(next.call(req).await?.map_into_boxed_body())
 }
 
-/// Every error leaves as problem+json (also actix's own 404/405/413), with
+/// Every error leaves as problem+json (also actix's own 404 and 413), with
 /// the `instance` it happened on; clients that accept JSON but not
 /// problem+json (the Pact CLIs) get the same body labelled `application/json`.
 async fn negotiate(
@@ -139,7 +139,6 @@ async fn negotiate(
         .join(",");
     let wants_problem = accept.contains(PROBLEM_JSON);
     let wants_json = accept.contains("json");
-    let method = req.method().to_string();
     let limit = req
         .app_data::<web::Data<AppState>>()
         .map(|s| s.config.body_limit)
@@ -159,7 +158,6 @@ async fn negotiate(
         let error = match status.as_u16() {
             404 => BrokerError::not_found("This resource"),
             413 => BrokerError::PayloadTooLarge { limit },
-            405 => BrokerError::MethodNotAllowed { method },
             _ => return Ok(res),
         };
         let (req, _) = res.into_parts();

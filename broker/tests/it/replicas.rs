@@ -4,7 +4,7 @@
 use accord_broker::BrokerConfig;
 use serde_json::json;
 
-use crate::support::{TestApp, TestDatabase, TestDb, backends};
+use crate::support::{TestApp, TestDatabase, backends};
 
 fn second(app: &TestApp) -> TestApp {
     let database = app.database.shared();
@@ -58,7 +58,6 @@ fn replicas_starting_together_migrate_once() {
             1,
             "exactly one replica applied the migration: {applied:?}"
         );
-        let _ = TestDb::Sqlite;
     }
 }
 
