@@ -1,9 +1,18 @@
 //! A small blocking HTTP client for the broker's API (Accord's or any Pact
 //! Broker): base URL and credentials from flags or the environment, JSON in
 //! and out, HAL link lookup, errors that carry the broker's own message.
+//!
+//! Transient failures are retried, at most [`RETRIES`] times with backoff
+//! 0.5 s, 1 s, 2 s (or the reply's `Retry-After` seconds, capped at 10 s);
+//! which failures depends on whether repeating the request is safe, see
+//! [`Retry`]. The backoff base can be changed with the environment variable
+//! `ACCORD_BROKER_RETRY_BASE_MS` (milliseconds; tests set it low).
+
+use std::time::Duration;
 
 use anyhow::{Context, anyhow, bail};
 use clap::Args;
+use reqwest::Method;
 use serde_json::Value;
 
 /// Where the broker is and how to authenticate; shared by every client command.
@@ -37,11 +46,78 @@ enum Credentials {
     Basic(String, String),
 }
 
+/// How many times a failed request is sent again.
+pub const RETRIES: u32 = 3;
+/// The first backoff when `ACCORD_BROKER_RETRY_BASE_MS` is not set.
+const DEFAULT_RETRY_BASE: Duration = Duration::from_millis(500);
+/// The longest `Retry-After` honoured.
+const MAX_RETRY_AFTER: Duration = Duration::from_secs(10);
+
+/// Whether a request may be sent again after a transient failure.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Retry {
+    /// A repeat has no further effect (GET, PUT, DELETE, and queries sent
+    /// as POST such as pacts for verification): retried on 429, 502, 503,
+    /// 504 and on any transport failure before a reply.
+    Idempotent,
+    /// A repeat could do the work twice (POST, PATCH): retried only where
+    /// the broker provably did nothing: 429, or no connection was made.
+    Unsafe,
+}
+
+impl Retry {
+    /// The policy HTTP's method semantics give.
+    pub fn for_method(method: &Method) -> Retry {
+        if matches!(*method, Method::POST | Method::PATCH) {
+            Retry::Unsafe
+        } else {
+            Retry::Idempotent
+        }
+    }
+
+    fn on_status(self, status: u16) -> bool {
+        match self {
+            Retry::Idempotent => matches!(status, 429 | 502 | 503 | 504),
+            Retry::Unsafe => status == 429,
+        }
+    }
+
+    fn on_transport(self, err: &reqwest::Error) -> bool {
+        match self {
+            Retry::Idempotent => !err.is_builder() && !err.is_redirect(),
+            Retry::Unsafe => err.is_connect(),
+        }
+    }
+}
+
+/// The wait before retry number `retry` (0-based): the reply's
+/// `Retry-After` when it gave one (capped), else `base` doubled each time.
+fn backoff(retry: u32, base: Duration, retry_after: Option<Duration>) -> Duration {
+    match retry_after {
+        Some(wait) => wait.min(MAX_RETRY_AFTER),
+        None => base.saturating_mul(2u32.saturating_pow(retry)),
+    }
+}
+
+/// `Retry-After` in seconds (the HTTP-date form is not honoured).
+fn retry_after(headers: &reqwest::header::HeaderMap) -> Option<Duration> {
+    let text = headers.get(reqwest::header::RETRY_AFTER)?.to_str().ok()?;
+    text.trim().parse::<u64>().ok().map(Duration::from_secs)
+}
+
+fn retry_base() -> Duration {
+    std::env::var("ACCORD_BROKER_RETRY_BASE_MS")
+        .ok()
+        .and_then(|ms| ms.parse::<u64>().ok())
+        .map_or(DEFAULT_RETRY_BASE, Duration::from_millis)
+}
+
 /// A connection to one broker.
 pub struct BrokerClient {
     base: String,
     credentials: Credentials,
     http: reqwest::blocking::Client,
+    retry_base: Duration,
 }
 
 impl std::fmt::Debug for BrokerClient {
@@ -58,6 +134,8 @@ impl std::fmt::Debug for BrokerClient {
 pub struct Reply {
     pub status: u16,
     pub body: Value,
+    /// How many times the request was sent again before this reply.
+    pub retries: u32,
 }
 
 impl BrokerClient {
@@ -105,6 +183,7 @@ impl BrokerClient {
             base: base.trim_end_matches('/').to_owned(),
             credentials,
             http,
+            retry_base: retry_base(),
         })
     }
 
@@ -117,16 +196,55 @@ impl BrokerClient {
         }
     }
 
-    /// Sends a request; any status comes back as a `Reply` (only transport
-    /// failures are errors).
+    /// Sends a request, retrying as its method allows ([`Retry::for_method`]);
+    /// any status comes back as a `Reply` (only transport failures are errors).
     pub fn send(
         &self,
-        method: reqwest::Method,
+        method: Method,
         path_or_url: &str,
         body: Option<&Value>,
     ) -> anyhow::Result<Reply> {
+        let retry = Retry::for_method(&method);
+        self.send_with(method, path_or_url, body, retry)
+    }
+
+    /// Sends a request, retrying transient failures as `retry` allows.
+    pub fn send_with(
+        &self,
+        method: Method,
+        path_or_url: &str,
+        body: Option<&Value>,
+        retry: Retry,
+    ) -> anyhow::Result<Reply> {
         let url = self.url(path_or_url);
-        let mut request = self.http.request(method.clone(), &url).header(
+        let mut retries = 0;
+        loop {
+            let wait = match self.attempt(&method, &url, body) {
+                Ok((reply, after)) if retries < RETRIES && retry.on_status(reply.status) => after,
+                Ok((reply, _)) => return Ok(Reply { retries, ..reply }),
+                Err(err) if retries < RETRIES && retry.on_transport(&err) => None,
+                Err(err) => {
+                    let tried = match retries {
+                        0 => String::new(),
+                        n => format!(" (after {n} retries)"),
+                    };
+                    return Err(anyhow::Error::new(err)
+                        .context(format!("cannot reach the broker at {}{tried}", self.base)));
+                }
+            };
+            std::thread::sleep(backoff(retries, self.retry_base, wait));
+            retries += 1;
+        }
+    }
+
+    /// One request: the reply and its `Retry-After`.
+    fn attempt(
+        &self,
+        method: &Method,
+        url: &str,
+        body: Option<&Value>,
+    ) -> Result<(Reply, Option<Duration>), reqwest::Error> {
+        let mut request = self.http.request(method.clone(), url).header(
             "Accept",
             "application/hal+json, application/json, application/problem+json",
         );
@@ -140,25 +258,39 @@ impl BrokerClient {
                 .header("Content-Type", "application/json")
                 .body(body.to_string());
         }
-        let response = request
-            .send()
-            .with_context(|| format!("cannot reach the broker at {}", self.base))?;
+        let response = request.send()?;
         let status = response.status().as_u16();
-        let text = response
-            .text()
-            .with_context(|| format!("cannot read the reply to {method} {url}"))?;
+        let after = retry_after(response.headers());
+        let text = response.text()?;
         let body = serde_json::from_str(&text).unwrap_or(Value::Null);
-        Ok(Reply { status, body })
+        let reply = Reply {
+            status,
+            body,
+            retries: 0,
+        };
+        Ok((reply, after))
     }
 
     /// Sends a request and insists on a 2xx reply.
     pub fn expect_ok(
         &self,
-        method: reqwest::Method,
+        method: Method,
         path_or_url: &str,
         body: Option<&Value>,
     ) -> anyhow::Result<Value> {
-        let reply = self.send(method.clone(), path_or_url, body)?;
+        let retry = Retry::for_method(&method);
+        self.expect_ok_with(method, path_or_url, body, retry)
+    }
+
+    /// Sends a request, retrying as `retry` allows, and insists on a 2xx reply.
+    pub fn expect_ok_with(
+        &self,
+        method: Method,
+        path_or_url: &str,
+        body: Option<&Value>,
+        retry: Retry,
+    ) -> anyhow::Result<Value> {
+        let reply = self.send_with(method.clone(), path_or_url, body, retry)?;
         if (200..300).contains(&reply.status) {
             Ok(reply.body)
         } else {
@@ -172,12 +304,18 @@ impl BrokerClient {
 
     /// `GET` that must succeed.
     pub fn get(&self, path_or_url: &str) -> anyhow::Result<Value> {
-        self.expect_ok(reqwest::Method::GET, path_or_url, None)
+        self.expect_ok(Method::GET, path_or_url, None)
     }
 
     /// `POST` with a JSON body that must succeed.
     pub fn post(&self, path_or_url: &str, body: &Value) -> anyhow::Result<Value> {
-        self.expect_ok(reqwest::Method::POST, path_or_url, Some(body))
+        self.expect_ok(Method::POST, path_or_url, Some(body))
+    }
+
+    /// `POST` of a query (it changes nothing, so it is retried like a `GET`)
+    /// that must succeed.
+    pub fn post_query(&self, path_or_url: &str, body: &Value) -> anyhow::Result<Value> {
+        self.expect_ok_with(Method::POST, path_or_url, Some(body), Retry::Idempotent)
     }
 }
 
@@ -205,6 +343,9 @@ pub fn describe_error(reply: &Reply) -> String {
         if !parts.is_empty() {
             text.push_str(&format!(" ({})", parts.join("; ")));
         }
+    }
+    if reply.retries > 0 {
+        text.push_str(&format!(" (after {} retries)", reply.retries));
     }
     text
 }
@@ -264,4 +405,59 @@ pub fn print_list(
 /// The string field `key` of `item`, `""` when absent.
 pub fn text_field(item: &Value, key: &str) -> String {
     item[key].as_str().unwrap_or("").to_owned()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn backoff_doubles_from_the_base_and_a_retry_after_replaces_it_up_to_ten_seconds() {
+        let base = Duration::from_millis(500);
+        let waits: Vec<_> = (0..3).map(|n| backoff(n, base, None)).collect();
+        assert_eq!(waits, [500, 1000, 2000].map(Duration::from_millis).to_vec());
+        let two = Some(Duration::from_secs(2));
+        assert_eq!(backoff(0, base, two), Duration::from_secs(2));
+        let long = Some(Duration::from_secs(3600));
+        assert_eq!(backoff(1, base, long), Duration::from_secs(10));
+    }
+
+    #[test]
+    fn reads_retry_after_in_seconds_only() {
+        let mut headers = reqwest::header::HeaderMap::new();
+        assert_eq!(retry_after(&headers), None);
+        headers.insert(reqwest::header::RETRY_AFTER, "7".parse().expect("header"));
+        assert_eq!(retry_after(&headers), Some(Duration::from_secs(7)));
+        let date = "Wed, 21 Oct 2026 07:28:00 GMT".parse().expect("header");
+        headers.insert(reqwest::header::RETRY_AFTER, date);
+        assert_eq!(retry_after(&headers), None);
+    }
+
+    #[test]
+    fn only_idempotent_requests_are_retried_on_gateway_errors_and_every_request_on_429() {
+        assert_eq!(Retry::for_method(&Method::GET), Retry::Idempotent);
+        assert_eq!(Retry::for_method(&Method::PUT), Retry::Idempotent);
+        assert_eq!(Retry::for_method(&Method::POST), Retry::Unsafe);
+        assert_eq!(Retry::for_method(&Method::PATCH), Retry::Unsafe);
+        for status in [429, 502, 503, 504] {
+            assert!(Retry::Idempotent.on_status(status), "{status}");
+        }
+        for status in [200, 400, 401, 404, 409, 500] {
+            assert!(!Retry::Idempotent.on_status(status), "{status}");
+        }
+        assert!(Retry::Unsafe.on_status(429));
+        for status in [500, 502, 503, 504] {
+            assert!(!Retry::Unsafe.on_status(status), "{status}");
+        }
+    }
+
+    #[test]
+    fn a_failed_reply_says_how_often_it_was_retried() {
+        let reply = Reply {
+            status: 503,
+            body: Value::Null,
+            retries: 3,
+        };
+        assert_eq!(describe_error(&reply), "HTTP 503 (after 3 retries)");
+    }
 }

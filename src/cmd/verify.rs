@@ -16,7 +16,7 @@ use accord_verifier::render::{interaction_line, junit, summary};
 use accord_verifier::{ContractSource, Filter, Limits, Token, VerificationReport, VerifyConfig};
 use anyhow::Context;
 use clap::{Args, ValueEnum};
-use serde_json::{Value, json};
+use serde_json::Value;
 
 use super::Outcome;
 use super::verify_fetch::{self, FetchedPact, Selection};
@@ -54,6 +54,9 @@ pub struct VerifyArgs {
     /// Consumer version selectors as JSON objects [default: {"mainBranch":true} {"deployedOrReleased":true}].
     #[arg(long = "consumer-version-selectors", value_name = "JSON", num_args = 1.., value_parser = parse_selector, conflicts_with = "contracts")]
     selectors: Vec<Value>,
+    /// Consumer version tags, each meaning the latest version with it (repeatable, or comma-separated).
+    #[arg(long = "consumer-version-tags", alias = "consumer-version-tag", value_name = "TAG", value_delimiter = ',', conflicts_with_all = ["selectors", "contracts"])]
+    consumer_version_tags: Vec<String>,
     /// Ask the broker which pacts are pending (their failures do not fail the run).
     #[arg(long, conflicts_with = "contracts")]
     enable_pending: bool,
@@ -170,20 +173,21 @@ fn source(args: &VerifyArgs) -> anyhow::Result<(ContractSource, Option<BrokerRun
     let client = BrokerClient::from_args(&args.broker)
         .context("pass --contract FILE… or a broker (--broker-url)")?;
     let selection = Selection {
-        selectors: if args.selectors.is_empty() {
-            vec![
-                json!({"mainBranch": true}),
-                json!({"deployedOrReleased": true}),
-            ]
-        } else {
+        selectors: if args.consumer_version_tags.is_empty() {
             args.selectors.clone()
+        } else {
+            verify_fetch::tag_selectors(&args.consumer_version_tags)
         },
         provider_branch: args.provider_branch.clone(),
         provider_tags: args.provider_tags.clone(),
         include_pending: args.enable_pending,
         wip_since: args.include_wip_since.clone(),
     };
-    let pacts = verify_fetch::fetch(&client, &args.provider, &selection)?;
+    let fetched = verify_fetch::fetch(&client, &args.provider, &selection)?;
+    for notice in &fetched.notices {
+        say(args, notice);
+    }
+    let pacts = fetched.pacts;
     for pact in &pacts {
         say(
             args,
@@ -203,41 +207,54 @@ fn source(args: &VerifyArgs) -> anyhow::Result<(ContractSource, Option<BrokerRun
     ))
 }
 
-/// Publishes (with `--publish`) and prints each pact's after-verification notices.
+/// Publishes (with `--publish`) and prints each pact's after-verification
+/// notices; results that could not be published are an error (exit 2),
+/// after every other pact's were.
 fn after_verification(
     args: &VerifyArgs,
     broker: &BrokerRun,
     report: &VerificationReport,
 ) -> anyhow::Result<()> {
-    let published = match (args.publish, &args.provider_version) {
-        (true, Some(version)) => {
-            let target = Target {
-                version: version.clone(),
-                branch: args.provider_branch.clone(),
-                tags: args.provider_tags.clone(),
-                build_url: args.build_url.clone(),
-            };
-            let hrefs =
-                verify_publish::publish(&broker.client, &broker.pacts, &report.contracts, &target)?;
-            for (result, href) in report.contracts.iter().zip(&hrefs) {
-                say(
-                    args,
-                    &format!(
-                        "Published the verification of {}'s pact: {href}",
-                        result.consumer
-                    ),
-                );
+    let mut published = vec![false; broker.pacts.len()];
+    let mut failures = Vec::new();
+    if let (true, Some(version)) = (args.publish, &args.provider_version) {
+        let target = Target {
+            version: version.clone(),
+            branch: args.provider_branch.clone(),
+            tags: args.provider_tags.clone(),
+            build_url: args.build_url.clone(),
+        };
+        match verify_publish::publish(&broker.client, &broker.pacts, &report.contracts, &target) {
+            Ok(outcomes) => {
+                for ((result, outcome), done) in
+                    report.contracts.iter().zip(outcomes).zip(&mut published)
+                {
+                    match outcome {
+                        Ok(href) => {
+                            *done = true;
+                            let line = format!(
+                                "Published the verification of {}'s pact: {href}",
+                                result.consumer
+                            );
+                            say(args, &line);
+                        }
+                        Err(err) => failures.push(format!("{err:#}")),
+                    }
+                }
             }
-            true
+            Err(err) => failures.push(format!("{err:#}")),
         }
-        _ => false,
-    };
-    for (pact, result) in broker.pacts.iter().zip(&report.contracts) {
+    }
+    for ((pact, result), published) in broker.pacts.iter().zip(&report.contracts).zip(published) {
         for notice in pact.after_notices(result.passed(), published) {
             say(args, &notice.text);
         }
     }
-    Ok(())
+    if failures.is_empty() {
+        Ok(())
+    } else {
+        anyhow::bail!("{}", failures.join("; "))
+    }
 }
 
 /// A line for the person at the terminal: stdout, unless stdout carries

@@ -3,7 +3,9 @@
 //! against Accord's broker and any Pact Broker-compatible server:
 //! `GET /` → `GET pb:provider-pacts-for-verification` → `POST` to its
 //! `self` with the selectors → `GET` each pact's `self`, keeping the pact's
-//! own links for publishing the results.
+//! own links for publishing the results. A broker without that relation
+//! (a Pact Broker older than 2.60) is read in Pact's legacy mode
+//! ([`super::verify_legacy`]).
 
 use anyhow::{Context, bail};
 use reqwest::Method;
@@ -11,12 +13,14 @@ use serde_json::{Map, Value, json};
 
 use accord_verifier::SourcedContract;
 
+use super::verify_legacy;
 use crate::client::{BrokerClient, describe_error, link, segment};
 
 /// What to ask the broker for.
 #[derive(Debug, Clone)]
 pub struct Selection {
-    /// Consumer version selectors (JSON objects), sent as given.
+    /// Consumer version selectors (JSON objects) the user gave, sent as
+    /// given; none means [`Selection::effective_selectors`]'s defaults.
     pub selectors: Vec<Value>,
     pub provider_branch: Option<String>,
     pub provider_tags: Vec<String>,
@@ -26,12 +30,35 @@ pub struct Selection {
     pub wip_since: Option<String>,
 }
 
+/// Pact's `--consumer-version-tags`: each tag is the latest version with it.
+pub fn tag_selectors(tags: &[String]) -> Vec<Value> {
+    tags.iter()
+        .map(|tag| json!({"tag": tag, "latest": true}))
+        .collect()
+}
+
 impl Selection {
+    /// The selectors sent: the user's, else the main branch and whatever
+    /// is deployed or released.
+    pub fn effective_selectors(&self) -> Vec<Value> {
+        if self.selectors.is_empty() {
+            vec![
+                json!({"mainBranch": true}),
+                json!({"deployedOrReleased": true}),
+            ]
+        } else {
+            self.selectors.clone()
+        }
+    }
+
     /// The `POST` body, with Pact's field rules: `includePendingStatus` and
     /// `consumerVersionSelectors` always, the others only when set.
     pub fn body(&self) -> Value {
         let mut body = Map::new();
-        body.insert("consumerVersionSelectors".into(), json!(self.selectors));
+        body.insert(
+            "consumerVersionSelectors".into(),
+            json!(self.effective_selectors()),
+        );
         body.insert(
             "includePendingStatus".into(),
             json!(self.include_pending || self.wip_since.is_some()),
@@ -90,19 +117,23 @@ pub fn expand(href: &str, values: &[(&str, &str)]) -> String {
     })
 }
 
+/// The pacts to verify, and lines for the user about how they were chosen.
+#[derive(Debug)]
+pub struct Fetched {
+    pub pacts: Vec<FetchedPact>,
+    pub notices: Vec<String>,
+}
+
 /// Fetches every pact the broker selects for `provider`. No pact at all is
 /// an error, as in Pact.
 pub fn fetch(
     client: &BrokerClient,
     provider: &str,
     selection: &Selection,
-) -> anyhow::Result<Vec<FetchedPact>> {
+) -> anyhow::Result<Fetched> {
     let index = client.get("/").context("cannot read the broker's index")?;
     let Some(template) = link(&index, "pb:provider-pacts-for-verification", None) else {
-        bail!(
-            "the broker at {} has no pb:provider-pacts-for-verification link (it needs pacts for verification, Pact Broker 2.60 or later)",
-            client.url("/")
-        );
+        return verify_legacy::fetch(client, &index, provider, selection);
     };
     let url = expand(template, &[("provider", provider)]);
     let nav = client.send(Method::GET, &url, None)?;
@@ -114,7 +145,7 @@ pub fn fetch(
     let nav = nav.body;
     let post_to = link(&nav, "self", None).unwrap_or(&url).to_owned();
     let reply = client
-        .post(&post_to, &selection.body())
+        .post_query(&post_to, &selection.body())
         .context("the broker refused the pacts-for-verification request")?;
     let entries = reply["_embedded"]["pacts"]
         .as_array()
@@ -122,40 +153,54 @@ pub fn fetch(
     if entries.is_empty() {
         bail!(
             "no pacts were found for provider {provider} with consumer version selectors {}",
-            json!(selection.selectors)
+            json!(selection.effective_selectors())
         );
     }
-    entries.iter().map(|e| fetch_one(client, e)).collect()
+    let pacts = entries
+        .iter()
+        .map(|e| fetch_one(client, e))
+        .collect::<anyhow::Result<_>>()?;
+    Ok(Fetched {
+        pacts,
+        notices: Vec::new(),
+    })
 }
 
 /// Reads one `_embedded.pacts[]` entry and fetches its pact.
 fn fetch_one(client: &BrokerClient, entry: &Value) -> anyhow::Result<FetchedPact> {
-    let href = link(entry, "self", None)
-        .context("a pact for verification has no _links.self.href")?
-        .to_owned();
+    let href =
+        link(entry, "self", None).context("a pact for verification has no _links.self.href")?;
     let properties = &entry["verificationProperties"];
-    let notices = properties["notices"]
+    let wip = properties["wip"].as_bool().unwrap_or(false);
+    let mut pact = fetch_pact(
+        client,
+        href,
+        entry["shortDescription"].as_str().unwrap_or_default(),
+    )?;
+    pact.sourced.pending = properties["pending"].as_bool().unwrap_or(false) || wip;
+    pact.sourced.wip = wip;
+    pact.notices = properties["notices"]
         .as_array()
         .map(|list| list.iter().filter_map(notice).collect())
         .unwrap_or_default();
+    Ok(pact)
+}
+
+/// Fetches the pact at `href` (neither pending nor WIP, no notices).
+pub fn fetch_pact(
+    client: &BrokerClient,
+    href: &str,
+    short_description: &str,
+) -> anyhow::Result<FetchedPact> {
     let document = client
-        .get(&href)
+        .get(href)
         .with_context(|| format!("cannot fetch the pact at {href}"))?;
-    let contract = accord_dsl::pact::from_value(&document, &href)
+    let contract = accord_dsl::pact::from_value(&document, href)
         .with_context(|| format!("the pact at {href} cannot be read"))?;
-    let wip = properties["wip"].as_bool().unwrap_or(false);
     Ok(FetchedPact {
-        sourced: SourcedContract {
-            contract,
-            source: href,
-            pending: properties["pending"].as_bool().unwrap_or(false) || wip,
-            wip,
-        },
-        short_description: entry["shortDescription"]
-            .as_str()
-            .unwrap_or_default()
-            .to_owned(),
-        notices,
+        sourced: SourcedContract::new(contract, href),
+        short_description: short_description.to_owned(),
+        notices: Vec::new(),
         publish_href: link(&document, "pb:publish-verification-results", None).map(str::to_owned),
         provider_href: link(&document, "pb:provider", None).map(str::to_owned),
     })
@@ -204,6 +249,30 @@ mod tests {
         assert_eq!(body["includeWipPactsSince"], "2026-01-01");
         assert_eq!(body["providerVersionBranch"], "main");
         assert_eq!(body["providerVersionTags"], json!(["prod"]));
+    }
+
+    #[test]
+    fn no_selectors_means_the_main_branch_and_the_deployed_or_released() {
+        let s = Selection {
+            selectors: vec![],
+            ..selection()
+        };
+        assert_eq!(
+            s.body()["consumerVersionSelectors"],
+            json!([{"mainBranch": true}, {"deployedOrReleased": true}])
+        );
+    }
+
+    #[test]
+    fn each_consumer_version_tag_is_the_latest_version_with_that_tag() {
+        let tags = ["main".to_string(), "prod".to_string()];
+        assert_eq!(
+            tag_selectors(&tags),
+            vec![
+                json!({"tag": "main", "latest": true}),
+                json!({"tag": "prod", "latest": true})
+            ]
+        );
     }
 
     #[test]

@@ -3,7 +3,9 @@
 //! its branch (`PUT pb:branch-version` of the pact's `pb:provider`), each tag
 //! (`PUT pb:version-tag`), then `POST pb:publish-verification-results` with
 //! Pact's body plus Accord's `findings`. A failure before the results are
-//! posted stops the publication.
+//! posted stops the publication; a pact whose results are refused does not
+//! stop the others'. Only a refused connection or a 429 is retried for the
+//! results (a 5xx may have stored them).
 
 use anyhow::{Context, bail};
 use reqwest::Method;
@@ -23,24 +25,28 @@ pub struct Target {
     pub build_url: Option<String>,
 }
 
-/// Publishes every result (`results[i]` belongs to `pacts[i]`); returns
-/// the href of each published verification.
+/// Publishes every result (`results[i]` belongs to `pacts[i]`); returns,
+/// for each, the href of the published verification or why it is not
+/// published. An error when nothing could be published.
 pub fn publish(
     client: &BrokerClient,
     pacts: &[FetchedPact],
     results: &[ContractResult],
     target: &Target,
-) -> anyhow::Result<Vec<String>> {
+) -> anyhow::Result<Vec<anyhow::Result<String>>> {
     if let Some(provider_href) = pacts.iter().find_map(|p| p.provider_href.as_deref()) {
-        register_version(client, provider_href, target)?;
+        register_version(client, provider_href, target)
+            .context("no verification results were published")?;
     } else if target.branch.is_some() || !target.tags.is_empty() {
-        bail!("the pacts carry no pb:provider link: cannot record the provider's branch or tags");
+        bail!(
+            "no verification results were published: the pacts carry no pb:provider link to record the provider's branch or tags"
+        );
     }
-    pacts
+    Ok(pacts
         .iter()
         .zip(results)
         .map(|(pact, result)| publish_one(client, pact, result, target))
-        .collect()
+        .collect())
 }
 
 /// Puts the provider version on its branch and tags it.
@@ -91,8 +97,8 @@ fn publish_one(
     }
     let reply = client.post(href, &body).with_context(|| {
         format!(
-            "cannot publish the verification of the pact with {}",
-            result.consumer
+            "cannot publish the verification results of {}'s pact ({})",
+            result.consumer, pact.sourced.source
         )
     })?;
     Ok(link(&reply, "self", None).unwrap_or(href).to_owned())
