@@ -1,0 +1,130 @@
+//! `accord verify --broker-url` against a real `accord serve`: Pact's
+//! `--consumer-version-tags`, and results a read-only token cannot publish.
+
+use accord_fixtures::http::HttpProvider;
+use serde_json::json;
+
+use crate::broker::BrokerProcess;
+use crate::support::{accord, temp_dir};
+
+/// Writes a Pact V4 contract for the fixtures provider; with `price` it
+/// expects a field the provider never sends.
+fn contract(dir: &std::path::Path, price: bool) -> String {
+    let mut item = json!({"id": 7, "name": "widget"});
+    if price {
+        item["price"] = json!(5);
+    }
+    let doc = json!({
+        "consumer": {"name": "consumer"},
+        "provider": {"name": "items"},
+        "interactions": [{
+            "type": "Synchronous/HTTP",
+            "description": "get item 7",
+            "providerStates": [{"name": "an item exists", "params": {"id": 7}}],
+            "request": {"method": "GET", "path": "/items/7"},
+            "response": {"status": 200, "body": {"content": item}}
+        }],
+        "metadata": {"pactSpecification": {"version": "4.0"}}
+    });
+    let path = dir.join(format!("consumer-{price}.json"));
+    std::fs::write(&path, doc.to_string()).expect("write contract");
+    path.to_string_lossy().into_owned()
+}
+
+fn publish(broker: &BrokerProcess, file: &str, version: &str, tag: &str) {
+    accord()
+        .args(["publish", file, "--consumer-app-version", version])
+        .args([
+            "--branch",
+            "main",
+            "--tag",
+            tag,
+            "--broker-url",
+            &broker.url,
+        ])
+        .assert()
+        .success();
+}
+
+fn verify(
+    broker: &BrokerProcess,
+    provider: &HttpProvider,
+    extra: &[&str],
+) -> assert_cmd::assert::Assert {
+    accord()
+        .args(["verify", "--provider", "items", "--provider-base-url"])
+        .arg(provider.base_url())
+        .arg("--state-change-url")
+        .arg(provider.state_change_url())
+        .args(["--broker-url", &broker.url])
+        .args(extra)
+        .env_remove("ACCORD_BROKER_TOKEN")
+        .env_remove("PACT_BROKER_TOKEN")
+        .assert()
+}
+
+#[test]
+fn consumer_version_tags_select_the_latest_version_with_each_tag() {
+    let broker = BrokerProcess::start(&[]);
+    let provider = HttpProvider::start().expect("provider");
+    let dir = temp_dir("verify-tags");
+    let (good, bad) = (contract(&dir, false), contract(&dir, true));
+    publish(&broker, &bad, "1.0.0", "prod");
+    publish(&broker, &good, "1.1.0", "prod");
+    // The latest prod version's pact passes …
+    let a = verify(&broker, &provider, &["--consumer-version-tags", "prod"]).code(0);
+    let stdout = String::from_utf8_lossy(&a.get_output().stdout).into_owned();
+    assert!(stdout.contains("PASS"), "{stdout}");
+    // … while every prod version includes the broken one.
+    let all_prod = [r#"--consumer-version-selectors"#, r#"{"tag":"prod"}"#];
+    verify(&broker, &provider, &all_prod).code(1);
+    publish(&broker, &bad, "1.2.0", "dev");
+    verify(&broker, &provider, &["--consumer-version-tags", "prod,dev"]).code(1);
+    verify(&broker, &provider, &["--consumer-version-tags", "nothing"]).code(2);
+}
+
+#[test]
+fn results_a_read_only_token_cannot_publish_name_the_pact_and_exit_two_after_the_summary() {
+    let broker = BrokerProcess::start(&[]);
+    let provider = HttpProvider::start().expect("provider");
+    let dir = temp_dir("verify-read-token");
+    publish(&broker, &contract(&dir, false), "1.0.0", "prod");
+    let created = accord()
+        .args(["token", "create", "--role", "read", "--name", "reader"])
+        .args(["--database-url", &broker.database_url])
+        .output()
+        .expect("token create runs");
+    assert!(created.status.success());
+    let reader = String::from_utf8_lossy(&created.stdout).trim().to_owned();
+    let a = verify(
+        &broker,
+        &provider,
+        &[
+            "--token",
+            &reader,
+            "--publish",
+            "--provider-version",
+            "2.0.0",
+        ],
+    )
+    .code(2);
+    let stdout = String::from_utf8_lossy(&a.get_output().stdout).into_owned();
+    let stderr = String::from_utf8_lossy(&a.get_output().stderr).into_owned();
+    assert!(stdout.contains("Verification PASSED"), "{stdout}");
+    assert!(
+        stderr.contains("cannot publish the verification results of consumer's pact ("),
+        "{stderr}"
+    );
+    assert!(stderr.contains("HTTP 403"), "{stderr}");
+    let _ = rustls::crypto::ring::default_provider().install_default();
+    let latest = format!(
+        "{}/pacts/provider/items/consumer/consumer/version/1.0.0/verification-results/latest",
+        broker.url
+    );
+    let reply = reqwest::blocking::Client::new()
+        .get(&latest)
+        .bearer_auth(&reader)
+        .send()
+        .expect("broker answers");
+    assert_eq!(reply.status().as_u16(), 404, "nothing was published");
+}
