@@ -20,7 +20,7 @@ use serde_json::Value;
 
 use super::Outcome;
 use super::verify_fetch::{self, FetchedPact, Selection};
-use super::verify_publish::{self, Target};
+use super::verify_publish::{self, Publication, Target};
 use crate::client::{BrokerArgs, BrokerClient};
 
 /// Replay contracts against a running provider and report findings by layer.
@@ -215,45 +215,35 @@ fn after_verification(
     broker: &BrokerRun,
     report: &VerificationReport,
 ) -> anyhow::Result<()> {
-    let mut published = vec![false; broker.pacts.len()];
-    let mut failures = Vec::new();
-    if let (true, Some(version)) = (args.publish, &args.provider_version) {
-        let target = Target {
-            version: version.clone(),
-            branch: args.provider_branch.clone(),
-            tags: args.provider_tags.clone(),
-            build_url: args.build_url.clone(),
-        };
-        match verify_publish::publish(&broker.client, &broker.pacts, &report.contracts, &target) {
-            Ok(outcomes) => {
-                for ((result, outcome), done) in
-                    report.contracts.iter().zip(outcomes).zip(&mut published)
-                {
-                    match outcome {
-                        Ok(href) => {
-                            *done = true;
-                            let line = format!(
-                                "Published the verification of {}'s pact: {href}",
-                                result.consumer
-                            );
-                            say(args, &line);
-                        }
-                        Err(err) => failures.push(format!("{err:#}")),
-                    }
-                }
-            }
-            Err(err) => failures.push(format!("{err:#}")),
+    let publication = match (args.publish, &args.provider_version) {
+        (true, Some(version)) => {
+            let target = Target {
+                version: version.clone(),
+                branch: args.provider_branch.clone(),
+                tags: args.provider_tags.clone(),
+                build_url: args.build_url.clone(),
+            };
+            verify_publish::publish(&broker.client, &broker.pacts, &report.contracts, &target)
         }
-    }
-    for ((pact, result), published) in broker.pacts.iter().zip(&report.contracts).zip(published) {
-        for notice in pact.after_notices(result.passed(), published) {
+        _ => Publication::none(broker.pacts.len(), None),
+    };
+    let each = broker.pacts.iter().zip(&report.contracts);
+    for ((pact, result), href) in each.zip(&publication.hrefs) {
+        if let Some(href) = href {
+            let line = format!(
+                "Published the verification of {}'s pact: {href}",
+                result.consumer
+            );
+            say(args, &line);
+        }
+        for notice in pact.after_notices(result.passed(), href.is_some()) {
             say(args, &notice.text);
         }
     }
-    if failures.is_empty() {
+    if publication.failures.is_empty() {
         Ok(())
     } else {
-        anyhow::bail!("{}", failures.join("; "))
+        anyhow::bail!("{}", publication.failures.join("; "))
     }
 }
 

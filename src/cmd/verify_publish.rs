@@ -7,7 +7,7 @@
 //! stop the others'. Only a refused connection or a 429 is retried for the
 //! results (a 5xx may have stored them).
 
-use anyhow::{Context, bail};
+use anyhow::Context;
 use reqwest::Method;
 use serde_json::json;
 
@@ -25,28 +25,61 @@ pub struct Target {
     pub build_url: Option<String>,
 }
 
-/// Publishes every result (`results[i]` belongs to `pacts[i]`); returns,
-/// for each, the href of the published verification or why it is not
-/// published. An error when nothing could be published.
+/// What publishing achieved.
+#[derive(Debug, Default)]
+pub struct Publication {
+    /// For each pact, the href of its published verification (`None`:
+    /// not published).
+    pub hrefs: Vec<Option<String>>,
+    /// Why results were not published: one line per failure.
+    pub failures: Vec<String>,
+}
+
+impl Publication {
+    /// Nothing published for `count` pacts (`failure`, if any, says why).
+    pub fn none(count: usize, failure: Option<String>) -> Publication {
+        Publication {
+            hrefs: vec![None; count],
+            failures: failure.into_iter().collect(),
+        }
+    }
+}
+
+/// Publishes every result (`results[i]` belongs to `pacts[i]`). A pact
+/// whose results are refused does not stop the others; a provider version
+/// that cannot be put on its branch or tagged stops them all.
 pub fn publish(
     client: &BrokerClient,
     pacts: &[FetchedPact],
     results: &[ContractResult],
     target: &Target,
-) -> anyhow::Result<Vec<anyhow::Result<String>>> {
+) -> Publication {
+    let nothing = |why: String| {
+        Publication::none(
+            pacts.len(),
+            Some(format!("no verification results were published: {why}")),
+        )
+    };
     if let Some(provider_href) = pacts.iter().find_map(|p| p.provider_href.as_deref()) {
-        register_version(client, provider_href, target)
-            .context("no verification results were published")?;
+        if let Err(err) = register_version(client, provider_href, target) {
+            return nothing(format!("{err:#}"));
+        }
     } else if target.branch.is_some() || !target.tags.is_empty() {
-        bail!(
-            "no verification results were published: the pacts carry no pb:provider link to record the provider's branch or tags"
+        return nothing(
+            "the pacts carry no pb:provider link to record the provider's branch or tags".into(),
         );
     }
-    Ok(pacts
-        .iter()
-        .zip(results)
-        .map(|(pact, result)| publish_one(client, pact, result, target))
-        .collect())
+    let mut publication = Publication::default();
+    for (pact, result) in pacts.iter().zip(results) {
+        match publish_one(client, pact, result, target) {
+            Ok(href) => publication.hrefs.push(Some(href)),
+            Err(err) => {
+                publication.hrefs.push(None);
+                publication.failures.push(format!("{err:#}"));
+            }
+        }
+    }
+    publication
 }
 
 /// Puts the provider version on its branch and tags it.

@@ -61,9 +61,9 @@ fn legacy(base: &str, req: &Request) -> Response {
         ("GET", "/pacts/provider/items/latest/dev") => ok(pacts(base, "pacts", &["bad"])),
         ("GET", "/pacts/good") => ok(pact(base, "good", false)),
         ("GET", "/pacts/bad") => ok(pact(base, "bad", true)),
-        ("POST", "/results/good") => Response::json(
+        ("POST", path) if path.starts_with("/results/") => Response::json(
             201,
-            &json!({"_links": {"self": {"href": format!("{base}/results/good/1")}}}),
+            &json!({"_links": {"self": {"href": format!("{base}{path}/1")}}}),
         ),
         _ => Response::status(404),
     }
@@ -319,4 +319,28 @@ fn results_answered_429_are_sent_again() {
         "{stdout}"
     );
     assert_eq!(broker.count("POST", "/results/good"), 2);
+}
+
+#[test]
+fn one_pacts_refused_results_do_not_stop_the_next_pacts_and_still_exit_two() {
+    let broker = FakeBroker::start(|base, req, _| match req.path.as_str() {
+        "/results/good" => Response::status(500),
+        _ => legacy(base, req),
+    });
+    let provider = HttpProvider::start().expect("provider");
+    let mut args = vec!["--consumer-version-tags", "prod,dev"];
+    args.extend(PUBLISH);
+    let a = verify(&broker, &provider, &args).code(2);
+    let (stdout, stderr) = out(&a);
+    assert!(stdout.contains("Verification FAILED"), "{stdout}");
+    let bad = format!(
+        "Published the verification of consumer's pact: {}/results/bad/1",
+        broker.url
+    );
+    assert!(stdout.contains(&bad), "{stdout}");
+    assert!(stderr.contains("/pacts/good): POST"), "{stderr}");
+    assert!(stderr.contains("HTTP 500"), "{stderr}");
+    assert!(!stderr.contains("/pacts/bad"), "{stderr}");
+    assert_eq!(broker.count("POST", "/results/good"), 1);
+    assert_eq!(broker.count("POST", "/results/bad"), 1);
 }

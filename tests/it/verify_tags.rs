@@ -116,6 +116,22 @@ fn results_a_read_only_token_cannot_publish_name_the_pact_and_exit_two_after_the
         "{stderr}"
     );
     assert!(stderr.contains("HTTP 403"), "{stderr}");
+    // Putting the provider version on its branch is refused first: nothing is published.
+    let with_branch = [
+        "--token",
+        &reader,
+        "--publish",
+        "--provider-version",
+        "2.0.0",
+        "--provider-branch",
+        "main",
+    ];
+    let a = verify(&broker, &provider, &with_branch).code(2);
+    let stderr = String::from_utf8_lossy(&a.get_output().stderr).into_owned();
+    assert!(
+        stderr.contains("no verification results were published: cannot put provider version 2.0.0 on branch main"),
+        "{stderr}"
+    );
     let _ = rustls::crypto::ring::default_provider().install_default();
     let latest = format!(
         "{}/pacts/provider/items/consumer/consumer/version/1.0.0/verification-results/latest",
