@@ -14,6 +14,7 @@ mod serve;
 mod token;
 mod verify;
 mod verify_fetch;
+mod verify_progress;
 mod verify_publish;
 
 use clap::{Parser, Subcommand};
