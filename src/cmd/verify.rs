@@ -12,14 +12,18 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
-use accord_verifier::render::{interaction_line, junit, summary};
+use std::io::IsTerminal;
+
+use accord_verifier::render::{junit, summary};
 use accord_verifier::{ContractSource, Filter, Limits, Token, VerificationReport, VerifyConfig};
 use anyhow::Context;
 use clap::{Args, ValueEnum};
+use indicatif::ProgressDrawTarget;
 use serde_json::Value;
 
 use super::Outcome;
 use super::verify_fetch::{self, FetchedPact, Selection};
+use super::verify_progress::Live;
 use super::verify_publish::{self, Publication, Target};
 use crate::client::{BrokerArgs, BrokerClient};
 
@@ -141,19 +145,21 @@ struct BrokerRun {
 pub fn run(args: VerifyArgs) -> anyhow::Result<Outcome> {
     let (source, broker) = source(&args)?;
     let config = config(&args, source)?;
-    let live_lines = args.output == Format::Text || args.output_file.is_some();
-    let progress: Option<accord_verifier::Progress> = live_lines.then(|| {
-        Arc::new(|consumer: &str, i: &accord_verifier::InteractionResult| {
-            println!("{}", interaction_line(consumer, i));
-        }) as accord_verifier::Progress
-    });
+    let live = live_output(&args).map(Arc::new);
+    let progress = live
+        .clone()
+        .map(|l| l as Arc<dyn accord_verifier::Progress>);
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(usize::from(args.jobs).min(8))
         .enable_all()
         .build()
         .context("cannot start the async runtime")?;
     let drivers = accord_verifier::default_drivers();
-    let report = runtime.block_on(accord_verifier::verify(&config, drivers, progress))?;
+    let report = runtime.block_on(accord_verifier::verify(&config, drivers, progress));
+    if let Some(live) = &live {
+        live.finish();
+    }
+    let report = report?;
     emit(&args, &report)?;
     if let Some(broker) = broker {
         after_verification(&args, &broker, &report)?;
@@ -162,6 +168,19 @@ pub fn run(args: VerifyArgs) -> anyhow::Result<Outcome> {
         Outcome::Pass
     } else {
         Outcome::Fail
+    })
+}
+
+/// The live lines go to stdout when it carries the text output (or the
+/// output goes to a file); the bar only when stdout is a terminal.
+fn live_output(args: &VerifyArgs) -> Option<Live> {
+    if args.output != Format::Text && args.output_file.is_none() {
+        return None;
+    }
+    Some(if std::io::stdout().is_terminal() {
+        Live::with_bar(ProgressDrawTarget::stdout())
+    } else {
+        Live::lines()
     })
 }
 

@@ -19,9 +19,16 @@ use crate::report::{ContractResult, InteractionResult, VerificationReport};
 use crate::schedule::chains;
 use crate::transport::Transport;
 
-/// Called with each interaction's result as soon as it is known (for
-/// progress output), with the consumer's name.
-pub type Progress = Arc<dyn Fn(&str, &InteractionResult) + Send + Sync>;
+/// Told how many interactions will be replayed, then each interaction's
+/// result as soon as it is known (for progress output).
+pub trait Progress: Send + Sync {
+    /// Called once, before the first interaction, with how many will run
+    /// (after the filters).
+    fn planned(&self, _interactions: usize) {}
+    /// Called with each result and its consumer's name, in completion
+    /// order (which, with `jobs` > 1, is not contract order).
+    fn finished(&self, consumer: &str, result: &InteractionResult);
+}
 
 /// The drivers this crate provides: HTTP and messages.
 pub fn default_drivers() -> Vec<Arc<dyn Driver>> {
@@ -44,16 +51,25 @@ pub fn verify_blocking(config: &VerifyConfig) -> Result<VerificationReport, Veri
 pub async fn verify(
     config: &VerifyConfig,
     drivers: Vec<Arc<dyn Driver>>,
-    progress: Option<Progress>,
+    progress: Option<Arc<dyn Progress>>,
 ) -> Result<VerificationReport, VerifyError> {
     let contracts = load(&config.source, &config.provider)?;
     let cx = Arc::new(context(config, drivers)?);
     let permits = Arc::new(tokio::sync::Semaphore::new(config.jobs.max(1)));
+    let plans: Vec<(Arc<SourcedContract>, Vec<Vec<usize>>)> = contracts
+        .into_iter()
+        .map(|sourced| {
+            let chains = schedule(config, &sourced);
+            (Arc::new(sourced), chains)
+        })
+        .collect();
+    if let Some(p) = &progress {
+        p.planned(plans.iter().flat_map(|(_, c)| c).map(Vec::len).sum());
+    }
     let mut scheduled = Vec::new();
-    for sourced in contracts {
-        let sourced = Arc::new(sourced);
+    for (sourced, chains) in plans {
         let mut tasks = Vec::new();
-        for chain in schedule(config, &sourced) {
+        for chain in chains {
             let run = ChainRun {
                 cx: cx.clone(),
                 sourced: sourced.clone(),
@@ -105,7 +121,7 @@ fn schedule(config: &VerifyConfig, sourced: &SourcedContract) -> Vec<Vec<usize>>
 struct ChainRun {
     cx: Arc<Context>,
     sourced: Arc<SourcedContract>,
-    progress: Option<Progress>,
+    progress: Option<Arc<dyn Progress>>,
 }
 
 impl ChainRun {
@@ -119,7 +135,7 @@ impl ChainRun {
             let pending = self.sourced.pending || self.sourced.wip;
             let result = replay(&self.cx, index, interaction, pending).await?;
             if let Some(p) = &self.progress {
-                p(&contract.consumer.name, &result);
+                p.finished(&contract.consumer.name, &result);
             }
             out.push(result);
         }

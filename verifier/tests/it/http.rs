@@ -220,3 +220,55 @@ fn one_contract_replayed_with_several_jobs_reports_in_contract_order() {
     let order: Vec<usize> = b.interactions().map(|(_, i)| i.index).collect();
     assert_eq!(order, (0..8).collect::<Vec<_>>());
 }
+
+/// Records what a [`accord_verifier::Progress`] is told.
+#[derive(Default)]
+struct Recorded {
+    planned: std::sync::Mutex<Vec<usize>>,
+    finished: std::sync::Mutex<Vec<String>>,
+}
+
+impl accord_verifier::Progress for Recorded {
+    fn planned(&self, interactions: usize) {
+        self.planned.lock().expect("lock").push(interactions);
+    }
+    fn finished(&self, consumer: &str, result: &accord_verifier::InteractionResult) {
+        let line = format!("{consumer}: {}", result.description);
+        self.finished.lock().expect("lock").push(line);
+    }
+}
+
+#[test]
+fn progress_is_told_the_filtered_count_first_then_each_result() {
+    let p = provider();
+    let other = |n: i64| {
+        http(
+            &format!("missing item {n}"),
+            json!({"method": "GET", "path": format!("/items/{}", 900 + n)}),
+            json!({"status": 404}),
+        )
+    };
+    let two = vec![
+        contract(vec![get_item(), other(1), other(2)]),
+        contract(vec![other(3)]),
+    ];
+    let mut cfg = config(&p, two);
+    cfg.observe_url = None;
+    cfg.jobs = 3;
+    cfg.filter.description = Some(regex::Regex::new("^missing").expect("regex"));
+    let recorded = std::sync::Arc::new(Recorded::default());
+    let runtime = tokio::runtime::Runtime::new().expect("runtime");
+    let drivers = accord_verifier::default_drivers();
+    let progress: std::sync::Arc<dyn accord_verifier::Progress> = recorded.clone();
+    let report = runtime
+        .block_on(accord_verifier::verify(&cfg, drivers, Some(progress)))
+        .expect("verifies");
+    assert!(report.passed(), "{:?}", codes(&report));
+    assert_eq!(*recorded.planned.lock().expect("lock"), vec![3]);
+    let mut finished = recorded.finished.lock().expect("lock").clone();
+    finished.sort();
+    assert_eq!(
+        finished,
+        ["missing item 1", "missing item 2", "missing item 3"].map(|d| format!("web: {d}"))
+    );
+}
