@@ -167,8 +167,9 @@ impl BrokerClient {
                         0 => String::new(),
                         n => format!(" (after {n} retries)"),
                     };
-                    return Err(anyhow::Error::new(err)
-                        .context(format!("cannot reach the broker at {}{tried}", self.base)));
+                    return Err(anyhow::Error::new(err).context(format!(
+                        "cannot reach the broker: {method} {url} failed{tried}"
+                    )));
                 }
             };
             std::thread::sleep(backoff(retries, self.retry_base, wait));

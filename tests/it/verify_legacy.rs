@@ -344,3 +344,31 @@ fn one_pacts_refused_results_do_not_stop_the_next_pacts_and_still_exit_two() {
     assert_eq!(broker.count("POST", "/results/good"), 1);
     assert_eq!(broker.count("POST", "/results/bad"), 1);
 }
+
+#[test]
+fn results_for_a_broker_that_refuses_the_connection_are_sent_again_then_exit_two() {
+    let closed = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
+    let gone = format!("http://{}", closed.local_addr().expect("address"));
+    drop(closed);
+    let broker = FakeBroker::start(move |base, req, _| match req.path.as_str() {
+        "/pacts/good" => {
+            let mut doc = pact(base, "good", false);
+            doc["_links"]["pb:publish-verification-results"]["href"] =
+                json!(format!("{gone}/results/good"));
+            Response::json(200, &doc)
+        }
+        _ => legacy(base, req),
+    });
+    let provider = HttpProvider::start().expect("provider");
+    let a = verify(&broker, &provider, &PUBLISH).code(2);
+    let (stdout, stderr) = out(&a);
+    assert!(stdout.contains("Verification PASSED"), "{stdout}");
+    assert!(
+        stderr.contains("cannot reach the broker: POST http://"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("/results/good failed (after 3 retries)"),
+        "{stderr}"
+    );
+}
