@@ -91,7 +91,7 @@ pub fn fetch(
     };
     let what: Vec<String> = queries.iter().map(Query::describe).collect();
     let mut notices = vec![format!(
-        "The broker at {broker} has no pb:provider-pacts-for-verification (a Pact Broker older than 2.60): verifying the pacts {} (Pact's legacy mode)",
+        "The broker at {broker} has no pb:provider-pacts-for-verification (a Pact Broker older than 2.60), so pacts are chosen in Pact's legacy mode: {}",
         what.join(", ")
     )];
     if selection.include_pending || selection.wip_since.is_some() {
