@@ -89,16 +89,11 @@ pub fn fetch(
             "the broker at {broker} has no pb:provider-pacts-for-verification (a Pact Broker older than 2.60): it can only select pacts by tag ({{\"tag\":T,\"latest\":true}}, {{\"tag\":T}}, {{\"latest\":true}} or --consumer-version-tags), not by {selector}"
         ),
     };
-    let what: Vec<String> = queries.iter().map(Query::describe).collect();
-    let mut notices = vec![format!(
-        "The broker at {broker} has no pb:provider-pacts-for-verification (a Pact Broker older than 2.60), so pacts are chosen in Pact's legacy mode: {}",
-        what.join(", ")
-    )];
-    if selection.include_pending || selection.wip_since.is_some() {
-        notices.push(
-            "This broker cannot tell pending or work-in-progress pacts: --enable-pending and --include-wip-since are ignored".to_owned(),
-        );
-    }
+    let what = queries
+        .iter()
+        .map(Query::describe)
+        .collect::<Vec<_>>()
+        .join(", ");
     let mut pacts: Vec<FetchedPact> = Vec::new();
     for query in &queries {
         for href in collection(client, index, provider, query)? {
@@ -113,11 +108,26 @@ pub fn fetch(
     }
     if pacts.is_empty() {
         bail!(
-            "no pacts were found for provider {provider} ({})",
-            what.join(", ")
+            "no pacts were found for provider {provider} at {broker} (Pact's legacy mode: {what})"
         );
     }
-    Ok(Fetched { pacts, notices })
+    Ok(Fetched {
+        pacts,
+        notices: notices(&broker, &what, selection),
+    })
+}
+
+/// What the user is told: legacy mode, and what it cannot do.
+fn notices(broker: &str, what: &str, selection: &Selection) -> Vec<String> {
+    let mut notices = vec![format!(
+        "The broker at {broker} has no pb:provider-pacts-for-verification (a Pact Broker older than 2.60), so pacts are chosen in Pact's legacy mode: {what}"
+    )];
+    if selection.include_pending || selection.wip_since.is_some() {
+        notices.push(
+            "This broker cannot tell pending or work-in-progress pacts: --enable-pending and --include-wip-since are ignored".to_owned(),
+        );
+    }
+    notices
 }
 
 /// The pact hrefs of one provider-pacts collection (none when the broker

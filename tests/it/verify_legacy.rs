@@ -150,6 +150,13 @@ fn consumer_version_tags_on_a_legacy_broker_read_the_latest_pacts_with_each_tag(
     let (stdout, _) = out(&a);
     assert!(stdout.contains("RESPONSE_MISMATCH"), "{stdout}");
     assert_eq!(broker.count("GET", "/pacts/provider/items/latest/dev"), 1);
+    // A tag no consumer version has: nothing to verify is an error.
+    verify(&broker, &provider, &["--consumer-version-tags", "nothing"])
+        .code(2)
+        .stderr(contains(
+            "no pacts were found for provider items at http://127.0.0.1:",
+        ))
+        .stderr(contains("(Pact's legacy mode: latest with tag nothing)"));
 }
 
 #[test]
