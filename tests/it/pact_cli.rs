@@ -7,7 +7,6 @@
 //! under `CI=true`.
 
 mod access;
-mod postgres;
 mod provider;
 mod tools;
 
@@ -15,9 +14,8 @@ use std::path::PathBuf;
 
 use serde_json::{Value, json};
 
-use crate::broker::BrokerProcess;
+use crate::broker::{BrokerProcess, PgSchema};
 use crate::support::temp_dir;
-use postgres::PgSchema;
 use provider::Provider;
 use tools::{
     Auth, BrokerApi, CONSUMER, PROVIDER, PactCli, Run, failing_v4_pact, href, pact_cli_or_skip,

@@ -2,13 +2,14 @@
 //! serve`, the fixtures HTTP provider, `accord publish`, verification
 //! results read back over the broker's API, `accord record-deployment` and
 //! `accord can-i-deploy` answering from those results; a contract the
-//! provider breaks; a pending contract; operational errors.
+//! provider breaks; a pending contract; operational errors. Every body runs
+//! on SQLite and on PostgreSQL (`each_backend`).
 
 use accord_fixtures::http::HttpProvider;
 use predicates::str::contains;
 use serde_json::{Value, json};
 
-use crate::broker::BrokerProcess;
+use crate::broker::{BrokerProcess, each_backend};
 use crate::support::{accord, temp_dir};
 
 /// A Pact V4 contract for the fixtures provider (`items`); `extra` fields
@@ -136,7 +137,15 @@ const PUBLISH: [&str; 7] = [
 
 #[test]
 fn verified_and_published_results_let_can_i_deploy_answer_then_a_broken_contract_blocks() {
-    let broker = BrokerProcess::start(&[]);
+    each_backend(
+        &[],
+        verified_and_published_results_let_can_i_deploy_answer_then_a_broken_contract_blocks_on,
+    );
+}
+
+fn verified_and_published_results_let_can_i_deploy_answer_then_a_broken_contract_blocks_on(
+    broker: BrokerProcess,
+) {
     let provider = HttpProvider::start().expect("provider");
     let dir = temp_dir("verify-broker");
     publish(&broker, &contract(&dir, "consumer", json!({})), "1.0.0");
@@ -202,7 +211,13 @@ fn verified_and_published_results_let_can_i_deploy_answer_then_a_broken_contract
 
 #[test]
 fn a_failing_pending_contract_exits_zero_and_is_shown_as_pending() {
-    let broker = BrokerProcess::start(&[]);
+    each_backend(
+        &[],
+        a_failing_pending_contract_exits_zero_and_is_shown_as_pending_on,
+    );
+}
+
+fn a_failing_pending_contract_exits_zero_and_is_shown_as_pending_on(broker: BrokerProcess) {
     let provider = HttpProvider::start().expect("provider");
     let dir = temp_dir("verify-broker-pending");
     publish(
@@ -227,7 +242,13 @@ fn a_failing_pending_contract_exits_zero_and_is_shown_as_pending() {
 
 #[test]
 fn a_failing_wip_contract_is_verified_as_wip_and_does_not_fail_the_run() {
-    let broker = BrokerProcess::start(&[]);
+    each_backend(
+        &[],
+        a_failing_wip_contract_is_verified_as_wip_and_does_not_fail_the_run_on,
+    );
+}
+
+fn a_failing_wip_contract_is_verified_as_wip_and_does_not_fail_the_run_on(broker: BrokerProcess) {
     let provider = HttpProvider::start().expect("provider");
     let dir = temp_dir("verify-broker-wip");
     publish(&broker, &contract(&dir, "consumer", json!({})), "1.0.0");
@@ -253,7 +274,10 @@ fn a_failing_wip_contract_is_verified_as_wip_and_does_not_fail_the_run() {
 
 #[test]
 fn operational_errors_exit_two_with_a_clear_message() {
-    let broker = BrokerProcess::start(&[]);
+    each_backend(&[], operational_errors_exit_two_with_a_clear_message_on);
+}
+
+fn operational_errors_exit_two_with_a_clear_message_on(broker: BrokerProcess) {
     let provider = HttpProvider::start().expect("provider");
     verify(&broker, &provider, &[])
         .code(2)
@@ -273,9 +297,13 @@ fn operational_errors_exit_two_with_a_clear_message() {
 
 #[test]
 fn a_broker_that_wants_credentials_is_an_operational_error_without_them() {
-    let dir = temp_dir("verify-broker-auth");
-    let db = dir.join("accord.db").to_string_lossy().into_owned();
-    let broker = BrokerProcess::start_on(&db, &["--basic-auth", "ci:s3cret"]);
+    each_backend(
+        &["--basic-auth", "ci:s3cret"],
+        a_broker_that_wants_credentials_is_an_operational_error_without_them_on,
+    );
+}
+
+fn a_broker_that_wants_credentials_is_an_operational_error_without_them_on(broker: BrokerProcess) {
     let provider = HttpProvider::start().expect("provider");
     let a = verify(&broker, &provider, &[]).code(2);
     let err = String::from_utf8_lossy(&a.get_output().stderr).into_owned();

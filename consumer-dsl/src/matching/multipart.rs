@@ -1,14 +1,24 @@
-//! `multipart/form-data` bodies (RFC 7578): compared part by part.
+//! Multipart bodies (`multipart/form-data`, RFC 7578; `multipart/mixed`
+//! and the other RFC 2046 kinds): compared part by part.
 //!
 //! Two multipart bodies with the same parts differ in their boundaries, so
-//! comparing bytes would fail every replay. Instead each expected part must
-//! be in the actual body under the same name (the `name` of its
-//! `Content-Disposition`), and its content is compared as a body of its own
-//! content type under the rules written for it: rules at `$.<name>` apply
-//! to the whole part (a `contentType` rule on an uploaded file, a regex on
-//! a text field), rules below it (`$.<name>.id`) to the part's JSON or XML.
-//! Parts the consumer did not expect are allowed where unexpected keys are
-//! (responses, messages) and refused where they are not (requests).
+//! comparing bytes would fail every replay. Instead the parts are paired:
+//! a named part (the `name` of its `Content-Disposition`) with the actual
+//! part of the same name — the n-th of a repeated name with the n-th — and
+//! a part without a name (usual in `multipart/mixed`) with the actual
+//! unnamed part at the same position among the unnamed ones. Each pair's
+//! content is compared as a body of its own content type under the rules
+//! written for it: rules at `$.<name>` (or `$[<i>]` for the unnamed part at
+//! position `i` of the expected body) apply to the whole part (a
+//! `contentType` rule on an uploaded file, a regex on a text field), rules
+//! below it (`$.<name>.id`) to the part's JSON or XML.
+//!
+//! Named parts behave like the keys of an object: extra ones are allowed
+//! where unexpected keys are (responses, messages) and refused where they
+//! are not (requests). Unnamed parts behave like the items of an array: a
+//! missing or an extra one is always a mismatch.
+
+use base64::Engine;
 
 use super::body::match_body;
 use super::mismatch::{Mismatch, MismatchKind};
@@ -18,13 +28,17 @@ use crate::model::{Body, BodyContent};
 /// Most parts read from one body; more is refused rather than compared.
 const MAX_PARTS: usize = 1000;
 
-/// One part: its name, content type and content.
+/// One part: its name (if it has one), content type and content.
 #[derive(Debug, Clone, PartialEq)]
 struct Part {
-    name: String,
+    name: Option<String>,
     content_type: Option<String>,
     body: Vec<u8>,
 }
+
+/// What pairs a part with its counterpart: its name (`None` for unnamed
+/// parts) and how many parts of that name come before it.
+type PairKey<'a> = (Option<&'a str>, usize);
 
 /// The boundary of a `multipart/*` content type, if it is one.
 pub(super) fn boundary(content_type: &str) -> Option<String> {
@@ -64,31 +78,53 @@ pub(super) fn match_multipart(
             )];
         }
     };
+    let (e_keys, a_keys) = (pair_keys(&e), pair_keys(&a));
     let mut out = Vec::new();
-    if !allow_unexpected {
-        for part in a.iter().filter(|p| !e.iter().any(|x| x.name == p.name)) {
-            let msg = format!("Unexpected multipart part '{}'", part.name);
-            out.push(body_mismatch(&part_path(&part.name), msg));
+    for (i, part) in a.iter().enumerate() {
+        let refused = part.name.is_none() || !allow_unexpected;
+        if refused && !e_keys.contains(&a_keys[i]) {
+            let msg = format!("Unexpected multipart part {}", label(part, i));
+            out.push(body_mismatch(&part_path(part, i), msg));
         }
     }
-    for part in &e {
-        match a.iter().find(|p| p.name == part.name) {
-            Some(found) => out.extend(compare_part(part, found, rules, allow_unexpected)),
+    for (i, part) in e.iter().enumerate() {
+        match a_keys.iter().position(|k| *k == e_keys[i]) {
+            Some(j) => out.extend(compare_part((part, i), &a[j], rules, allow_unexpected)),
             None => {
                 let msg = format!(
-                    "Expected a multipart part '{}' but it was missing",
-                    part.name
+                    "Expected a multipart part {} but it was missing",
+                    label(part, i)
                 );
-                out.push(body_mismatch(&part_path(&part.name), msg));
+                out.push(body_mismatch(&part_path(part, i), msg));
             }
         }
     }
     out
 }
 
-fn compare_part(e: &Part, a: &Part, rules: &Category, allow: bool) -> Vec<Mismatch> {
-    let prefix = part_path(&e.name);
-    let sub_rules = rerooted(rules, &e.name);
+/// The pairing key of every part, in order.
+fn pair_keys(parts: &[Part]) -> Vec<PairKey<'_>> {
+    let mut keys: Vec<PairKey<'_>> = Vec::with_capacity(parts.len());
+    for part in parts {
+        let name = part.name.as_deref();
+        let before = keys.iter().filter(|(n, _)| *n == name).count();
+        keys.push((name, before));
+    }
+    keys
+}
+
+/// `'name'`, or `$[i] (without a name)`, for messages.
+fn label(part: &Part, index: usize) -> String {
+    match &part.name {
+        Some(name) => format!("'{name}'"),
+        None => format!("{} (without a name)", part_path(part, index)),
+    }
+}
+
+fn compare_part(e: (&Part, usize), a: &Part, rules: &Category, allow: bool) -> Vec<Mismatch> {
+    let (e, index) = e;
+    let prefix = part_path(e, index);
+    let sub_rules = rerooted(rules, &prefixes(e, index));
     let mut out = Vec::new();
     let has_rules = !sub_rules.is_empty();
     if let (Some(ect), false) = (&e.content_type, has_rules) {
@@ -102,8 +138,8 @@ fn compare_part(e: &Part, a: &Part, rules: &Category, allow: bool) -> Vec<Mismat
         let act = a.content_type.as_deref().unwrap_or("text/plain");
         if essence(ect) != essence(act) {
             let msg = format!(
-                "Expected multipart part '{}' to have content type '{ect}' but was '{act}'",
-                e.name
+                "Expected multipart part {} to have content type '{ect}' but was '{act}'",
+                label(e, index)
             );
             out.push(body_mismatch(&prefix, msg));
             return out;
@@ -127,10 +163,17 @@ fn compare_part(e: &Part, a: &Part, rules: &Category, allow: bool) -> Vec<Mismat
     out
 }
 
-/// The body rules below `$.<name>` (or `$['<name>']`), rooted at the part.
-fn rerooted(rules: &Category, name: &str) -> Category {
+/// The rule-path prefixes that address a part as a whole.
+fn prefixes(part: &Part, index: usize) -> Vec<String> {
+    match &part.name {
+        Some(name) => vec![format!("$.{name}"), format!("$['{name}']")],
+        None => vec![format!("$[{index}]")],
+    }
+}
+
+/// The body rules below one of `prefixes`, rooted at the part.
+fn rerooted(rules: &Category, prefixes: &[String]) -> Category {
     let mut out = Category::default();
-    let prefixes = [format!("$.{name}"), format!("$['{name}']")];
     for entry in rules.entries() {
         let rest = prefixes
             .iter()
@@ -144,8 +187,12 @@ fn rerooted(rules: &Category, name: &str) -> Category {
     out
 }
 
-/// `$.name`, or `$['odd name']` when the name is not a plain identifier.
-fn part_path(name: &str) -> String {
+/// `$.name`, or `$['odd name']` when the name is not a plain identifier;
+/// `$[i]` for an unnamed part at position `i` of its body.
+fn part_path(part: &Part, index: usize) -> String {
+    let Some(name) = &part.name else {
+        return format!("$[{index}]");
+    };
     let plain = !name.is_empty()
         && name
             .chars()
@@ -177,7 +224,7 @@ fn parse(body: &[u8], boundary: &str) -> Result<Vec<Part>, String> {
         let end = find(after_line, closing.as_bytes())
             .or_else(|| find(after_line, &closing.as_bytes()[1..]))
             .ok_or("is not closed by its boundary")?;
-        parts.push(read_part(after_line.get(..end).unwrap_or_default())?);
+        parts.push(read_part(after_line.get(..end).unwrap_or_default()));
         let skip = if after_line.get(end) == Some(&b'\r') {
             closing.len()
         } else {
@@ -189,7 +236,7 @@ fn parse(body: &[u8], boundary: &str) -> Result<Vec<Part>, String> {
 }
 
 /// One part: headers, a blank line, the content.
-fn read_part(raw: &[u8]) -> Result<Part, String> {
+fn read_part(raw: &[u8]) -> Part {
     let (head, body) = match find(raw, b"\r\n\r\n") {
         Some(i) => (
             raw.get(..i).unwrap_or_default(),
@@ -204,31 +251,50 @@ fn read_part(raw: &[u8]) -> Result<Part, String> {
         },
     };
     let head = String::from_utf8_lossy(head);
-    let mut name = None;
-    let mut content_type = None;
+    let mut part = Part {
+        name: None,
+        content_type: None,
+        body: body.to_vec(),
+    };
+    let mut base64 = false;
     for line in head.lines() {
         let Some((key, value)) = line.split_once(':') else {
             continue;
         };
         match key.trim().to_ascii_lowercase().as_str() {
-            "content-disposition" => name = disposition_name(value),
-            "content-type" => content_type = Some(value.trim().to_string()),
+            "content-disposition" => part.name = disposition_name(value),
+            "content-type" => part.content_type = Some(value.trim().to_string()),
+            "content-transfer-encoding" => base64 = value.trim().eq_ignore_ascii_case("base64"),
             _ => {}
         }
     }
-    let name = name.ok_or("has a part without a Content-Disposition name")?;
-    Ok(Part {
-        name,
-        content_type,
-        body: body.to_vec(),
-    })
+    if base64 {
+        part.body = decoded_base64(part.body);
+    }
+    part
 }
 
-/// The `name` parameter of `form-data; name="file"; filename="a.jpg"`.
+/// The content of a `Content-Transfer-Encoding: base64` part, so the
+/// comparison sees what was sent and not how it was line-wrapped; content
+/// that is not valid base64 is compared as it is.
+fn decoded_base64(body: Vec<u8>) -> Vec<u8> {
+    let compact: Vec<u8> = body
+        .iter()
+        .copied()
+        .filter(|b| !b.is_ascii_whitespace())
+        .collect();
+    base64::engine::general_purpose::STANDARD
+        .decode(compact)
+        .unwrap_or(body)
+}
+
+/// The `name` parameter of `form-data; name="file"; filename="a.jpg"`;
+/// `None` when it is absent or empty.
 fn disposition_name(value: &str) -> Option<String> {
     value.split(';').skip(1).find_map(|p| {
         let (k, v) = p.split_once('=')?;
-        (k.trim().eq_ignore_ascii_case("name")).then(|| v.trim().trim_matches('"').to_string())
+        let name = v.trim().trim_matches('"');
+        (k.trim().eq_ignore_ascii_case("name") && !name.is_empty()).then(|| name.to_string())
     })
 }
 

@@ -121,12 +121,178 @@ fn malformed_bodies_are_mismatches_not_panics() {
         &b""[..],
         b"--zzz-other-boundary",
         b"--zzz-other-boundary\r\nno end",
-        b"--zzz-other-boundary\r\n\r\nx\r\n--zzz-other-boundary--",
     ] {
         let m = compare(&good, bad, &Category::default(), true);
         assert_eq!(m.len(), 1, "{m:?}");
         assert_eq!(m[0].path, "$");
     }
+}
+
+/// A `multipart/mixed` body: parts with a content type and no name.
+fn mixed(boundary: &str, parts: &[(&str, &str)]) -> Vec<u8> {
+    let mut out = String::new();
+    for (ct, content) in parts {
+        out.push_str(&format!(
+            "--{boundary}\r\nContent-Type: {ct}\r\n\r\n{content}\r\n"
+        ));
+    }
+    out.push_str(&format!("--{boundary}--\r\n"));
+    out.into_bytes()
+}
+
+fn paths(m: &[Mismatch]) -> Vec<&str> {
+    m.iter().map(|m| m.path.as_str()).collect()
+}
+
+#[test]
+fn named_parts_in_another_order_match() {
+    let e = body(
+        "AAA",
+        &[
+            ("meta", "application/json", r#"{"id": 1}"#),
+            ("note", "text/plain", "hello"),
+        ],
+    );
+    let a = body(
+        "zzz-other-boundary",
+        &[
+            ("note", "text/plain", "hello"),
+            ("meta", "application/json", r#"{"id": 1}"#),
+        ],
+    );
+    let m = compare(&e, &a, &Category::default(), false);
+    assert!(m.is_empty(), "{m:?}");
+}
+
+#[test]
+fn unnamed_parts_pair_by_position() {
+    let parts = [
+        ("text/plain", "the message"),
+        ("application/json", r#"{"a": 1}"#),
+    ];
+    let e = mixed("AAA", &parts);
+    let m = compare(
+        &e,
+        &mixed("zzz-other-boundary", &parts),
+        &Category::default(),
+        false,
+    );
+    assert!(m.is_empty(), "{m:?}");
+    // The same parts the other way round pair the wrong way.
+    let swapped = [parts[1], parts[0]];
+    let m = compare(
+        &e,
+        &mixed("zzz-other-boundary", &swapped),
+        &Category::default(),
+        true,
+    );
+    assert_eq!(paths(&m), ["$[0]", "$[1]"], "{m:?}");
+}
+
+#[test]
+fn an_unnamed_part_whose_content_differs_is_a_mismatch_at_its_position() {
+    let e = mixed("AAA", &[("text/plain", "first"), ("text/plain", "second")]);
+    let a = mixed(
+        "zzz-other-boundary",
+        &[("text/plain", "first"), ("text/plain", "changed")],
+    );
+    let m = compare(&e, &a, &Category::default(), true);
+    assert_eq!(paths(&m), ["$[1]"], "{m:?}");
+    assert_eq!(m[0].kind, MismatchKind::Body, "{m:?}");
+    let json_e = mixed("AAA", &[("application/json", r#"{"id": 1}"#)]);
+    let json_a = mixed(
+        "zzz-other-boundary",
+        &[("application/json", r#"{"id": 2}"#)],
+    );
+    let m = compare(&json_e, &json_a, &Category::default(), true);
+    assert_eq!(paths(&m), ["$[0].id"], "{m:?}");
+}
+
+#[test]
+fn a_missing_or_extra_unnamed_part_is_a_mismatch_even_where_extra_keys_are_allowed() {
+    let two = mixed("AAA", &[("text/plain", "first"), ("text/plain", "second")]);
+    let one = mixed("zzz-other-boundary", &[("text/plain", "first")]);
+    let m = compare(&two, &one, &Category::default(), true);
+    assert_eq!(paths(&m), ["$[1]"], "{m:?}");
+    assert!(m[0].message.contains("missing"), "{}", m[0].message);
+    assert!(m[0].message.contains("without a name"), "{}", m[0].message);
+    let e = mixed("AAA", &[("text/plain", "first")]);
+    let three = mixed(
+        "zzz-other-boundary",
+        &[
+            ("text/plain", "first"),
+            ("text/plain", "x"),
+            ("text/plain", "y"),
+        ],
+    );
+    let m = compare(&e, &three, &Category::default(), true);
+    assert_eq!(paths(&m), ["$[1]", "$[2]"], "{m:?}");
+    assert!(m[0].message.starts_with("Unexpected"), "{}", m[0].message);
+}
+
+#[test]
+fn a_missing_named_part_is_a_mismatch_beside_unnamed_ones() {
+    let e = {
+        let mut b = body("AAA", &[("note", "text/plain", "hi")]);
+        // Drop the closing delimiter and append an unnamed part.
+        b.truncate(b.len() - "--AAA--\r\n".len());
+        b.extend_from_slice(b"--AAA\r\nContent-Type: text/plain\r\n\r\nplain\r\n--AAA--\r\n");
+        b
+    };
+    let a = mixed("zzz-other-boundary", &[("text/plain", "plain")]);
+    let m = compare(&e, &a, &Category::default(), true);
+    assert_eq!(paths(&m), ["$.note"], "{m:?}");
+    assert!(m[0].message.contains("'note'"), "{}", m[0].message);
+}
+
+#[test]
+fn parts_of_a_repeated_name_pair_in_order() {
+    let e = body(
+        "AAA",
+        &[("file", "text/plain", "one"), ("file", "text/plain", "two")],
+    );
+    let same = body(
+        "zzz-other-boundary",
+        &[("file", "text/plain", "one"), ("file", "text/plain", "two")],
+    );
+    assert!(compare(&e, &same, &Category::default(), false).is_empty());
+    let first_only = body("zzz-other-boundary", &[("file", "text/plain", "one")]);
+    let m = compare(&e, &first_only, &Category::default(), true);
+    assert_eq!(paths(&m), ["$.file"], "{m:?}");
+    assert!(m[0].message.contains("missing"), "{}", m[0].message);
+}
+
+#[test]
+fn rules_at_an_unnamed_position_judge_that_part() {
+    let e = mixed("AAA", &[("text/plain", "x"), ("text/plain", "id 1")]);
+    let a = mixed(
+        "zzz-other-boundary",
+        &[("text/plain", "x"), ("text/plain", "id 42")],
+    );
+    let r = rules(json!({"$[1]": {"matchers": [{"match": "regex", "regex": "id \\d+"}]}}));
+    assert!(compare(&e, &a, &r, false).is_empty());
+    let bad = mixed(
+        "zzz-other-boundary",
+        &[("text/plain", "x"), ("text/plain", "id ?")],
+    );
+    assert_eq!(paths(&compare(&e, &bad, &r, false)), ["$[1]"]);
+}
+
+#[test]
+fn base64_transfer_encoded_parts_are_compared_decoded() {
+    let encoded = |b: &str, content: &str| {
+        format!(
+            "--{b}\r\nContent-Type: application/json\r\nContent-Transfer-Encoding: base64\r\n\r\n{content}\r\n--{b}--\r\n"
+        )
+        .into_bytes()
+    };
+    // {"id": 1} and {"id":1}: different bytes, the same JSON.
+    let e = encoded("AAA", &base64_encode(br#"{"id": 1}"#));
+    let a = encoded("zzz-other-boundary", &base64_encode(br#"{"id":1}"#));
+    assert!(compare(&e, &a, &Category::default(), false).is_empty());
+    let other = encoded("zzz-other-boundary", &base64_encode(br#"{"id":2}"#));
+    let m = compare(&e, &other, &Category::default(), false);
+    assert_eq!(paths(&m), ["$[0].id"], "{m:?}");
 }
 
 #[test]

@@ -33,10 +33,5 @@ pub fn skip_reason(case: &Case) -> Option<String> {
                 .into(),
         );
     }
-    if case.name == "Response with multipart body (positive case)" {
-        // multipart/mixed parts without names; the matcher pairs parts by
-        // Content-Disposition name (consumer-dsl/src/matching/multipart.rs).
-        return Some("accord-dsl's multipart matcher needs named parts (multipart/mixed)".into());
-    }
     None
 }
