@@ -1,10 +1,11 @@
-//! `accord verify --broker-url` against a real `accord serve`: Pact's
-//! `--consumer-version-tags`, and results a read-only token cannot publish.
+//! `accord verify --broker-url` against a real `accord serve` (each test
+//! body on SQLite and on PostgreSQL): Pact's `--consumer-version-tags`, and
+//! results a read-only token cannot publish.
 
 use accord_fixtures::http::HttpProvider;
 use serde_json::json;
 
-use crate::broker::BrokerProcess;
+use crate::broker::{BrokerProcess, each_backend};
 use crate::support::{accord, temp_dir};
 
 /// Writes a Pact V4 contract for the fixtures provider; with `price` it
@@ -65,82 +66,84 @@ fn verify(
 
 #[test]
 fn consumer_version_tags_select_the_latest_version_with_each_tag() {
-    let broker = BrokerProcess::start(&[]);
-    let provider = HttpProvider::start().expect("provider");
-    let dir = temp_dir("verify-tags");
-    let (good, bad) = (contract(&dir, false), contract(&dir, true));
-    publish(&broker, &bad, "1.0.0", "prod");
-    publish(&broker, &good, "1.1.0", "prod");
-    // The latest prod version's pact passes …
-    let a = verify(&broker, &provider, &["--consumer-version-tags", "prod"]).code(0);
-    let stdout = String::from_utf8_lossy(&a.get_output().stdout).into_owned();
-    assert!(stdout.contains("PASS"), "{stdout}");
-    // … while every prod version includes the broken one.
-    let all_prod = [r#"--consumer-version-selectors"#, r#"{"tag":"prod"}"#];
-    verify(&broker, &provider, &all_prod).code(1);
-    publish(&broker, &bad, "1.2.0", "dev");
-    verify(&broker, &provider, &["--consumer-version-tags", "prod,dev"]).code(1);
-    verify(&broker, &provider, &["--consumer-version-tags", "nothing"]).code(2);
+    each_backend(&[], |broker| {
+        let provider = HttpProvider::start().expect("provider");
+        let dir = temp_dir("verify-tags");
+        let (good, bad) = (contract(&dir, false), contract(&dir, true));
+        publish(&broker, &bad, "1.0.0", "prod");
+        publish(&broker, &good, "1.1.0", "prod");
+        // The latest prod version's pact passes …
+        let a = verify(&broker, &provider, &["--consumer-version-tags", "prod"]).code(0);
+        let stdout = String::from_utf8_lossy(&a.get_output().stdout).into_owned();
+        assert!(stdout.contains("PASS"), "{stdout}");
+        // … while every prod version includes the broken one.
+        let all_prod = [r#"--consumer-version-selectors"#, r#"{"tag":"prod"}"#];
+        verify(&broker, &provider, &all_prod).code(1);
+        publish(&broker, &bad, "1.2.0", "dev");
+        verify(&broker, &provider, &["--consumer-version-tags", "prod,dev"]).code(1);
+        verify(&broker, &provider, &["--consumer-version-tags", "nothing"]).code(2);
+    });
 }
 
 #[test]
 fn results_a_read_only_token_cannot_publish_name_the_pact_and_exit_two_after_the_summary() {
-    let broker = BrokerProcess::start(&[]);
-    let provider = HttpProvider::start().expect("provider");
-    let dir = temp_dir("verify-read-token");
-    publish(&broker, &contract(&dir, false), "1.0.0", "prod");
-    let created = accord()
-        .args(["token", "create", "--role", "read", "--name", "reader"])
-        .args(["--database-url", &broker.database_url])
-        .output()
-        .expect("token create runs");
-    assert!(created.status.success());
-    let reader = String::from_utf8_lossy(&created.stdout).trim().to_owned();
-    let a = verify(
-        &broker,
-        &provider,
-        &[
+    each_backend(&[], |broker| {
+        let provider = HttpProvider::start().expect("provider");
+        let dir = temp_dir("verify-read-token");
+        publish(&broker, &contract(&dir, false), "1.0.0", "prod");
+        let created = accord()
+            .args(["token", "create", "--role", "read", "--name", "reader"])
+            .args(["--database-url", &broker.database_url])
+            .output()
+            .expect("token create runs");
+        assert!(created.status.success());
+        let reader = String::from_utf8_lossy(&created.stdout).trim().to_owned();
+        let a = verify(
+            &broker,
+            &provider,
+            &[
+                "--token",
+                &reader,
+                "--publish",
+                "--provider-version",
+                "2.0.0",
+            ],
+        )
+        .code(2);
+        let stdout = String::from_utf8_lossy(&a.get_output().stdout).into_owned();
+        let stderr = String::from_utf8_lossy(&a.get_output().stderr).into_owned();
+        assert!(stdout.contains("Verification PASSED"), "{stdout}");
+        assert!(
+            stderr.contains("cannot publish the verification results of consumer's pact ("),
+            "{stderr}"
+        );
+        assert!(stderr.contains("HTTP 403"), "{stderr}");
+        // Putting the provider version on its branch is refused first: nothing is published.
+        let with_branch = [
             "--token",
             &reader,
             "--publish",
             "--provider-version",
             "2.0.0",
-        ],
-    )
-    .code(2);
-    let stdout = String::from_utf8_lossy(&a.get_output().stdout).into_owned();
-    let stderr = String::from_utf8_lossy(&a.get_output().stderr).into_owned();
-    assert!(stdout.contains("Verification PASSED"), "{stdout}");
-    assert!(
-        stderr.contains("cannot publish the verification results of consumer's pact ("),
-        "{stderr}"
-    );
-    assert!(stderr.contains("HTTP 403"), "{stderr}");
-    // Putting the provider version on its branch is refused first: nothing is published.
-    let with_branch = [
-        "--token",
-        &reader,
-        "--publish",
-        "--provider-version",
-        "2.0.0",
-        "--provider-branch",
-        "main",
-    ];
-    let a = verify(&broker, &provider, &with_branch).code(2);
-    let stderr = String::from_utf8_lossy(&a.get_output().stderr).into_owned();
-    assert!(
+            "--provider-branch",
+            "main",
+        ];
+        let a = verify(&broker, &provider, &with_branch).code(2);
+        let stderr = String::from_utf8_lossy(&a.get_output().stderr).into_owned();
+        assert!(
         stderr.contains("no verification results were published: cannot put provider version 2.0.0 on branch main"),
         "{stderr}"
     );
-    let _ = rustls::crypto::ring::default_provider().install_default();
-    let latest = format!(
-        "{}/pacts/provider/items/consumer/consumer/version/1.0.0/verification-results/latest",
-        broker.url
-    );
-    let reply = reqwest::blocking::Client::new()
-        .get(&latest)
-        .bearer_auth(&reader)
-        .send()
-        .expect("broker answers");
-    assert_eq!(reply.status().as_u16(), 404, "nothing was published");
+        let _ = rustls::crypto::ring::default_provider().install_default();
+        let latest = format!(
+            "{}/pacts/provider/items/consumer/consumer/version/1.0.0/verification-results/latest",
+            broker.url
+        );
+        let reply = reqwest::blocking::Client::new()
+            .get(&latest)
+            .bearer_auth(&reader)
+            .send()
+            .expect("broker answers");
+        assert_eq!(reply.status().as_u16(), 404, "nothing was published");
+    });
 }
