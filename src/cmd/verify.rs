@@ -149,13 +149,8 @@ pub fn run(args: VerifyArgs) -> anyhow::Result<Outcome> {
     let progress = live
         .clone()
         .map(|l| l as Arc<dyn accord_verifier::Progress>);
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(usize::from(args.jobs).min(8))
-        .enable_all()
-        .build()
-        .context("cannot start the async runtime")?;
     let drivers = accord_verifier::default_drivers();
-    let report = runtime.block_on(accord_verifier::verify(&config, drivers, progress));
+    let report = accord_verifier::verify_on_threads(&config, drivers, progress);
     if let Some(live) = &live {
         live.finish();
     }

@@ -42,6 +42,9 @@ pub enum VerifyError {
     /// A contract task panicked or was cancelled.
     #[error("a verification task failed")]
     Task(#[source] tokio::task::JoinError),
+    /// A verification thread panicked.
+    #[error("a verification thread panicked")]
+    ThreadPanicked,
     /// The observation endpoint could not be read.
     #[error("cannot read observations from {url}: {reason}")]
     Observe { url: String, reason: ObserveProblem },

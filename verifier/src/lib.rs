@@ -39,4 +39,4 @@ pub use finding::{Finding, Layer, codes};
 pub use http_driver::HttpDriver;
 pub use message_driver::MessageDriver;
 pub use report::{ContractResult, InteractionResult, Outcome, VerificationReport};
-pub use run::{Progress, default_drivers, verify, verify_blocking};
+pub use run::{Progress, default_drivers, verify, verify_blocking, verify_on_threads};

@@ -32,7 +32,8 @@ pub struct Context {
     pub drivers: Vec<Arc<dyn Driver>>,
     /// Observed windows never overlap: counters are the provider's, shared
     /// by every contract replayed in parallel.
-    pub observe_lock: tokio::sync::Mutex<()>,
+    /// Shared by every thread of a run.
+    pub observe_lock: Arc<tokio::sync::Mutex<()>>,
 }
 
 /// Replays one interaction and judges it.

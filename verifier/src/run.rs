@@ -1,10 +1,11 @@
-//! The run: load the contracts, replay them `jobs` chains at a time (a
-//! chain: the interactions of one contract that share provider states, in
-//! contract order; see [`crate::schedule`]), and assemble the report in
-//! contract and interaction order, so results are the same whatever the
-//! parallelism.
+//! The run: load the contracts, queue their chains (a chain: the
+//! interactions of one contract that share provider states, in contract
+//! order; see [`crate::schedule`]), replay them `jobs` chains at a time, and
+//! assemble the report in contract and interaction order, so results are
+//! the same whatever the parallelism.
 
-use std::sync::Arc;
+use std::collections::VecDeque;
+use std::sync::{Arc, Mutex};
 
 use accord_dsl::Interaction;
 
@@ -35,68 +36,175 @@ pub fn default_drivers() -> Vec<Arc<dyn Driver>> {
     vec![Arc::new(HttpDriver), Arc::new(MessageDriver)]
 }
 
-/// Verifies with the default drivers, on a runtime of its own. Not for
-/// use inside an async runtime (it would nest runtimes): call [`verify`].
+/// Verifies with the default drivers on threads of its own: see
+/// [`verify_on_threads`]. Not for use inside an async runtime.
 pub fn verify_blocking(config: &VerifyConfig) -> Result<VerificationReport, VerifyError> {
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(config.jobs.clamp(1, 8))
-        .enable_all()
-        .build()
-        .map_err(VerifyError::Runtime)?;
-    runtime.block_on(verify(config, default_drivers(), None))
+    verify_on_threads(config, default_drivers(), None)
 }
 
-/// Verifies every contract of the configuration against the provider.
-/// `Err` only for an operational failure.
+/// Verifies on `min(jobs, cores)` threads, each a single-threaded runtime
+/// with its own connection pool, taking chains from one shared queue;
+/// `jobs` chains are in flight in all. A chain's requests and their
+/// connection tasks stay on one thread, which costs less CPU per request
+/// than a work-stealing runtime (measured in `verifier/bench/compare.sh`).
+/// Not for use inside an async runtime (it would nest runtimes): there,
+/// call [`verify`].
+pub fn verify_on_threads(
+    config: &VerifyConfig,
+    drivers: Vec<Arc<dyn Driver>>,
+    progress: Option<Arc<dyn Progress>>,
+) -> Result<VerificationReport, VerifyError> {
+    let plan = Arc::new(Plan::new(config, progress.as_deref())?);
+    let cores = std::thread::available_parallelism().map_or(1, usize::from);
+    let threads = config.jobs.max(1).min(cores).min(plan.chains().max(1));
+    let observe_lock = Arc::new(tokio::sync::Mutex::new(()));
+    let done = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..threads)
+            .map(|n| {
+                let lanes = share(config.jobs.max(1), threads, n);
+                let cx = context(config, drivers.clone(), observe_lock.clone());
+                let (plan, progress) = (plan.clone(), progress.clone());
+                scope.spawn(move || -> Result<Done, VerifyError> {
+                    let runtime = tokio::runtime::Builder::new_current_thread()
+                        .enable_all()
+                        .build()
+                        .map_err(VerifyError::Runtime)?;
+                    runtime.block_on(drain(Arc::new(cx?), plan, lanes, progress))
+                })
+            })
+            .collect();
+        let mut done = Done::new();
+        for handle in handles {
+            done.extend(handle.join().map_err(|_| VerifyError::ThreadPanicked)??);
+        }
+        Ok::<_, VerifyError>(done)
+    })?;
+    Ok(plan.report(config, done))
+}
+
+/// Verifies every contract of the configuration against the provider,
+/// on the caller's runtime with `jobs` chains in flight. `Err` only for an
+/// operational failure.
 pub async fn verify(
     config: &VerifyConfig,
     drivers: Vec<Arc<dyn Driver>>,
     progress: Option<Arc<dyn Progress>>,
 ) -> Result<VerificationReport, VerifyError> {
-    let contracts = load(&config.source, &config.provider)?;
-    let cx = Arc::new(context(config, drivers)?);
-    let permits = Arc::new(tokio::sync::Semaphore::new(config.jobs.max(1)));
-    let plans: Vec<(Arc<SourcedContract>, Vec<Vec<usize>>)> = contracts
-        .into_iter()
-        .map(|sourced| {
-            let chains = schedule(config, &sourced);
-            (Arc::new(sourced), chains)
+    let plan = Arc::new(Plan::new(config, progress.as_deref())?);
+    let observe_lock = Arc::new(tokio::sync::Mutex::new(()));
+    let cx = Arc::new(context(config, drivers, observe_lock)?);
+    let done = drain(cx, plan.clone(), config.jobs.max(1), progress).await?;
+    Ok(plan.report(config, done))
+}
+
+/// Thread `n`'s share of `jobs` lanes over `threads` threads.
+fn share(jobs: usize, threads: usize, n: usize) -> usize {
+    jobs / threads + usize::from(n < jobs % threads)
+}
+
+/// Results by contract index.
+type Done = Vec<(usize, InteractionResult)>;
+
+/// The contracts and the queue of their chains, in contract order.
+struct Plan {
+    contracts: Vec<Arc<SourcedContract>>,
+    queue: Mutex<VecDeque<(usize, Vec<usize>)>>,
+}
+
+impl Plan {
+    /// Loads the contracts, schedules their chains and tells `progress`
+    /// how many interactions will run.
+    fn new(config: &VerifyConfig, progress: Option<&dyn Progress>) -> Result<Plan, VerifyError> {
+        let contracts: Vec<Arc<SourcedContract>> = load(&config.source, &config.provider)?
+            .into_iter()
+            .map(Arc::new)
+            .collect();
+        let queue: VecDeque<(usize, Vec<usize>)> = contracts
+            .iter()
+            .enumerate()
+            .flat_map(|(n, c)| schedule(config, c).into_iter().map(move |chain| (n, chain)))
+            .collect();
+        if let Some(p) = progress {
+            p.planned(queue.iter().map(|(_, chain)| chain.len()).sum());
+        }
+        Ok(Plan {
+            contracts,
+            queue: Mutex::new(queue),
         })
-        .collect();
-    if let Some(p) = &progress {
-        p.planned(plans.iter().flat_map(|(_, c)| c).map(Vec::len).sum());
     }
-    let mut scheduled = Vec::new();
-    for (sourced, chains) in plans {
-        let mut tasks = Vec::new();
-        for chain in chains {
-            let run = ChainRun {
-                cx: cx.clone(),
-                sourced: sourced.clone(),
-                progress: progress.clone(),
-            };
-            let permits = permits.clone();
-            tasks.push(tokio::spawn(async move {
-                let _permit = permits.acquire_owned().await;
-                run.replay(chain).await
-            }));
+
+    fn chains(&self) -> usize {
+        self.queue.lock().map_or(0, |q| q.len())
+    }
+
+    /// The next chain, or `None` when the queue is empty (or poisoned by
+    /// a panicked lane, whose thread reports it).
+    fn next(&self) -> Option<(usize, Vec<usize>)> {
+        self.queue.lock().ok()?.pop_front()
+    }
+
+    /// Stops handing out chains (after an operational failure).
+    fn abandon(&self) {
+        if let Ok(mut q) = self.queue.lock() {
+            q.clear();
         }
-        scheduled.push((sourced, tasks));
     }
-    let mut results = Vec::new();
-    for (sourced, tasks) in scheduled {
-        let mut interactions = Vec::new();
-        for task in tasks {
-            interactions.extend(task.await.map_err(VerifyError::Task)??);
+
+    /// The report, in contract and interaction order.
+    fn report(&self, config: &VerifyConfig, mut done: Done) -> VerificationReport {
+        done.sort_by_key(|(contract, i)| (*contract, i.index));
+        let mut by_contract: Vec<Vec<InteractionResult>> = vec![Vec::new(); self.contracts.len()];
+        for (contract, result) in done {
+            if let Some(list) = by_contract.get_mut(contract) {
+                list.push(result);
+            }
         }
-        interactions.sort_by_key(|i| i.index);
-        results.push(contract_result(&sourced, interactions));
+        VerificationReport {
+            provider: config.provider.clone(),
+            provider_version: config.provider_version.clone(),
+            contracts: self
+                .contracts
+                .iter()
+                .zip(by_contract)
+                .map(|(sourced, interactions)| contract_result(sourced, interactions))
+                .collect(),
+        }
     }
-    Ok(VerificationReport {
-        provider: config.provider.clone(),
-        provider_version: config.provider_version.clone(),
-        contracts: results,
-    })
+}
+
+/// Runs `lanes` tasks on the current runtime, each replaying chains from
+/// the plan's queue until it is empty.
+async fn drain(
+    cx: Arc<Context>,
+    plan: Arc<Plan>,
+    lanes: usize,
+    progress: Option<Arc<dyn Progress>>,
+) -> Result<Done, VerifyError> {
+    let mut tasks = tokio::task::JoinSet::new();
+    for _ in 0..lanes.max(1) {
+        let (cx, plan, progress) = (cx.clone(), plan.clone(), progress.clone());
+        tasks.spawn(async move {
+            let mut done = Done::new();
+            while let Some((contract, chain)) = plan.next() {
+                let sourced = plan.contracts.get(contract).cloned();
+                let Some(sourced) = sourced else { continue };
+                let replayed = replay_chain(&cx, &sourced, chain, progress.as_deref()).await;
+                match replayed {
+                    Ok(results) => done.extend(results.into_iter().map(|r| (contract, r))),
+                    Err(e) => {
+                        plan.abandon();
+                        return Err(e);
+                    }
+                }
+            }
+            Ok(done)
+        });
+    }
+    let mut done = Done::new();
+    while let Some(lane) = tasks.join_next().await {
+        done.extend(lane.map_err(VerifyError::Task)??);
+    }
+    Ok(done)
 }
 
 /// The chains of a contract: with one job, all its interactions in order
@@ -118,29 +226,26 @@ fn schedule(config: &VerifyConfig, sourced: &SourcedContract) -> Vec<Vec<usize>>
 }
 
 /// One chain of one contract, replayed in order.
-struct ChainRun {
-    cx: Arc<Context>,
-    sourced: Arc<SourcedContract>,
-    progress: Option<Arc<dyn Progress>>,
-}
-
-impl ChainRun {
-    async fn replay(self, chain: Vec<usize>) -> Result<Vec<InteractionResult>, VerifyError> {
-        let contract = &self.sourced.contract;
-        let mut out = Vec::new();
-        for index in chain {
-            let Some(interaction) = contract.interactions.get(index) else {
-                continue;
-            };
-            let pending = self.sourced.pending || self.sourced.wip;
-            let result = replay(&self.cx, index, interaction, pending).await?;
-            if let Some(p) = &self.progress {
-                p.finished(&contract.consumer.name, &result);
-            }
-            out.push(result);
+async fn replay_chain(
+    cx: &Context,
+    sourced: &SourcedContract,
+    chain: Vec<usize>,
+    progress: Option<&dyn Progress>,
+) -> Result<Vec<InteractionResult>, VerifyError> {
+    let contract = &sourced.contract;
+    let pending = sourced.pending || sourced.wip;
+    let mut out = Vec::new();
+    for index in chain {
+        let Some(interaction) = contract.interactions.get(index) else {
+            continue;
+        };
+        let result = replay(cx, index, interaction, pending).await?;
+        if let Some(p) = progress {
+            p.finished(&contract.consumer.name, &result);
         }
-        Ok(out)
+        out.push(result);
     }
+    Ok(out)
 }
 
 fn contract_result(
@@ -157,7 +262,11 @@ fn contract_result(
     }
 }
 
-fn context(config: &VerifyConfig, drivers: Vec<Arc<dyn Driver>>) -> Result<Context, VerifyError> {
+fn context(
+    config: &VerifyConfig,
+    drivers: Vec<Arc<dyn Driver>>,
+    observe_lock: Arc<tokio::sync::Mutex<()>>,
+) -> Result<Context, VerifyError> {
     let checked = |what: &'static str, url: &str| -> Result<String, VerifyError> {
         match reqwest::Url::parse(url) {
             Ok(u) if u.scheme() == "http" || u.scheme() == "https" => Ok(url.to_string()),
@@ -182,7 +291,7 @@ fn context(config: &VerifyConfig, drivers: Vec<Arc<dyn Driver>>) -> Result<Conte
         observe_url: optional("the observation URL", &config.observe_url)?,
         principals: config.principals.clone(),
         drivers,
-        observe_lock: tokio::sync::Mutex::new(()),
+        observe_lock,
     })
 }
 
@@ -198,4 +307,25 @@ pub fn selected(filter: &Filter, interaction: &Interaction) -> bool {
         .as_ref()
         .is_none_or(|r| meta.provider_states.iter().any(|s| r.is_match(&s.name)));
     description && state
+}
+
+#[cfg(test)]
+mod tests {
+    use super::share;
+
+    #[test]
+    fn lanes_are_shared_out_so_that_jobs_chains_are_in_flight_in_all() {
+        for jobs in 1..12 {
+            for threads in 1..=jobs {
+                let lanes: Vec<usize> = (0..threads).map(|n| share(jobs, threads, n)).collect();
+                assert_eq!(lanes.iter().sum::<usize>(), jobs);
+                assert!(
+                    lanes.iter().all(|&l| l >= 1),
+                    "{jobs} over {threads}: {lanes:?}"
+                );
+                let spread = lanes.iter().max().unwrap_or(&0) - lanes.iter().min().unwrap_or(&0);
+                assert!(spread <= 1, "{lanes:?}");
+            }
+        }
+    }
 }

@@ -115,3 +115,35 @@ fn an_unreachable_observation_endpoint_is_an_operational_error() {
     let err = verify_blocking(&cfg).expect_err("operational failure");
     assert!(matches!(err, VerifyError::Observe { .. }), "{err}");
 }
+
+#[test]
+fn observed_windows_do_not_overlap_when_contracts_run_on_several_threads() {
+    // Each create adds one record; each read declares no side effect. If a
+    // create on one thread ran inside a read's window on another, the read
+    // would see a record appear (UNEXPECTED_SIDE_EFFECT).
+    let p = provider();
+    let read = || {
+        let mut i = http(
+            "read a missing item",
+            json!({"method": "GET", "path": "/items/404"}),
+            json!({"status": 404}),
+        );
+        i["sideEffects"] = json!({"records": 0});
+        i
+    };
+    let contracts: Vec<_> = (0..4)
+        .map(|n| {
+            let interactions = (0..6)
+                .flat_map(|_| [create(json!({"records": 1})), read()])
+                .collect();
+            let mut c = contract(interactions);
+            c.contract.consumer.name = format!("web-{n}");
+            c
+        })
+        .collect();
+    let mut cfg = config(&p, contracts);
+    cfg.jobs = 4;
+    let report = run(&cfg);
+    assert!(report.passed(), "{:?}", codes(&report));
+    assert_eq!(report.interactions().count(), 48);
+}
