@@ -13,14 +13,14 @@
 # RUNS (default 5) timed runs of accord, PACT_RUNS (default 1) of pact.
 # nginx runs as a background process of this script and is stopped by PID.
 #
-# Measured 2026-11-29 on the project's shared 2-core machine (load 3-10 from
-# other builds), release build, hyperfine means:
-#   N        accord --jobs 1   accord --jobs 4   pact verifier (1 run)
-#   100       27 ms             34 ms              3.3 s
-#   1,000    261 ms            281 ms             41.6 s (141 s under heavier load)
-#   10,000   2.27 s            2.66 s             -
-# --jobs 4 does not beat --jobs 1 here: the run is CPU-bound (accord ~0.17 ms
-# of CPU per interaction, nginx the rest) and both cores are already busy.
+# Measured 2026-11-29 on the project's 2-core machine (load 1.5-2), release
+# build, hyperfine means of 10 runs (pact verifier: 1 run):
+#   N        accord --jobs 1   accord --jobs 4   pact verifier
+#   100       21.9 ms           20.6 ms            2.08 s
+#   1,000    180 ms            101 ms             23.8 s
+#   10,000   1.80 s            0.92 s             -
+# --jobs 4 runs on 2 threads (one per core), each a single-threaded runtime
+# with its own connections, 2 chains in flight on each.
 set -euo pipefail
 
 [ $# -gt 0 ] || set -- 100 1000 10000
