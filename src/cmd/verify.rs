@@ -8,11 +8,10 @@
 //! go back to it ([`super::verify_publish`]). The verifier itself knows no
 //! broker.
 
+use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
-
-use std::io::IsTerminal;
 
 use accord_verifier::render::{junit, summary};
 use accord_verifier::{ContractSource, Filter, Limits, Token, VerificationReport, VerifyConfig};
