@@ -79,6 +79,9 @@ pub enum Command {
     #[command(disable_version_flag = true)]
     CanIDeploy(can_i_deploy::CanIDeployArgs),
     /// Replay contracts against a running provider and report findings by layer.
+    #[command(
+        after_help = "Exit codes: 0 every non-pending interaction passed, 1 a non-pending interaction failed, 2 an operational error (bad arguments, unreadable contract, broker unreachable, results not published).\n\nExamples:\n  accord verify --provider items --provider-base-url http://127.0.0.1:8080 --contract pacts/web-items.json\n  accord verify --provider items --provider-base-url http://127.0.0.1:8080 --state-change-url http://127.0.0.1:8080/_state \\\n    --broker-url http://127.0.0.1:9292 --enable-pending --provider-version $GIT_SHA --provider-branch main --publish\n\nThe provider-side protocol (state changes, observations, principals): docs/provider-setup.md"
+    )]
     Verify(Box<verify::VerifyArgs>),
     /// Publish contracts (Accord or Pact files) for a consumer version.
     Publish(publish::PublishArgs),

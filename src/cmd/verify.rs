@@ -84,7 +84,7 @@ pub struct VerifyArgs {
     /// The bearer token of a principal, NAME=TOKEN (repeatable; never printed).
     #[arg(long = "principal", value_name = "NAME=TOKEN", value_parser = parse_principal)]
     principals: Vec<(String, String)>,
-    /// Contracts replayed in parallel.
+    /// Chains replayed at once: interactions sharing a provider state stay in order; 1 keeps Pact's order.
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=64))]
     jobs: u16,
     /// Output format.
