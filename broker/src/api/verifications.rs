@@ -64,9 +64,14 @@ fn show(
     sha: &str,
     verification: Verification,
 ) -> Result<Shown, BrokerError> {
-    let provider_version = versions::find_by_id(conn, verification.provider_version_id)?
-        .map(|v| v.number)
-        .unwrap_or_default();
+    let id = verification.provider_version_id;
+    let provider_version =
+        versions::find_by_id(conn, id)?
+            .map(|v| v.number)
+            .ok_or(StoreError::MissingRow {
+                what: "provider version",
+                id,
+            })?;
     Ok(Shown {
         verification,
         provider: provider.name.clone(),
@@ -76,12 +81,15 @@ fn show(
     })
 }
 
-/// The sha of a stored content (empty if the id names none).
+/// The sha of a stored content (a foreign key guarantees it exists).
 fn sha_of(conn: &mut AnyConnection, content_id: i64) -> Result<String, StoreError> {
-    Ok(selection::shas(conn, &[content_id])?
+    selection::shas(conn, &[content_id])?
         .pop()
         .map(|(_, sha)| sha)
-        .unwrap_or_default())
+        .ok_or(StoreError::MissingRow {
+            what: "pact content",
+            id: content_id,
+        })
 }
 
 fn stored_json(what: &'static str, text: Option<&str>) -> Result<Value, StoreError> {

@@ -44,6 +44,10 @@ pub enum StoreError {
     Pool(#[from] diesel::r2d2::PoolError),
     #[error("database migration failed")]
     Migration(#[source] Box<dyn std::error::Error + Send + Sync>),
+    /// A row a foreign key guarantees is not there: the database was
+    /// changed behind the broker's back.
+    #[error("stored {what} {id} is missing")]
+    MissingRow { what: &'static str, id: i64 },
     #[error("stored {what} is not valid JSON")]
     CorruptJson {
         what: &'static str,
