@@ -117,6 +117,12 @@ pub fn expand(href: &str, values: &[(&str, &str)]) -> String {
     })
 }
 
+/// The broker selected no pact at all: an error, as in Pact, unless
+/// `--ignore-no-pacts-error` is given.
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+pub struct NoPacts(pub String);
+
 /// The pacts to verify, and lines for the user about how they were chosen.
 #[derive(Debug)]
 pub struct Fetched {
@@ -138,7 +144,11 @@ pub fn fetch(
     let url = expand(template, &[("provider", provider)]);
     let nav = client.send(Method::GET, &url, None)?;
     match nav.status {
-        404 => bail!("no pacts were found for provider {provider}: the broker does not know it"),
+        404 => {
+            let text =
+                format!("no pacts were found for provider {provider}: the broker does not know it");
+            return Err(NoPacts(text).into());
+        }
         200..=299 => {}
         _ => bail!("GET {url} failed: {}", describe_error(&nav)),
     }
@@ -151,10 +161,11 @@ pub fn fetch(
         .as_array()
         .with_context(|| format!("the broker's answer from {post_to} has no _embedded.pacts"))?;
     if entries.is_empty() {
-        bail!(
+        let text = format!(
             "no pacts were found for provider {provider} with consumer version selectors {}",
             json!(selection.effective_selectors())
         );
+        return Err(NoPacts(text).into());
     }
     let pacts = entries
         .iter()

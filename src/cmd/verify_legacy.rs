@@ -10,7 +10,7 @@ use anyhow::{Context, bail};
 use reqwest::Method;
 use serde_json::Value;
 
-use super::verify_fetch::{Fetched, FetchedPact, Selection, expand, fetch_pact};
+use super::verify_fetch::{Fetched, FetchedPact, NoPacts, Selection, expand, fetch_pact};
 use crate::client::{BrokerClient, describe_error, link};
 
 /// One provider-pacts collection to read.
@@ -107,9 +107,10 @@ pub fn fetch(
         }
     }
     if pacts.is_empty() {
-        bail!(
+        let text = format!(
             "no pacts were found for provider {provider} at {broker} (Pact's legacy mode: {what})"
         );
+        return Err(NoPacts(text).into());
     }
     Ok(Fetched {
         pacts,

@@ -68,15 +68,24 @@ fn verify(
 }
 
 fn get(broker: &BrokerProcess, path_or_url: &str) -> Value {
+    let reply = get_any(broker, path_or_url);
+    assert!(
+        reply.status().is_success(),
+        "GET {path_or_url}: {}",
+        reply.status()
+    );
+    reply.json().expect("JSON")
+}
+
+/// `GET` whatever the status.
+fn get_any(broker: &BrokerProcess, path_or_url: &str) -> reqwest::blocking::Response {
     let _ = rustls::crypto::ring::default_provider().install_default();
     let url = if path_or_url.starts_with("http") {
         path_or_url.to_owned()
     } else {
         format!("{}{path_or_url}", broker.url)
     };
-    let reply = reqwest::blocking::get(&url).expect("broker answers");
-    assert!(reply.status().is_success(), "GET {url}: {}", reply.status());
-    reply.json().expect("JSON")
+    reqwest::blocking::get(&url).expect("broker answers")
 }
 
 /// The latest verification of consumer `version`'s pact with `items`.
@@ -313,4 +322,55 @@ fn a_broker_that_wants_credentials_is_an_operational_error_without_them_on(broke
     verify(&broker, &provider, &creds)
         .code(2)
         .stderr(contains("no pacts were found"));
+}
+
+#[test]
+fn filters_choose_consumers_and_interactions_and_filtered_results_are_not_published() {
+    each_backend(
+        &[],
+        filters_choose_consumers_and_interactions_and_filtered_results_are_not_published_on,
+    );
+}
+
+fn filters_choose_consumers_and_interactions_and_filtered_results_are_not_published_on(
+    broker: BrokerProcess,
+) {
+    let provider = HttpProvider::start().expect("provider");
+    let dir = temp_dir("verify-filters");
+    publish(&broker, &contract(&dir, "consumer", json!({})), "1.0.0");
+    // `other` expects a field the provider never sends: its pact fails.
+    let colour = json!({"colour": "red"});
+    publish(&broker, &contract(&dir, "other", colour), "1.0.0");
+    verify(&broker, &provider, &[]).code(1);
+    let a = verify(&broker, &provider, &["--filter-consumer", "consumer"]).code(0);
+    let out = stdout(&a);
+    assert!(out.contains("consumer: get item 7"), "{out}");
+    assert!(!out.contains("other: get item 7"), "{out}");
+
+    let mut filtered = PUBLISH.to_vec();
+    filtered.extend(["--filter-consumer", "consumer"]);
+    filtered.extend(["--filter-description", "item 7"]);
+    let a = verify(&broker, &provider, &filtered).code(0);
+    assert!(
+        stdout(&a).contains("Results are not published"),
+        "{}",
+        stdout(&a)
+    );
+    let latest =
+        "/pacts/provider/items/consumer/consumer/version/1.0.0/verification-results/latest";
+    assert_eq!(
+        get_any(&broker, latest).status().as_u16(),
+        404,
+        "nothing published"
+    );
+
+    verify(&broker, &provider, &["--filter-consumer", "nobody"])
+        .code(2)
+        .stderr(contains(
+            "none of the pacts the broker selected is of consumer nobody",
+        ));
+    let ignore = ["--filter-consumer", "nobody", "--ignore-no-pacts-error"];
+    verify(&broker, &provider, &ignore)
+        .code(0)
+        .stdout(contains("ignored: --ignore-no-pacts-error"));
 }

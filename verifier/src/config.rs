@@ -74,6 +74,10 @@ pub struct Filter {
     pub description: Option<Regex>,
     /// Only interactions with a provider state whose name matches.
     pub state: Option<Regex>,
+    /// Only interactions without provider states (Pact's `--filter-no-state`).
+    pub no_state: bool,
+    /// Only the contracts of these consumers (exact names); empty: all.
+    pub consumers: Vec<String>,
 }
 
 impl Filter {
@@ -90,7 +94,19 @@ impl Filter {
         Ok(Filter {
             description: compile("description", description)?,
             state: compile("state", state)?,
+            ..Filter::default()
         })
+    }
+
+    /// True when some interactions of a contract may be left out, so its
+    /// results do not speak for the whole contract (they are not published).
+    pub fn selects_interactions(&self) -> bool {
+        self.description.is_some() || self.state.is_some() || self.no_state
+    }
+
+    /// True when the contracts of `consumer` are verified.
+    pub fn keeps_consumer(&self, consumer: &str) -> bool {
+        self.consumers.is_empty() || self.consumers.iter().any(|c| c == consumer)
     }
 }
 

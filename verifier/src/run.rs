@@ -117,6 +117,7 @@ impl Plan {
     fn new(config: &VerifyConfig, progress: Option<&dyn Progress>) -> Result<Plan, VerifyError> {
         let contracts: Vec<Arc<SourcedContract>> = load(&config.source, &config.provider)?
             .into_iter()
+            .filter(|c| config.filter.keeps_consumer(&c.contract.consumer.name))
             .map(Arc::new)
             .collect();
         let queue: VecDeque<(usize, Vec<usize>)> = contracts
@@ -306,7 +307,8 @@ pub fn selected(filter: &Filter, interaction: &Interaction) -> bool {
         .state
         .as_ref()
         .is_none_or(|r| meta.provider_states.iter().any(|s| r.is_match(&s.name)));
-    description && state
+    let stateless = !filter.no_state || meta.provider_states.is_empty();
+    description && state && stateless
 }
 
 #[cfg(test)]

@@ -194,6 +194,31 @@ fn filters_select_interactions_by_description_and_state() {
         .map(|(_, i)| i.description.clone())
         .collect();
     assert_eq!(names, vec!["get item 7".to_string()]);
+    cfg.filter.state = None;
+    cfg.filter.no_state = true;
+    let report = run(&cfg);
+    let names: Vec<_> = report
+        .interactions()
+        .map(|(_, i)| i.description.clone())
+        .collect();
+    assert_eq!(names, vec!["create".to_string()]);
+}
+
+#[test]
+fn a_consumer_filter_leaves_other_consumers_contracts_out_of_the_report() {
+    let p = provider();
+    let mut other = contract(vec![get_item()]);
+    other.contract.consumer.name = "mobile".into();
+    let mut cfg = config(&p, vec![contract(vec![get_item()]), other]);
+    cfg.filter.consumers = vec!["mobile".into()];
+    let report = run(&cfg);
+    let consumers: Vec<_> = report
+        .contracts
+        .iter()
+        .map(|c| c.consumer.as_str())
+        .collect();
+    assert_eq!(consumers, ["mobile"]);
+    assert_eq!(report.interactions().count(), 1);
 }
 
 #[test]
