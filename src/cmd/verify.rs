@@ -84,6 +84,9 @@ pub struct VerifyArgs {
     /// The bearer token of a principal, NAME=TOKEN (repeatable; never printed).
     #[arg(long = "principal", value_name = "NAME=TOKEN", value_parser = parse_principal)]
     principals: Vec<(String, String)>,
+    /// A header for every request to the provider, NAME=VALUE (repeatable; replaces the interaction's own; never printed).
+    #[arg(long = "header", short = 'H', value_name = "NAME=VALUE", value_parser = parse_header)]
+    headers: Vec<(String, String)>,
     /// Chains replayed at once: interactions sharing a provider state stay in order; 1 keeps Pact's order.
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=64))]
     jobs: u16,
@@ -133,6 +136,17 @@ fn parse_principal(text: &str) -> Result<(String, String), String> {
         }
         _ => Err("expected NAME=TOKEN".to_string()),
     }
+}
+
+fn parse_header(text: &str) -> Result<(String, String), String> {
+    let (name, value) = text
+        .split_once('=')
+        .ok_or("expected NAME=VALUE, e.g. Authorization=Bearer abc")?;
+    reqwest::header::HeaderName::from_bytes(name.trim().as_bytes())
+        .map_err(|_| format!("'{}' is not a valid header name", name.trim()))?;
+    reqwest::header::HeaderValue::from_str(value.trim())
+        .map_err(|_| "the value is not a valid header value".to_string())?;
+    Ok((name.trim().to_string(), value.trim().to_string()))
 }
 
 fn parse_selector(text: &str) -> Result<Value, String> {
@@ -314,6 +328,11 @@ fn config(args: &VerifyArgs, source: ContractSource) -> anyhow::Result<VerifyCon
         .principals
         .iter()
         .map(|(name, token)| (name.clone(), Token::new(token)))
+        .collect();
+    config.custom_headers = args
+        .headers
+        .iter()
+        .map(|(name, value)| (name.clone(), Token::new(value)))
         .collect();
     config.jobs = usize::from(args.jobs);
     config.filter = Filter::parse(

@@ -138,6 +138,14 @@ fn operational_errors_and_bad_arguments_exit_two() {
     let file = contract_file(&dir, "web", false);
     verify(&p, &[&file], &["--principal", "no-equals-sign"]).code(2);
     verify(&p, &[&file], &["--filter-description", "("]).code(2);
+    verify(&p, &[&file], &["--header", "X-Tenant"])
+        .code(2)
+        .stderr(predicates::str::contains("expected NAME=VALUE"));
+    verify(&p, &[&file], &["-H", "Bad Name=1"])
+        .code(2)
+        .stderr(predicates::str::contains(
+            "'Bad Name' is not a valid header name",
+        ));
     let mut cmd = accord();
     cmd.args(["verify", "--provider", "other", "--provider-base-url"])
         .arg(p.base_url())

@@ -149,6 +149,11 @@ pub struct VerifyConfig {
     pub observe_url: Option<String>,
     /// Bearer tokens by principal name.
     pub principals: BTreeMap<String, Token>,
+    /// Headers added to every request sent to the provider (Pact's
+    /// `--header`), replacing the interaction's own of the same name;
+    /// values never logged. An `Authorization` here is not sent with
+    /// interactions whose credential Accord decides (`auth` expectations).
+    pub custom_headers: Vec<(String, Token)>,
     /// Contracts replayed in parallel (at least 1).
     pub jobs: usize,
     pub filter: Filter,
@@ -171,6 +176,7 @@ impl VerifyConfig {
             state_change_url: None,
             observe_url: None,
             principals: BTreeMap::new(),
+            custom_headers: Vec::new(),
             jobs: 1,
             filter: Filter::default(),
             limits: Limits::default(),

@@ -35,6 +35,8 @@ pub struct Exchange<'a> {
     /// Every principal's token, for drivers that probe as another
     /// principal (A2A, MCP). Never logged.
     pub principals: &'a BTreeMap<String, Token>,
+    /// Headers for every request to the provider (`--header`). Never logged.
+    pub custom_headers: &'a [(String, Token)],
     /// The observation endpoint, for drivers that read the counters at
     /// extra points (after a cancel acknowledgement, …).
     pub observe_url: Option<&'a str>,

@@ -10,10 +10,11 @@ use indexmap::IndexMap;
 use serde_json::{Map, Value};
 
 use crate::body::{body_from_bytes, body_to_bytes};
+use crate::config::Token;
 use crate::driver::{Authorization, BoxFuture, Driver, Exchange, Sent};
 use crate::error::VerifyError;
 use crate::finding::Finding;
-use crate::transport::{Received, Transport};
+use crate::transport::Received;
 
 /// Replays HTTP interactions.
 #[derive(Debug, Clone, Copy, Default)]
@@ -34,12 +35,7 @@ impl Driver for HttpDriver {
                 return Ok(Sent::default());
             };
             let request = generated_request(&http.request, exchange.state_values);
-            let built = build(
-                exchange.transport,
-                exchange.base_url,
-                &request,
-                exchange.authorization,
-            );
+            let built = build(exchange, &request);
             match exchange.transport.send(built).await {
                 Ok(received) => Ok(judge(&http.response, &received)),
                 Err(cut) => Ok(Sent {
@@ -63,12 +59,18 @@ pub fn generated_request(expected: &HttpRequest, state_values: &Map<String, Valu
     request
 }
 
-fn build(
-    transport: &Transport,
-    base_url: &str,
-    request: &HttpRequest,
-    authorization: Authorization<'_>,
-) -> reqwest::RequestBuilder {
+fn build(exchange: &Exchange<'_>, request: &HttpRequest) -> reqwest::RequestBuilder {
+    let (transport, base_url) = (exchange.transport, exchange.base_url);
+    let authorization = exchange.authorization;
+    // `--header` values replace the interaction's own, except an
+    // Authorization Accord decides (a principal's token or none at all).
+    let custom: Vec<&(String, Token)> = exchange
+        .custom_headers
+        .iter()
+        .filter(|(name, _)| {
+            authorization == Authorization::AsWritten || !name.eq_ignore_ascii_case("authorization")
+        })
+        .collect();
     let url = format!("{}{}", base_url.trim_end_matches('/'), request.path);
     let method = reqwest::Method::from_bytes(request.method.to_ascii_uppercase().as_bytes())
         .unwrap_or(reqwest::Method::GET);
@@ -93,9 +95,15 @@ fn build(
         if authorization != Authorization::AsWritten && name.eq_ignore_ascii_case("authorization") {
             continue;
         }
+        if custom.iter().any(|(n, _)| n.eq_ignore_ascii_case(name)) {
+            continue;
+        }
         for value in values {
             builder = builder.header(name.as_str(), value.as_str());
         }
+    }
+    for (name, value) in custom {
+        builder = builder.header(name.as_str(), value.expose());
     }
     if let Authorization::Bearer(token) = authorization {
         builder = builder.bearer_auth(token);

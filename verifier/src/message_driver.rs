@@ -42,11 +42,14 @@ impl Driver for MessageDriver {
                 }
                 _ => return Ok(Sent::default()),
             };
-            let request = exchange
+            let mut request = exchange
                 .transport
                 .client()
                 .post(exchange.message_url)
                 .json(&body);
+            for (name, value) in exchange.custom_headers {
+                request = request.header(name.as_str(), value.expose());
+            }
             let received = match exchange.transport.send(request).await {
                 Ok(r) => r,
                 Err(cut) => {

@@ -29,6 +29,7 @@ pub struct Context {
     pub state_change_url: Option<String>,
     pub observe_url: Option<String>,
     pub principals: BTreeMap<String, Token>,
+    pub custom_headers: Vec<(String, Token)>,
     pub drivers: Vec<Arc<dyn Driver>>,
     /// Observed windows never overlap: counters are the provider's, shared
     /// by every contract replayed in parallel.
@@ -132,6 +133,7 @@ async fn exercise(
             (Some(_), None) => Authorization::Without,
         },
         principals: &cx.principals,
+        custom_headers: &cx.custom_headers,
         observe_url,
     };
     let _window = match observe_url {

@@ -291,6 +291,7 @@ fn context(
         state_change_url: optional("the state-change URL", &config.state_change_url)?,
         observe_url: optional("the observation URL", &config.observe_url)?,
         principals: config.principals.clone(),
+        custom_headers: config.custom_headers.clone(),
         drivers,
         observe_lock,
     })

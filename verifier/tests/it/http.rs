@@ -297,3 +297,36 @@ fn progress_is_told_the_filtered_count_first_then_each_result() {
         ["missing item 1", "missing item 2", "missing item 3"].map(|d| format!("web: {d}"))
     );
 }
+
+#[test]
+fn a_custom_header_replaces_the_recorded_one_but_not_a_credential_accord_decides() {
+    let p = provider();
+    p.add_principal("carol", "t-carol-real");
+    // Pact style: the consumer recorded a dummy token; CI supplies the real one.
+    let recorded = http(
+        "secure with the recorded token",
+        json!({"method": "GET", "path": "/secure", "headers": {"Authorization": "Bearer dummy"}}),
+        json!({"status": 200}),
+    );
+    let mut cfg = config(&p, vec![contract(vec![recorded.clone()])]);
+    assert!(!run(&cfg).passed(), "the dummy token is refused");
+    let real = accord_verifier::Token::new("Bearer t-carol-real");
+    cfg.custom_headers = vec![("authorization".into(), real.clone())];
+    let report = run(&cfg);
+    assert!(report.passed(), "{:?}", codes(&report));
+    assert!(
+        !serde_json::to_string(&report)
+            .expect("json")
+            .contains("t-carol-real")
+    );
+
+    // A negative case sent without credentials stays without them.
+    let mut refused = recorded;
+    refused["response"] = json!({"status": 401});
+    refused["negative"] = json!(true);
+    refused["auth"] = json!({"credential": "none"});
+    let mut cfg = config(&p, vec![contract(vec![refused])]);
+    cfg.custom_headers = vec![("Authorization".into(), real)];
+    let report = run(&cfg);
+    assert!(report.passed(), "{:?}", codes(&report));
+}
