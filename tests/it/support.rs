@@ -20,6 +20,18 @@ pub fn accord() -> Command {
     Command::cargo_bin("accord").expect("accord binary")
 }
 
+/// `accord verify` of provider `items` (the fixtures provider, with its
+/// state-change URL) against the broker at `broker_url`.
+pub fn verify_items(broker_url: &str, provider: &accord_fixtures::http::HttpProvider) -> Command {
+    let mut cmd = accord();
+    cmd.args(["verify", "--provider", "items", "--provider-base-url"])
+        .arg(provider.base_url())
+        .arg("--state-change-url")
+        .arg(provider.state_change_url())
+        .args(["--broker-url", broker_url]);
+    cmd
+}
+
 /// The repository root (where `examples/` lives).
 pub fn repo_root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))

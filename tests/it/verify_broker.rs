@@ -10,7 +10,7 @@ use predicates::str::contains;
 use serde_json::{Value, json};
 
 use crate::broker::{BrokerProcess, each_backend};
-use crate::support::{accord, temp_dir};
+use crate::support::{accord, temp_dir, verify_items};
 
 /// A Pact V4 contract for the fixtures provider (`items`); `extra` fields
 /// are expected in the item body (the provider never sends any).
@@ -57,14 +57,7 @@ fn verify(
     provider: &HttpProvider,
     extra: &[&str],
 ) -> assert_cmd::assert::Assert {
-    accord()
-        .args(["verify", "--provider", "items", "--provider-base-url"])
-        .arg(provider.base_url())
-        .arg("--state-change-url")
-        .arg(provider.state_change_url())
-        .args(["--broker-url", &broker.url])
-        .args(extra)
-        .assert()
+    verify_items(&broker.url, provider).args(extra).assert()
 }
 
 fn get(broker: &BrokerProcess, path_or_url: &str) -> Value {

@@ -8,7 +8,7 @@ use predicates::str::contains;
 use serde_json::{Value, json};
 
 use crate::fake_broker::{FakeBroker, Request, Response};
-use crate::support::accord;
+use crate::support::verify_items;
 
 /// A Pact V4 document for the fixtures provider, with a broker's links;
 /// `price` makes it expect a field the provider never sends.
@@ -74,12 +74,7 @@ fn verify(
     provider: &HttpProvider,
     extra: &[&str],
 ) -> assert_cmd::assert::Assert {
-    accord()
-        .args(["verify", "--provider", "items", "--provider-base-url"])
-        .arg(provider.base_url())
-        .arg("--state-change-url")
-        .arg(provider.state_change_url())
-        .args(["--broker-url", &broker.url])
+    verify_items(&broker.url, provider)
         .args(extra)
         .env("ACCORD_BROKER_RETRY_BASE_MS", "1")
         .assert()

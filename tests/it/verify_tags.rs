@@ -6,7 +6,7 @@ use accord_fixtures::http::HttpProvider;
 use serde_json::json;
 
 use crate::broker::{BrokerProcess, each_backend};
-use crate::support::{accord, temp_dir};
+use crate::support::{accord, temp_dir, verify_items};
 
 /// Writes a Pact V4 contract for the fixtures provider; with `price` it
 /// expects a field the provider never sends.
@@ -52,12 +52,7 @@ fn verify(
     provider: &HttpProvider,
     extra: &[&str],
 ) -> assert_cmd::assert::Assert {
-    accord()
-        .args(["verify", "--provider", "items", "--provider-base-url"])
-        .arg(provider.base_url())
-        .arg("--state-change-url")
-        .arg(provider.state_change_url())
-        .args(["--broker-url", &broker.url])
+    verify_items(&broker.url, provider)
         .args(extra)
         .env_remove("ACCORD_BROKER_TOKEN")
         .env_remove("PACT_BROKER_TOKEN")

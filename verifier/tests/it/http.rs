@@ -169,6 +169,13 @@ fn a_principal_is_sent_as_its_bearer_token_and_never_appears_in_the_report() {
     assert!(!format!("{cfg:?}").contains("t-bob-secret"));
 }
 
+fn descriptions(report: &accord_verifier::VerificationReport) -> Vec<String> {
+    report
+        .interactions()
+        .map(|(_, i)| i.description.clone())
+        .collect()
+}
+
 #[test]
 fn filters_select_interactions_by_description_and_state() {
     let p = provider();
@@ -181,27 +188,15 @@ fn filters_select_interactions_by_description_and_state() {
     cfg.observe_url = None;
     cfg.filter.description = Some(regex::Regex::new("^create").expect("regex"));
     let report = run(&cfg);
-    let names: Vec<_> = report
-        .interactions()
-        .map(|(_, i)| i.description.clone())
-        .collect();
-    assert_eq!(names, vec!["create".to_string()]);
+    assert_eq!(descriptions(&report), vec!["create".to_string()]);
     cfg.filter.description = None;
     cfg.filter.state = Some(regex::Regex::new("item exists").expect("regex"));
     let report = run(&cfg);
-    let names: Vec<_> = report
-        .interactions()
-        .map(|(_, i)| i.description.clone())
-        .collect();
-    assert_eq!(names, vec!["get item 7".to_string()]);
+    assert_eq!(descriptions(&report), vec!["get item 7".to_string()]);
     cfg.filter.state = None;
     cfg.filter.no_state = true;
     let report = run(&cfg);
-    let names: Vec<_> = report
-        .interactions()
-        .map(|(_, i)| i.description.clone())
-        .collect();
-    assert_eq!(names, vec!["create".to_string()]);
+    assert_eq!(descriptions(&report), vec!["create".to_string()]);
 }
 
 #[test]
