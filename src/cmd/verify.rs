@@ -49,7 +49,7 @@ pub struct VerifyArgs {
         value_delimiter = ','
     )]
     provider_tags: Vec<String>,
-    /// Contract or Pact files to verify (instead of a broker's pacts).
+    /// Contract or Pact files to verify, or directories of them (their *.json files), instead of a broker's pacts.
     #[arg(long = "contract", value_name = "FILE", num_args = 1.., conflicts_with = "broker_url")]
     contracts: Vec<PathBuf>,
     #[command(flatten)]

@@ -154,19 +154,41 @@ fn operational_errors_and_bad_arguments_exit_two() {
     cmd.assert().code(2);
 }
 
+/// The consumers of a JSON report, in report order.
+fn consumers(a: &assert_cmd::assert::Assert) -> Vec<String> {
+    let report: Value = serde_json::from_slice(&a.get_output().stdout).expect("JSON report");
+    report["contracts"]
+        .as_array()
+        .expect("contracts")
+        .iter()
+        .filter_map(|c| c["consumer"].as_str().map(str::to_owned))
+        .collect()
+}
+
 #[test]
 fn several_contracts_report_in_the_order_given() {
     let p = HttpProvider::start().expect("provider");
     let dir = temp_dir("verify-jobs");
     let a = contract_file(&dir, "alpha", false);
     let b = contract_file(&dir, "beta", false);
-    let out = verify(&p, &[&a, &b], &["--jobs", "1", "--output", "json"]).code(0);
-    let report: Value = serde_json::from_slice(&out.get_output().stdout).expect("JSON report");
-    let consumers: Vec<&str> = report["contracts"]
-        .as_array()
-        .expect("contracts")
-        .iter()
-        .filter_map(|c| c["consumer"].as_str())
-        .collect();
-    assert_eq!(consumers, vec!["alpha", "beta"]);
+    let out = verify(&p, &[&b, &a], &["--jobs", "1", "--output", "json"]).code(0);
+    assert_eq!(consumers(&out), vec!["beta", "alpha"]);
+}
+
+#[test]
+fn a_directory_stands_for_its_json_files_in_name_order() {
+    let p = HttpProvider::start().expect("provider");
+    let dir = temp_dir("verify-dir");
+    contract_file(&dir, "beta", false);
+    contract_file(&dir, "alpha", false);
+    std::fs::write(dir.join("notes.txt"), "not a contract").expect("write");
+    let out = verify(&p, &[&dir], &["--output", "json"]).code(0);
+    assert_eq!(consumers(&out), vec!["alpha", "beta"]);
+
+    let empty = temp_dir("verify-empty-dir");
+    verify(&p, &[&empty], &[])
+        .code(2)
+        .stderr(predicates::str::contains(
+            "holds no contract (*.json) files",
+        ));
 }

@@ -13,6 +13,9 @@ pub enum VerifyError {
         #[source]
         source: std::io::Error,
     },
+    /// A contract directory holds no `*.json` file.
+    #[error("{} holds no contract (*.json) files", .0.display())]
+    EmptyDirectory(PathBuf),
     /// A contract is not a valid contract.
     #[error(transparent)]
     Contract(#[from] accord_dsl::DslError),

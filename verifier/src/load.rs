@@ -1,15 +1,46 @@
 //! Loading the contracts of a [`ContractSource`].
 
+use std::path::PathBuf;
+
 use accord_dsl::pact::read_contract;
 
 use crate::config::{ContractSource, SourcedContract};
 use crate::error::VerifyError;
 
+/// The paths with each directory replaced by its `*.json` files, sorted by
+/// name (Pact's `--dir`); files are kept as given.
+fn expand_directories(paths: &[PathBuf]) -> Result<Vec<PathBuf>, VerifyError> {
+    let mut out = Vec::new();
+    for path in paths {
+        if !path.is_dir() {
+            out.push(path.clone());
+            continue;
+        }
+        let unreadable = |source| VerifyError::ReadContract {
+            path: path.clone(),
+            source,
+        };
+        let mut found = Vec::new();
+        for entry in std::fs::read_dir(path).map_err(unreadable)? {
+            let file = entry.map_err(unreadable)?.path();
+            if file.is_file() && file.extension().is_some_and(|e| e == "json") {
+                found.push(file);
+            }
+        }
+        if found.is_empty() {
+            return Err(VerifyError::EmptyDirectory(path.clone()));
+        }
+        found.sort();
+        out.extend(found);
+    }
+    Ok(out)
+}
+
 /// The contracts to verify, each checked to be for `provider`.
 pub fn load(source: &ContractSource, provider: &str) -> Result<Vec<SourcedContract>, VerifyError> {
     let contracts = match source {
         ContractSource::Loaded(list) => list.clone(),
-        ContractSource::Files(paths) => paths
+        ContractSource::Files(paths) => expand_directories(paths)?
             .iter()
             .map(|path| {
                 let text =
