@@ -1,0 +1,1 @@
+//! Message pacts, V3 `messages` and V4 `Asynchronous/Messages`.

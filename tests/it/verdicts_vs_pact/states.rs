@@ -1,0 +1,1 @@
+//! Provider states with params and ProviderState generators.
