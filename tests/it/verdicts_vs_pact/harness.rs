@@ -50,6 +50,8 @@ pub struct Case {
     pub expect: Expect,
     /// Why Pact's verifier gets this one wrong, when it does.
     pub pact_wrong: Option<&'static str>,
+    /// Where Pact places the fault when its convention differs from Accord's.
+    pub pact_path: Option<&'static str>,
 }
 
 impl Case {
@@ -151,6 +153,7 @@ impl Table {
             check: None,
             expect,
             pact_wrong: None,
+            pact_path: None,
         });
         self.cases.last_mut().expect("just pushed")
     }
@@ -252,14 +255,20 @@ pub fn judge(name: &str, pact: &Value, cases: &[Case], target: &Target) {
         let Some(theirs) = &theirs else { continue };
         match (theirs.get(&description), case.pact_wrong) {
             (None, _) => problems.push(format!("{description}: Pact did not verify it")),
-            (Some(pact_passed), None) if *pact_passed != (case.expect == Expect::Pass) => problems
-                .push(format!(
-                    "{description}: Pact {} but Accord is expected to {}",
-                    verdict(*pact_passed),
+            (Some(pact), None) if pact.is_none() != (case.expect == Expect::Pass) => {
+                problems.push(format!(
+                    "{description}: Pact says {} but the verdict must be {}",
+                    verdict(pact.is_none()),
                     verdict(case.expect == Expect::Pass)
-                )),
-            (Some(pact_passed), Some(_)) if *pact_passed == (case.expect == Expect::Pass) => {
+                ))
+            }
+            (Some(pact), Some(_)) if pact.is_none() == (case.expect == Expect::Pass) => {
                 problems.push(format!("{description}: Pact now agrees; drop pact_wrong"))
+            }
+            (Some(Some(places)), None) => {
+                if let Some(p) = check_place(case, places) {
+                    problems.push(format!("{description}: {p}"));
+                }
             }
             _ => {}
         }
@@ -274,7 +283,18 @@ pub fn judge(name: &str, pact: &Value, cases: &[Case], target: &Target) {
 }
 
 fn verdict(passed: bool) -> &'static str {
-    if passed { "passed" } else { "failed" }
+    if passed { "pass" } else { "fail" }
+}
+
+/// Whether Pact found the fault where Accord must (or, for a known
+/// difference of convention, where `pact_path` says).
+fn check_place(case: &Case, places: &[String]) -> Option<String> {
+    let Expect::Fail { path, .. } = case.expect else {
+        return None;
+    };
+    let want = case.pact_path.unwrap_or(path);
+    let found = places.iter().any(|p| p.eq_ignore_ascii_case(want));
+    (!found).then(|| format!("Pact reports it at {places:?}, not at {want}"))
 }
 
 /// Why Accord's verdict is not `expect`, if it is not.
@@ -323,9 +343,13 @@ fn run_accord(file: &Path, target: &Target) -> HashMap<String, (bool, Vec<Value>
     results
 }
 
+/// Pact's verdict on one interaction: `None` when it passed, else where
+/// it placed the mismatches.
+type PactVerdict = Option<Vec<String>>;
+
 /// Pact's verdict per description (`None`, with a printed reason, without
 /// the Pact CLI; a failure under `CI=true`).
-fn run_pact(file: &Path, dir: &Path, target: &Target) -> Option<BTreeMap<String, bool>> {
+fn run_pact(file: &Path, dir: &Path, target: &Target) -> Option<BTreeMap<String, PactVerdict>> {
     let bin = pact_cli_or_skip()?;
     let url = target.base_url.trim_start_matches("http://");
     let (host, port) = url.split_once(':').expect("host:port");
@@ -364,12 +388,7 @@ fn run_pact(file: &Path, dir: &Path, target: &Target) -> Option<BTreeMap<String,
     if std::env::var_os("ACCORD_PACT_CLI_SHOW").is_some() {
         eprintln!("{stdout}\n{json:#}");
     }
-    let failed: Vec<String> = json["errors"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .filter_map(|e| e["interaction"].as_str().map(str::to_owned))
-        .collect();
+    let errors: Vec<&Value> = json["errors"].as_array().into_iter().flatten().collect();
     let pact: Value = serde_json::from_slice(&std::fs::read(file).expect("pact")).expect("pact");
     let mut verdicts = BTreeMap::new();
     for i in pact["interactions"]
@@ -381,10 +400,26 @@ fn run_pact(file: &Path, dir: &Path, target: &Target) -> Option<BTreeMap<String,
         let d = i["description"].as_str().expect("description");
         if stdout.contains(d) {
             let key = format!(" - {d}");
-            verdicts.insert(d.to_owned(), !failed.iter().any(|f| f.ends_with(&key)));
+            let error = errors
+                .iter()
+                .find(|e| e["interaction"].as_str().is_some_and(|f| f.ends_with(&key)));
+            verdicts.insert(d.to_owned(), error.map(|e| places(e)));
         }
     }
     Some(verdicts)
+}
+
+/// Where Pact's report places the mismatches of one failed interaction.
+fn places(error: &Value) -> Vec<String> {
+    let mismatches = error["mismatch"]["mismatches"].as_array();
+    mismatches
+        .into_iter()
+        .flatten()
+        .filter_map(|m| match m["type"].as_str() {
+            Some("StatusMismatch") => Some("status".to_owned()),
+            _ => m["path"].as_str().or(m["key"].as_str()).map(str::to_owned),
+        })
+        .collect()
 }
 
 /// The Pact CLI named by `ACCORD_PACT_CLI` (as in `pact_cli::tools`).

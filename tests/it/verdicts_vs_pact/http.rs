@@ -149,12 +149,12 @@ fn v3_headers_status_and_plain_bodies_agree_with_pact() {
     t.push(
         get("xml body wrong", "/x/2", xml.clone()),
         served(200, &xml_ct, b"<item><id>2</id><name>a</name></item>"),
-        mismatch("$.item[0].id['#text']"),
+        mismatch("$.item.id['#text']"),
     );
     t.push(
         get("xml element missing", "/x/3", xml),
         served(200, &xml_ct, b"<item><id>1</id></item>"),
-        mismatch("$.item.name"),
+        mismatch("$.item"),
     );
     t.run("v3-http");
 }
@@ -213,7 +213,10 @@ fn v4_status_classes_and_multi_value_headers_agree_with_pact() {
         get("v4 empty text body returned one", "/e/2", empty),
         served(200, &[("Content-Type", "text/plain")], b"surprise"),
         mismatch("$"),
-    );
+    )
+    // Pact names the body of an expected-empty response "/" (its
+    // "expected no body" check), Accord "$" like any other body mismatch.
+    .pact_path = Some("/");
     t.run("v4-http");
 }
 

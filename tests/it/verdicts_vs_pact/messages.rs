@@ -48,6 +48,7 @@ fn case(pact: &Value, expect: Expect) -> Vec<Case> {
         check: None,
         expect,
         pact_wrong: None,
+        pact_path: None,
     }]
 }
 

@@ -9,6 +9,7 @@
 //! unless the case records why Pact is wrong.
 
 mod bodies;
+mod edges;
 mod harness;
 mod http;
 mod messages;

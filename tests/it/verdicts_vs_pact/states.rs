@@ -31,6 +31,7 @@ fn cases(by_params: Expect, generated: Expect, missing: Expect) -> Vec<Case> {
         check: None,
         expect,
         pact_wrong: None,
+        pact_path: None,
     };
     vec![
         case(
