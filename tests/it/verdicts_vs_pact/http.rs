@@ -1,11 +1,8 @@
-//! Response headers and status codes, text and XML bodies, empty bodies,
-//! and requests the provider checks (it answers 400 unless it receives
-//! exactly the query, headers and body it expects).
+//! Response headers and status codes, text and XML bodies, empty bodies.
 
-use accord_fixtures::stub::RequestCheck;
 use serde_json::{Value, json};
 
-use super::harness::{Expect, Expect::Pass, Spec, Table, get, mismatch, served, served_json};
+use super::harness::{Expect, Expect::Pass, Spec, Table, get, mismatch, served};
 
 const JSON: (&str, &str) = ("Content-Type", "application/json");
 
@@ -218,95 +215,4 @@ fn v4_status_classes_and_multi_value_headers_agree_with_pact() {
     // "expected no body" check), Accord "$" like any other body mismatch.
     .pact_path = Some("/");
     t.run("v4-http");
-}
-
-/// A request interaction the provider checks: it answers 200 `{"ok":true}`
-/// only if it receives exactly `check`.
-fn checked(t: &mut Table, description: &str, request: Value, check: RequestCheck, expect: Expect) {
-    let response = json!({"status": 200, "body": {"ok": true}});
-    let interaction = json!({"description": description, "request": request, "response": response});
-    let case = t.push(interaction, served_json(json!({"ok": true})), expect);
-    case.check = Some(check);
-}
-
-fn pairs(list: &[(&str, &str)]) -> Option<Vec<(String, String)>> {
-    Some(
-        list.iter()
-            .map(|(a, b)| (a.to_string(), b.to_string()))
-            .collect(),
-    )
-}
-
-#[test]
-fn requests_reach_the_provider_as_the_contract_describes() {
-    let mut t = Table::new(Spec::V3);
-    let query = RequestCheck {
-        query: pairs(&[("a", "1"), ("a", "2"), ("q", "two words & more")]),
-        ..Default::default()
-    };
-    let request = json!({"method": "GET", "path": "/r/query", "query": {"a": ["1", "2"], "q": ["two words & more"]}});
-    checked(
-        &mut t,
-        "query with repeats and escapes",
-        request,
-        query.clone(),
-        Pass,
-    );
-    let request = json!({"method": "GET", "path": "/r/query-wrong", "query": {"a": ["1"], "q": ["two words & more"]}});
-    checked(
-        &mut t,
-        "query the provider refuses",
-        request,
-        query,
-        status("status"),
-    );
-    let body = json!({"name": "x", "n": 1, "tags": ["a", "b"]});
-    let check = RequestCheck {
-        body: Some(body.to_string().into_bytes()),
-        headers: vec![("content-type".into(), vec!["application/json".into()])],
-        ..Default::default()
-    };
-    let request = json!({"method": "POST", "path": "/r/body", "headers": {"Content-Type": "application/json"}, "body": body});
-    checked(&mut t, "json request body", request, check.clone(), Pass);
-    let request = json!({"method": "POST", "path": "/r/body-wrong", "headers": {"Content-Type": "application/json"}, "body": {"name": "x", "n": 2, "tags": ["a", "b"]}});
-    checked(
-        &mut t,
-        "json request body the provider refuses",
-        request,
-        check,
-        status("status"),
-    );
-    let check = RequestCheck {
-        body: Some(b"plain words".to_vec()),
-        headers: vec![("x-api-key".into(), vec!["k1".into()])],
-        ..Default::default()
-    };
-    let request = json!({"method": "PUT", "path": "/r/text", "headers": {"Content-Type": "text/plain", "X-Api-Key": "k1"}, "body": "plain words"});
-    checked(
-        &mut t,
-        "text request body and header",
-        request,
-        check.clone(),
-        Pass,
-    );
-    let request = json!({"method": "PUT", "path": "/r/text-wrong", "headers": {"Content-Type": "text/plain", "X-Api-Key": "k2"}, "body": "plain words"});
-    checked(
-        &mut t,
-        "request header the provider refuses",
-        request,
-        check,
-        status("status"),
-    );
-    let check = RequestCheck {
-        body: Some(Vec::new()),
-        ..Default::default()
-    };
-    checked(
-        &mut t,
-        "delete without a body",
-        json!({"method": "DELETE", "path": "/r/delete"}),
-        check,
-        Pass,
-    );
-    t.run("v3-requests");
 }

@@ -13,4 +13,5 @@ mod edges;
 mod harness;
 mod http;
 mod messages;
+mod requests;
 mod states;
