@@ -157,3 +157,175 @@ fn v4_messages_from_a_stub_agree_with_pact() {
     };
     judge("v4-stub-messages", &t.pact(), &t.cases, &target);
 }
+
+#[test]
+fn number_format_and_status_edges_agree_with_pact() {
+    let mut t = Table::new(Spec::V4);
+    let v = |m: Value| json!({ "$.v": [m] });
+    let cases = [
+        (
+            "decimal served 2.0",
+            v(json!({"match": "decimal"})),
+            json!(1.5),
+            json!(2.0),
+            Pass,
+        ),
+        (
+            "integer served 3.0",
+            v(json!({"match": "integer"})),
+            json!(1),
+            json!(3.0),
+            mismatch("$.v"),
+        ),
+        (
+            "type integer served a float",
+            v(json!({"match": "type"})),
+            json!(1),
+            json!(1.5),
+            Pass,
+        ),
+        (
+            "equal floats written differently",
+            json!({}),
+            json!(1.5),
+            json!(1.50),
+            Pass,
+        ),
+        // Pact applies a regex to a non-string value's JSON text, so null
+        // is "null" and passes ^[a-z]+$ (both verifiers; a consumer that
+        // refuses null adds a type rule). Kept to pin the shared semantics.
+        (
+            "regex of letters served null",
+            v(json!({"match": "regex", "regex": "^[a-z]+$"})),
+            json!("abc"),
+            json!(null),
+            Pass,
+        ),
+        (
+            "regex served null",
+            v(json!({"match": "regex", "regex": "^\\d+$"})),
+            json!("1"),
+            json!(null),
+            mismatch("$.v"),
+        ),
+        (
+            "date without a format",
+            v(json!({"match": "date"})),
+            json!("2024-01-02"),
+            json!("2025-12-31"),
+            Pass,
+        ),
+        (
+            "date without a format, wrong",
+            v(json!({"match": "date"})),
+            json!("2024-01-02"),
+            json!("31/12/2025"),
+            mismatch("$.v"),
+        ),
+        (
+            "datetime with millis",
+            v(json!({"match": "datetime", "format": "yyyy-MM-dd'T'HH:mm:ss.SSSXXX"})),
+            json!("2024-01-02T10:00:00.000Z"),
+            json!("2025-12-31T23:59:59.123+02:00"),
+            Pass,
+        ),
+        (
+            "datetime with millis, none served",
+            v(json!({"match": "datetime", "format": "yyyy-MM-dd'T'HH:mm:ss.SSSXXX"})),
+            json!("2024-01-02T10:00:00.000Z"),
+            json!("2025-12-31T23:59:59+02:00"),
+            mismatch("$.v"),
+        ),
+        (
+            "include on a number",
+            v(json!({"match": "include", "value": "23"})),
+            json!(1234),
+            json!(99239),
+            Pass,
+        ),
+        (
+            "min zero accepts empty",
+            v(json!({"match": "type", "min": 0})),
+            json!([1]),
+            json!([]),
+            Pass,
+        ),
+        (
+            "minmax type too many",
+            v(json!({"match": "type", "min": 1, "max": 1})),
+            json!([1]),
+            json!([1, 2]),
+            mismatch("$.v"),
+        ),
+    ];
+    for (description, rules, expected, actual, expect) in cases {
+        t.json(
+            description,
+            json!({"v": expected}),
+            rules,
+            json!({"v": actual}),
+            expect,
+        );
+    }
+    let status = |s: Value, example: u16| json!({"status": example, "matchingRules": {"status": {"matchers": [{"match": "statusCode", "status": s}]}}});
+    let statuses = [
+        ("status list ok", json!([200, 201]), 200, 201, Pass),
+        (
+            "status list wrong",
+            json!([200, 201]),
+            200,
+            202,
+            mismatch("status"),
+        ),
+        ("status redirect ok", json!("redirect"), 301, 302, Pass),
+        (
+            "status serverError wrong",
+            json!("serverError"),
+            500,
+            404,
+            mismatch("status"),
+        ),
+        ("status nonError ok", json!("nonError"), 200, 302, Pass),
+        ("status error ok", json!("error"), 400, 503, Pass),
+        (
+            "status information wrong",
+            json!("info"),
+            100,
+            200,
+            mismatch("status"),
+        ),
+    ];
+    for (description, class, example, actual, expect) in statuses {
+        let path = format!("/status/{}", t.cases.len());
+        t.push(
+            get(description, &path, status(class, example)),
+            served(actual, &[], b""),
+            expect,
+        );
+    }
+    let json_ct = [("Content-Type", "application/json")];
+    let body = json!({"status": 200, "headers": {"Content-Type": "application/json"},
+                      "body": {"content": {"v": 1}, "contentType": "application/json", "encoded": false}});
+    t.push(
+        get("json expected, empty body served", "/b/1", body.clone()),
+        served(200, &json_ct, b""),
+        mismatch("$"),
+    )
+    // Pact names a missing body "/", Accord "$" like any body mismatch.
+    .pact_path = Some("/");
+    t.push(
+        get("json expected, text served", "/b/2", body.clone()),
+        served(200, &json_ct, b"not json"),
+        mismatch("$"),
+    );
+    t.push(
+        get("hal+json served for json", "/b/3", body),
+        served(
+            200,
+            &[("Content-Type", "application/hal+json")],
+            br#"{"v":1}"#,
+        ),
+        mismatch("Content-Type"),
+    );
+    t.run("v4-number-format-status");
+}
