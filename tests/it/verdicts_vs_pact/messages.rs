@@ -81,3 +81,40 @@ fn message_pacts_agree_with_pact() {
         );
     }
 }
+
+fn quote(description: &str, item: &str, price: f64) -> Value {
+    let json = |content: Value| json!({"content": content, "contentType": "application/json", "encoded": false});
+    json!({
+        "type": "Synchronous/Messages",
+        "description": description,
+        "request": {"contents": json(json!({"item": item}))},
+        "response": [{"contents": json(json!({"item": item, "price": price}))}]
+    })
+}
+
+#[test]
+fn v4_synchronous_messages_agree_with_pact() {
+    let p = HttpProvider::start().expect("provider");
+    // The fixture answers "a price quote" with the item it was sent and a
+    // price of 12.5: the request contents must reach it.
+    let cases = vec![Case {
+        interaction: quote("a price quote", "pen", 12.5),
+        ..case(&v4_pact(), Pass)[0].clone()
+    }];
+    let pact = json!({
+        "consumer": {"name": "web"}, "provider": {"name": "items"},
+        "interactions": cases.iter().map(|c| c.interaction.clone()).collect::<Vec<_>>(),
+        "metadata": {"pactSpecification": {"version": "4.0"}}
+    });
+    judge("sync-messages", &pact, &cases, &target(&p));
+    let wrong = vec![Case {
+        interaction: quote("a price quote", "pen", 13.0),
+        ..case(&v4_pact(), mismatch("$.price"))[0].clone()
+    }];
+    let pact = json!({
+        "consumer": {"name": "web"}, "provider": {"name": "items"},
+        "interactions": [wrong[0].interaction.clone()],
+        "metadata": {"pactSpecification": {"version": "4.0"}}
+    });
+    judge("sync-messages-wrong", &pact, &wrong, &target(&p));
+}

@@ -65,6 +65,19 @@ fn cases(by_params: Expect, generated: Expect, missing: Expect) -> Vec<Case> {
             }),
             missing,
         ),
+        case(
+            json!({
+                "description": "an item whose state cannot be set up",
+                "providerStates": [{"name": "the state change is refused"}],
+                "request": {"method": "GET", "path": "/items/1"},
+                "response": {"status": 200}
+            }),
+            Expect::Fail {
+                layer: "protocol",
+                code: "PROVIDER_STATE_FAILED",
+                path: "providerState 'the state change is refused' (setup)",
+            },
+        ),
     ]
 }
 
