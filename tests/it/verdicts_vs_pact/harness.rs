@@ -135,6 +135,8 @@ pub fn json_response(spec: Spec, body: Value, rules: Value) -> Value {
 pub struct Table {
     pub spec: Spec,
     pub cases: Vec<Case>,
+    /// What the stub's state-change endpoint answers (`{}` by default).
+    pub state_reply: Option<Value>,
 }
 
 impl Table {
@@ -142,6 +144,7 @@ impl Table {
         Table {
             spec,
             cases: Vec::new(),
+            state_reply: None,
         }
     }
 
@@ -205,7 +208,10 @@ impl Table {
 
     /// Serves every case from one stub and judges both verifiers on it.
     pub fn run(&self, name: &str) {
-        let mut config = StubConfig::default();
+        let mut config = StubConfig {
+            state_reply: self.state_reply.clone(),
+            ..StubConfig::default()
+        };
         for case in &self.cases {
             config.routes.insert(case.route(), case.served.clone());
             if let Some(check) = &case.check {

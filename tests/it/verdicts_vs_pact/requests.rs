@@ -145,3 +145,38 @@ fn v4_request_headers_and_bodies_reach_the_provider_as_written() {
     checked(&mut t, "v4 form request body", request, check, Pass);
     t.run("v4-requests");
 }
+
+#[test]
+fn provider_state_values_reach_the_query_headers_and_body() {
+    let mut t = Table::new(Spec::V3);
+    t.state_reply = Some(json!({"id": 77}));
+    let from_state = |expression: &str| json!({"type": "ProviderState", "expression": expression});
+    let check = RequestCheck {
+        query: pairs(&[("ref", "77")]),
+        headers: vec![
+            ("x-ref".into(), vec!["77".into()]),
+            ("x-owner".into(), vec!["ann".into()]),
+        ],
+        body: Some(json!({"ref": 77, "name": "n"}).to_string().into_bytes()),
+    };
+    let request = json!({
+        "method": "POST", "path": "/r/generated", "query": {"ref": ["1"]},
+        "headers": {"X-Ref": "1", "X-Owner": "bob", "Content-Type": "application/json"},
+        "body": {"ref": 1, "name": "n"},
+        "generators": {
+            "query": {"ref": from_state("${id}")},
+            "header": {"X-Ref": from_state("${id}"), "X-Owner": from_state("${owner}")},
+            "body": {"$.ref": {"type": "ProviderState", "expression": "${id}", "dataType": "INTEGER"}}
+        }
+    });
+    let response = json!({"status": 200, "body": {"ok": true}});
+    let interaction = json!({
+        "description": "values from the state change and its params",
+        // `owner` only in the params, `id` only in the state change's reply.
+        "providerStates": [{"name": "a thing exists", "params": {"owner": "ann"}}],
+        "request": request, "response": response
+    });
+    t.push(interaction, served_json(json!({"ok": true})), Pass)
+        .check = Some(check);
+    t.run("v3-generated-requests");
+}
