@@ -216,3 +216,91 @@ fn v4_status_classes_and_multi_value_headers_agree_with_pact() {
     .pact_path = Some("/");
     t.run("v4-http");
 }
+
+#[test]
+fn header_value_edges_agree_with_pact() {
+    let mut t = Table::new(Spec::V3);
+    let cases: [(&str, Value, &[(&str, &str)], Expect); 7] = [
+        (
+            "list header without spaces",
+            json!({"Cache-Control": "no-cache,no-store"}),
+            &[("Cache-Control", "no-cache, no-store")],
+            Pass,
+        ),
+        (
+            "list header in another order",
+            json!({"Cache-Control": "no-cache, no-store"}),
+            &[("Cache-Control", "no-store, no-cache")],
+            mismatch("Cache-Control"),
+        ),
+        (
+            "header value in another case",
+            json!({"X-Mode": "fast"}),
+            &[("X-Mode", "Fast")],
+            mismatch("X-Mode"),
+        ),
+        (
+            "content type with extra params",
+            json!({"Content-Type": "application/json"}),
+            &[("Content-Type", "application/json;charset=utf-8;v=2")],
+            Pass,
+        ),
+        (
+            "content type charset missing",
+            json!({"Content-Type": "application/json; charset=utf-8"}),
+            &[("Content-Type", "application/json")],
+            mismatch("Content-Type"),
+        ),
+        (
+            "content type charset differs",
+            json!({"Content-Type": "text/plain; charset=utf-8"}),
+            &[("Content-Type", "text/plain; charset=iso-8859-1")],
+            mismatch("Content-Type"),
+        ),
+        (
+            "header with surrounding spaces",
+            json!({"X-Mode": "fast"}),
+            &[("X-Mode", " fast ")],
+            Pass,
+        ),
+    ];
+    for (description, headers, got, expect) in cases {
+        let path = format!("/hv/{}", t.cases.len());
+        t.push(
+            get(description, &path, with_headers(headers)),
+            served(200, got, b""),
+            expect,
+        );
+    }
+    // Media type and subtype are case-insensitive (RFC 9110 8.3.1), so a
+    // provider answering "Application/JSON" is right. Pact's verifier
+    // compares the type case-sensitively ("Expected header 'Content-Type'
+    // to have value 'application/json' but was 'Application/JSON'").
+    t.push(
+        get(
+            "content type in capitals",
+            "/hv/caps",
+            with_headers(json!({"Content-Type": "application/json"})),
+        ),
+        served(200, &[("Content-Type", "Application/JSON")], b""),
+        Pass,
+    )
+    .pact_wrong = Some("compares the media type case-sensitively (RFC 9110 8.3.1: it is not)");
+    let rule = json!({"status": 200, "headers": {"Content-Type": "application/json"},
+                      "matchingRules": {"header": {"Content-Type": {"matchers": [{"match": "regex", "regex": "^application/(hal\\+)?json.*"}]}}}});
+    t.push(
+        get("content type under a regex", "/hv/rx1", rule.clone()),
+        served(
+            200,
+            &[("Content-Type", "application/hal+json; charset=utf-8")],
+            b"{}",
+        ),
+        Pass,
+    );
+    t.push(
+        get("content type under a regex, wrong", "/hv/rx2", rule),
+        served(200, &[("Content-Type", "text/json")], b"{}"),
+        mismatch("Content-Type"),
+    );
+    t.run("v3-header-values");
+}
