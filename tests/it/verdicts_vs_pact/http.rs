@@ -217,10 +217,13 @@ fn v4_status_classes_and_multi_value_headers_agree_with_pact() {
     t.run("v4-http");
 }
 
+/// A description, the expected headers, the served ones, the verdict.
+type HeaderCase<'a> = (&'a str, Value, &'a [(&'a str, &'a str)], Expect);
+
 #[test]
 fn header_value_edges_agree_with_pact() {
     let mut t = Table::new(Spec::V3);
-    let cases: [(&str, Value, &[(&str, &str)], Expect); 7] = [
+    let cases: [HeaderCase; 7] = [
         (
             "list header without spaces",
             json!({"Cache-Control": "no-cache,no-store"}),
