@@ -149,6 +149,48 @@ fn v4_messages_from_a_stub_agree_with_pact() {
             .insert(description.into(), sent(served_content, served_meta));
         t.push(interaction, served(200, &[], b""), expect);
     }
+    let mut with_rule = |description: &str, served_topic: &str, expect| {
+        let mut i = message(description, json!({"id": 1}), json!({"topic": "orders-1"}));
+        i["matchingRules"]["metadata"] =
+            json!({"topic": {"matchers": [{"match": "regex", "regex": "^orders-\\d+$"}]}});
+        let canned = sent(json!({"id": 2}), json!({"topic": served_topic}));
+        config.messages.insert(description.into(), canned);
+        t.push(i, served(200, &[], b""), expect);
+    };
+    with_rule("message metadata under a regex", "orders-42", Pass);
+    with_rule(
+        "message metadata under a regex, wrong",
+        "payments",
+        mismatch("topic"),
+    );
+    let no_meta = served(
+        200,
+        &[("Content-Type", "application/json")],
+        br#"{"id":1,"kind":"a"}"#,
+    );
+    config
+        .messages
+        .insert("message metadata missing".into(), no_meta);
+    let missing = message(
+        "message metadata missing",
+        json!({"id": 1, "kind": "a"}),
+        topic.clone(),
+    );
+    t.push(missing, served(200, &[], b""), mismatch("topic"));
+    for (description, served_text, expect) in [
+        ("text message ok", "hello", Pass),
+        ("text message wrong", "bye", mismatch("$")),
+    ] {
+        let i = json!({"type": "Asynchronous/Messages", "description": description,
+            "contents": {"content": "hello", "contentType": "text/plain", "encoded": false}});
+        let canned = served(
+            200,
+            &[("Content-Type", "text/plain")],
+            served_text.as_bytes(),
+        );
+        config.messages.insert(description.into(), canned);
+        t.push(i, served(200, &[], b""), expect);
+    }
     let stub = StubProvider::start(config).expect("stub starts");
     let target = Target {
         base_url: stub.base_url(),
