@@ -14,4 +14,5 @@ mod harness;
 mod http;
 mod messages;
 mod requests;
+mod runs;
 mod states;
