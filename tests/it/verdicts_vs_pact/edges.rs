@@ -86,6 +86,26 @@ fn json_edge_cases_agree_with_pact() {
         served(200, &[], br#"{"v":2}"#),
         mismatch("$.v"),
     );
+    let combined = |combine: &str| {
+        json!({"status": 200, "headers": {"Content-Type": "application/json"}, "body": {"v": 5},
+               "matchingRules": {"body": {"$.v": {"combine": combine,
+                   "matchers": [{"match": "integer"}, {"match": "null"}]}}}})
+    };
+    t.push(
+        get("combine OR, second rule holds", "/or/1", combined("OR")),
+        served(200, &json_ct, br#"{"v":null}"#),
+        Pass,
+    );
+    t.push(
+        get("combine OR, no rule holds", "/or/2", combined("OR")),
+        served(200, &json_ct, br#"{"v":"x"}"#),
+        mismatch("$.v"),
+    );
+    t.push(
+        get("combine AND, one rule fails", "/and/1", combined("AND")),
+        served(200, &json_ct, br#"{"v":7}"#),
+        mismatch("$.v"),
+    );
     t.run("v3-edges");
 }
 
