@@ -10,6 +10,7 @@ mod pact_cli;
 mod publish_cmd;
 mod resources_cmd;
 mod support;
+mod verdicts_vs_pact;
 mod verify_broker;
 mod verify_cmd;
 mod verify_legacy;

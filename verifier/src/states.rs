@@ -30,16 +30,17 @@ pub fn state_change_body(state: &ProviderState, action: Action) -> Value {
 }
 
 /// Calls the state-change URL for every state, in order. Returns the
-/// values the replies carried (later states win on equal keys), or the
-/// finding of the first failed call. Without a URL nothing is called, as
-/// Pact's verifier does.
+/// values for the generators: every state's params, overridden by what
+/// the replies carried (later states win on equal keys), as Pact's
+/// verifier builds them; or the finding of the first failed call. Without
+/// a URL nothing is called, as Pact's verifier does.
 pub async fn change_states(
     transport: &Transport,
     url: Option<&str>,
     states: &[ProviderState],
     action: Action,
 ) -> Result<Map<String, Value>, Finding> {
-    let mut values = Map::new();
+    let mut values = params_of(states);
     let Some(url) = url else {
         return Ok(values);
     };
@@ -69,9 +70,31 @@ pub async fn change_states(
     Ok(values)
 }
 
+/// Every state's params, later states winning on equal keys.
+fn params_of(states: &[ProviderState]) -> Map<String, Value> {
+    let mut values = Map::new();
+    for state in states {
+        values.extend(state.params.clone());
+    }
+    values
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_params_of_every_state_seed_the_generator_values() {
+        let mut a = ProviderState::named("a");
+        a.params.insert("owner".into(), json!("ann"));
+        a.params.insert("id".into(), json!(1));
+        let mut b = ProviderState::named("b");
+        b.params.insert("id".into(), json!(2));
+        assert_eq!(
+            Value::Object(params_of(&[a, b])),
+            json!({"owner": "ann", "id": 2})
+        );
+    }
 
     #[test]
     fn state_change_body_has_pacts_shape() {

@@ -111,7 +111,7 @@ impl<'r> XmlMatcher<'r> {
     }
 
     fn push(&mut self, loc: &[Seg<'_>], message: String) {
-        let m = Mismatch::new(MismatchKind::Body, render_location(loc), message);
+        let m = Mismatch::new(MismatchKind::Body, render_location(&reported(loc)), message);
         self.mismatches.push(m);
     }
 
@@ -275,8 +275,9 @@ impl<'r> XmlMatcher<'r> {
         for (i, ec) in eg.iter().enumerate() {
             match ag.get(i) {
                 Some(ac) => self.compare_child(loc, i, *ec, *ac),
+                // At the parent, as Pact reports a missing child (and a missing JSON key).
                 None => self.push(
-                    loc,
+                    &loc[..loc.len().saturating_sub(1)],
                     format!("Expected child <{}/> but was missing", ec.tag_name().name()),
                 ),
             }
@@ -291,6 +292,26 @@ impl<'r> XmlMatcher<'r> {
             self.push(loc, msg);
         }
     }
+}
+
+/// A location as reported, in Pact's form: `$.a.b['#text']` for the first
+/// child of a name, `$.a.b[1]` for a later one. While comparing, the index
+/// of a child sits before its name (`$.a[1].b`, for rule selection).
+fn reported<'a>(loc: &[Seg<'a>]) -> Vec<Seg<'a>> {
+    let mut out = Vec::with_capacity(loc.len());
+    let mut index = None;
+    for seg in loc {
+        match seg {
+            Seg::Index(i) => index = Some(*i),
+            other => {
+                out.push(*other);
+                if let Some(i) = index.take().filter(|i| *i > 0) {
+                    out.push(Seg::Index(i));
+                }
+            }
+        }
+    }
+    out
 }
 
 #[cfg(test)]

@@ -102,3 +102,20 @@ fn deeply_nested_documents_are_reported_not_recursed() {
     assert_eq!(m.len(), 1);
     assert!(m[0].message.starts_with("Nesting deeper than"));
 }
+
+#[test]
+fn mismatch_paths_are_reported_as_pact_reports_them() {
+    let none = Category::default();
+    let m = match_xml("<r><a>1</a></r>", "<r><a>2</a></r>", &none, true);
+    assert_eq!(m[0].path, "$.r.a['#text']");
+    let m = match_xml(
+        "<r><a>1</a><a>2</a></r>",
+        "<r><a>1</a><a>3</a></r>",
+        &none,
+        true,
+    );
+    assert_eq!(m[0].path, "$.r.a[1]['#text']");
+    let m = match_xml("<r><a>1</a><b/></r>", "<r><a>1</a></r>", &none, true);
+    assert_eq!(m[0].path, "$.r");
+    assert_eq!(m[0].message, "Expected child <b/> but was missing");
+}
