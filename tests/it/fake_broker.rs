@@ -3,7 +3,7 @@
 //! refused publications. Every request is recorded; a handler decides each
 //! answer from the request and how often that method and path came before.
 
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::Write;
 use std::net::{TcpListener, TcpStream};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
@@ -133,31 +133,10 @@ fn serve(stream: TcpStream, base: &str, log: &Mutex<Vec<Request>>, handler: &Han
 }
 
 fn read_request(stream: &TcpStream) -> Option<Request> {
-    let mut reader = BufReader::new(stream);
-    let mut line = String::new();
-    reader.read_line(&mut line).ok()?;
-    let mut parts = line.split_whitespace();
-    let method = parts.next()?.to_owned();
-    let path = parts.next()?.to_owned();
-    let mut length = 0;
-    loop {
-        let mut header = String::new();
-        reader.read_line(&mut header).ok()?;
-        let header = header.trim_end();
-        if header.is_empty() {
-            break;
-        }
-        if let Some((name, value)) = header.split_once(':')
-            && name.eq_ignore_ascii_case("content-length")
-        {
-            length = value.trim().parse().ok()?;
-        }
-    }
-    let mut body = vec![0; length];
-    reader.read_exact(&mut body).ok()?;
+    let raw = crate::support::read_raw_request(stream)?;
     Some(Request {
-        method,
-        path,
-        body: String::from_utf8_lossy(&body).into_owned(),
+        method: raw.method,
+        path: raw.target,
+        body: String::from_utf8_lossy(&raw.body).into_owned(),
     })
 }

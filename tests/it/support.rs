@@ -20,6 +20,24 @@ pub fn accord() -> Command {
     Command::cargo_bin("accord").expect("accord binary")
 }
 
+/// A Pact V4 document from `consumer` to `items` (the fixtures provider):
+/// `GET /items/7` in the state "an item exists" answers `item`.
+pub fn items_pact(consumer: &str, item: serde_json::Value) -> serde_json::Value {
+    serde_json::json!({
+        "consumer": {"name": consumer},
+        "provider": {"name": "items"},
+        "interactions": [{
+            "type": "Synchronous/HTTP",
+            "description": "get item 7",
+            "providerStates": [{"name": "an item exists", "params": {"id": 7}}],
+            "request": {"method": "GET", "path": "/items/7"},
+            "response": {"status": 200, "body": {"content": item},
+                         "matchingRules": {"body": {"$.name": {"matchers": [{"match": "type"}]}}}}
+        }],
+        "metadata": {"pactSpecification": {"version": "4.0"}}
+    })
+}
+
 /// `accord verify` of provider `items` (the fixtures provider, with its
 /// state-change URL) against the broker at `broker_url`.
 pub fn verify_items(broker_url: &str, provider: &accord_fixtures::http::HttpProvider) -> Command {
@@ -30,6 +48,47 @@ pub fn verify_items(broker_url: &str, provider: &accord_fixtures::http::HttpProv
         .arg(provider.state_change_url())
         .args(["--broker-url", broker_url]);
     cmd
+}
+
+/// A request read off a raw connection by a loopback test server.
+pub struct RawRequest {
+    pub method: String,
+    /// Path and query, as sent.
+    pub target: String,
+    pub body: Vec<u8>,
+}
+
+/// Reads one HTTP/1.1 request (request line, headers, a `Content-Length`
+/// body); `None` when the peer sent something else.
+pub fn read_raw_request(stream: &std::net::TcpStream) -> Option<RawRequest> {
+    use std::io::{BufRead, Read};
+    let mut reader = std::io::BufReader::new(stream);
+    let mut line = String::new();
+    reader.read_line(&mut line).ok()?;
+    let mut parts = line.split_whitespace();
+    let method = parts.next()?.to_owned();
+    let target = parts.next()?.to_owned();
+    let mut length = 0usize;
+    loop {
+        let mut header = String::new();
+        reader.read_line(&mut header).ok()?;
+        let header = header.trim_end();
+        if header.is_empty() {
+            break;
+        }
+        if let Some((name, value)) = header.split_once(':')
+            && name.trim().eq_ignore_ascii_case("content-length")
+        {
+            length = value.trim().parse().ok()?;
+        }
+    }
+    let mut body = vec![0; length];
+    reader.read_exact(&mut body).ok()?;
+    Some(RawRequest {
+        method,
+        target,
+        body,
+    })
 }
 
 /// The repository root (where `examples/` lives).

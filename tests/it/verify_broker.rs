@@ -10,7 +10,7 @@ use predicates::str::contains;
 use serde_json::{Value, json};
 
 use crate::broker::{BrokerProcess, each_backend};
-use crate::support::{accord, temp_dir, verify_items};
+use crate::support::{accord, items_pact, temp_dir, verify_items};
 
 /// A Pact V4 contract for the fixtures provider (`items`); `extra` fields
 /// are expected in the item body (the provider never sends any).
@@ -19,19 +19,7 @@ fn contract(dir: &std::path::Path, consumer: &str, extra: Value) -> String {
     if let (Some(b), Some(e)) = (body.as_object_mut(), extra.as_object()) {
         b.extend(e.clone());
     }
-    let doc = json!({
-        "consumer": {"name": consumer},
-        "provider": {"name": "items"},
-        "interactions": [{
-            "type": "Synchronous/HTTP",
-            "description": "get item 7",
-            "providerStates": [{"name": "an item exists", "params": {"id": 7}}],
-            "request": {"method": "GET", "path": "/items/7"},
-            "response": {"status": 200, "body": {"content": body},
-                         "matchingRules": {"body": {"$.name": {"matchers": [{"match": "type"}]}}}}
-        }],
-        "metadata": {"pactSpecification": {"version": "4.0"}}
-    });
+    let doc = items_pact(consumer, body);
     let path = dir.join(format!(
         "{consumer}-{}.json",
         extra.as_object().map_or(0, |m| m.len())

@@ -8,7 +8,7 @@ use predicates::str::contains;
 use serde_json::{Value, json};
 
 use crate::fake_broker::{FakeBroker, Request, Response};
-use crate::support::verify_items;
+use crate::support::{items_pact, verify_items};
 
 /// A Pact V4 document for the fixtures provider, with a broker's links;
 /// `price` makes it expect a field the provider never sends.
@@ -17,22 +17,12 @@ fn pact(base: &str, name: &str, price: bool) -> Value {
     if price {
         item["price"] = json!(5);
     }
-    json!({
-        "consumer": {"name": "consumer"},
-        "provider": {"name": "items"},
-        "interactions": [{
-            "type": "Synchronous/HTTP",
-            "description": "get item 7",
-            "providerStates": [{"name": "an item exists", "params": {"id": 7}}],
-            "request": {"method": "GET", "path": "/items/7"},
-            "response": {"status": 200, "body": {"content": item}}
-        }],
-        "metadata": {"pactSpecification": {"version": "4.0"}},
-        "_links": {
-            "self": {"href": format!("{base}/pacts/{name}")},
-            "pb:publish-verification-results": {"href": format!("{base}/results/{name}")}
-        }
-    })
+    let mut doc = items_pact("consumer", item);
+    doc["_links"] = json!({
+        "self": {"href": format!("{base}/pacts/{name}")},
+        "pb:publish-verification-results": {"href": format!("{base}/results/{name}")}
+    });
+    doc
 }
 
 /// The pacts link list of a provider-pacts collection.

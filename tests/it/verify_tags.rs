@@ -6,7 +6,7 @@ use accord_fixtures::http::HttpProvider;
 use serde_json::json;
 
 use crate::broker::{BrokerProcess, each_backend};
-use crate::support::{accord, temp_dir, verify_items};
+use crate::support::{accord, items_pact, temp_dir, verify_items};
 
 /// Writes a Pact V4 contract for the fixtures provider; with `price` it
 /// expects a field the provider never sends.
@@ -15,18 +15,7 @@ fn contract(dir: &std::path::Path, price: bool) -> String {
     if price {
         item["price"] = json!(5);
     }
-    let doc = json!({
-        "consumer": {"name": "consumer"},
-        "provider": {"name": "items"},
-        "interactions": [{
-            "type": "Synchronous/HTTP",
-            "description": "get item 7",
-            "providerStates": [{"name": "an item exists", "params": {"id": 7}}],
-            "request": {"method": "GET", "path": "/items/7"},
-            "response": {"status": 200, "body": {"content": item}}
-        }],
-        "metadata": {"pactSpecification": {"version": "4.0"}}
-    });
+    let doc = items_pact("consumer", item);
     let path = dir.join(format!("consumer-{price}.json"));
     std::fs::write(&path, doc.to_string()).expect("write contract");
     path.to_string_lossy().into_owned()

@@ -4,7 +4,7 @@
 //! provider-state endpoint, and records every state-change call so a test
 //! can check the verifier set the states up.
 
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::Write;
 use std::net::{TcpListener, TcpStream};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
@@ -75,30 +75,13 @@ struct Request {
 }
 
 fn read_request(stream: &TcpStream) -> Option<Request> {
-    let mut reader = BufReader::new(stream);
-    let mut line = String::new();
-    reader.read_line(&mut line).ok()?;
-    let mut parts = line.split_whitespace();
-    let method = parts.next()?.to_owned();
-    let target = parts.next()?;
-    let path = target.split('?').next().unwrap_or(target).to_owned();
-    let mut length = 0usize;
-    loop {
-        let mut header = String::new();
-        reader.read_line(&mut header).ok()?;
-        let header = header.trim_end();
-        if header.is_empty() {
-            break;
-        }
-        if let Some((name, value)) = header.split_once(':')
-            && name.trim().eq_ignore_ascii_case("content-length")
-        {
-            length = value.trim().parse().ok()?;
-        }
-    }
-    let mut body = vec![0; length];
-    reader.read_exact(&mut body).ok()?;
-    Some(Request { method, path, body })
+    let raw = crate::support::read_raw_request(stream)?;
+    let path = raw.target.split('?').next().unwrap_or_default().to_owned();
+    Some(Request {
+        method: raw.method,
+        path,
+        body: raw.body,
+    })
 }
 
 /// The provider's behaviour: what a real order service would answer.
