@@ -80,10 +80,20 @@ pub struct Reply {
 impl BrokerClient {
     /// A client from flags, falling back to the environment.
     pub fn from_args(args: &BrokerArgs) -> anyhow::Result<BrokerClient> {
+        Self::with_default_base(args, None)
+    }
+
+    /// A client from flags and the environment, or, when neither names a
+    /// broker, based at `default_base` (e.g. the pact URL it will read).
+    pub fn with_default_base(
+        args: &BrokerArgs,
+        default_base: Option<&str>,
+    ) -> anyhow::Result<BrokerClient> {
         let base = args
             .broker_url
             .clone()
             .or_else(|| env_first(&["ACCORD_BROKER_URL", "PACT_BROKER_BASE_URL"]))
+            .or_else(|| default_base.map(str::to_owned))
             .context("no broker URL: pass --broker-url or set ACCORD_BROKER_URL (or PACT_BROKER_BASE_URL)")?;
         let token = args
             .token

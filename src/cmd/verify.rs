@@ -52,6 +52,9 @@ pub struct VerifyArgs {
     /// Contract or Pact files to verify, or directories of them (their *.json files), instead of a broker's pacts.
     #[arg(long = "contract", value_name = "FILE", num_args = 1.., conflicts_with = "broker_url")]
     contracts: Vec<PathBuf>,
+    /// Pacts to verify by URL, e.g. a broker webhook's ${pactbroker.pactUrl} (read with the broker credentials; --publish posts to each pact's own link).
+    #[arg(long = "pact-url", alias = "url", value_name = "URL", num_args = 1.., conflicts_with_all = ["contracts", "selectors", "consumer_version_tags", "enable_pending", "include_wip_since"])]
+    pact_urls: Vec<String>,
     #[command(flatten)]
     broker: BrokerArgs,
     /// Consumer version selectors as JSON objects [default: {"mainBranch":true} {"deployedOrReleased":true}].
@@ -213,6 +216,15 @@ fn source(args: &VerifyArgs) -> anyhow::Result<(ContractSource, Option<BrokerRun
     if !args.contracts.is_empty() {
         return Ok((ContractSource::Files(args.contracts.clone()), None));
     }
+    if let Some(first) = args.pact_urls.first() {
+        let client = BrokerClient::with_default_base(&args.broker, Some(first))?;
+        let pacts = args
+            .pact_urls
+            .iter()
+            .map(|url| verify_fetch::fetch_pact(&client, url, "given by URL"))
+            .collect::<anyhow::Result<Vec<_>>>()?;
+        return broker_source(args, client, pacts);
+    }
     let client = BrokerClient::from_args(&args.broker)
         .context("pass --contract FILE… or a broker (--broker-url)")?;
     let selection = Selection {
@@ -230,7 +242,16 @@ fn source(args: &VerifyArgs) -> anyhow::Result<(ContractSource, Option<BrokerRun
     for notice in &fetched.notices {
         say(args, notice);
     }
-    let mut pacts = fetched.pacts;
+    broker_source(args, client, fetched.pacts)
+}
+
+/// The pacts read from a broker, of the consumers `--filter-consumer`
+/// keeps, each announced with its notices.
+fn broker_source(
+    args: &VerifyArgs,
+    client: BrokerClient,
+    mut pacts: Vec<FetchedPact>,
+) -> anyhow::Result<(ContractSource, Option<BrokerRun>)> {
     let chosen = |p: &FetchedPact| {
         let consumer = &p.sourced.contract.consumer.name;
         args.filter_consumers.is_empty() || args.filter_consumers.contains(consumer)
