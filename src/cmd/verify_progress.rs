@@ -87,6 +87,7 @@ mod tests {
             outcome,
             findings: Vec::new(),
             duration_ms: 3,
+            states_not_set_up: false,
         }
     }
 

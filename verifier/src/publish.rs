@@ -111,6 +111,7 @@ mod tests {
                 outcome: Outcome::Failed,
                 findings: vec![mismatch, timeout],
                 duration_ms: 1,
+                states_not_set_up: false,
             }],
         };
         let body = result.publication("1.2.3", "0.1.0");

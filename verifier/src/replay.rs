@@ -17,7 +17,7 @@ use crate::error::VerifyError;
 use crate::finding::{Finding, Layer, codes};
 use crate::observe::judge_side_effects;
 use crate::report::{InteractionResult, Outcome};
-use crate::states::{Action, change_states};
+use crate::states::{Action, change_states, generator_values};
 use crate::transport::Transport;
 
 /// What every replay shares.
@@ -31,8 +31,9 @@ pub struct Context {
     pub principals: BTreeMap<String, Token>,
     pub custom_headers: Vec<(String, Token)>,
     pub drivers: Vec<Arc<dyn Driver>>,
-    /// Observed windows never overlap: counters are the provider's, shared
-    /// by every contract replayed in parallel.
+    /// Observed interactions (state changes included) never overlap:
+    /// counters are the provider's, shared by every contract replayed in
+    /// parallel.
     /// Shared by every thread of a run.
     pub observe_lock: Arc<tokio::sync::Mutex<()>>,
 }
@@ -49,16 +50,17 @@ pub async fn replay(
     let states = &meta.provider_states;
     let url = cx.state_change_url.as_deref();
     let mut findings = Vec::new();
-    if url.is_none() && !states.is_empty() {
-        tracing::warn!(
-            interaction = %meta.description,
-            "provider states are not set up: no state-change URL is configured"
-        );
-    }
+    // Observed windows never overlap, and hold the state changes too: a
+    // setup or teardown of another chain would move the counters.
+    let _window = match &cx.observe_url {
+        Some(_) => Some(cx.observe_lock.lock().await),
+        None => None,
+    };
     // As in Pact, a failed setup skips the interaction and the teardown.
     match change_states(&cx.transport, url, states, Action::Setup).await {
-        Ok(values) => {
-            findings.extend(exercise(cx, interaction, &values).await?);
+        Ok(replies) => {
+            let values = generator_values(states, &replies);
+            findings.extend(exercise(cx, interaction, &values, &replies).await?);
             if let Err(f) = change_states(&cx.transport, url, states, Action::Teardown).await {
                 findings.push(f);
             }
@@ -83,6 +85,7 @@ pub async fn replay(
         },
         findings,
         duration_ms: u64::try_from(start.elapsed().as_millis()).unwrap_or(u64::MAX),
+        states_not_set_up: url.is_none() && !states.is_empty(),
     })
 }
 
@@ -96,10 +99,13 @@ fn interaction_id(meta: &InteractionMeta) -> Option<String> {
 }
 
 /// Sends the interaction (all its repeats) between observations.
+/// `state_values` feed the generators; credentials come from `replies`
+/// (what the setup calls answered) only, never from the contract's params.
 async fn exercise(
     cx: &Context,
     interaction: &Interaction,
     state_values: &Map<String, Value>,
+    replies: &Map<String, Value>,
 ) -> Result<Vec<Finding>, VerifyError> {
     let meta = interaction.meta();
     let Some(driver) = cx.drivers.iter().find(|d| d.handles(interaction)) else {
@@ -121,24 +127,20 @@ async fn exercise(
         }
         (None, None) => None,
     };
-    let bearer = bearer(cx, meta, state_values)?;
+    let presented = credential(cx, meta, replies)?;
     let exchange = Exchange {
         transport: &cx.transport,
         base_url: &cx.base_url,
         message_url: &cx.message_url,
         state_values,
-        authorization: match (&meta.expectations.auth, &bearer) {
-            (None, _) => Authorization::AsWritten,
-            (Some(_), Some(token)) => Authorization::Bearer(token),
-            (Some(_), None) => Authorization::Without,
+        authorization: match &presented {
+            Presented::AsWritten => Authorization::AsWritten,
+            Presented::Bearer(token) => Authorization::Bearer(token),
+            Presented::Nothing => Authorization::Without,
         },
         principals: &cx.principals,
         custom_headers: &cx.custom_headers,
         observe_url,
-    };
-    let _window = match observe_url {
-        Some(_) => Some(cx.observe_lock.lock().await),
-        None => None,
     };
     send_all(driver.as_ref(), interaction, &exchange).await
 }
@@ -222,34 +224,41 @@ fn judge_send(meta: &InteractionMeta, sent: Sent) -> Vec<Finding> {
     findings
 }
 
-/// The bearer token the interaction presents, by its `auth` expectation.
-fn bearer(
+/// What an interaction presents as its credential.
+enum Presented {
+    /// The headers as written (and `--header`s).
+    AsWritten,
+    Bearer(String),
+    /// No credential at all.
+    Nothing,
+}
+
+/// The credential the interaction presents, by its `auth` expectation; a
+/// token a setup reply returned (`token`, `expiredToken`) wins over the
+/// configured one.
+fn credential(
     cx: &Context,
     meta: &InteractionMeta,
-    state_values: &Map<String, Value>,
-) -> Result<Option<String>, VerifyError> {
+    replies: &Map<String, Value>,
+) -> Result<Presented, VerifyError> {
     let Some(auth) = &meta.expectations.auth else {
-        return Ok(None);
+        return Ok(Presented::AsWritten);
     };
-    let from_state = |key: &str| {
-        state_values
-            .get(key)
-            .and_then(Value::as_str)
-            .map(str::to_string)
-    };
+    let from_state = |key: &str| replies.get(key).and_then(Value::as_str).map(str::to_string);
     Ok(match auth.credential {
-        Credential::None => None,
-        Credential::Invalid => Some("accord-invalid-credential".into()),
-        Credential::Expired => {
-            Some(from_state("expiredToken").unwrap_or_else(|| "accord-expired-credential".into()))
-        }
+        Credential::None => Presented::Nothing,
+        Credential::Invalid => Presented::Bearer("accord-invalid-credential".into()),
+        Credential::Expired => Presented::Bearer(
+            from_state("expiredToken").unwrap_or_else(|| "accord-expired-credential".into()),
+        ),
         Credential::Valid => {
+            // A tenant without a principal: the consumer's own credential.
             let Some(principal) = &auth.principal else {
-                return Ok(None);
+                return Ok(Presented::AsWritten);
             };
             let configured = cx.principals.get(principal).map(|t| t.expose().to_string());
             match from_state("token").or(configured) {
-                Some(t) => Some(t),
+                Some(t) => Presented::Bearer(t),
                 None => {
                     return Err(VerifyError::UnknownPrincipal {
                         interaction: meta.description.clone(),

@@ -33,6 +33,10 @@ pub struct InteractionResult {
     pub findings: Vec<Finding>,
     /// Wall time of the interaction, state changes included.
     pub duration_ms: u64,
+    /// It has provider states but no state-change URL was given: they were
+    /// not set up (as in Pact, a warning, not a failure).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub states_not_set_up: bool,
 }
 
 impl InteractionResult {
@@ -167,6 +171,7 @@ mod tests {
             outcome,
             findings,
             duration_ms: 3,
+            states_not_set_up: false,
         }
     }
 

@@ -29,18 +29,29 @@ pub fn state_change_body(state: &ProviderState, action: Action) -> Value {
     json!({"state": state.name, "params": state.params, "action": action.as_str()})
 }
 
-/// Calls the state-change URL for every state, in order. Returns the
-/// values for the generators: every state's params, overridden by what
-/// the replies carried (later states win on equal keys), as Pact's
-/// verifier builds them; or the finding of the first failed call. Without
-/// a URL nothing is called, as Pact's verifier does.
+/// The values for the `ProviderState` generators: every state's params,
+/// overridden by what the setup replies carried, as Pact's verifier builds
+/// them.
+pub fn generator_values(
+    states: &[ProviderState],
+    replies: &Map<String, Value>,
+) -> Map<String, Value> {
+    let mut values = params_of(states);
+    values.extend(replies.clone());
+    values
+}
+
+/// Calls the state-change URL for every state, in order. Returns what the
+/// replies carried (later states win on equal keys), or the finding of the
+/// first failed call. Without a URL nothing is called, as Pact's verifier
+/// does.
 pub async fn change_states(
     transport: &Transport,
     url: Option<&str>,
     states: &[ProviderState],
     action: Action,
 ) -> Result<Map<String, Value>, Finding> {
-    let mut values = params_of(states);
+    let mut values = Map::new();
     let Some(url) = url else {
         return Ok(values);
     };

@@ -90,6 +90,7 @@ mod tests {
                 "a<b",
             )],
             duration_ms: 1500,
+            states_not_set_up: false,
         };
         let report = VerificationReport {
             provider: "p".into(),

@@ -45,6 +45,16 @@ pub fn summary(report: &VerificationReport) -> String {
             let _ = writeln!(out, "  {:<14} {code:<34} {n}", layer.as_str());
         }
     }
+    let unset = report
+        .interactions()
+        .filter(|(_, i)| i.states_not_set_up)
+        .count();
+    if unset > 0 {
+        let _ = writeln!(
+            out,
+            "\nWarning: {unset} interaction(s) have provider states, but no --state-change-url was given: their states were not set up."
+        );
+    }
     let verdict = if report.passed() { "PASSED" } else { "FAILED" };
     let _ = writeln!(out, "\nVerification {verdict}");
     out
@@ -142,6 +152,7 @@ mod tests {
                     outcome: Outcome::Failed,
                     findings: vec![f],
                     duration_ms: 2,
+                    states_not_set_up: false,
                 }],
             }],
         }

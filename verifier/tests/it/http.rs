@@ -325,3 +325,53 @@ fn a_custom_header_replaces_the_recorded_one_but_not_a_credential_accord_decides
     let report = run(&cfg);
     assert!(report.passed(), "{:?}", codes(&report));
 }
+
+#[test]
+fn a_state_param_named_token_is_not_taken_for_a_credential() {
+    let p = provider();
+    p.add_principal("dana", "t-dana");
+    let mut i = http(
+        "secure as dana while a reset token exists",
+        json!({"method": "GET", "path": "/secure"}),
+        json!({"status": 200}),
+    );
+    i["providerStates"] =
+        json!([{"name": "a reset token exists", "params": {"token": "reset-123"}}]);
+    i["auth"] = json!({"principal": "dana"});
+    let mut cfg = config(&p, vec![contract(vec![i])]);
+    cfg.principals
+        .insert("dana".into(), accord_verifier::Token::new("t-dana"));
+    let report = run(&cfg);
+    assert!(report.passed(), "{:?}", codes(&report));
+}
+
+#[test]
+fn a_tenant_without_a_principal_sends_the_credential_as_written() {
+    let p = provider();
+    p.add_principal("erin", "t-erin");
+    let mut i = http(
+        "secure for tenant t1",
+        json!({"method": "GET", "path": "/secure", "headers": {"Authorization": "Bearer t-erin"}}),
+        json!({"status": 200}),
+    );
+    i["auth"] = json!({"tenant": "t1"});
+    let report = run(&config(&p, vec![contract(vec![i])]));
+    assert!(report.passed(), "{:?}", codes(&report));
+}
+
+#[test]
+fn states_without_a_state_change_url_are_marked_not_set_up() {
+    let p = provider();
+    let mut cfg = config(&p, vec![contract(vec![get_item()])]);
+    cfg.state_change_url = None;
+    let report = run(&cfg);
+    let result = &report.contracts[0].interactions[0];
+    assert!(result.states_not_set_up);
+    let text = accord_verifier::render::summary(&report);
+    assert!(text.contains("no --state-change-url was given"), "{text}");
+    let json = serde_json::to_value(&report).expect("json");
+    assert_eq!(
+        json["contracts"][0]["interactions"][0]["statesNotSetUp"],
+        true
+    );
+}

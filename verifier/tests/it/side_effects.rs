@@ -147,3 +147,33 @@ fn observed_windows_do_not_overlap_when_contracts_run_on_several_threads() {
     assert!(report.passed(), "{:?}", codes(&report));
     assert_eq!(report.interactions().count(), 48);
 }
+
+#[test]
+fn state_changes_of_other_chains_never_land_in_an_observed_window() {
+    // Each setup writes a record and its teardown removes it, so every
+    // interaction nets zero, but another chain's setup or teardown inside
+    // this window would look like an undeclared side effect.
+    let p = provider();
+    let read = |n: usize| {
+        let mut i = http(
+            &format!("read a missing item {n}"),
+            json!({"method": "GET", "path": "/items/404"}),
+            json!({"status": 404}),
+        );
+        i["providerStates"] = json!([{"name": format!("a record is seeded {n}")}]);
+        i["sideEffects"] = json!({"records": 0});
+        i
+    };
+    let contracts: Vec<_> = (0..4)
+        .map(|c| {
+            let mut contract = contract((0..6).map(|n| read(c * 10 + n)).collect());
+            contract.contract.consumer.name = format!("web-{c}");
+            contract
+        })
+        .collect();
+    let mut cfg = config(&p, contracts);
+    cfg.jobs = 4;
+    let report = run(&cfg);
+    assert!(report.passed(), "{:?}", codes(&report));
+    assert_eq!(report.interactions().count(), 24);
+}
