@@ -116,7 +116,7 @@ impl Transport {
         let mut response = request.send().await.map_err(failed)?;
         let ack = start.elapsed();
         let status = response.status().as_u16();
-        let headers = response
+        let headers: Vec<(String, String)> = response
             .headers()
             .iter()
             .map(|(n, v)| {
@@ -137,6 +137,8 @@ impl Transport {
             }
             body.extend_from_slice(&chunk);
         }
+        let encoding = headers_value(&headers, "content-encoding");
+        let body = decoded(body, encoding.as_deref(), cap)?;
         Ok(Received {
             status,
             headers,
@@ -144,6 +146,40 @@ impl Transport {
             ack,
             total: start.elapsed(),
         })
+    }
+}
+
+/// The first value of a header in a received list.
+fn headers_value(headers: &[(String, String)], name: &str) -> Option<String> {
+    headers
+        .iter()
+        .find(|(n, _)| n.eq_ignore_ascii_case(name))
+        .map(|(_, v)| v.trim().to_ascii_lowercase())
+}
+
+/// The body with its `Content-Encoding` undone (gzip, deflate), so a
+/// provider that compresses because the contract's request sent
+/// `Accept-Encoding` is judged on what it meant; the decoded size is capped
+/// like the body (a decompression bomb is `TooLarge`). Other encodings,
+/// and bodies that do not decode, are kept as received. The headers stay
+/// as received.
+fn decoded(body: Vec<u8>, encoding: Option<&str>, cap: usize) -> Result<Vec<u8>, CutOff> {
+    use std::io::Read;
+    let mut out = Vec::new();
+    let limit = u64::try_from(cap).unwrap_or(u64::MAX).saturating_add(1);
+    let read = match encoding {
+        Some("gzip" | "x-gzip") => flate2::read::MultiGzDecoder::new(&body[..])
+            .take(limit)
+            .read_to_end(&mut out),
+        Some("deflate") => flate2::read::ZlibDecoder::new(&body[..])
+            .take(limit)
+            .read_to_end(&mut out),
+        _ => return Ok(body),
+    };
+    match read {
+        Ok(_) if out.len() > cap => Err(CutOff::TooLarge(cap)),
+        Ok(_) => Ok(out),
+        Err(_) => Ok(body),
     }
 }
 

@@ -97,3 +97,59 @@ fn a_redirect_is_not_followed_by_default_but_judged() {
         Some(json!(404))
     );
 }
+
+/// A stub answering `GET /zipped` with these gzip-encoded bytes.
+fn gzip_stub(plain: &[u8]) -> accord_fixtures::stub::StubProvider {
+    use std::io::Write;
+    let mut encoder = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    encoder.write_all(plain).expect("gzip");
+    let body = encoder.finish().expect("gzip");
+    let canned = accord_fixtures::stub::Canned {
+        status: 200,
+        headers: vec![
+            ("Content-Type".into(), "application/json".into()),
+            ("Content-Encoding".into(), "gzip".into()),
+        ],
+        body,
+    };
+    let mut config = accord_fixtures::stub::StubConfig::default();
+    config
+        .routes
+        .insert(("GET".into(), "/zipped".into()), canned);
+    accord_fixtures::stub::StubProvider::start(config).expect("stub starts")
+}
+
+fn zipped_config(stub: &accord_fixtures::stub::StubProvider) -> accord_verifier::VerifyConfig {
+    let i = http(
+        "a compressed item",
+        json!({"method": "GET", "path": "/zipped", "headers": {"Accept-Encoding": "gzip"}}),
+        json!({"status": 200, "body": {"content": {"id": 7}}}),
+    );
+    let source = accord_verifier::ContractSource::Loaded(vec![contract(vec![i])]);
+    accord_verifier::VerifyConfig::new("items", stub.base_url(), source)
+}
+
+#[test]
+fn a_gzip_encoded_answer_is_judged_on_its_content() {
+    let stub = gzip_stub(br#"{"id": 7}"#);
+    let report = run(&zipped_config(&stub));
+    assert!(report.passed(), "{:?}", codes(&report));
+    let wrong = gzip_stub(br#"{"id": 8}"#);
+    let report = run(&zipped_config(&wrong));
+    assert_eq!(
+        codes(&report),
+        vec![("schema", "RESPONSE_MISMATCH", "$.id".to_string())]
+    );
+}
+
+#[test]
+fn a_decompression_bomb_is_cut_off_at_the_cap() {
+    let stub = gzip_stub(&vec![b' '; 8 * 1024 * 1024]);
+    let mut config = zipped_config(&stub);
+    config.limits.max_response_bytes = 1024 * 1024;
+    let report = run(&config);
+    assert_eq!(
+        codes(&report),
+        vec![("protocol", "RESPONSE_TOO_LARGE", "response".to_string())]
+    );
+}
