@@ -8,6 +8,7 @@
 //! [`Retry`]. The backoff base can be changed with the environment variable
 //! `ACCORD_BROKER_RETRY_BASE_MS` (milliseconds; tests set it low).
 
+use std::io::Read;
 use std::time::Duration;
 
 use anyhow::{Context, anyhow, bail};
@@ -19,6 +20,21 @@ mod retry;
 
 pub use retry::{RETRIES, Retry};
 use retry::{backoff, retry_after, retry_base};
+
+/// The largest broker reply read (a pact is at most what the broker
+/// accepted; a reply that never ends must not exhaust memory).
+const MAX_REPLY_BYTES: u64 = 64 << 20;
+
+/// Why one request brought no reply to judge.
+#[derive(Debug)]
+enum Failure {
+    /// No reply (refused, reset, timed out…).
+    Transport(reqwest::Error),
+    /// The reply's body could not be read.
+    Read(std::io::Error),
+    /// The reply's body is larger than [`MAX_REPLY_BYTES`].
+    TooLarge,
+}
 
 /// Where the broker is and how to authenticate; shared by every client command.
 #[derive(Debug, Clone, Args)]
@@ -117,8 +133,21 @@ impl BrokerClient {
     }
 
     fn new(base: &str, credentials: Credentials) -> anyhow::Result<BrokerClient> {
-        let parsed = reqwest::Url::parse(base)
-            .with_context(|| format!("broker URL {base:?} is not a URL"))?;
+        let Ok(mut parsed) = reqwest::Url::parse(base) else {
+            bail!("the broker URL is not a URL (it is not repeated here: it may hold a password)");
+        };
+        // `http://user:password@host`: the credentials leave the URL (which
+        // is printed in messages) and become Basic credentials.
+        let credentials = match (credentials, parsed.password()) {
+            (Credentials::None, Some(password)) => {
+                let user = percent_decode(parsed.username());
+                Credentials::Basic(user, percent_decode(password))
+            }
+            (other, _) => other,
+        };
+        let _ = parsed.set_password(None);
+        let _ = parsed.set_username("");
+        let base = parsed.as_str().trim_end_matches('/').to_owned();
         if !matches!(parsed.scheme(), "http" | "https") {
             bail!("broker URL {base:?} must start with http:// or https://");
         }
@@ -129,7 +158,7 @@ impl BrokerClient {
             .build()
             .context("cannot build the HTTP client")?;
         Ok(BrokerClient {
-            base: base.trim_end_matches('/').to_owned(),
+            base,
             credentials,
             http,
             retry_base: retry_base(),
@@ -171,8 +200,18 @@ impl BrokerClient {
             let wait = match self.attempt(&method, &url, body) {
                 Ok((reply, after)) if retries < RETRIES && retry.on_status(reply.status) => after,
                 Ok((reply, _)) => return Ok(Reply { retries, ..reply }),
-                Err(err) if retries < RETRIES && retry.on_transport(&err) => None,
-                Err(err) => {
+                Err(Failure::TooLarge) => bail!(
+                    "the broker's reply to {method} {url} is larger than {} MiB: refused",
+                    MAX_REPLY_BYTES >> 20
+                ),
+                Err(Failure::Read(err)) => {
+                    return Err(anyhow::Error::new(err)
+                        .context(format!("cannot read the broker's reply to {method} {url}")));
+                }
+                Err(Failure::Transport(err)) if retries < RETRIES && retry.on_transport(&err) => {
+                    None
+                }
+                Err(Failure::Transport(err)) => {
                     let tried = match retries {
                         0 => String::new(),
                         n => format!(" (after {n} retries)"),
@@ -193,7 +232,7 @@ impl BrokerClient {
         method: &Method,
         url: &str,
         body: Option<&Value>,
-    ) -> Result<(Reply, Option<Duration>), reqwest::Error> {
+    ) -> Result<(Reply, Option<Duration>), Failure> {
         let mut request = self.http.request(method.clone(), url).header(
             "Accept",
             "application/hal+json, application/json, application/problem+json",
@@ -208,11 +247,17 @@ impl BrokerClient {
                 .header("Content-Type", "application/json")
                 .body(body.to_string());
         }
-        let response = request.send()?;
+        let mut response = request.send().map_err(Failure::Transport)?;
         let status = response.status().as_u16();
         let after = retry_after(response.headers());
-        let text = response.text()?;
-        let body = serde_json::from_str(&text).unwrap_or(Value::Null);
+        let mut bytes = Vec::new();
+        std::io::Read::take(&mut response, MAX_REPLY_BYTES + 1)
+            .read_to_end(&mut bytes)
+            .map_err(Failure::Read)?;
+        if bytes.len() as u64 > MAX_REPLY_BYTES {
+            return Err(Failure::TooLarge);
+        }
+        let body = serde_json::from_slice(&bytes).unwrap_or(Value::Null);
         let reply = Reply {
             status,
             body,
@@ -357,9 +402,30 @@ pub fn text_field(item: &Value, key: &str) -> String {
     item[key].as_str().unwrap_or("").to_owned()
 }
 
+/// A percent-encoded URL component, decoded.
+fn percent_decode(text: &str) -> String {
+    percent_encoding::percent_decode_str(text)
+        .decode_utf8_lossy()
+        .into_owned()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn credentials_in_the_broker_url_become_basic_and_leave_the_url() {
+        let client = BrokerClient::new("http://ci:p%40ss@127.0.0.1:9292/", Credentials::None)
+            .expect("a URL");
+        assert_eq!(client.url("/"), "http://127.0.0.1:9292/");
+        assert!(matches!(
+            &client.credentials,
+            Credentials::Basic(u, p) if u == "ci" && p == "p@ss"
+        ));
+        let err =
+            BrokerClient::new("http://ci:s3cret@[::1", Credentials::None).expect_err("not a URL");
+        assert!(!err.to_string().contains("s3cret"), "{err}");
+    }
 
     #[test]
     fn a_failed_reply_says_how_often_it_was_retried() {

@@ -85,11 +85,11 @@ pub struct VerifyArgs {
     #[arg(long)]
     message_url: Option<String>,
     /// The bearer token of a principal, NAME=TOKEN (repeatable; never printed).
-    #[arg(long = "principal", value_name = "NAME=TOKEN", value_parser = parse_principal)]
-    principals: Vec<(String, String)>,
+    #[arg(long = "principal", value_name = "NAME=TOKEN")]
+    principals: Vec<String>,
     /// A header for every request to the provider, NAME=VALUE (repeatable; replaces the interaction's own; never printed).
-    #[arg(long = "header", short = 'H', value_name = "NAME=VALUE", value_parser = parse_header)]
-    headers: Vec<(String, String)>,
+    #[arg(long = "header", short = 'H', value_name = "NAME=VALUE")]
+    headers: Vec<String>,
     /// Chains replayed at once: interactions sharing a provider state stay in order; 1 keeps Pact's order.
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=64))]
     jobs: u16,
@@ -132,24 +132,36 @@ enum Format {
     Junit,
 }
 
-fn parse_principal(text: &str) -> Result<(String, String), String> {
+// `--principal` and `--header` carry secrets: they are parsed here, not
+// by clap, whose errors repeat the rejected value; these never do.
+
+fn parse_principal(text: &str) -> anyhow::Result<(String, Token)> {
     match text.split_once('=') {
         Some((name, token)) if !name.is_empty() && !token.is_empty() => {
-            Ok((name.to_string(), token.to_string()))
+            Ok((name.to_string(), Token::new(token)))
         }
-        _ => Err("expected NAME=TOKEN".to_string()),
+        _ => anyhow::bail!("--principal expects NAME=TOKEN (the value given is not repeated here)"),
     }
 }
 
-fn parse_header(text: &str) -> Result<(String, String), String> {
-    let (name, value) = text
-        .split_once('=')
-        .ok_or("expected NAME=VALUE, e.g. Authorization=Bearer abc")?;
-    reqwest::header::HeaderName::from_bytes(name.trim().as_bytes())
-        .map_err(|_| format!("'{}' is not a valid header name", name.trim()))?;
-    reqwest::header::HeaderValue::from_str(value.trim())
-        .map_err(|_| "the value is not a valid header value".to_string())?;
-    Ok((name.trim().to_string(), value.trim().to_string()))
+fn parse_header(text: &str) -> anyhow::Result<(String, Token)> {
+    let Some((name, value)) = text.split_once('=') else {
+        anyhow::bail!(
+            "--header expects NAME=VALUE, e.g. Authorization=Bearer abc (the value given is not repeated here)"
+        );
+    };
+    if reqwest::header::HeaderName::from_bytes(name.trim().as_bytes()).is_err() {
+        anyhow::bail!(
+            "--header: the text before '=' is not a valid header name (write NAME=VALUE)"
+        );
+    }
+    if reqwest::header::HeaderValue::from_str(value.trim()).is_err() {
+        anyhow::bail!(
+            "--header {}: the value is not a valid header value",
+            name.trim()
+        );
+    }
+    Ok((name.trim().to_string(), Token::new(value.trim())))
 }
 
 fn parse_selector(text: &str) -> Result<Value, String> {
@@ -348,13 +360,13 @@ fn config(args: &VerifyArgs, source: ContractSource) -> anyhow::Result<VerifyCon
     config.principals = args
         .principals
         .iter()
-        .map(|(name, token)| (name.clone(), Token::new(token)))
-        .collect();
+        .map(|p| parse_principal(p))
+        .collect::<anyhow::Result<_>>()?;
     config.custom_headers = args
         .headers
         .iter()
-        .map(|(name, value)| (name.clone(), Token::new(value)))
-        .collect();
+        .map(|h| parse_header(h))
+        .collect::<anyhow::Result<_>>()?;
     config.jobs = usize::from(args.jobs);
     config.filter = Filter::parse(
         args.filter_description.as_deref(),

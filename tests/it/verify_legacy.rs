@@ -364,3 +364,20 @@ fn results_for_a_broker_that_refuses_the_connection_are_sent_again_then_exit_two
         "{stderr}"
     );
 }
+
+#[test]
+fn a_broker_reply_too_large_to_read_is_refused_not_read_to_the_end() {
+    let huge = Response {
+        status: 200,
+        headers: vec![],
+        body: " ".repeat(65 << 20),
+    };
+    let broker = FakeBroker::start(move |_, _, _| huge.clone());
+    let provider = HttpProvider::start().expect("provider");
+    let a = verify(&broker, &provider, &[]).code(2);
+    let (_, stderr) = out(&a);
+    assert!(
+        stderr.contains("is larger than 64 MiB: refused"),
+        "{stderr}"
+    );
+}

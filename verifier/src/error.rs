@@ -62,6 +62,13 @@ pub enum VerifyError {
     /// An interaction declares side effects but no observation URL is set.
     #[error("interaction '{interaction}' declares side effects: --observe-url is required")]
     ObservationRequired { interaction: String },
+    /// An interaction asks to be sent more often than the verifier allows.
+    #[error("interaction '{interaction}' asks to be sent {times} times; at most {max} are allowed")]
+    RepeatTooLarge {
+        interaction: String,
+        times: u32,
+        max: u32,
+    },
     /// An interaction is sent as a principal no token is known for.
     #[error(
         "interaction '{interaction}' is sent as principal '{principal}' but no token is known for it (use --principal {principal}=TOKEN)"

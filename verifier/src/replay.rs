@@ -38,6 +38,10 @@ pub struct Context {
     pub observe_lock: Arc<tokio::sync::Mutex<()>>,
 }
 
+/// Most sends one interaction's `repeat` may ask for: a contract (perhaps
+/// from a hostile broker) must not keep a run busy for ever.
+pub const MAX_REPEAT: u32 = 1000;
+
 /// Replays one interaction and judges it.
 pub async fn replay(
     cx: &Context,
@@ -156,6 +160,13 @@ async fn send_all(
     let declared = meta.expectations.side_effects.as_ref();
     let repeat = meta.expectations.repeat.as_ref();
     let times = repeat.map_or(1, |r| r.times.max(1));
+    if times > MAX_REPEAT {
+        return Err(VerifyError::RepeatTooLarge {
+            interaction: meta.description.clone(),
+            times,
+            max: MAX_REPEAT,
+        });
+    }
     let each_matches = repeat.is_none_or(|r| r.each_matches);
     let per_send = repeat.is_some_and(|r| r.side_effects == RepeatJudgement::Each);
     let mut before = exchange.observe().await?;

@@ -84,7 +84,17 @@ impl Transport {
         // process may have installed it first.
         let _ = rustls::crypto::ring::default_provider().install_default();
         let redirects = if limits.follow_redirects {
-            reqwest::redirect::Policy::limited(5)
+            // Only on the provider's own origin, at most 5 hops: a redirect
+            // elsewhere is the answer judged, and `--header` values (which
+            // reqwest would carry along) never reach another host.
+            reqwest::redirect::Policy::custom(|attempt| {
+                let origin = attempt.previous().first().map(reqwest::Url::origin);
+                if attempt.previous().len() > 5 || origin != Some(attempt.url().origin()) {
+                    attempt.stop()
+                } else {
+                    attempt.follow()
+                }
+            })
         } else {
             reqwest::redirect::Policy::none()
         };

@@ -153,3 +153,35 @@ fn a_decompression_bomb_is_cut_off_at_the_cap() {
         vec![("protocol", "RESPONSE_TOO_LARGE", "response".to_string())]
     );
 }
+
+#[test]
+fn a_redirect_to_another_origin_is_judged_not_followed_even_when_following() {
+    let mut elsewhere = accord_fixtures::stub::StubConfig::default();
+    let ok = accord_fixtures::stub::Canned {
+        status: 200,
+        headers: vec![],
+        body: Vec::new(),
+    };
+    elsewhere.routes.insert(("GET".into(), "/x".into()), ok);
+    let elsewhere = accord_fixtures::stub::StubProvider::start(elsewhere).expect("stub");
+    let mut here = accord_fixtures::stub::StubConfig::default();
+    let away = accord_fixtures::stub::Canned {
+        status: 302,
+        headers: vec![("Location".into(), format!("{}/x", elsewhere.base_url()))],
+        body: Vec::new(),
+    };
+    here.routes.insert(("GET".into(), "/away".into()), away);
+    let here = accord_fixtures::stub::StubProvider::start(here).expect("stub");
+    let i = http(
+        "moved away",
+        json!({"method": "GET", "path": "/away"}),
+        json!({"status": 200}),
+    );
+    let source = accord_verifier::ContractSource::Loaded(vec![contract(vec![i])]);
+    let mut config = accord_verifier::VerifyConfig::new("items", here.base_url(), source);
+    config.limits.follow_redirects = true;
+    let report = run(&config);
+    let f = crate::support::findings(&report);
+    assert_eq!(f.len(), 1, "{:?}", codes(&report));
+    assert_eq!(f[0].actual, Some(json!(302)));
+}

@@ -177,3 +177,21 @@ fn state_changes_of_other_chains_never_land_in_an_observed_window() {
     assert!(report.passed(), "{:?}", codes(&report));
     assert_eq!(report.interactions().count(), 24);
 }
+
+#[test]
+fn a_repeat_beyond_the_cap_is_an_operational_error_not_an_endless_run() {
+    let p = provider();
+    let mut i = create(json!({"records": 1}));
+    i["repeat"] = json!({"times": 4_000_000_000u32});
+    let err = verify_blocking(&config(&p, vec![contract(vec![i])])).expect_err("refused");
+    assert!(
+        matches!(
+            err,
+            VerifyError::RepeatTooLarge {
+                times: 4_000_000_000,
+                ..
+            }
+        ),
+        "{err}"
+    );
+}
