@@ -16,7 +16,13 @@ use clap::Args;
 use reqwest::Method;
 use serde_json::Value;
 
+mod hal;
 mod retry;
+
+/// Percent-encodes one path segment: the broker's own encoder, so the CLI
+/// expands templates exactly as the broker builds its links.
+pub use accord_broker::hal::encode_segment as segment;
+pub use hal::{link, print_list, text_field};
 
 pub use retry::{RETRIES, Retry};
 use retry::{backoff, retry_after, retry_base};
@@ -343,63 +349,6 @@ pub fn describe_error(reply: &Reply) -> String {
         text.push_str(&format!(" (after {} retries)", reply.retries));
     }
     text
-}
-
-/// The href of relation `rel` in a HAL body; for an array relation, the
-/// member whose `name` is `name`.
-pub fn link<'a>(body: &'a Value, rel: &str, name: Option<&str>) -> Option<&'a str> {
-    let link = body.get("_links")?.get(rel)?;
-    match (link, name) {
-        (Value::Array(list), Some(name)) => list
-            .iter()
-            .find(|l| l.get("name").and_then(Value::as_str) == Some(name))?
-            .get("href")?
-            .as_str(),
-        (Value::Array(list), None) => list.first()?.get("href")?.as_str(),
-        (single, _) => single.get("href")?.as_str(),
-    }
-}
-
-/// Percent-encodes one path segment.
-pub fn segment(text: &str) -> String {
-    use std::fmt::Write;
-    let mut out = String::new();
-    for b in text.bytes() {
-        if b.is_ascii_alphanumeric() || b"-._~".contains(&b) {
-            out.push(b as char);
-        } else {
-            let _ = write!(out, "%{b:02X}");
-        }
-    }
-    out
-}
-
-/// Prints the `_embedded[key]` list of a HAL body: the whole body as pretty
-/// JSON when `output` is `json`, else a tab-separated table under `header`
-/// with the cells `row` gives for each item.
-pub fn print_list(
-    body: &Value,
-    output: &str,
-    key: &str,
-    header: &str,
-    row: impl Fn(&Value) -> Vec<String>,
-) -> anyhow::Result<()> {
-    if output == "json" {
-        println!("{}", serde_json::to_string_pretty(body)?);
-        return Ok(());
-    }
-    let empty = Vec::new();
-    let list = body["_embedded"][key].as_array().unwrap_or(&empty);
-    println!("{header}");
-    for item in list {
-        println!("{}", row(item).join("\t"));
-    }
-    Ok(())
-}
-
-/// The string field `key` of `item`, `""` when absent.
-pub fn text_field(item: &Value, key: &str) -> String {
-    item[key].as_str().unwrap_or("").to_owned()
 }
 
 /// A percent-encoded URL component, decoded.
