@@ -8,7 +8,6 @@
 //! go back to it ([`super::verify_publish`]). The verifier itself knows no
 //! broker.
 
-use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
@@ -17,7 +16,6 @@ use accord_verifier::render::{junit, summary};
 use accord_verifier::{ContractSource, Filter, Limits, Token, VerificationReport, VerifyConfig};
 use anyhow::Context;
 use clap::{Args, ValueEnum};
-use indicatif::ProgressDrawTarget;
 use serde_json::Value;
 
 use super::Outcome;
@@ -188,7 +186,7 @@ pub fn run(args: VerifyArgs) -> anyhow::Result<Outcome> {
         other => other?,
     };
     let config = config(&args, source)?;
-    let live = live_output(&args).map(Arc::new);
+    let live = stdout_is_for_people(&args).then(|| Arc::new(Live::on_stdout()));
     let progress = live
         .clone()
         .map(|l| l as Arc<dyn accord_verifier::Progress>);
@@ -207,19 +205,6 @@ pub fn run(args: VerifyArgs) -> anyhow::Result<Outcome> {
         Outcome::Pass
     } else {
         Outcome::Fail
-    })
-}
-
-/// The live lines go to stdout when it carries the text output (or the
-/// output goes to a file); the bar only when stdout is a terminal.
-fn live_output(args: &VerifyArgs) -> Option<Live> {
-    if args.output != Format::Text && args.output_file.is_none() {
-        return None;
-    }
-    Some(if std::io::stdout().is_terminal() {
-        Live::with_bar(ProgressDrawTarget::stdout())
-    } else {
-        Live::lines()
     })
 }
 
@@ -341,10 +326,16 @@ fn after_verification(
     }
 }
 
+/// True when stdout is for the person (text output, or the output goes to
+/// a file), not for the JSON or JUnit output.
+fn stdout_is_for_people(args: &VerifyArgs) -> bool {
+    args.output == Format::Text || args.output_file.is_some()
+}
+
 /// A line for the person at the terminal: stdout, unless stdout carries
 /// the JSON or JUnit output.
 fn say(args: &VerifyArgs, line: &str) {
-    if args.output == Format::Text || args.output_file.is_some() {
+    if stdout_is_for_people(args) {
         println!("{line}");
     } else {
         eprintln!("{line}");

@@ -3,6 +3,7 @@
 //! (count, failures, elapsed time). Off a terminal (CI logs, pipes) only the
 //! lines are written, so logs hold no control characters.
 
+use std::io::IsTerminal;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use accord_verifier::render::interaction_line;
@@ -38,6 +39,15 @@ impl Live {
         Live {
             bar: Some(bar),
             failed: AtomicUsize::new(0),
+        }
+    }
+
+    /// Lines on stdout, with the bar when stdout is a terminal.
+    pub fn on_stdout() -> Live {
+        if std::io::stdout().is_terminal() {
+            Live::with_bar(ProgressDrawTarget::stdout())
+        } else {
+            Live::lines()
         }
     }
 
