@@ -62,6 +62,22 @@ impl BrokerProcess {
     }
 }
 
+impl BrokerProcess {
+    /// `GET` of a path on this broker (or an absolute href it gave): the
+    /// status and the JSON body (`null` when the body is not JSON).
+    pub fn get(&self, path_or_url: &str) -> (u16, serde_json::Value) {
+        let _ = rustls::crypto::ring::default_provider().install_default();
+        let url = if path_or_url.starts_with("http") {
+            path_or_url.to_owned()
+        } else {
+            format!("{}{path_or_url}", self.url)
+        };
+        let reply = reqwest::blocking::get(&url).expect("broker answers");
+        let status = reply.status().as_u16();
+        (status, reply.json().unwrap_or(serde_json::Value::Null))
+    }
+}
+
 impl Drop for BrokerProcess {
     fn drop(&mut self) {
         let _ = self.child.kill();

@@ -25,13 +25,6 @@ fn write(dir: &std::path::Path, name: &str, doc: &Value) -> String {
     path.to_string_lossy().into_owned()
 }
 
-fn get(broker: &BrokerProcess, path: &str) -> (u16, Value) {
-    let _ = rustls::crypto::ring::default_provider().install_default();
-    let reply = reqwest::blocking::get(format!("{}{path}", broker.url)).expect("broker answers");
-    let status = reply.status().as_u16();
-    (status, reply.json().unwrap_or(Value::Null))
-}
-
 #[test]
 fn publish_sends_a_compiled_accord_contract_and_a_pact_file_and_prints_the_notices() {
     let broker = BrokerProcess::start(&[]);
@@ -60,16 +53,11 @@ fn publish_sends_a_compiled_accord_contract_and_a_pact_file_and_prints_the_notic
         .stdout(contains("info: Created orchestrator version 1.0.0 with branch main and tags dev"))
         .stdout(contains("success: Pact successfully published for orchestrator version 1.0.0 and provider planning-agent."))
         .stdout(contains("provider billing."));
-    let (status, body) = get(
-        &broker,
-        "/pacts/provider/planning-agent/consumer/orchestrator/branch/main/latest",
-    );
+    let (status, body) =
+        broker.get("/pacts/provider/planning-agent/consumer/orchestrator/branch/main/latest");
     assert_eq!(status, 200, "{body}");
     assert!(body["interactions"][0]["_id"].is_string());
-    let (status, _) = get(
-        &broker,
-        "/pacts/provider/billing/consumer/orchestrator/latest/dev",
-    );
+    let (status, _) = broker.get("/pacts/provider/billing/consumer/orchestrator/latest/dev");
     assert_eq!(status, 200);
 }
 
@@ -105,7 +93,7 @@ fn changed_content_exits_1_with_the_diff_and_merge_adds_interactions() {
         .assert()
         .success()
         .stdout(contains("merged"));
-    let (_, body) = get(&broker, "/pacts/provider/p/consumer/c/version/1");
+    let (_, body) = broker.get("/pacts/provider/p/consumer/c/version/1");
     assert_eq!(
         body["interactions"].as_array().map(Vec::len),
         Some(2),
@@ -135,7 +123,7 @@ fn a_file_that_is_not_a_contract_is_refused_before_anything_is_sent() {
         .code(2)
         .stderr(contains("bad.json"))
         .stderr(contains("$.interactions[0].request.method"));
-    let (status, _) = get(&broker, "/pacticipants/c");
+    let (status, _) = broker.get("/pacticipants/c");
     assert_eq!(status, 404, "nothing was published");
 }
 
