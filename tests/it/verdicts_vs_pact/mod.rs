@@ -9,6 +9,7 @@
 //! unless the case records why Pact is wrong.
 
 mod bodies;
+mod bodies_v4;
 mod edges;
 mod harness;
 mod http;
