@@ -9,13 +9,10 @@ use crate::contract::merge::{MergeConflict, merge};
 use crate::contract::{ContentError, PreparedContract, diff, prepare, pretty_for_diff};
 use crate::db::AnyConnection;
 use crate::names::{BranchName, PacticipantName, TagName, VersionNumber};
-use crate::store::pacticipants::{self, Pacticipant, PacticipantAttributes};
+use crate::store::pacticipants::{self, Pacticipant};
 use crate::store::pacts::{self, NewContent, PactContent, Publication, PublishedPact};
 use crate::store::versions::{self, Version};
 use crate::store::{StoreError, branches, tags};
-
-/// Branch and tag names that make a pacticipant's main branch when it has none.
-const MAIN_BRANCH_NAMES: [&str; 3] = ["develop", "main", "master"];
 
 /// The consumer version a publication is for.
 #[derive(Debug, Clone)]
@@ -39,17 +36,26 @@ pub struct RecordedVersion {
 /// Creates the pacticipant and version if needed, sets the build URL, puts
 /// the version on its branch, tags it, and sets the main branch from a
 /// `develop`/`main`/`master` branch or tag when none is set.
+///
+/// The version's row lock is held from here to the end of the transaction
+/// (`versions::lock`): concurrent publications for one consumer version
+/// queue, and each reads what the one before it committed, so a merge never
+/// works on a stale pact and a racing first publication sees the winner's.
 pub fn record_version(
     conn: &mut AnyConnection,
     request: &VersionRequest,
 ) -> Result<RecordedVersion, StoreError> {
-    let mut pacticipant = pacticipants::find_or_create(conn, &request.pacticipant)?;
-    let (mut version, created) = versions::find_or_insert(
+    let pacticipant = pacticipants::find_or_create(conn, &request.pacticipant)?;
+    let (version, created) = versions::find_or_insert(
         conn,
         pacticipant.id,
         &request.number,
         request.build_url.as_deref(),
     )?;
+    let mut version = versions::lock(conn, version.id)?.ok_or(StoreError::MissingRow {
+        what: "version",
+        id: version.id,
+    })?;
     if !created && request.build_url.is_some() && version.build_url != request.build_url {
         version = versions::update_build_url(conn, version.id, request.build_url.as_deref())?;
     }
@@ -60,18 +66,16 @@ pub fn record_version(
     for tag in &request.tags {
         tags::add(conn, &version, tag)?;
     }
-    if pacticipant.main_branch.is_none() {
-        let candidates = request.branch.iter().map(BranchName::as_str);
-        let from_tags = request.tags.iter().map(TagName::as_str);
-        if let Some(main) = candidates
-            .chain(from_tags)
-            .find(|n| MAIN_BRANCH_NAMES.contains(n))
-        {
-            let attrs = PacticipantAttributes {
-                main_branch: Some(main.to_owned()),
-                ..Default::default()
-            };
-            pacticipant = pacticipants::update_attributes(conn, pacticipant.id, &attrs)?;
+    let mut pacticipant = pacticipant;
+    let names = request.branch.iter().map(BranchName::as_str);
+    for name in names.chain(request.tags.iter().map(TagName::as_str)) {
+        if branches::auto_detect_main_branch(conn, pacticipant.id, name)? {
+            let id = pacticipant.id;
+            pacticipant = pacticipants::find_by_id(conn, id)?.ok_or(StoreError::MissingRow {
+                what: "pacticipant",
+                id,
+            })?;
+            break;
         }
     }
     Ok(RecordedVersion {

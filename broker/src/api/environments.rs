@@ -222,14 +222,21 @@ pub async fn update_environment(
     let uuid = path.into_inner();
     let updated = state
         .transaction(move |conn| {
-            let current = find_environment(conn, &uuid)?;
+            let found = find_environment(conn, &uuid)?;
+            // the row as committed once we hold its lock: fields this PUT
+            // leaves out keep what a concurrent PUT wrote
+            let current = environments::lock(conn, found.id)?
+                .ok_or_else(|| BrokerError::not_found(format!("Environment with uuid '{uuid}'")))?;
             let attrs = request.attributes(Some(&current))?;
             if let Some(other) = environments::find_by_name(conn, attrs.name.as_str())?
                 && other.id != current.id
             {
                 return Err(name_taken(&attrs.name));
             }
-            Ok(environments::update(conn, current.id, &attrs)?)
+            match environments::update(conn, current.id, &attrs) {
+                Err(e) if e.is_unique_violation() => Err(name_taken(&attrs.name)),
+                other => Ok(other?),
+            }
         })
         .await?;
     Ok(hal::ok(&environment_json(&base, &updated)?))

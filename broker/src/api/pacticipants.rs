@@ -200,14 +200,13 @@ pub async fn update_pacticipant(
     let replace = req.method() == actix_web::http::Method::PUT;
     let (row, created) = state
         .transaction(move |conn| {
-            let existing = pacticipants::find_by_name(conn, name.as_str())?;
             let attrs = request.attributes();
-            Ok(match existing {
-                None => (pacticipants::insert(conn, &name, &attrs)?, true),
-                Some(p) if replace => {
+            Ok(match pacticipants::find_or_insert(conn, &name, &attrs)? {
+                (p, true) => (p, true),
+                (p, false) if replace => {
                     (pacticipants::replace_attributes(conn, p.id, &attrs)?, false)
                 }
-                Some(p) => (pacticipants::update_attributes(conn, p.id, &attrs)?, false),
+                (p, false) => (pacticipants::update_attributes(conn, p.id, &attrs)?, false),
             })
         })
         .await?;

@@ -190,12 +190,10 @@ pub async fn update_version(
     let (view, created) = state
         .transaction(move |conn| {
             let p = pacticipants::find_or_create(conn, &name)?;
-            let existing = versions::find_by_number(conn, p.id, number.as_str())?;
-            let created = existing.is_none();
-            let mut v = match existing {
-                Some(v) => v,
-                None => versions::insert(conn, p.id, &number, None)?,
-            };
+            let (v, created) = versions::find_or_insert(conn, p.id, &number, None)?;
+            // held to the end: a concurrent PUT of the tags waits, then sees ours
+            let mut v = versions::lock(conn, v.id)?
+                .ok_or_else(|| BrokerError::not_found(format!("Version '{number}'")))?;
             if replace || request.build_url.is_some() {
                 v = versions::update_build_url(conn, v.id, request.build_url.as_deref())?;
             }

@@ -73,17 +73,17 @@ pub fn record(
     }
 }
 
-/// Serialises deployments into one environment: a write to the
-/// environment's row holds its row lock (PostgreSQL) until the transaction
-/// ends, so a second deployer waits and then sees the first one's row
-/// instead of racing it to the unique slot. (SQLite already holds the
-/// database's write lock.) Deployments are rare; the wait is short.
+/// Serialises deployments into one environment: its row lock (see
+/// `environments::lock`) makes a second deployer wait and then see the first
+/// one's row instead of racing it to the unique slot. Deployments are rare;
+/// the wait is short.
 fn lock_environment(conn: &mut AnyConnection, environment_id: i64) -> Result<(), StoreError> {
-    use crate::schema::environments;
-    diesel::update(environments::table.find(environment_id))
-        .set(environments::updated_at.eq(environments::updated_at))
-        .execute(conn)?;
-    Ok(())
+    super::environments::lock(conn, environment_id)?
+        .map(|_| ())
+        .ok_or(StoreError::MissingRow {
+            what: "environment",
+            id: environment_id,
+        })
 }
 
 fn insert(

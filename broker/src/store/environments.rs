@@ -92,6 +92,18 @@ pub fn insert(
         .get_result(conn)?)
 }
 
+/// Takes the environment's row lock until the transaction ends and returns
+/// the row as committed now (see `versions::lock`): updates of the
+/// environment and deployments into it queue here. `None` when it was
+/// deleted meanwhile.
+pub fn lock(conn: &mut AnyConnection, id: i64) -> Result<Option<Environment>, StoreError> {
+    Ok(diesel::update(environments::table.find(id))
+        .set(environments::updated_at.eq(environments::updated_at))
+        .returning(environments::all_columns)
+        .get_result(conn)
+        .optional()?)
+}
+
 /// Replaces an environment's attributes.
 pub fn update(
     conn: &mut AnyConnection,

@@ -104,16 +104,41 @@ pub fn find_or_create(
     conn: &mut AnyConnection,
     name: &PacticipantName,
 ) -> Result<Pacticipant, StoreError> {
+    find_or_insert(conn, name, &PacticipantAttributes::default()).map(|(p, _)| p)
+}
+
+/// The pacticipant called `name`, inserted with `attrs` when new; true when
+/// this call created it. The insert runs in a savepoint: on PostgreSQL a
+/// failed statement aborts the whole transaction, so losing the race to a
+/// concurrent creator must roll back only the insert.
+pub fn find_or_insert(
+    conn: &mut AnyConnection,
+    name: &PacticipantName,
+    attrs: &PacticipantAttributes,
+) -> Result<(Pacticipant, bool), StoreError> {
     if let Some(found) = find_by_name(conn, name.as_str())? {
-        return Ok(found);
+        return Ok((found, false));
     }
-    // A savepoint: on PostgreSQL a failed statement aborts the whole
-    // transaction, so losing the insert race must roll back only the insert.
-    match super::racing_insert(conn, |c| insert(c, name, &PacticipantAttributes::default())) {
+    match super::racing_insert(conn, |c| insert(c, name, attrs)) {
+        Ok(inserted) => Ok((inserted, true)),
         Err(e) if e.is_unique_violation() => find_by_name(conn, name.as_str())?
+            .map(|p| (p, false))
             .ok_or(StoreError::Query(diesel::result::Error::NotFound)),
-        other => other,
+        Err(e) => Err(e),
     }
+}
+
+/// The columns an update writes; a `None` field is left out of the
+/// statement, so a merge is one `UPDATE` (no read-modify-write to race).
+#[derive(AsChangeset)]
+#[diesel(table_name = pacticipants)]
+struct Changes<'a> {
+    display_name: Option<Option<&'a str>>,
+    repository_url: Option<Option<&'a str>>,
+    repository_name: Option<Option<&'a str>>,
+    repository_namespace: Option<Option<&'a str>>,
+    main_branch: Option<Option<&'a str>>,
+    updated_at: chrono::NaiveDateTime,
 }
 
 /// Sets every attribute given in `attrs` (merge semantics) and returns the row.
@@ -122,25 +147,18 @@ pub fn update_attributes(
     id: i64,
     attrs: &PacticipantAttributes,
 ) -> Result<Pacticipant, StoreError> {
-    let current = pacticipants::table
-        .find(id)
-        .select(Pacticipant::as_select())
-        .first(conn)?;
-    let pick = |new: &Option<String>, old: Option<String>| new.clone().or(old);
-    Ok(diesel::update(pacticipants::table.find(id))
-        .set((
-            pacticipants::display_name.eq(pick(&attrs.display_name, current.display_name)),
-            pacticipants::repository_url.eq(pick(&attrs.repository_url, current.repository_url)),
-            pacticipants::repository_name.eq(pick(&attrs.repository_name, current.repository_name)),
-            pacticipants::repository_namespace.eq(pick(
-                &attrs.repository_namespace,
-                current.repository_namespace,
-            )),
-            pacticipants::main_branch.eq(pick(&attrs.main_branch, current.main_branch)),
-            pacticipants::updated_at.eq(now()),
-        ))
-        .returning(pacticipants::all_columns)
-        .get_result(conn)?)
+    write(
+        conn,
+        id,
+        &Changes {
+            display_name: given(&attrs.display_name),
+            repository_url: given(&attrs.repository_url),
+            repository_name: given(&attrs.repository_name),
+            repository_namespace: given(&attrs.repository_namespace),
+            main_branch: given(&attrs.main_branch),
+            updated_at: now(),
+        },
+    )
 }
 
 /// Replaces every attribute (PUT semantics: absent means cleared).
@@ -149,15 +167,37 @@ pub fn replace_attributes(
     id: i64,
     attrs: &PacticipantAttributes,
 ) -> Result<Pacticipant, StoreError> {
+    write(
+        conn,
+        id,
+        &Changes {
+            display_name: all(&attrs.display_name),
+            repository_url: all(&attrs.repository_url),
+            repository_name: all(&attrs.repository_name),
+            repository_namespace: all(&attrs.repository_namespace),
+            main_branch: all(&attrs.main_branch),
+            updated_at: now(),
+        },
+    )
+}
+
+/// A given value replaces, an absent one is left alone.
+fn given(v: &Option<String>) -> Option<Option<&str>> {
+    v.as_deref().map(Some)
+}
+
+/// A given value replaces, an absent one clears.
+fn all(v: &Option<String>) -> Option<Option<&str>> {
+    Some(v.as_deref())
+}
+
+fn write(
+    conn: &mut AnyConnection,
+    id: i64,
+    changes: &Changes<'_>,
+) -> Result<Pacticipant, StoreError> {
     Ok(diesel::update(pacticipants::table.find(id))
-        .set((
-            pacticipants::display_name.eq(attrs.display_name.as_deref()),
-            pacticipants::repository_url.eq(attrs.repository_url.as_deref()),
-            pacticipants::repository_name.eq(attrs.repository_name.as_deref()),
-            pacticipants::repository_namespace.eq(attrs.repository_namespace.as_deref()),
-            pacticipants::main_branch.eq(attrs.main_branch.as_deref()),
-            pacticipants::updated_at.eq(now()),
-        ))
+        .set(changes)
         .returning(pacticipants::all_columns)
         .get_result(conn)?)
 }

@@ -125,6 +125,21 @@ pub fn find_or_insert(
     }
 }
 
+/// Takes the version's row lock until the transaction ends and returns
+/// the row as committed now: the first step of every read-modify-write of
+/// a version and what hangs off it (its publications, tags, build URL).
+/// On PostgreSQL a concurrent writer of the same version waits here, then
+/// reads what the first one committed (read committed takes a fresh snapshot
+/// per statement); SQLite already holds the database's write lock. `None`
+/// when the version was deleted meanwhile.
+pub fn lock(conn: &mut AnyConnection, id: i64) -> Result<Option<Version>, StoreError> {
+    Ok(diesel::update(versions::table.find(id))
+        .set(versions::number.eq(versions::number))
+        .returning(versions::all_columns)
+        .get_result(conn)
+        .optional()?)
+}
+
 /// Sets the build URL.
 pub fn update_build_url(
     conn: &mut AnyConnection,

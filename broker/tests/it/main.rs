@@ -4,6 +4,7 @@
 mod access;
 mod basics;
 mod can_i_deploy;
+mod concurrency;
 mod deployments;
 mod environments;
 mod for_verification;
