@@ -24,19 +24,81 @@ pub fn read_text(path: &Path) -> anyhow::Result<String> {
     std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))
 }
 
-/// Writes `text` to `path`, or to standard output for `None` or `-`. A file
-/// is written whole or not at all (temporary file, then rename).
+/// Writes `text` and a newline to `path`, or to standard output for `None`
+/// or `-` (see [`write_file`]).
 pub fn write_output(path: Option<&Path>, text: &str) -> anyhow::Result<()> {
     match path {
         None => print_stdout(text),
         Some(p) if p == Path::new("-") => print_stdout(text),
-        Some(p) => {
-            let tmp = p.with_extension("accord-tmp");
-            std::fs::write(&tmp, format!("{text}\n"))
-                .with_context(|| format!("cannot write {}", tmp.display()))?;
-            std::fs::rename(&tmp, p).with_context(|| format!("cannot write {}", p.display()))
-        }
+        Some(p) => write_file(p, format!("{text}\n").as_bytes()),
     }
+}
+
+/// Writes `bytes` to `path` without destroying what is there.
+///
+/// A regular file, or a path that does not exist yet, is replaced whole or
+/// not at all: the bytes go to a temporary file with a unique name in the
+/// same directory, are flushed to disk, and the temporary file is renamed
+/// over the target (an existing file keeps its permissions; a symlink is
+/// followed, so the file it points at is replaced and the link stays).
+/// Anything else — `/dev/null`, a FIFO, a terminal — is written straight
+/// into: renaming over it would replace the device or pipe with a plain
+/// file (as root, `-o /dev/null` used to replace the system's `/dev/null`).
+pub fn write_file(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
+    let cannot = || format!("cannot write {}", path.display());
+    match std::fs::metadata(path) {
+        Ok(meta) if meta.is_dir() => bail!("cannot write {}: it is a directory", path.display()),
+        Ok(meta) if !meta.is_file() => {
+            let mut file = std::fs::OpenOptions::new()
+                .write(true)
+                .open(path)
+                .with_context(cannot)?;
+            file.write_all(bytes).with_context(cannot)
+        }
+        Ok(meta) => {
+            let real = std::fs::canonicalize(path).with_context(cannot)?;
+            replace(&real, bytes, Some(meta.permissions())).with_context(cannot)
+        }
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            replace(path, bytes, None).with_context(cannot)
+        }
+        Err(e) => Err(e).with_context(cannot),
+    }
+}
+
+/// Temporary file beside `target`, synced, then renamed over it. A new
+/// file gets what `File::create` would give it (0666 less the umask:
+/// open(2) applies the umask to the mode tempfile passes); an existing
+/// one keeps `permissions`.
+fn replace(
+    target: &Path,
+    bytes: &[u8],
+    permissions: Option<std::fs::Permissions>,
+) -> std::io::Result<()> {
+    let dir = match target.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    let name = target
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let prefix = format!(".{name}.");
+    let mut builder = tempfile::Builder::new();
+    builder.prefix(&prefix).suffix(".tmp");
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        builder.permissions(std::fs::Permissions::from_mode(0o666));
+    }
+    let mut tmp = builder.tempfile_in(dir)?;
+    tmp.write_all(bytes)?;
+    if let Some(p) = permissions {
+        tmp.as_file().set_permissions(p)?;
+    }
+    tmp.as_file().sync_all()?;
+    tmp.persist(target).map_err(|e| e.error)?;
+    Ok(())
 }
 
 fn print_stdout(text: &str) -> anyhow::Result<()> {
@@ -53,4 +115,101 @@ pub fn read_json(path: &Path) -> anyhow::Result<serde_json::Value> {
         text.trim_start_matches('\u{feff}'),
         &origin,
     )?)
+}
+
+#[cfg(all(test, unix))]
+mod tests {
+    use std::os::unix::fs::{FileTypeExt, PermissionsExt};
+    use std::path::PathBuf;
+
+    use super::*;
+
+    fn scratch(name: &str) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("accord-files-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).expect("scratch dir");
+        dir
+    }
+
+    fn entries(dir: &Path) -> Vec<String> {
+        let mut names: Vec<String> = std::fs::read_dir(dir)
+            .expect("list")
+            .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
+            .collect();
+        names.sort();
+        names
+    }
+
+    #[test]
+    fn a_fifo_is_written_into_and_stays_a_fifo() {
+        let dir = scratch("fifo");
+        let fifo = dir.join("out.json");
+        let made = std::process::Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .expect("mkfifo runs");
+        assert!(made.success());
+        let reader = {
+            let fifo = fifo.clone();
+            std::thread::spawn(move || std::fs::read(&fifo).expect("read the fifo"))
+        };
+        write_file(&fifo, b"{\"ok\":true}\n").expect("written");
+        // checked before joining: a replaced FIFO would leave the reader blocked
+        let kind = std::fs::symlink_metadata(&fifo)
+            .expect("still there")
+            .file_type();
+        assert!(kind.is_fifo(), "the FIFO was replaced by {kind:?}");
+        assert_eq!(reader.join().expect("reader"), b"{\"ok\":true}\n");
+        assert_eq!(entries(&dir), ["out.json"], "no temporary file is left");
+    }
+
+    #[test]
+    fn a_regular_file_is_replaced_whole_and_keeps_its_permissions() {
+        let dir = scratch("regular");
+        let file = dir.join("out.json");
+        std::fs::write(&file, "old and longer than the new content").expect("seed");
+        std::fs::set_permissions(&file, std::fs::Permissions::from_mode(0o640)).expect("chmod");
+        write_file(&file, b"new").expect("written");
+        assert_eq!(std::fs::read(&file).expect("read"), b"new");
+        let mode = std::fs::metadata(&file).expect("meta").permissions().mode() & 0o777;
+        assert_eq!(mode, 0o640);
+        assert_eq!(entries(&dir), ["out.json"]);
+    }
+
+    #[test]
+    fn a_new_file_gets_the_permissions_file_create_would_give() {
+        let dir = scratch("new");
+        let reference = dir.join("reference");
+        std::fs::File::create(&reference).expect("create");
+        let file = dir.join("out.json");
+        write_file(&file, b"x").expect("written");
+        let mode = |p: &Path| std::fs::metadata(p).expect("meta").permissions().mode() & 0o777;
+        assert_eq!(mode(&file), mode(&reference));
+    }
+
+    #[test]
+    fn a_symlink_is_followed_and_stays_a_link() {
+        let dir = scratch("link");
+        let target = dir.join("target.json");
+        std::fs::write(&target, "old").expect("seed");
+        let link = dir.join("link.json");
+        std::os::unix::fs::symlink(&target, &link).expect("symlink");
+        write_file(&link, b"new").expect("written");
+        assert!(
+            std::fs::symlink_metadata(&link)
+                .expect("link")
+                .file_type()
+                .is_symlink()
+        );
+        assert_eq!(std::fs::read(&target).expect("read"), b"new");
+        assert_eq!(entries(&dir), ["link.json", "target.json"]);
+    }
+
+    #[test]
+    fn a_directory_is_refused_and_left_alone() {
+        let dir = scratch("dir");
+        let err = write_file(&dir, b"x").expect_err("refused");
+        assert!(err.to_string().contains("is a directory"), "{err}");
+        assert!(dir.is_dir());
+    }
 }

@@ -381,8 +381,7 @@ fn emit(args: &VerifyArgs, report: &VerificationReport) -> anyhow::Result<()> {
     };
     match &args.output_file {
         Some(path) => {
-            std::fs::write(path, &rendered)
-                .with_context(|| format!("cannot write {}", path.display()))?;
+            crate::cmd::files::write_file(path, rendered.as_bytes())?;
             if args.output != Format::Text {
                 print!("{}", summary(report));
             }

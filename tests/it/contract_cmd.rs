@@ -160,3 +160,36 @@ fn a_wrong_type_in_a_pact_file_is_named_by_its_json_path() {
     assert_eq!(out.status.code(), Some(2));
     assert!(stderr_of(&out).contains("line 1"), "{}", stderr_of(&out));
 }
+
+#[cfg(unix)]
+#[test]
+fn compile_into_a_fifo_writes_through_it_and_leaves_it_a_fifo() {
+    use std::os::unix::fs::FileTypeExt;
+    let dir = temp_dir("compile-fifo");
+    let fifo = dir.join("out.json");
+    let made = std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .expect("mkfifo runs");
+    assert!(made.success());
+    let reader = {
+        let fifo = fifo.clone();
+        std::thread::spawn(move || std::fs::read_to_string(&fifo).expect("read the fifo"))
+    };
+    let out = accord()
+        .args(["contract", "compile"])
+        .arg(repo_root().join("examples/planning-agent.yaml"))
+        .arg("-o")
+        .arg(&fifo)
+        .output()
+        .expect("runs");
+    assert_eq!(out.status.code(), Some(0), "{}", stderr_of(&out));
+    // checked before joining: a replaced FIFO would leave the reader blocked
+    let kind = std::fs::symlink_metadata(&fifo)
+        .expect("still there")
+        .file_type();
+    assert!(kind.is_fifo(), "the FIFO was replaced by {kind:?}");
+    let text = reader.join().expect("reader");
+    let contract: Value = serde_json::from_str(&text).expect("the contract came through the FIFO");
+    assert_eq!(contract["metadata"]["accord"]["a2a"], "1.0");
+}
