@@ -5,6 +5,12 @@ use crate::auth::Role;
 /// Default request body limit (10 MiB).
 pub const DEFAULT_BODY_LIMIT: usize = 10 * 1024 * 1024;
 
+/// Default time a request body has to arrive whole.
+pub const DEFAULT_BODY_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(10);
+
+/// Default time a client has to send the request head.
+pub const DEFAULT_HEAD_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(5);
+
 /// The broker's configuration; everything another replica needs is in the
 /// database, so two processes with the same config serve the same data.
 #[derive(Debug, Clone)]
@@ -17,6 +23,10 @@ pub struct BrokerConfig {
     pub base_url: Option<String>,
     /// Largest accepted request body, in bytes.
     pub body_limit: usize,
+    /// How long a request body may take to arrive (then 408, connection closed).
+    pub body_timeout: std::time::Duration,
+    /// How long the request line and headers may take to arrive.
+    pub head_timeout: std::time::Duration,
     /// Let anonymous clients read even when tokens or accounts exist.
     pub public_read: bool,
     /// HTTP Basic accounts (the Pact Broker's read/write and read-only users).
@@ -35,6 +45,8 @@ impl BrokerConfig {
             bind: "127.0.0.1:9292".into(),
             base_url: None,
             body_limit: DEFAULT_BODY_LIMIT,
+            body_timeout: DEFAULT_BODY_TIMEOUT,
+            head_timeout: DEFAULT_HEAD_TIMEOUT,
             public_read: false,
             accounts: Vec::new(),
             pool_size: 8,

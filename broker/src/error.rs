@@ -60,6 +60,17 @@ pub enum BrokerError {
         /// Extra members merged into the body (Pact's `notices`).
         extra: Map<String, Value>,
     },
+    /// 408: the request body did not arrive within the body timeout.
+    #[error("the request body did not arrive within {seconds} s")]
+    RequestTimeout { seconds: u64 },
+    /// An error actix answered by itself (a method the route does not
+    /// take, a body it could not read), with its status, in our shape.
+    #[error("{detail}")]
+    Http {
+        status: u16,
+        detail: String,
+        errors: Vec<FieldError>,
+    },
     /// 413: the body is larger than the configured limit.
     #[error("the request body is larger than the limit of {limit} bytes")]
     PayloadTooLarge { limit: usize },
@@ -124,6 +135,8 @@ impl BrokerError {
             BrokerError::NotFound { .. } => "urn:accord:problem:not-found",
             BrokerError::Conflict { .. } => "urn:accord:problem:conflict",
             BrokerError::PayloadTooLarge { .. } => "urn:accord:problem:payload-too-large",
+            BrokerError::RequestTimeout { .. } => "urn:accord:problem:request-timeout",
+            BrokerError::Http { .. } => "urn:accord:problem:http",
             BrokerError::UnsupportedMediaType { .. } => "urn:accord:problem:unsupported-media-type",
             BrokerError::Unprocessable { .. } => "urn:accord:problem:unprocessable",
             BrokerError::Unavailable(_) => "urn:accord:problem:unavailable",
@@ -140,6 +153,8 @@ impl BrokerError {
             BrokerError::NotFound { .. } => "Not found",
             BrokerError::Conflict { .. } => "Conflict",
             BrokerError::PayloadTooLarge { .. } => "Payload too large",
+            BrokerError::RequestTimeout { .. } => "Request timeout",
+            BrokerError::Http { .. } => "Request refused",
             BrokerError::UnsupportedMediaType { .. } => "Unsupported media type",
             BrokerError::Unprocessable { .. } => "Unprocessable content",
             BrokerError::Unavailable(_) => "Service unavailable",
@@ -152,7 +167,8 @@ impl BrokerError {
         match self {
             BrokerError::BadRequest { errors, .. }
             | BrokerError::Conflict { errors, .. }
-            | BrokerError::Unprocessable { errors, .. } => errors,
+            | BrokerError::Unprocessable { errors, .. }
+            | BrokerError::Http { errors, .. } => errors,
             _ => &[],
         }
     }
@@ -196,6 +212,10 @@ impl ResponseError for BrokerError {
             BrokerError::NotFound { .. } => StatusCode::NOT_FOUND,
             BrokerError::Conflict { .. } => StatusCode::CONFLICT,
             BrokerError::PayloadTooLarge { .. } => StatusCode::PAYLOAD_TOO_LARGE,
+            BrokerError::RequestTimeout { .. } => StatusCode::REQUEST_TIMEOUT,
+            BrokerError::Http { status, .. } => {
+                StatusCode::from_u16(*status).unwrap_or(StatusCode::BAD_REQUEST)
+            }
             BrokerError::UnsupportedMediaType { .. } => StatusCode::UNSUPPORTED_MEDIA_TYPE,
             BrokerError::Unprocessable { .. } => StatusCode::UNPROCESSABLE_ENTITY,
             BrokerError::Unavailable(_) | BrokerError::ShuttingDown => {

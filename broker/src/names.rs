@@ -17,6 +17,8 @@ pub enum NameError {
     Space,
     #[error("must be 64 lowercase hexadecimal characters (a sha256)")]
     NotSha,
+    #[error("must not contain ':' (it separates the user from the password in HTTP Basic)")]
+    Colon,
 }
 
 const MAX_NAME: usize = 255;
@@ -92,6 +94,67 @@ name_type!(
     EnvironmentName, spaces: false
 );
 
+name_type!(
+    /// An API token's name (it doubles as an HTTP Basic user name).
+    TokenName, spaces: true
+);
+
+impl TokenName {
+    /// Parses a token name: a name without spaces or `:` (the Basic
+    /// separator), so that every stored token can be used and revoked.
+    pub fn parse_token(text: &str) -> Result<Self, NameError> {
+        if text.contains(':') {
+            return Err(NameError::Colon);
+        }
+        TokenName::parse(text)
+    }
+}
+
+/// Longest free text a client may store (display names, URLs).
+pub const MAX_FREE_TEXT: usize = 4096;
+
+/// Free text a client sets — a display name, a repository or build URL:
+/// anything but control characters other than tab and line breaks (NUL in
+/// particular, which PostgreSQL cannot store in text), at most
+/// [`MAX_FREE_TEXT`] characters. Deserialising refuses bad text, so a body
+/// field names itself by JSON path.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[serde(transparent)]
+pub struct FreeText(String);
+
+impl FreeText {
+    /// Parses `text`.
+    pub fn parse(text: &str) -> Result<Self, NameError> {
+        if text.chars().count() > MAX_FREE_TEXT {
+            return Err(NameError::TooLong { max: MAX_FREE_TEXT });
+        }
+        if text
+            .chars()
+            .any(|c| c.is_control() && !matches!(c, '\t' | '\n' | '\r'))
+        {
+            return Err(NameError::Control);
+        }
+        Ok(FreeText(text.to_owned()))
+    }
+
+    /// The text.
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+
+    /// The text, owned.
+    pub fn into_string(self) -> String {
+        self.0
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for FreeText {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let text = String::deserialize(d)?;
+        FreeText::parse(&text).map_err(serde::de::Error::custom)
+    }
+}
+
 /// The sha256 (hex) of a contract's canonical content.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
 #[serde(transparent)]
@@ -145,6 +208,41 @@ mod tests {
         assert!(ContentSha::parse(&"a".repeat(64)).is_ok());
         assert_eq!(ContentSha::parse(&"A".repeat(64)), Err(NameError::NotSha));
         assert_eq!(ContentSha::parse("abc"), Err(NameError::NotSha));
+    }
+
+    #[test]
+    fn nul_del_and_line_breaks_are_refused_in_names() {
+        for bad in ["a\0b", "a\u{7f}", "a\nb", "a\u{85}b"] {
+            assert_eq!(
+                VersionNumber::parse(bad),
+                Err(NameError::Control),
+                "{bad:?}"
+            );
+            assert_eq!(
+                TokenName::parse_token(bad),
+                Err(NameError::Control),
+                "{bad:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn token_names_have_no_colon() {
+        assert_eq!(TokenName::parse_token("ci:bot"), Err(NameError::Colon));
+        assert!(TokenName::parse_token("ci bot").is_ok());
+    }
+
+    #[test]
+    fn free_text_keeps_line_breaks_and_refuses_nul() {
+        assert!(FreeText::parse("Order service\nsecond line\t!").is_ok());
+        assert_eq!(FreeText::parse("a\0"), Err(NameError::Control));
+        let err = serde_json::from_str::<FreeText>("\"x\\u0000y\"").expect_err("refused");
+        assert!(err.to_string().contains("control characters"), "{err}");
+        let long = "x".repeat(MAX_FREE_TEXT + 1);
+        assert_eq!(
+            FreeText::parse(&long),
+            Err(NameError::TooLong { max: MAX_FREE_TEXT })
+        );
     }
 
     #[test]

@@ -1,7 +1,12 @@
 //! Every route of the broker, in one place, shared by `accord serve` and the
 //! tests. Handlers live in `api/`.
+//!
+//! The table is data as well as wiring: [`ROUTES`] lists every method and
+//! path pattern in the order actix matches them, so the adversarial tests
+//! walk every route (a new route is covered the day it lands) and the edge
+//! checks name a path segment by its parameter.
 
-use actix_web::web::{self, delete, get, patch, post, put};
+use actix_web::web;
 
 use crate::api::{
     badges, branches, can_i_deploy, deployments, diagnostic, environments, for_verification, index,
@@ -9,304 +14,185 @@ use crate::api::{
     publish_legacy, releases, tags, tokens, verifications, versions,
 };
 
-/// Mounts every route.
-pub fn configure(cfg: &mut web::ServiceConfig) {
-    cfg.route("/", get().to(index::get_index))
-        .route(
-            "/diagnostic/status/heartbeat",
-            get().to(diagnostic::get_heartbeat),
-        )
-        .route(
-            "/diagnostic/status/dependencies",
-            get().to(diagnostic::get_dependencies),
-        );
+/// One route: an HTTP method and a path pattern (`{name}` is one segment).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Route {
+    pub method: &'static str,
+    pub path: &'static str,
+}
+
+macro_rules! route_table {
+    ($($method:ident $path:literal => $handler:path;)*) => {
+        /// Every route, in matching order.
+        pub const ROUTES: &[Route] = &[$(Route { method: stringify!($method), path: $path }),*];
+
+        /// Mounts every route.
+        pub fn configure(cfg: &mut web::ServiceConfig) {
+            $(route_table!(@mount cfg, $method, $path, $handler);)*
+        }
+    };
+    (@mount $cfg:ident, GET, $path:literal, $handler:path) => { $cfg.route($path, web::get().to($handler)) };
+    (@mount $cfg:ident, POST, $path:literal, $handler:path) => { $cfg.route($path, web::post().to($handler)) };
+    (@mount $cfg:ident, PUT, $path:literal, $handler:path) => { $cfg.route($path, web::put().to($handler)) };
+    (@mount $cfg:ident, PATCH, $path:literal, $handler:path) => { $cfg.route($path, web::patch().to($handler)) };
+    (@mount $cfg:ident, DELETE, $path:literal, $handler:path) => { $cfg.route($path, web::delete().to($handler)) };
+}
+
+route_table! {
+    // index and diagnostics
+    GET "/" => index::get_index;
+    GET "/diagnostic/status/heartbeat" => diagnostic::get_heartbeat;
+    GET "/diagnostic/status/dependencies" => diagnostic::get_dependencies;
 
     // tokens (admin)
-    cfg.route("/tokens", get().to(tokens::list_tokens))
-        .route("/tokens", post().to(tokens::create_token))
-        .route("/tokens/{name}", delete().to(tokens::revoke_token));
+    GET "/tokens" => tokens::list_tokens;
+    POST "/tokens" => tokens::create_token;
+    DELETE "/tokens/{name}" => tokens::revoke_token;
 
-    // matrix, can-i-deploy, badges (before the pact routes: `…/latest/badge`
-    // must win over `…/latest/{tag}`)
-    cfg.route("/matrix", get().to(matrix::get_matrix))
-        .route(
-            "/matrix/provider/{provider}/consumer/{consumer}",
-            get().to(matrix::get_matrix_for_pair),
-        )
-        .route("/can-i-deploy", get().to(can_i_deploy::get_can_i_deploy))
-        .route(
-            "/pacts/provider/{provider}/consumer/{consumer}/latest/badge",
-            get().to(badges::get_latest_pact_badge),
-        )
-        .route(
-            "/pacts/provider/{provider}/consumer/{consumer}/latest/{tag}/badge",
-            get().to(badges::get_latest_tagged_pact_badge),
-        )
-        .route(
-            "/pacticipants/{pacticipant}/latest-version/{tag}/can-i-deploy/to/{environment}/badge",
-            get().to(badges::get_tag_can_i_deploy_badge),
-        )
-        .route(
-            "/pacticipants/{pacticipant}/branches/{branch}/latest-version/can-i-deploy/to-environment/{environment}/badge",
-            get().to(badges::get_branch_can_i_deploy_badge),
-        );
+    // matrix, can-i-deploy, badges (before the pact routes: `…/latest/badge` must win over `…/latest/{tag}`)
+    GET "/matrix" => matrix::get_matrix;
+    GET "/matrix/provider/{provider}/consumer/{consumer}" => matrix::get_matrix_for_pair;
+    GET "/can-i-deploy" => can_i_deploy::get_can_i_deploy;
+    GET "/pacts/provider/{provider}/consumer/{consumer}/latest/badge" => badges::get_latest_pact_badge;
+    GET "/pacts/provider/{provider}/consumer/{consumer}/latest/{tag}/badge" => badges::get_latest_tagged_pact_badge;
+    GET "/pacticipants/{pacticipant}/latest-version/{tag}/can-i-deploy/to/{environment}/badge" => badges::get_tag_can_i_deploy_badge;
+    GET "/pacticipants/{pacticipant}/branches/{branch}/latest-version/can-i-deploy/to-environment/{environment}/badge" => badges::get_branch_can_i_deploy_badge;
 
     // pacticipants
-    cfg.route("/pacticipants", get().to(pacticipants::list_pacticipants))
-        .route("/pacticipants", post().to(pacticipants::create_pacticipant))
-        .route(
-            "/pacticipants/{pacticipant}",
-            get().to(pacticipants::get_pacticipant),
-        )
-        .route(
-            "/pacticipants/{pacticipant}",
-            put().to(pacticipants::update_pacticipant),
-        )
-        .route(
-            "/pacticipants/{pacticipant}",
-            patch().to(pacticipants::update_pacticipant),
-        )
-        .route(
-            "/pacticipants/{pacticipant}",
-            delete().to(pacticipants::delete_pacticipant),
-        );
-
-    // versions, branches, tags
-    resources_versions(cfg);
-
-    // environments, deployed and released versions
-    resources_environments(cfg);
-
-    // contracts: publish and retrieve
-    configure_contracts(cfg);
+    GET "/pacticipants" => pacticipants::list_pacticipants;
+    POST "/pacticipants" => pacticipants::create_pacticipant;
+    GET "/pacticipants/{pacticipant}" => pacticipants::get_pacticipant;
+    PUT "/pacticipants/{pacticipant}" => pacticipants::update_pacticipant;
+    PATCH "/pacticipants/{pacticipant}" => pacticipants::update_pacticipant;
+    DELETE "/pacticipants/{pacticipant}" => pacticipants::delete_pacticipant;
 
     // verification results, pacts for verification
-    let pact_version = "/pacts/provider/{provider}/consumer/{consumer}/pact-version/{sha}";
-    cfg.route(
-        &format!("{pact_version}/verification-results"),
-        post().to(verifications::publish_verification),
-    )
-    .route(
-        &format!("{pact_version}/metadata/{{metadata}}/verification-results"),
-        post().to(verifications::publish_verification_with_metadata),
-    )
-    .route(
-        &format!("{pact_version}/verification-results/{{number}}"),
-        get().to(verifications::get_verification),
-    )
-    .route(
-        "/pacts/provider/{provider}/consumer/{consumer}/version/{version}/verification-results/latest",
-        get().to(verifications::get_latest_for_consumer_version),
-    )
-    .route(
-        "/pacts/provider/{provider}/consumer/{consumer}/latest/verification-results/latest",
-        get().to(verifications::get_latest_for_latest_pact),
-    )
-    .route(
-        "/verification-results/consumer/{consumer}/version/{version}/latest",
-        get().to(verifications::get_consumer_version_summary),
-    )
-    .route(
-        "/pacts/provider/{provider}/for-verification",
-        get().to(for_verification::get_for_verification),
-    )
-    .route(
-        "/pacts/provider/{provider}/for-verification",
-        post().to(for_verification::post_for_verification),
-    );
+    POST "/pacts/provider/{provider}/consumer/{consumer}/pact-version/{sha}/verification-results" => verifications::publish_verification;
+    POST "/pacts/provider/{provider}/consumer/{consumer}/pact-version/{sha}/metadata/{metadata}/verification-results" => verifications::publish_verification_with_metadata;
+    GET "/pacts/provider/{provider}/consumer/{consumer}/pact-version/{sha}/verification-results/{number}" => verifications::get_verification;
+    GET "/pacts/provider/{provider}/consumer/{consumer}/version/{version}/verification-results/latest" => verifications::get_latest_for_consumer_version;
+    GET "/pacts/provider/{provider}/consumer/{consumer}/latest/verification-results/latest" => verifications::get_latest_for_latest_pact;
+    GET "/verification-results/consumer/{consumer}/version/{version}/latest" => verifications::get_consumer_version_summary;
+    GET "/pacts/provider/{provider}/for-verification" => for_verification::get_for_verification;
+    POST "/pacts/provider/{provider}/for-verification" => for_verification::post_for_verification;
+
+    // versions, branches, tags
+    GET "/pacticipants/{pacticipant}/versions" => versions::list_versions;
+    GET "/pacticipants/{pacticipant}/versions/{version}" => versions::get_version;
+    PUT "/pacticipants/{pacticipant}/versions/{version}" => versions::update_version;
+    PATCH "/pacticipants/{pacticipant}/versions/{version}" => versions::update_version;
+    DELETE "/pacticipants/{pacticipant}/versions/{version}" => versions::delete_version;
+    GET "/pacticipants/{pacticipant}/latest-version" => versions::get_latest_version;
+    GET "/pacticipants/{pacticipant}/latest-version/{tag}" => versions::get_latest_tagged_version;
+    GET "/pacticipants/{pacticipant}/versions/{version}/tags/{tag}" => tags::get_tag;
+    PUT "/pacticipants/{pacticipant}/versions/{version}/tags/{tag}" => tags::put_tag;
+    DELETE "/pacticipants/{pacticipant}/versions/{version}/tags/{tag}" => tags::delete_tag;
+    GET "/pacticipants/{pacticipant}/tags/{tag}/versions" => tags::list_tag_versions;
+    GET "/pacticipants/{pacticipant}/branches" => branches::list_branches;
+    GET "/pacticipants/{pacticipant}/branches/{branch}" => branches::get_branch;
+    DELETE "/pacticipants/{pacticipant}/branches/{branch}" => branches::delete_branch;
+    GET "/pacticipants/{pacticipant}/branches/{branch}/versions" => branches::list_branch_versions;
+    GET "/pacticipants/{pacticipant}/branches/{branch}/latest-version" => branches::get_branch_latest_version;
+    GET "/pacticipants/{pacticipant}/branches/{branch}/versions/{version}" => branches::get_branch_version;
+    PUT "/pacticipants/{pacticipant}/branches/{branch}/versions/{version}" => branches::put_branch_version;
+    DELETE "/pacticipants/{pacticipant}/branches/{branch}/versions/{version}" => branches::delete_branch_version;
+
+    // environments, deployed and released versions
+    GET "/integrations" => integrations::list_integrations;
+    GET "/metrics" => integrations::get_metrics;
+    GET "/environments" => environments::list_environments;
+    POST "/environments" => environments::create_environment;
+    GET "/environments/{uuid}" => environments::get_environment;
+    PUT "/environments/{uuid}" => environments::update_environment;
+    DELETE "/environments/{uuid}" => environments::delete_environment;
+    POST "/pacticipants/{pacticipant}/versions/{version}/deployed-versions/environment/{uuid}" => deployments::record_deployment;
+    GET "/pacticipants/{pacticipant}/versions/{version}/deployed-versions/environment/{uuid}" => deployments::list_version_deployments;
+    GET "/environments/{uuid}/deployed-versions/currently-deployed" => deployments::list_currently_deployed;
+    GET "/deployed-versions/{uuid}" => deployments::get_deployed_version;
+    PATCH "/deployed-versions/{uuid}" => deployments::patch_deployed_version;
+    POST "/pacticipants/{pacticipant}/versions/{version}/released-versions/environment/{uuid}" => releases::record_release;
+    GET "/pacticipants/{pacticipant}/versions/{version}/released-versions/environment/{uuid}" => releases::list_version_releases;
+    GET "/environments/{uuid}/released-versions/currently-supported" => releases::list_currently_supported;
+    GET "/released-versions/{uuid}" => releases::get_released_version;
+    PATCH "/released-versions/{uuid}" => releases::patch_released_version;
+    POST "/contracts/publish" => publish::publish_contracts;
+
+    // contracts: publish and retrieve by pair (more specific paths first: `…/branch/versions` before `…/branch/{branch}`)
+    GET "/pacts/provider/{provider}/consumer/{consumer}/version/{version}" => pacts::get_pact;
+    PUT "/pacts/provider/{provider}/consumer/{consumer}/version/{version}" => publish_legacy::put_pact;
+    PATCH "/pacts/provider/{provider}/consumer/{consumer}/version/{version}" => publish_legacy::put_pact;
+    GET "/pacts/provider/{provider}/consumer/{consumer}/versions/{version}" => pacts::get_pact;
+    GET "/pact/provider/{provider}/consumer/{consumer}/version/{version}" => pacts::get_pact;
+    GET "/pact/provider/{provider}/consumer/{consumer}/latest" => pacts::get_latest_pact;
+    GET "/pacts/provider/{provider}/consumer/{consumer}/latest" => pacts::get_latest_pact;
+    GET "/pacts/provider/{provider}/consumer/{consumer}/latest-untagged" => pacts::get_latest_untagged_pact;
+    GET "/pacts/provider/{provider}/consumer/{consumer}/latest/{tag}" => pacts::get_latest_tagged_pact;
+    GET "/pacts/provider/{provider}/consumer/{consumer}/pact-version/{sha}" => pacts::get_pact_by_sha;
+    GET "/pacts/provider/{provider}/consumer/{consumer}/pact-version/{sha}/metadata/{metadata}" => pacts::get_pact_by_sha_with_metadata;
+    GET "/pacts/provider/{provider}/consumer/{consumer}/versions" => pact_versions::list_pact_versions;
+    GET "/pacts/provider/{provider}/consumer/{consumer}/tag/{tag}" => pact_versions::list_tagged_pact_versions;
+    GET "/pacts/provider/{provider}/consumer/{consumer}/branch/versions" => pact_versions::list_main_branch_pact_versions;
+    GET "/pacts/provider/{provider}/consumer/{consumer}/branch/latest/versions" => pact_versions::list_latest_main_branch_pact_versions;
+    GET "/pacts/provider/{provider}/consumer/{consumer}/branch/{branch}/latest/versions" => pact_versions::list_latest_branch_pact_versions;
+    GET "/pacts/provider/{provider}/consumer/{consumer}/branch/{branch}/latest" => pacts::get_latest_branch_pact;
+    GET "/pacts/provider/{provider}/consumer/{consumer}/branch/{branch}" => pact_versions::list_branch_pact_versions;
+
+    // pacts by provider
+    GET "/pacts/latest" => provider_pacts::list_latest_pacts;
+    GET "/pacts/provider/{provider}" => provider_pacts::list_provider_pacts;
+    GET "/pacts/provider/{provider}/latest" => provider_pacts::list_latest_provider_pacts;
+    GET "/pacts/provider/{provider}/latest/{tag}" => provider_pacts::list_latest_tagged_provider_pacts;
+    GET "/pacts/provider/{provider}/tag/{tag}" => provider_pacts::list_tagged_provider_pacts;
+    GET "/pacts/provider/{provider}/branch" => provider_pacts::list_main_branch_provider_pacts;
+    GET "/pacts/provider/{provider}/branch/latest" => provider_pacts::list_latest_main_branch_provider_pacts;
+    GET "/pacts/provider/{provider}/branch/{branch}" => provider_pacts::list_branch_provider_pacts;
+    GET "/pacts/provider/{provider}/branch/{branch}/latest" => provider_pacts::list_latest_branch_provider_pacts;
 }
 
-/// Versions, branches and tags (the "versions, branches, tags" section).
-fn resources_versions(cfg: &mut web::ServiceConfig) {
-    const V: &str = "/pacticipants/{pacticipant}/versions/{version}";
-    const B: &str = "/pacticipants/{pacticipant}/branches/{branch}";
-    const T: &str = "/pacticipants/{pacticipant}/versions/{version}/tags/{tag}";
-    cfg.route(
-        "/pacticipants/{pacticipant}/versions",
-        get().to(versions::list_versions),
-    )
-    .route(V, get().to(versions::get_version))
-    .route(V, put().to(versions::update_version))
-    .route(V, patch().to(versions::update_version))
-    .route(V, delete().to(versions::delete_version))
-    .route(
-        "/pacticipants/{pacticipant}/latest-version",
-        get().to(versions::get_latest_version),
-    )
-    .route(
-        "/pacticipants/{pacticipant}/latest-version/{tag}",
-        get().to(versions::get_latest_tagged_version),
-    )
-    .route(T, get().to(tags::get_tag))
-    .route(T, put().to(tags::put_tag))
-    .route(T, delete().to(tags::delete_tag))
-    .route(
-        "/pacticipants/{pacticipant}/tags/{tag}/versions",
-        get().to(tags::list_tag_versions),
-    )
-    .route(
-        "/pacticipants/{pacticipant}/branches",
-        get().to(branches::list_branches),
-    )
-    .route(B, get().to(branches::get_branch))
-    .route(B, delete().to(branches::delete_branch))
-    .route(
-        "/pacticipants/{pacticipant}/branches/{branch}/versions",
-        get().to(branches::list_branch_versions),
-    )
-    .route(
-        "/pacticipants/{pacticipant}/branches/{branch}/latest-version",
-        get().to(branches::get_branch_latest_version),
-    );
-    const BV: &str = "/pacticipants/{pacticipant}/branches/{branch}/versions/{version}";
-    cfg.route(BV, get().to(branches::get_branch_version))
-        .route(BV, put().to(branches::put_branch_version))
-        .route(BV, delete().to(branches::delete_branch_version));
+/// The route `method path` matches, with each path parameter's name and
+/// raw (still percent-encoded) segment; `None` when no route matches.
+pub fn find(method: &str, path: &str) -> Option<(Route, Vec<(&'static str, String)>)> {
+    let segments: Vec<&str> = path.split('/').collect();
+    ROUTES.iter().find_map(|route| {
+        if !route.method.eq_ignore_ascii_case(method) {
+            return None;
+        }
+        let pattern: Vec<&str> = route.path.split('/').collect();
+        if pattern.len() != segments.len() {
+            return None;
+        }
+        let mut params = Vec::new();
+        for (want, got) in pattern.iter().zip(&segments) {
+            match want.strip_prefix('{').and_then(|w| w.strip_suffix('}')) {
+                Some(name) => params.push((name, (*got).to_owned())),
+                None if want == got => {}
+                None => return None,
+            }
+        }
+        Some((*route, params))
+    })
 }
 
-/// Environments, deployed and released versions.
-fn resources_environments(cfg: &mut web::ServiceConfig) {
-    const E: &str = "/environments/{uuid}";
-    const D: &str =
-        "/pacticipants/{pacticipant}/versions/{version}/deployed-versions/environment/{uuid}";
-    const R: &str =
-        "/pacticipants/{pacticipant}/versions/{version}/released-versions/environment/{uuid}";
-    cfg.route("/integrations", get().to(integrations::list_integrations))
-        .route("/metrics", get().to(integrations::get_metrics))
-        .route("/environments", get().to(environments::list_environments))
-        .route("/environments", post().to(environments::create_environment))
-        .route(E, get().to(environments::get_environment))
-        .route(E, put().to(environments::update_environment))
-        .route(E, delete().to(environments::delete_environment))
-        .route(D, post().to(deployments::record_deployment))
-        .route(D, get().to(deployments::list_version_deployments))
-        .route(
-            "/environments/{uuid}/deployed-versions/currently-deployed",
-            get().to(deployments::list_currently_deployed),
-        )
-        .route(
-            "/deployed-versions/{uuid}",
-            get().to(deployments::get_deployed_version),
-        )
-        .route(
-            "/deployed-versions/{uuid}",
-            patch().to(deployments::patch_deployed_version),
-        )
-        .route(R, post().to(releases::record_release))
-        .route(R, get().to(releases::list_version_releases))
-        .route(
-            "/environments/{uuid}/released-versions/currently-supported",
-            get().to(releases::list_currently_supported),
-        )
-        .route(
-            "/released-versions/{uuid}",
-            get().to(releases::get_released_version),
-        )
-        .route(
-            "/released-versions/{uuid}",
-            patch().to(releases::patch_released_version),
-        );
-}
+#[cfg(test)]
+mod tests {
+    use super::*;
 
-/// `POST /contracts/publish`, the legacy PUT/PATCH, and pact retrieval by
-/// pair, by provider and for every pair. More specific paths come first
-/// (`…/branch/versions` before `…/branch/{branch}`).
-fn configure_contracts(cfg: &mut web::ServiceConfig) {
-    const P: &str = "/pacts/provider/{provider}/consumer/{consumer}";
-    let pair = |rest: &str| format!("{P}{rest}");
-    cfg.route("/contracts/publish", post().to(publish::publish_contracts))
-        .route(&pair("/version/{version}"), get().to(pacts::get_pact))
-        .route(
-            &pair("/version/{version}"),
-            put().to(publish_legacy::put_pact),
-        )
-        .route(
-            &pair("/version/{version}"),
-            patch().to(publish_legacy::put_pact),
-        )
-        .route(&pair("/versions/{version}"), get().to(pacts::get_pact))
-        .route(
-            "/pact/provider/{provider}/consumer/{consumer}/version/{version}",
-            get().to(pacts::get_pact),
-        )
-        .route(
-            "/pact/provider/{provider}/consumer/{consumer}/latest",
-            get().to(pacts::get_latest_pact),
-        )
-        .route(&pair("/latest"), get().to(pacts::get_latest_pact))
-        .route(
-            &pair("/latest-untagged"),
-            get().to(pacts::get_latest_untagged_pact),
-        )
-        .route(
-            &pair("/latest/{tag}"),
-            get().to(pacts::get_latest_tagged_pact),
-        )
-        .route(
-            &pair("/pact-version/{sha}"),
-            get().to(pacts::get_pact_by_sha),
-        )
-        .route(
-            &pair("/pact-version/{sha}/metadata/{metadata}"),
-            get().to(pacts::get_pact_by_sha_with_metadata),
-        )
-        .route(
-            &pair("/versions"),
-            get().to(pact_versions::list_pact_versions),
-        )
-        .route(
-            &pair("/tag/{tag}"),
-            get().to(pact_versions::list_tagged_pact_versions),
-        )
-        .route(
-            &pair("/branch/versions"),
-            get().to(pact_versions::list_main_branch_pact_versions),
-        )
-        .route(
-            &pair("/branch/latest/versions"),
-            get().to(pact_versions::list_latest_main_branch_pact_versions),
-        )
-        .route(
-            &pair("/branch/{branch}/latest/versions"),
-            get().to(pact_versions::list_latest_branch_pact_versions),
-        )
-        .route(
-            &pair("/branch/{branch}/latest"),
-            get().to(pacts::get_latest_branch_pact),
-        )
-        .route(
-            &pair("/branch/{branch}"),
-            get().to(pact_versions::list_branch_pact_versions),
+    #[test]
+    fn a_path_is_matched_to_its_route_and_names_its_segments() {
+        let (route, params) = find("get", "/pacticipants/a%00b/versions/1").expect("a route");
+        assert_eq!(route.path, "/pacticipants/{pacticipant}/versions/{version}");
+        assert_eq!(
+            params,
+            [("pacticipant", "a%00b".into()), ("version", "1".into())]
         );
-    let provider = |rest: &str| format!("/pacts/provider/{{provider}}{rest}");
-    cfg.route("/pacts/latest", get().to(provider_pacts::list_latest_pacts))
-        .route(&provider(""), get().to(provider_pacts::list_provider_pacts))
-        .route(
-            &provider("/latest"),
-            get().to(provider_pacts::list_latest_provider_pacts),
-        )
-        .route(
-            &provider("/latest/{tag}"),
-            get().to(provider_pacts::list_latest_tagged_provider_pacts),
-        )
-        .route(
-            &provider("/tag/{tag}"),
-            get().to(provider_pacts::list_tagged_provider_pacts),
-        )
-        .route(
-            &provider("/branch"),
-            get().to(provider_pacts::list_main_branch_provider_pacts),
-        )
-        .route(
-            &provider("/branch/latest"),
-            get().to(provider_pacts::list_latest_main_branch_provider_pacts),
-        )
-        .route(
-            &provider("/branch/{branch}"),
-            get().to(provider_pacts::list_branch_provider_pacts),
-        )
-        .route(
-            &provider("/branch/{branch}/latest"),
-            get().to(provider_pacts::list_latest_branch_provider_pacts),
-        );
+        assert!(find("GET", "/no/such/route").is_none());
+    }
+
+    #[test]
+    fn literal_routes_are_listed_before_the_patterns_they_would_shadow() {
+        let pos = |p: &str| ROUTES.iter().position(|r| r.path == p && r.method == "GET");
+        let badge = pos("/pacts/provider/{provider}/consumer/{consumer}/latest/badge");
+        let tagged = pos("/pacts/provider/{provider}/consumer/{consumer}/latest/{tag}");
+        assert!(badge < tagged, "{badge:?} {tagged:?}");
+    }
 }

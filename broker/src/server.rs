@@ -3,15 +3,13 @@
 use std::net::SocketAddr;
 use std::sync::Arc;
 
-use actix_web::body::{BoxBody, MessageBody};
-use actix_web::dev::{Server, ServiceRequest, ServiceResponse};
-use actix_web::http::header::{self, HeaderValue};
-use actix_web::middleware::{Next, from_fn};
-use actix_web::{App, HttpServer, ResponseError, web};
+use actix_web::dev::Server;
+use actix_web::middleware::from_fn;
+use actix_web::{App, HttpServer, web};
 
 use crate::config::BrokerConfig;
 use crate::db::{self, Backend};
-use crate::error::{BrokerError, PROBLEM_JSON};
+use crate::error::BrokerError;
 use crate::routes;
 use crate::state::AppState;
 use crate::store::{StoreError, tokens};
@@ -73,14 +71,25 @@ pub fn start(config: BrokerConfig) -> Result<RunningBroker, StartError> {
         App::new()
             .app_data(web::Data::new(state.clone()))
             .app_data(web::PayloadConfig::new(body_limit))
+            .app_data(web::QueryConfig::default().error_handler(|e, _| bad_query(e).into()))
+            .app_data(web::PathConfig::default().error_handler(|e, _| bad_path(e).into()))
             .configure(routes::configure)
             .default_service(web::to(|| async {
                 Err::<actix_web::HttpResponse, _>(BrokerError::not_found("This resource"))
             }))
+            // the last `wrap` is the outermost: the body limits apply before
+            // anything reads the request and present their own answers;
+            // negotiate sees every other answer
+            .wrap(from_fn(crate::edge::middleware))
             .wrap(from_fn(crate::auth::middleware))
-            .wrap(from_fn(negotiate))
-            .wrap(from_fn(limit_body))
+            .wrap(from_fn(crate::negotiate::middleware))
+            .wrap(from_fn(crate::limits::middleware))
     });
+    // a head must arrive within the head timeout (actix answers 408 and
+    // closes); a connection closed after an early answer lingers at most a second
+    http = http
+        .client_request_timeout(config.head_timeout)
+        .client_disconnect_timeout(std::time::Duration::from_secs(1));
     if let Some(workers) = config.workers {
         http = http.workers(workers);
     }
@@ -104,70 +113,13 @@ pub fn start(config: BrokerConfig) -> Result<RunningBroker, StartError> {
     })
 }
 
-/// Refuses a body whose declared length is over the limit before reading it.
-async fn limit_body(
-    req: ServiceRequest,
-    next: Next<impl MessageBody + 'static>,
-) -> Result<ServiceResponse<BoxBody>, actix_web::Error> {
-    let limit = req
-        .app_data::<web::Data<AppState>>()
-        .map(|s| s.config.body_limit)
-        .unwrap_or(crate::config::DEFAULT_BODY_LIMIT);
-    let declared = req
-        .headers()
-        .get(header::CONTENT_LENGTH)
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.parse::<usize>().ok());
-    if declared.is_some_and(|len| len > limit) {
-        return Ok(req.error_response(BrokerError::PayloadTooLarge { limit }));
-    }
-    Ok(next.call(req).await?.map_into_boxed_body())
+/// actix's typed query extractor refused the query string (a repeated or
+/// wrongly typed parameter): a 400 through the one error mapping point.
+fn bad_query(e: actix_web::error::QueryPayloadError) -> BrokerError {
+    BrokerError::bad_field("query", e.to_string())
 }
 
-/// Every error leaves as problem+json (also actix's own 404 and 413), with
-/// the `instance` it happened on; clients that accept JSON but not
-/// problem+json (the Pact CLIs) get the same body labelled `application/json`.
-async fn negotiate(
-    req: ServiceRequest,
-    next: Next<impl MessageBody + 'static>,
-) -> Result<ServiceResponse<BoxBody>, actix_web::Error> {
-    let accept = req
-        .headers()
-        .get_all(header::ACCEPT)
-        .filter_map(|v| v.to_str().ok())
-        .collect::<Vec<_>>()
-        .join(",");
-    let wants_problem = accept.contains(PROBLEM_JSON);
-    let wants_json = accept.contains("json");
-    let limit = req
-        .app_data::<web::Data<AppState>>()
-        .map(|s| s.config.body_limit)
-        .unwrap_or(crate::config::DEFAULT_BODY_LIMIT);
-    let res = next.call(req).await?.map_into_boxed_body();
-    let status = res.status();
-    if !status.is_client_error() && !status.is_server_error() {
-        return Ok(res);
-    }
-    let is_problem = res
-        .headers()
-        .get(header::CONTENT_TYPE)
-        .is_some_and(|v| v.as_bytes().starts_with(PROBLEM_JSON.as_bytes()));
-    let mut res = if is_problem {
-        res
-    } else {
-        let error = match status.as_u16() {
-            404 => BrokerError::not_found("This resource"),
-            413 => BrokerError::PayloadTooLarge { limit },
-            _ => return Ok(res),
-        };
-        let (req, _) = res.into_parts();
-        ServiceResponse::new(req, error.error_response())
-    };
-    if !wants_problem && wants_json {
-        res.headers_mut().insert(
-            header::CONTENT_TYPE,
-            HeaderValue::from_static("application/json"),
-        );
-    }
-    Ok(res)
+/// actix's path extractor refused a segment.
+fn bad_path(e: actix_web::error::PathError) -> BrokerError {
+    BrokerError::bad_field("path", e.to_string())
 }

@@ -4,6 +4,7 @@
 
 use accord_broker::auth::{Role, hash_secret, new_secret};
 use accord_broker::db;
+use accord_broker::names::TokenName;
 use accord_broker::store::tokens;
 use anyhow::{Context, bail};
 use clap::{Args, Subcommand, ValueEnum};
@@ -65,8 +66,8 @@ pub fn run(args: TokenArgs) -> anyhow::Result<Outcome> {
     db::run_migrations(&mut conn).context("migration failed")?;
     match args.command {
         TokenCommand::Create { role, name } => {
-            if name.trim().is_empty() || name.contains(':') {
-                bail!("--name must be non-blank and must not contain ':'");
+            if let Err(e) = TokenName::parse_token(&name) {
+                bail!("--name {e}");
             }
             let secret = new_secret();
             let role = Role::from(role);

@@ -14,6 +14,7 @@ use crate::api::placed::{self, Placed, embedded_context, list_json, place, place
 use crate::api::reply::{created_or_ok, self_href_with_query};
 use crate::error::BrokerError;
 use crate::hal::{self, BaseUrl};
+use crate::names::FreeText;
 use crate::state::AppState;
 use crate::store::deployments::{self, DeployedVersion};
 use crate::store::pacticipants;
@@ -23,10 +24,10 @@ use crate::store::pacticipants;
 #[serde(rename_all = "camelCase")]
 pub struct DeploymentRequest {
     #[serde(default)]
-    pub application_instance: Option<String>,
+    pub application_instance: Option<FreeText>,
     /// The old name of `applicationInstance` (Pact clients send both).
     #[serde(default)]
-    pub target: Option<String>,
+    pub target: Option<FreeText>,
 }
 
 /// The filters of the currently-deployed list.
@@ -75,6 +76,7 @@ pub async fn record_deployment(
     let instance = request
         .application_instance
         .or(request.target)
+        .map(FreeText::into_string)
         .unwrap_or_default();
     if instance.chars().any(char::is_control) {
         return Err(BrokerError::bad_field(

@@ -10,7 +10,7 @@ use crate::api::body;
 use crate::db::AnyConnection;
 use crate::error::{BrokerError, FieldError};
 use crate::hal::{self, BaseUrl, Link, Links};
-use crate::names::EnvironmentName;
+use crate::names::{EnvironmentName, FreeText};
 use crate::state::AppState;
 use crate::store::StoreError;
 use crate::store::environments::{self, Environment, EnvironmentAttributes};
@@ -22,7 +22,7 @@ pub struct EnvironmentRequest {
     #[serde(default)]
     pub name: Option<String>,
     #[serde(default)]
-    pub display_name: Option<String>,
+    pub display_name: Option<FreeText>,
     #[serde(default)]
     pub production: Option<bool>,
     #[serde(default)]
@@ -68,6 +68,7 @@ impl EnvironmentRequest {
             name,
             display_name: self
                 .display_name
+                .map(FreeText::into_string)
                 .or_else(|| current.and_then(|e| e.display_name.clone())),
             production: self
                 .production

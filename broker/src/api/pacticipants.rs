@@ -9,7 +9,7 @@ use crate::api::body;
 use crate::api::reply::created_or_ok;
 use crate::error::BrokerError;
 use crate::hal::{self, BaseUrl, Link, Links};
-use crate::names::PacticipantName;
+use crate::names::{BranchName, FreeText, PacticipantName};
 use crate::state::AppState;
 use crate::store::pacticipants::{self, Pacticipant, PacticipantAttributes};
 
@@ -18,22 +18,32 @@ use crate::store::pacticipants::{self, Pacticipant, PacticipantAttributes};
 #[serde(rename_all = "camelCase")]
 pub struct PacticipantRequest {
     pub name: Option<String>,
-    pub display_name: Option<String>,
-    pub repository_url: Option<String>,
-    pub repository_name: Option<String>,
-    pub repository_namespace: Option<String>,
+    pub display_name: Option<FreeText>,
+    pub repository_url: Option<FreeText>,
+    pub repository_name: Option<FreeText>,
+    pub repository_namespace: Option<FreeText>,
     pub main_branch: Option<String>,
 }
 
 impl PacticipantRequest {
-    fn attributes(self) -> PacticipantAttributes {
-        PacticipantAttributes {
-            display_name: self.display_name,
-            repository_url: self.repository_url,
-            repository_name: self.repository_name,
-            repository_namespace: self.repository_namespace,
-            main_branch: self.main_branch,
-        }
+    fn attributes(&self) -> Result<PacticipantAttributes, BrokerError> {
+        let text = |t: &Option<FreeText>| t.as_ref().map(|t| t.as_str().to_owned());
+        let main_branch = match &self.main_branch {
+            Some(b) => Some(
+                BranchName::parse(b)
+                    .map_err(|e| BrokerError::bad_field("mainBranch", e.to_string()))?
+                    .as_str()
+                    .to_owned(),
+            ),
+            None => None,
+        };
+        Ok(PacticipantAttributes {
+            display_name: text(&self.display_name),
+            repository_url: text(&self.repository_url),
+            repository_name: text(&self.repository_name),
+            repository_namespace: text(&self.repository_namespace),
+            main_branch,
+        })
     }
 }
 
@@ -144,12 +154,13 @@ pub async fn create_pacticipant(
         .clone()
         .ok_or_else(|| BrokerError::bad_field("name", "is required"))?;
     let name = parse_name("name", &raw)?;
+    let attrs = request.attributes()?;
     let created = state
         .transaction(move |conn| {
             if pacticipants::find_by_name(conn, name.as_str())?.is_some() {
                 return Err(conflict_exists(&name));
             }
-            match pacticipants::insert(conn, &name, &request.attributes()) {
+            match pacticipants::insert(conn, &name, &attrs) {
                 Err(e) if e.is_unique_violation() => Err(conflict_exists(&name)),
                 other => Ok(other?),
             }
@@ -198,9 +209,9 @@ pub async fn update_pacticipant(
     let request: PacticipantRequest = body::parse(&req, &bytes)?;
     let name = parse_name("name", &path.into_inner())?;
     let replace = req.method() == actix_web::http::Method::PUT;
+    let attrs = request.attributes()?;
     let (row, created) = state
         .transaction(move |conn| {
-            let attrs = request.attributes();
             Ok(match pacticipants::find_or_insert(conn, &name, &attrs)? {
                 (p, true) => (p, true),
                 (p, false) if replace => {

@@ -11,7 +11,7 @@ use crate::api::body;
 use crate::contract::{PreparedContract, prepare};
 use crate::error::{BrokerError, FieldError};
 use crate::hal::{self, BaseUrl};
-use crate::names::{BranchName, PacticipantName, TagName, VersionNumber};
+use crate::names::{BranchName, FreeText, PacticipantName, TagName, VersionNumber};
 use crate::publishing::{
     OnConflict, PublishError, RecordedVersion, VersionRequest, publish_contract, record_version,
 };
@@ -26,7 +26,7 @@ pub struct PublishRequest {
     pub pacticipant_version_number: Option<String>,
     pub branch: Option<String>,
     pub tags: Option<Vec<String>>,
-    pub build_url: Option<String>,
+    pub build_url: Option<FreeText>,
     pub contracts: Option<Vec<ContractRequest>>,
 }
 
@@ -114,7 +114,11 @@ fn parse_version(request: &PublishRequest, problems: &mut Problems) -> Option<Ve
         number: number?,
         branch,
         tags,
-        build_url: request.build_url.clone().filter(|u| !u.trim().is_empty()),
+        build_url: request
+            .build_url
+            .clone()
+            .map(FreeText::into_string)
+            .filter(|u| !u.trim().is_empty()),
     })
 }
 

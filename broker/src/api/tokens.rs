@@ -10,6 +10,7 @@ use crate::api::body;
 use crate::auth::{Role, hash_secret, new_secret};
 use crate::error::{BrokerError, FieldError};
 use crate::hal::{self, BaseUrl, Link, Links};
+use crate::names::TokenName;
 use crate::state::AppState;
 use crate::store::tokens::{self, Token};
 
@@ -55,15 +56,12 @@ pub async fn create_token(
     let request: TokenRequest = body::parse(&req, &bytes)?;
     let role = Role::parse(&request.role)
         .ok_or_else(|| BrokerError::bad_field("$.role", "must be read, write or admin"))?;
-    if request.name.trim().is_empty() || request.name.contains(':') || request.name.len() > 255 {
-        return Err(BrokerError::bad_field(
-            "$.name",
-            "must be 1 to 255 characters without ':'",
-        ));
-    }
+    let name = TokenName::parse_token(&request.name)
+        .map_err(|e| BrokerError::bad_field("$.name", e.to_string()))?
+        .as_str()
+        .to_owned();
     let secret = new_secret();
     let hash = hash_secret(&secret);
-    let name = request.name.clone();
     let token = state
         .transaction(
             move |conn| match tokens::insert(conn, &name, role.as_str(), &hash) {

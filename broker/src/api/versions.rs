@@ -17,7 +17,7 @@ use crate::api::version_view::{
 use crate::db::AnyConnection;
 use crate::error::BrokerError;
 use crate::hal::{self, BaseUrl, Link, Links};
-use crate::names::TagName;
+use crate::names::{FreeText, TagName};
 use crate::state::AppState;
 use crate::store::pacticipants::{self, Pacticipant};
 use crate::store::tags::Tag;
@@ -29,7 +29,7 @@ use crate::store::{branches, tags};
 #[serde(rename_all = "camelCase")]
 pub struct VersionRequest {
     #[serde(default)]
-    pub build_url: Option<String>,
+    pub build_url: Option<FreeText>,
     #[serde(default)]
     pub tags: Option<Vec<TagRequest>>,
 }
@@ -195,7 +195,11 @@ pub async fn update_version(
             let mut v = versions::lock(conn, v.id)?
                 .ok_or_else(|| BrokerError::not_found(format!("Version '{number}'")))?;
             if replace || request.build_url.is_some() {
-                v = versions::update_build_url(conn, v.id, request.build_url.as_deref())?;
+                v = versions::update_build_url(
+                    conn,
+                    v.id,
+                    request.build_url.as_ref().map(FreeText::as_str),
+                )?;
             }
             if let Some(names) = tag_names {
                 apply_tags(conn, &p, &v, &names, replace)?;

@@ -54,14 +54,13 @@ fn concurrent_merges_of_one_pact_lose_no_interaction() {
             publish_ok(app, &version, None, &[], &[base]);
             let path = format!("/pacts/provider/p/consumer/c/version/{version}");
             let replies = race(RACERS, |i| {
-                let me = app;
                 let doc = pact("c", "p", json!([http(&format!("/added-{i}"), 200)]));
                 if i % 2 == 0 {
-                    me.json("PATCH", &path, &doc)
+                    app.json("PATCH", &path, &doc)
                 } else {
                     let mut body = request(&version, None, &[], &[doc]);
                     body["contracts"][0]["onConflict"] = json!("merge");
-                    publish(&me, &body)
+                    publish(app, &body)
                 }
             });
             for r in &replies {
@@ -88,15 +87,14 @@ fn racers_publishing_identical_content_to_one_version_all_succeed() {
             publish_ok(app, &version, None, &[], &[other]);
             let doc = pact("c", "p", json!([http("/same", 200)]));
             let replies = race(RACERS, |i| {
-                let me = app;
                 if i % 2 == 0 {
-                    me.put(
+                    app.put(
                         &format!("/pacts/provider/p/consumer/c/version/{version}"),
                         &doc,
                     )
                 } else {
                     publish(
-                        &me,
+                        app,
                         &request(&version, None, &[], std::slice::from_ref(&doc)),
                     )
                 }
@@ -125,15 +123,14 @@ fn racers_publishing_different_content_to_one_version_get_one_winner_and_409s() 
             let other = pact("c", "other", json!([http("/o", 200)]));
             publish_ok(app, &version, None, &[], &[other]);
             let replies = race(RACERS, |i| {
-                let me = app;
                 let doc = pact("c", "p", json!([http(&format!("/mine-{i}"), 200)]));
                 if i % 2 == 0 {
-                    me.put(
+                    app.put(
                         &format!("/pacts/provider/p/consumer/c/version/{version}"),
                         &doc,
                     )
                 } else {
-                    publish(&me, &request(&version, None, &[], &[doc]))
+                    publish(app, &request(&version, None, &[], &[doc]))
                 }
             });
             let codes = statuses(&replies);
@@ -161,10 +158,9 @@ fn sixty_four_publishers_of_distinct_versions_are_all_stored_once() {
     const PUBLISHERS: usize = 64;
     each_backend(|app| {
         let replies = race(PUBLISHERS, |i| {
-            let me = app;
             let doc = pact("c", "p", json!([http(&format!("/v{i}"), 200)]));
             publish(
-                &me,
+                app,
                 &request(&format!("1.0.{i}"), Some("main"), &["dev"], &[doc]),
             )
         });
@@ -210,10 +206,9 @@ fn concurrent_patches_of_one_pacticipant_keep_every_field() {
                 "repositoryNamespace",
             ];
             let replies = race(fields.len(), |i| {
-                let me = app;
                 let mut body = serde_json::Map::new();
                 body.insert(fields[i].into(), Value::String(format!("value-{i}")));
-                me.json(
+                app.json(
                     "PATCH",
                     &format!("/pacticipants/{name}"),
                     &Value::Object(body),

@@ -7,7 +7,7 @@ use serde_json::Value;
 use crate::api::findings::{self, Finding};
 use crate::error::BrokerError;
 use crate::metadata::PactMetadata;
-use crate::names::VersionNumber;
+use crate::names::{FreeText, VersionNumber};
 use crate::store::now;
 use crate::store::pacts::PactContent;
 use crate::store::verifications::NewVerification;
@@ -18,7 +18,7 @@ use crate::store::verifications::NewVerification;
 pub struct VerificationRequest {
     pub success: Option<bool>,
     pub provider_application_version: Option<String>,
-    pub build_url: Option<String>,
+    pub build_url: Option<FreeText>,
     pub test_results: Option<Value>,
     pub verified_by: Option<Value>,
     #[serde(default)]
@@ -49,7 +49,7 @@ impl TryFrom<VerificationRequest> for Publish {
         let provider_version = VersionNumber::parse(&raw)
             .map_err(|e| BrokerError::bad_field("providerApplicationVersion", e.to_string()))?;
         if let Some(url) = &r.build_url
-            && !is_url(url)
+            && !is_url(url.as_str())
         {
             return Err(BrokerError::bad_field(
                 "buildUrl",
@@ -60,7 +60,7 @@ impl TryFrom<VerificationRequest> for Publish {
         Ok(Publish {
             success,
             provider_version,
-            build_url: r.build_url,
+            build_url: r.build_url.map(FreeText::into_string),
             test_results: r.test_results.map(|v| v.to_string()),
             verified_by: r.verified_by.map(|v| v.to_string()),
             findings: serde_json::to_string(&r.findings).unwrap_or_else(|_| "[]".into()),
