@@ -26,6 +26,10 @@ pub struct ServeArgs {
     /// Largest request body accepted, in bytes.
     #[arg(long, default_value_t = DEFAULT_BODY_LIMIT)]
     body_limit: usize,
+    /// Seconds a request body may take to arrive whole (then 408 and the
+    /// connection is closed); bounds what a slow or stalled client holds.
+    #[arg(long, value_name = "SECONDS", default_value_t = accord_broker::config::DEFAULT_BODY_TIMEOUT.as_secs(), value_parser = clap::value_parser!(u64).range(1..=3600))]
+    body_timeout: u64,
     /// Let clients without credentials read even when tokens or accounts exist.
     #[arg(long)]
     public_read: bool,
@@ -68,6 +72,7 @@ impl ServeArgs {
         config.bind = self.bind;
         config.base_url = self.base_url;
         config.body_limit = self.body_limit;
+        config.body_timeout = std::time::Duration::from_secs(self.body_timeout);
         config.public_read = self.public_read;
         config.pool_size = self.pool_size;
         if let Some(a) = &self.basic_auth {
