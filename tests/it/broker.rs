@@ -78,6 +78,14 @@ impl BrokerProcess {
     }
 }
 
+impl BrokerProcess {
+    /// Kills the process with SIGKILL (no shutdown, no flush) and waits for it.
+    pub fn kill9(&mut self) {
+        self.child.kill().expect("kill -9");
+        let _ = self.child.wait();
+    }
+}
+
 impl Drop for BrokerProcess {
     fn drop(&mut self) {
         let _ = self.child.kill();

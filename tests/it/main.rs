@@ -2,6 +2,7 @@
 
 mod broker;
 mod broker_cmd;
+mod broker_crash;
 mod can_i_deploy_cmd;
 mod contract_cmd;
 mod fake_broker;

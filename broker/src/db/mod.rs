@@ -77,17 +77,7 @@ impl ManageConnection for AnyManager {
     fn connect(&self) -> Result<AnyConnection, ConnectionError> {
         match self.backend() {
             Backend::Postgres => PgConnection::establish(&self.url).map(AnyConnection::Postgresql),
-            Backend::Sqlite => {
-                let mut conn = SqliteConnection::establish(sqlite_path(&self.url))?;
-                // busy_timeout first: switching a new file to WAL takes a lock
-                // another connection (or replica) may hold at that moment.
-                conn.batch_execute(&format!(
-                    "PRAGMA busy_timeout = {SQLITE_BUSY_TIMEOUT_MS}; PRAGMA journal_mode = WAL; \
-                     PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON;"
-                ))
-                .map_err(ConnectionError::CouldntSetupConfiguration)?;
-                Ok(AnyConnection::Sqlite(conn))
-            }
+            Backend::Sqlite => connect_sqlite(sqlite_path(&self.url)).map(AnyConnection::Sqlite),
         }
     }
 
@@ -99,6 +89,48 @@ impl ManageConnection for AnyManager {
     fn has_broken(&self, conn: &mut AnyConnection) -> bool {
         conn.is_broken()
     }
+}
+
+/// Opens a SQLite file with WAL, a busy timeout and foreign keys.
+///
+/// Switching a file to WAL needs an exclusive lock, and SQLite answers
+/// `SQLITE_BUSY` at once, without consulting the busy timeout, when another
+/// connection holds or is taking it — which is what happens when two
+/// replicas start together on a new file (one exited with "database is
+/// locked" in 9 of 10 tries). Such a setup is retried, with backoff, for
+/// as long as the busy timeout.
+fn connect_sqlite(path: &str) -> Result<SqliteConnection, ConnectionError> {
+    let started = std::time::Instant::now();
+    let mut pause = Duration::from_millis(10);
+    loop {
+        let attempt = SqliteConnection::establish(path).and_then(|mut conn| {
+            conn.batch_execute(&format!(
+                "PRAGMA busy_timeout = {SQLITE_BUSY_TIMEOUT_MS}; PRAGMA journal_mode = WAL; \
+                 PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON;"
+            ))
+            .map_err(ConnectionError::CouldntSetupConfiguration)?;
+            Ok(conn)
+        });
+        match attempt {
+            Err(e)
+                if is_busy(&e)
+                    && started.elapsed() < Duration::from_millis(SQLITE_BUSY_TIMEOUT_MS.into()) =>
+            {
+                std::thread::sleep(pause);
+                pause = (pause * 2).min(Duration::from_millis(200));
+            }
+            other => return other,
+        }
+    }
+}
+
+/// True for SQLite's "database is locked" / "database table is locked".
+fn is_busy(e: &ConnectionError) -> bool {
+    let text = match e {
+        ConnectionError::CouldntSetupConfiguration(inner) => inner.to_string(),
+        other => other.to_string(),
+    };
+    text.contains("is locked") || text.contains("database is busy")
 }
 
 /// Opens a pool of `size` connections to `url`, failing with the database's

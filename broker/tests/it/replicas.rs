@@ -153,3 +153,109 @@ fn concurrent_first_publishes_of_one_version_all_succeed() {
         );
     });
 }
+
+/// Brokers started at the same moment on one new database.
+fn start_together(db: crate::support::TestDb, n: usize) -> (TestDatabase, Vec<TestApp>) {
+    let database = TestDatabase::create(db);
+    let barrier = std::sync::Arc::new(std::sync::Barrier::new(n));
+    let starters: Vec<_> = (0..n)
+        .map(|_| {
+            let (shared, barrier) = (database.shared(), barrier.clone());
+            std::thread::spawn(move || {
+                let mut config = BrokerConfig::new(shared.url.clone());
+                config.bind = "127.0.0.1:0".into();
+                config.workers = Some(1);
+                config.pool_size = 2;
+                barrier.wait();
+                TestApp::serve(db, shared, config)
+            })
+        })
+        .collect();
+    let apps = starters
+        .into_iter()
+        .map(|s| s.join().expect("every replica starts"))
+        .collect();
+    (database, apps)
+}
+
+#[test]
+fn replicas_started_together_on_a_new_database_all_start() {
+    for db in backends() {
+        let rounds = if db == crate::support::TestDb::Sqlite {
+            10
+        } else {
+            3
+        };
+        for _ in 0..rounds {
+            let (_database, apps) = start_together(db, 3);
+            for app in &apps {
+                assert_eq!(app.get("/diagnostic/status/heartbeat").status, 200);
+            }
+        }
+    }
+}
+
+#[test]
+fn replicas_take_writes_through_both_and_answer_can_i_deploy_alike() {
+    use crate::pact_docs::{http, pact, publish_ok};
+    for db in backends() {
+        let (_database, apps) = start_together(db, 2);
+        let (a, b) = (&apps[0], &apps[1]);
+        publish_ok(
+            a,
+            "1",
+            Some("main"),
+            &[],
+            &[pact("c", "p", json!([http("/x", 200)]))],
+        );
+        publish_ok(
+            b,
+            "2",
+            Some("main"),
+            &[],
+            &[pact("c", "p", json!([http("/y", 200)]))],
+        );
+        let got = b.get("/pacts/provider/p/consumer/c/version/1");
+        let href = got.json["_links"]["pb:publish-verification-results"]["href"]
+            .as_str()
+            .expect("link")
+            .replace(&a.url, "")
+            .replace(&b.url, "");
+        let verified = b.post(
+            &href,
+            &json!({"success": true, "providerApplicationVersion": "9"}),
+        );
+        assert_eq!(verified.status, 201, "{}", verified.text);
+        let env = a.post(
+            "/environments",
+            &json!({"name": "production", "production": true}),
+        );
+        let uuid = env.json["uuid"].as_str().expect("uuid").to_owned();
+        for (app, who, version) in [(a, "c", "1"), (b, "p", "9")] {
+            let path = format!(
+                "/pacticipants/{who}/versions/{version}/deployed-versions/environment/{uuid}"
+            );
+            assert_eq!(app.post(&path, &json!({})).status, 201);
+        }
+        for (who, version) in [("c", "1"), ("c", "2"), ("p", "9")] {
+            let query =
+                format!("/can-i-deploy?pacticipant={who}&version={version}&environment=production");
+            let (x, y) = (a.get(&query), b.get(&query));
+            assert_eq!(x.status, y.status, "{query}");
+            let strip = |r: &crate::support::Reply| {
+                let mut v = r.json.clone();
+                v["_links"] = serde_json::Value::Null;
+                v.to_string().replace(&a.url, "").replace(&b.url, "")
+            };
+            assert_eq!(strip(&x), strip(&y), "{query}: {} vs {}", x.text, y.text);
+            let deployable = x.json["summary"]["deployable"].clone();
+            // version 2 was never verified: unknown, not a no
+            let want = if version == "2" {
+                json!(null)
+            } else {
+                json!(true)
+            };
+            assert_eq!(deployable, want, "{query}: {}", x.text);
+        }
+    }
+}
