@@ -5,6 +5,7 @@
 use crate::error::BrokerError;
 use crate::matrix::query::{Element, RackQuery, get};
 use crate::names::PacticipantName;
+use crate::selection::request::{MAX_SELECTORS, dedup_keep_first};
 
 /// Which versions of a pacticipant a selector means.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -269,13 +270,22 @@ impl MatrixQuery {
                 "Please provide 1 or more version selectors",
             ));
         }
+        let ignore = parse_ignore(q)?;
+        for (field, count) in [("q", selectors.len()), ("ignore", ignore.len())] {
+            if count > MAX_SELECTORS {
+                return Err(BrokerError::bad_field(
+                    field,
+                    format!("has {count} selectors; at most {MAX_SELECTORS} are accepted"),
+                ));
+            }
+        }
         Ok(MatrixQuery {
-            selectors,
+            selectors: dedup_keep_first(selectors),
             target: parse_target(q)?,
             latestby: parse_latestby(q.scalar("latestby"))?,
             success: parse_success(q.values("success"))?,
             limit: parse_limit(q.scalar("limit"))?,
-            ignore: parse_ignore(q)?,
+            ignore,
         })
     }
 

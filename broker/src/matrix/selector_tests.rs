@@ -123,3 +123,13 @@ fn can_i_deploy_to_an_environment_uses_cvpv_and_to_a_tag_uses_cvp() {
         .expect_err("no target");
     assert_eq!(field_of(missing), "environment");
 }
+
+#[test]
+fn repeated_matrix_selectors_collapse_and_too_many_are_refused() {
+    let twice = "q[][pacticipant]=a&q[][version]=1&".repeat(2) + "latestby=cvpv";
+    assert_eq!(matrix(&twice).expect("valid").selectors.len(), 1);
+    let many: String = (0..101)
+        .map(|i| format!("q[][pacticipant]=a&q[][version]={i}&"))
+        .collect();
+    assert_eq!(field_of(matrix(&many).expect_err("refused")), "q");
+}

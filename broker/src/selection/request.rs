@@ -9,6 +9,22 @@ use super::selector::{Selector, SelectorRequest, parse_selector};
 use crate::error::{BrokerError, FieldError};
 use crate::names::{BranchName, TagName};
 
+/// Most consumer version selectors (and provider tags) one request may
+/// carry: Pact verifiers send a handful; each costs queries.
+pub const MAX_SELECTORS: usize = 100;
+
+/// Keeps the first of equal items (selectors sent twice select the same
+/// pacts; computing them twice is only work).
+pub fn dedup_keep_first<T: PartialEq>(items: Vec<T>) -> Vec<T> {
+    let mut kept: Vec<T> = Vec::with_capacity(items.len());
+    for item in items {
+        if !kept.contains(&item) {
+            kept.push(item);
+        }
+    }
+    kept
+}
+
 /// The request as sent by the Pact verifiers.
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -40,6 +56,20 @@ impl TryFrom<ForVerificationRequest> for VerificationQuery {
 
     fn try_from(raw: ForVerificationRequest) -> Result<Self, BrokerError> {
         let mut errors = Vec::new();
+        for (field, count) in [
+            (
+                "$.consumerVersionSelectors",
+                raw.consumer_version_selectors.len(),
+            ),
+            ("$.providerVersionTags", raw.provider_version_tags.len()),
+        ] {
+            if count > MAX_SELECTORS {
+                return Err(BrokerError::bad_field(
+                    field,
+                    format!("has {count} entries; at most {MAX_SELECTORS} are accepted"),
+                ));
+            }
+        }
         let wip_since =
             raw.include_wip_pacts_since
                 .as_deref()
@@ -70,9 +100,9 @@ impl TryFrom<ForVerificationRequest> for VerificationQuery {
             return Err(BrokerError::BadRequest { detail, errors });
         }
         Ok(VerificationQuery {
-            selectors,
+            selectors: dedup_keep_first(selectors),
             provider_branch,
-            provider_tags,
+            provider_tags: dedup_keep_first(provider_tags),
             include_pending: raw.include_pending_status,
             wip_since,
         })
@@ -170,6 +200,17 @@ mod tests {
         let ok = query(serde_json::json!({"providerVersionBranch": "", "includePendingStatus": true, "providerVersionTags": ["main"]}))
             .expect("tags stand in for the branch");
         assert_eq!(ok.provider_branch, None);
+    }
+
+    #[test]
+    fn identical_selectors_are_computed_once_and_too_many_are_refused() {
+        let same = serde_json::json!({"mainBranch": true});
+        let ok = query(serde_json::json!({"consumerVersionSelectors": vec![same.clone(); 100]}))
+            .expect("100 are accepted");
+        assert_eq!(ok.selectors.len(), 1, "identical selectors collapse");
+        let err = query(serde_json::json!({"consumerVersionSelectors": vec![same; 1000]}))
+            .expect_err("1,000 are refused");
+        assert_eq!(fields(err), vec!["$.consumerVersionSelectors"]);
     }
 
     #[test]
