@@ -20,6 +20,7 @@ pub mod generators;
 pub mod matching;
 pub mod model;
 pub mod pact;
+pub mod schema;
 pub mod spec;
 
 pub use error::DslError;

@@ -19,6 +19,14 @@ pub enum VerifyError {
     /// A contract is not a valid contract.
     #[error(transparent)]
     Contract(#[from] accord_dsl::DslError),
+    /// A contract a verifier cannot run (the broker refuses to store the
+    /// same ones): an expectation that cannot be evaluated, a request that
+    /// cannot be built, no protocol version to speak.
+    #[error("{source_name} cannot be run: {}", problems.join("; "))]
+    Unrunnable {
+        source_name: String,
+        problems: Vec<String>,
+    },
     /// A contract is for another provider than the one verified.
     #[error("{source_name} is a contract for provider '{found}', not '{expected}'")]
     WrongProvider {

@@ -55,6 +55,13 @@ pub fn load(source: &ContractSource, provider: &str) -> Result<Vec<SourcedContra
             .collect::<Result<Vec<_>, VerifyError>>()?,
     };
     for c in &contracts {
+        let blocking = accord_dsl::pact::blocking(&c.contract);
+        if !blocking.is_empty() {
+            return Err(VerifyError::Unrunnable {
+                source_name: c.source.clone(),
+                problems: blocking.iter().map(ToString::to_string).collect(),
+            });
+        }
         if c.contract.provider.name != provider {
             return Err(VerifyError::WrongProvider {
                 source_name: c.source.clone(),

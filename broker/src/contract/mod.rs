@@ -72,6 +72,18 @@ pub fn prepare(mut document: Value) -> Result<PreparedContract, ContentError> {
     }
     let contract = accord_dsl::pact::from_value(&document, "content")
         .map_err(|e| ContentError::from_dsl(&e))?;
+    // what a verifier could not run is refused now, not found at replay
+    let blocking = accord_dsl::pact::blocking(&contract);
+    if let Some(first) = blocking.first() {
+        let all: Vec<String> = blocking
+            .iter()
+            .map(|p| format!("{} at {}: {}", p.code, p.path, p.message))
+            .collect();
+        return Err(ContentError {
+            path: first.path.clone(),
+            message: format!("a verifier cannot run this contract: {}", all.join("; ")),
+        });
+    }
     let interactions_count = assign_ids(&mut document);
     let sha = content_sha(&document);
     Ok(PreparedContract {

@@ -16,6 +16,7 @@ mod pact_docs;
 mod pacts;
 mod pending_wip;
 mod publish;
+mod publish_refused;
 mod raw_http;
 mod replicas;
 mod seed;

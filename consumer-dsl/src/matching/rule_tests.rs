@@ -82,3 +82,14 @@ fn status_classes_contain_their_codes() {
     assert!(StatusClass::Error.contains(503));
     assert!(StatusClass::Codes(vec![418]).contains(418));
 }
+
+#[test]
+fn a_combine_that_is_not_a_string_is_refused_not_read_as_and() {
+    for bad in [json!(42), json!(null), json!(["AND"])] {
+        let err = crate::matching::RuleList::from_json(
+            &json!({"combine": bad, "matchers": [{"match": "type"}]}),
+        )
+        .expect_err("refused");
+        assert!(err.to_string().contains("combine"), "{err}");
+    }
+}

@@ -76,14 +76,22 @@ impl RuleList {
     pub fn from_json(v: &Value) -> Result<Self, RuleError> {
         let (items, combine) = match v {
             Value::Object(o) if o.contains_key("matchers") => {
-                let combine = match o.get("combine").and_then(Value::as_str) {
+                let combine = match o.get("combine") {
                     None => Combine::And,
-                    Some(c) if c.eq_ignore_ascii_case("and") => Combine::And,
-                    Some(c) if c.eq_ignore_ascii_case("or") => Combine::Or,
-                    Some(other) => {
+                    Some(Value::String(c)) if c.eq_ignore_ascii_case("and") => Combine::And,
+                    Some(Value::String(c)) if c.eq_ignore_ascii_case("or") => Combine::Or,
+                    Some(Value::String(other)) => {
                         return Err(
                             RuleError::new(format!("unknown combine '{other}'")).under(".combine")
                         );
+                    }
+                    // a number or null used to read as AND: a rule list the
+                    // consumer did not write
+                    Some(other) => {
+                        return Err(RuleError::new(format!(
+                            "must be \"AND\" or \"OR\", not {other}"
+                        ))
+                        .under(".combine"));
                     }
                 };
                 let items = o

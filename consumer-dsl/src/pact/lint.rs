@@ -19,12 +19,22 @@
 //! | `INVALID_GENERATOR_PATH` | error | a body generator key that is not a Pact path |
 //! | `PROVIDER_STATE_GENERATOR_WITHOUT_STATE` | warning | a `ProviderState` generator in an interaction without provider states |
 //! | `MISSING_PROTOCOL_PIN` | error | A2A tasks or an agent card without `metadata.accord.a2a`; MCP calls or tools without `metadata.accord.mcp` |
+//! | `INVALID_SCHEMA` | error | an embedded JSON Schema that does not compile as 2020-12 (not a schema, or a `$ref` that cannot resolve offline) |
+//! | `MCP_NO_EXPECTATION` | error | an `MCP/ToolCall` with neither `result` nor `error` (`result: null` counts as none) |
+//! | `MCP_RESULT_AND_ERROR` | error | an `MCP/ToolCall` with both |
+//!
+//! Some errors mean a verifier cannot run the contract at all
+//! ([`BLOCKING`]): the broker refuses to store such a contract (422) and the
+//! verifier refuses to load it, with the same problems ([`blocking`]). The
+//! other errors make `accord contract lint` fail but are Pact-compatible
+//! (the Pact Broker stores them, Pact's verifier runs them).
 
 use std::collections::HashMap;
 use std::fmt;
 
 use indexmap::IndexMap;
 
+use super::lint_accord::check_accord;
 use super::lint_generators::check_generators;
 use crate::model::{Contract, HttpInteraction, Interaction};
 
@@ -69,7 +79,12 @@ impl fmt::Display for LintProblem {
 }
 
 impl LintProblem {
-    fn new(severity: Severity, code: &'static str, path: String, message: String) -> Self {
+    pub(super) fn new(
+        severity: Severity,
+        code: &'static str,
+        path: String,
+        message: String,
+    ) -> Self {
         LintProblem {
             severity,
             code,
@@ -126,9 +141,32 @@ pub fn lint(contract: &Contract) -> Vec<LintProblem> {
     for (i, interaction) in contract.interactions.iter().enumerate() {
         check_interaction(i, interaction, &mut problems);
         check_generators(i, interaction, &mut problems);
+        check_accord(i, interaction, &mut problems);
     }
     check_protocol_pins(contract, &mut problems);
     problems
+}
+
+/// The problem codes that stop a verifier from running a contract: a
+/// request it cannot build or send, a protocol version it cannot pick, an
+/// expectation it cannot evaluate.
+pub const BLOCKING: [&str; 7] = [
+    "EMPTY_METHOD",
+    "GENERATOR_UNUSABLE",
+    "INVALID_GENERATOR_PATH",
+    "MISSING_PROTOCOL_PIN",
+    "INVALID_SCHEMA",
+    "MCP_NO_EXPECTATION",
+    "MCP_RESULT_AND_ERROR",
+];
+
+/// The problems of `contract` that stop a verifier from running it (the
+/// broker's and the verifier's one rule for refusing a contract).
+pub fn blocking(contract: &Contract) -> Vec<LintProblem> {
+    lint(contract)
+        .into_iter()
+        .filter(|p| p.severity == Severity::Error && BLOCKING.contains(&p.code))
+        .collect()
 }
 
 fn check_duplicates(contract: &Contract, problems: &mut Vec<LintProblem>) {

@@ -49,7 +49,8 @@ fn duplicate_descriptions_with_the_same_states_and_empty_descriptions_are_errors
 fn a2a_and_mcp_interactions_need_their_protocol_pins() {
     let a2a = json!({"type": "A2A/Task", "description": "t",
         "request": {"message": {"parts": [{"text": "hi"}]}}});
-    let mcp = json!({"type": "MCP/ToolCall", "description": "m", "tool": "x"});
+    let mcp = json!({"type": "MCP/ToolCall", "description": "m", "tool": "x",
+        "result": {"structuredContent": {"ok": true}}});
     let c = contract(
         json!({"consumer": {"name": "c"}, "provider": {"name": "p"}, "interactions": [a2a, mcp]}),
     );
@@ -110,5 +111,58 @@ fn unusable_generators_and_stateless_provider_state_generators_are_reported() {
                 "$.interactions[0].request.generators.body['$..b']".to_string()
             ),
         ]
+    );
+}
+
+fn pinned(interactions: serde_json::Value) -> crate::model::Contract {
+    contract(json!({"consumer": {"name": "c"}, "provider": {"name": "p"},
+        "interactions": interactions,
+        "metadata": {"pactSpecification": {"version": "4.0"},
+            "accord": {"formatVersion": "1.0", "a2a": "1.0", "mcp": "2026-07-28"}}}))
+}
+
+#[test]
+fn a_tool_call_needs_exactly_one_of_result_and_error() {
+    let none = json!({"type": "MCP/ToolCall", "description": "a", "tool": "x", "result": null});
+    let both = json!({"type": "MCP/ToolCall", "description": "b", "tool": "x",
+        "result": {"isError": true}, "error": {"code": -32602}});
+    let c = pinned(json!([none, both]));
+    assert_eq!(
+        codes(&c),
+        vec![
+            ("MCP_NO_EXPECTATION", "$.interactions[0].result".to_string()),
+            (
+                "MCP_RESULT_AND_ERROR",
+                "$.interactions[1].result".to_string()
+            ),
+        ]
+    );
+    assert_eq!(super::blocking(&c).len(), 2, "a verifier cannot run either");
+}
+
+#[test]
+fn an_embedded_schema_that_is_not_a_schema_is_named_by_its_path() {
+    let a2a = json!({"type": "A2A/Task", "description": "t",
+        "request": {"message": {"parts": [{"text": "hi"}]}},
+        "steps": [{"artifact": {"parts": [{"data": {"a": 1}, "schema": {"type": 42}}]}}]});
+    let c = pinned(json!([a2a]));
+    assert_eq!(
+        codes(&c),
+        vec![(
+            "INVALID_SCHEMA",
+            "$.interactions[0].steps[0].artifact.parts[0].schema".to_string()
+        )]
+    );
+}
+
+#[test]
+fn problems_a_verifier_can_run_past_do_not_block() {
+    let a = json!({"type": "Synchronous/HTTP", "description": "",
+        "request": {"method": "GET", "path": "/"}, "response": {"status": 200}});
+    let c = pinned(json!([a]));
+    assert_eq!(codes(&c).len(), 1, "EMPTY_DESCRIPTION is an error of lint");
+    assert!(
+        super::blocking(&c).is_empty(),
+        "but Pact's verifier runs it"
     );
 }

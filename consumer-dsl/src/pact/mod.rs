@@ -11,6 +11,7 @@
 
 mod json;
 mod lint;
+mod lint_accord;
 mod lint_generators;
 pub mod parts;
 mod read;
@@ -18,7 +19,7 @@ mod read_interaction;
 mod write;
 mod write_parts;
 
-pub use lint::{LintProblem, Severity, Summary, lint, summarize};
+pub use lint::{BLOCKING, LintProblem, Severity, Summary, blocking, lint, summarize};
 pub use read::{
     A2A_VERSION, JSON_SCHEMA_VERSION, MCP_VERSIONS, detect_spec, from_value, parse_json,
     read_contract,

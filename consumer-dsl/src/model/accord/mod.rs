@@ -20,6 +20,7 @@
 
 mod a2a;
 mod a2a_flow;
+mod a2a_parts;
 mod card;
 mod errors;
 mod expectations;

@@ -1,0 +1,48 @@
+//! Embedded JSON Schemas (dialect 2020-12, `metadata.accord.jsonSchema`):
+//! compiled with the `jsonschema` crate, which first checks the schema
+//! against the 2020-12 metaschema. Nothing is fetched: a `$ref` to a remote
+//! document does not resolve (the broker and the verifier run offline), so
+//! a schema must be whole.
+
+use serde_json::Value;
+
+/// A compiled schema.
+pub type Validator = jsonschema::Validator;
+
+/// Compiles `schema`, or says why it is not a usable 2020-12 schema.
+pub fn compile(schema: &Value) -> Result<Validator, String> {
+    jsonschema::draft202012::new(schema).map_err(|e| {
+        let at = e.instance_path().to_string();
+        if at.is_empty() {
+            e.to_string()
+        } else {
+            format!("{e} (at {at} in the schema)")
+        }
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn a_schema_whose_type_is_a_number_is_refused() {
+        let err = compile(&json!({"type": 42})).expect_err("not a schema");
+        assert!(err.contains("42"), "{err}");
+    }
+
+    #[test]
+    fn a_whole_schema_compiles_and_validates() {
+        let v = compile(&json!({"type": "object", "required": ["id"],
+            "properties": {"id": {"type": "string"}}}))
+        .expect("a schema");
+        assert!(v.is_valid(&json!({"id": "x"})));
+        assert!(!v.is_valid(&json!({"id": 1})));
+    }
+
+    #[test]
+    fn a_remote_reference_is_refused_offline() {
+        assert!(compile(&json!({"$ref": "https://schemas.example/plan.json"})).is_err());
+    }
+}
