@@ -122,7 +122,7 @@ pub async fn middleware(
     }
     let expired = Rc::new(Cell::new(false));
     let unread: Unread = Rc::new(RefCell::new(None));
-    if has_body(&req) {
+    if has_body(&req, declared) {
         let stream = Deadline {
             inner: Some(req.take_payload()),
             sleep: Box::pin(tokio::time::sleep(timeout)),
@@ -153,10 +153,10 @@ pub async fn middleware(
     })
 }
 
-/// True when the request says a body follows (a length or chunked).
-fn has_body(req: &ServiceRequest) -> bool {
-    req.headers().contains_key(header::CONTENT_LENGTH)
-        || req.headers().contains_key(header::TRANSFER_ENCODING)
+/// True when the request says a body follows (a length above 0, or
+/// chunked): `Content-Length: 0` on a GET keeps its connection alive.
+fn has_body(req: &ServiceRequest, declared: Option<u64>) -> bool {
+    declared.is_some_and(|len| len > 0) || req.headers().contains_key(header::TRANSFER_ENCODING)
 }
 
 fn secs(d: Duration) -> u64 {

@@ -67,6 +67,7 @@ fn writer(
     stop: Arc<AtomicBool>,
     acked: Arc<Mutex<Vec<String>>>,
 ) -> (usize, usize) {
+    let _ = rustls::crypto::ring::default_provider().install_default();
     let client = reqwest::blocking::Client::builder()
         .timeout(Duration::from_secs(10))
         .build()

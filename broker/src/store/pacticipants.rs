@@ -147,18 +147,8 @@ pub fn update_attributes(
     id: i64,
     attrs: &PacticipantAttributes,
 ) -> Result<Pacticipant, StoreError> {
-    write(
-        conn,
-        id,
-        &Changes {
-            display_name: given(&attrs.display_name),
-            repository_url: given(&attrs.repository_url),
-            repository_name: given(&attrs.repository_name),
-            repository_namespace: given(&attrs.repository_namespace),
-            main_branch: given(&attrs.main_branch),
-            updated_at: now(),
-        },
-    )
+    // a given value replaces, an absent one is left alone
+    write(conn, id, &Changes::of(attrs, |v| v.as_deref().map(Some)))
 }
 
 /// Replaces every attribute (PUT semantics: absent means cleared).
@@ -167,28 +157,24 @@ pub fn replace_attributes(
     id: i64,
     attrs: &PacticipantAttributes,
 ) -> Result<Pacticipant, StoreError> {
-    write(
-        conn,
-        id,
-        &Changes {
-            display_name: all(&attrs.display_name),
-            repository_url: all(&attrs.repository_url),
-            repository_name: all(&attrs.repository_name),
-            repository_namespace: all(&attrs.repository_namespace),
-            main_branch: all(&attrs.main_branch),
+    write(conn, id, &Changes::of(attrs, |v| Some(v.as_deref())))
+}
+
+impl<'a> Changes<'a> {
+    /// Each attribute through `column` (`None`: leave the column alone).
+    fn of(
+        attrs: &'a PacticipantAttributes,
+        column: fn(&'a Option<String>) -> Option<Option<&'a str>>,
+    ) -> Self {
+        Changes {
+            display_name: column(&attrs.display_name),
+            repository_url: column(&attrs.repository_url),
+            repository_name: column(&attrs.repository_name),
+            repository_namespace: column(&attrs.repository_namespace),
+            main_branch: column(&attrs.main_branch),
             updated_at: now(),
-        },
-    )
-}
-
-/// A given value replaces, an absent one is left alone.
-fn given(v: &Option<String>) -> Option<Option<&str>> {
-    v.as_deref().map(Some)
-}
-
-/// A given value replaces, an absent one clears.
-fn all(v: &Option<String>) -> Option<Option<&str>> {
-    Some(v.as_deref())
+        }
+    }
 }
 
 fn write(
