@@ -1,4 +1,4 @@
-//! Text checks at the edge, before any handler: every path parameter and
+//! Text checks at the edge, before any handler: every path segment and
 //! every query parameter must decode to UTF-8 text without control
 //! characters. No name, version, sha or uuid the broker stores can hold
 //! one, and PostgreSQL cannot even be asked about text holding NUL
@@ -37,11 +37,15 @@ fn refusal(raw: &[u8], plus_is_space: bool) -> Option<&'static str> {
 /// The first path or query parameter that cannot be text the broker
 /// stores, as the 400 that names it.
 pub fn check(method: &str, path: &str, query: &str) -> Result<(), BrokerError> {
-    if let Some((_, params)) = routes::find(method, path) {
-        for (name, raw) in params {
-            if let Some(why) = refusal(raw.as_bytes(), false) {
-                return Err(BrokerError::bad_field(name, why));
-            }
+    // every segment, fixed words too: actix routes on decoded words, so a
+    // route matched with a spelled-out `%70acticipants` must not escape
+    for (i, raw) in path.split('/').enumerate() {
+        if let Some(why) = refusal(raw.as_bytes(), false) {
+            let name = routes::find(method, path)
+                .and_then(|(route, _)| route.path.split('/').nth(i))
+                .and_then(|w| w.strip_prefix('{').and_then(|w| w.strip_suffix('}')))
+                .unwrap_or("path");
+            return Err(BrokerError::bad_field(name, why));
         }
     }
     for pair in query.split('&').filter(|p| !p.is_empty()) {
@@ -113,6 +117,13 @@ mod tests {
     fn ordinary_names_spaces_and_unicode_pass() {
         assert!(check("GET", "/pacticipants/Order%20Service", "").is_ok());
         assert!(check("GET", "/pacticipants/caf%C3%A9", "x=a+b&y=%E2%9C%93").is_ok());
-        assert!(check("GET", "/no/such/route%00", "").is_ok(), "a 404 later");
+    }
+
+    #[test]
+    fn a_fixed_word_spelled_encoded_does_not_escape_the_check() {
+        let e = check("GET", "/%70acticipants/a%00b", "").expect_err("refused");
+        assert_eq!(field_of(e), "pacticipant");
+        let e = check("GET", "/no/such/route%00", "").expect_err("refused");
+        assert_eq!(field_of(e), "path");
     }
 }

@@ -60,8 +60,10 @@ pub enum BrokerError {
         /// Extra members merged into the body (Pact's `notices`).
         extra: Map<String, Value>,
     },
-    /// 408: the request body did not arrive within the body timeout.
-    #[error("the request body did not arrive within {seconds} s")]
+    /// 408: the request body stopped arriving (see `limits`).
+    #[error(
+        "the request body did not arrive in time (the body timeout is {seconds} s, plus 1 s per 16 KiB received)"
+    )]
     RequestTimeout { seconds: u64 },
     /// An error actix answered by itself (a method the route does not
     /// take, a body it could not read), with its status, in our shape.
@@ -86,6 +88,10 @@ pub enum BrokerError {
     /// 503: the database could not be reached in time.
     #[error("the database is unavailable")]
     Unavailable(#[source] StoreError),
+    /// 503: the write lost a deadlock or serialization conflict with a
+    /// concurrent one and was rolled back whole: nothing was stored.
+    #[error("a concurrent write conflicted with this one; nothing was stored: retry")]
+    Contention(#[source] StoreError),
     /// 503: the server is shutting down and refused the work.
     #[error("the broker is shutting down")]
     ShuttingDown,
@@ -98,6 +104,7 @@ impl From<StoreError> for BrokerError {
     fn from(e: StoreError) -> Self {
         match e {
             StoreError::Pool(_) | StoreError::Connect(_) => BrokerError::Unavailable(e),
+            other if other.is_contention() => BrokerError::Contention(other),
             other => BrokerError::Store(other),
         }
     }
@@ -140,6 +147,7 @@ impl BrokerError {
             BrokerError::UnsupportedMediaType { .. } => "urn:accord:problem:unsupported-media-type",
             BrokerError::Unprocessable { .. } => "urn:accord:problem:unprocessable",
             BrokerError::Unavailable(_) => "urn:accord:problem:unavailable",
+            BrokerError::Contention(_) => "urn:accord:problem:contention",
             BrokerError::ShuttingDown => "urn:accord:problem:unavailable",
             BrokerError::Store(_) => "urn:accord:problem:internal",
         }
@@ -158,6 +166,7 @@ impl BrokerError {
             BrokerError::UnsupportedMediaType { .. } => "Unsupported media type",
             BrokerError::Unprocessable { .. } => "Unprocessable content",
             BrokerError::Unavailable(_) => "Service unavailable",
+            BrokerError::Contention(_) => "Concurrent write",
             BrokerError::ShuttingDown => "Service unavailable",
             BrokerError::Store(_) => "Internal error",
         }
@@ -218,19 +227,24 @@ impl ResponseError for BrokerError {
             }
             BrokerError::UnsupportedMediaType { .. } => StatusCode::UNSUPPORTED_MEDIA_TYPE,
             BrokerError::Unprocessable { .. } => StatusCode::UNPROCESSABLE_ENTITY,
-            BrokerError::Unavailable(_) | BrokerError::ShuttingDown => {
-                StatusCode::SERVICE_UNAVAILABLE
-            }
+            BrokerError::Unavailable(_)
+            | BrokerError::Contention(_)
+            | BrokerError::ShuttingDown => StatusCode::SERVICE_UNAVAILABLE,
             BrokerError::Store(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
 
     fn error_response(&self) -> HttpResponse {
-        if let BrokerError::Store(e) | BrokerError::Unavailable(e) = self {
+        if let BrokerError::Store(e) | BrokerError::Unavailable(e) | BrokerError::Contention(e) =
+            self
+        {
             tracing::error!(error = %e, source = ?std::error::Error::source(e), "request failed in storage");
         }
         let mut response = HttpResponse::build(self.status_code());
         response.content_type(PROBLEM_JSON);
+        if matches!(self, BrokerError::Contention(_)) {
+            response.insert_header(("Retry-After", "1"));
+        }
         if matches!(
             self,
             BrokerError::Unauthorized | BrokerError::BadCredentials

@@ -1,9 +1,16 @@
 //! Bounds on what one request may cost: a body declared over the limit is
-//! refused before it is read (413), and a body must arrive whole within
-//! the body timeout (408), so a client that announces a body and never
-//! sends it, or trickles it, holds its connection for seconds, not for
-//! ever. Both answers close the connection. (The request head has its own
-//! timeout, actix's `client_request_timeout`, set in `server.rs`.)
+//! refused before it is read (413), and a body must keep arriving (408), so
+//! a client that announces a body and never sends it, or trickles it,
+//! holds its connection for seconds, not for ever. Both answers close the
+//! connection. (The request head has its own timeout, actix's
+//! `client_request_timeout`, set in `server.rs`.)
+//!
+//! "Keep arriving": from the first read of the body (not from the request's
+//! arrival: waiting for a database connection does not count), a body may
+//! take the body timeout plus one second per [`MIN_RATE`] bytes received.
+//! A large upload at any real speed gets the time it needs; a client that
+//! sends nothing is cut off after the timeout, and one that trickles is cut
+//! off as soon as it falls below the rate.
 
 use std::cell::{Cell, RefCell};
 use std::pin::Pin;
@@ -23,6 +30,10 @@ use futures_core::Stream;
 use crate::error::BrokerError;
 use crate::state::AppState;
 
+/// The slowest body rate kept alive past the body timeout, in bytes per
+/// second.
+pub const MIN_RATE: u64 = 16 * 1024;
+
 /// What actix's `Payload` wraps.
 type BoxedStream = Pin<Box<dyn Stream<Item = Result<Bytes, PayloadError>>>>;
 
@@ -35,10 +46,23 @@ type Unread = Rc<RefCell<Option<Payload>>>;
 /// first), it leaves the rest of the body in `unread`.
 struct Deadline {
     inner: Option<Payload>,
+    timeout: Duration,
+    /// When the body was first read, and the timer then armed.
+    started: Option<tokio::time::Instant>,
     sleep: Pin<Box<tokio::time::Sleep>>,
+    received: u64,
     expired: Rc<Cell<bool>>,
     finished: bool,
     unread: Unread,
+}
+
+impl Deadline {
+    /// The instant the body is late, given what has arrived.
+    fn due(&self, started: tokio::time::Instant) -> tokio::time::Instant {
+        started
+            + self.timeout
+            + Duration::from_millis(self.received.saturating_mul(1000) / MIN_RATE)
+    }
 }
 
 impl Stream for Deadline {
@@ -46,12 +70,21 @@ impl Stream for Deadline {
 
     fn poll_next(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Self::Item>> {
         let this = &mut *self;
+        let started = *this.started.get_or_insert_with(tokio::time::Instant::now);
         let Some(inner) = this.inner.as_mut() else {
             return Poll::Ready(None);
         };
         if let Poll::Ready(item) = Pin::new(inner).poll_next(cx) {
-            this.finished = item.is_none();
+            match &item {
+                None => this.finished = true,
+                Some(Ok(chunk)) => this.received += chunk.len() as u64,
+                Some(Err(_)) => {}
+            }
             return Poll::Ready(item);
+        }
+        let due = this.due(started);
+        if this.sleep.deadline() != due {
+            this.sleep.as_mut().reset(due);
         }
         if this.sleep.as_mut().poll(cx).is_ready() {
             this.expired.set(true);
@@ -125,7 +158,10 @@ pub async fn middleware(
     if has_body(&req, declared) {
         let stream = Deadline {
             inner: Some(req.take_payload()),
+            timeout,
+            started: None,
             sleep: Box::pin(tokio::time::sleep(timeout)),
+            received: 0,
             expired: expired.clone(),
             finished: false,
             unread: unread.clone(),

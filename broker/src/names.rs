@@ -100,7 +100,7 @@ name_type!(
 );
 
 impl TokenName {
-    /// Parses a token name: a name without spaces or `:` (the Basic
+    /// Parses a token name: a name without control characters or `:` (the Basic
     /// separator), so that every stored token can be used and revoked.
     pub fn parse_token(text: &str) -> Result<Self, NameError> {
         if text.contains(':') {

@@ -67,8 +67,19 @@ pub async fn present(res: ServiceResponse<BoxBody>, wants: Wants) -> ServiceResp
         res
     } else {
         let (req, answer) = res.into_parts();
+        // what actix said besides its body (`Allow`, …) is kept
+        let kept: Vec<_> = answer
+            .headers()
+            .iter()
+            .filter(|(n, _)| *n != header::CONTENT_TYPE && *n != header::CONTENT_LENGTH)
+            .map(|(n, v)| (n.clone(), v.clone()))
+            .collect();
         let error = actix_error(status, answer, wants.limit).await;
-        ServiceResponse::new(req, error.error_response())
+        let mut rebuilt = error.error_response();
+        for (n, v) in kept {
+            rebuilt.headers_mut().insert(n, v);
+        }
+        ServiceResponse::new(req, rebuilt)
     };
     if wants.json_only {
         res.headers_mut().insert(

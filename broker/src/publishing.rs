@@ -46,16 +46,18 @@ pub fn record_version(
     request: &VersionRequest,
 ) -> Result<RecordedVersion, StoreError> {
     let pacticipant = pacticipants::find_or_create(conn, &request.pacticipant)?;
-    let (version, created) = versions::find_or_insert(
-        conn,
-        pacticipant.id,
-        &request.number,
-        request.build_url.as_deref(),
-    )?;
-    let mut version = versions::lock(conn, version.id)?.ok_or(StoreError::MissingRow {
-        what: "version",
-        id: version.id,
-    })?;
+    // a version deleted between finding and locking it is made again
+    let (mut version, created) = loop {
+        let (found, created) = versions::find_or_insert(
+            conn,
+            pacticipant.id,
+            &request.number,
+            request.build_url.as_deref(),
+        )?;
+        if let Some(locked) = versions::lock(conn, found.id)? {
+            break (locked, created);
+        }
+    };
     if !created && request.build_url.is_some() && version.build_url != request.build_url {
         version = versions::update_build_url(conn, version.id, request.build_url.as_deref())?;
     }

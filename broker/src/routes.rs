@@ -151,6 +151,8 @@ route_table! {
 
 /// The route `method path` matches, with each path parameter's name and
 /// raw (still percent-encoded) segment; `None` when no route matches.
+/// Fixed words are compared decoded, as actix routes (`/%70acticipants/x`
+/// is `/pacticipants/{pacticipant}`).
 pub fn find(method: &str, path: &str) -> Option<(Route, Vec<(&'static str, String)>)> {
     let segments: Vec<&str> = path.split('/').collect();
     ROUTES.iter().find_map(|route| {
@@ -165,7 +167,7 @@ pub fn find(method: &str, path: &str) -> Option<(Route, Vec<(&'static str, Strin
         for (want, got) in pattern.iter().zip(&segments) {
             match want.strip_prefix('{').and_then(|w| w.strip_suffix('}')) {
                 Some(name) => params.push((name, (*got).to_owned())),
-                None if want == got => {}
+                None if percent_encoding::percent_decode_str(got).decode_utf8_lossy() == *want => {}
                 None => return None,
             }
         }

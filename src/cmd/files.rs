@@ -39,30 +39,34 @@ pub fn write_output(path: Option<&Path>, text: &str) -> anyhow::Result<()> {
 /// A regular file, or a path that does not exist yet, is replaced whole or
 /// not at all: the bytes go to a temporary file with a unique name in the
 /// same directory, are flushed to disk, and the temporary file is renamed
-/// over the target (an existing file keeps its permissions; a symlink is
-/// followed, so the file it points at is replaced and the link stays).
-/// Anything else — `/dev/null`, a FIFO, a terminal — is written straight
-/// into: renaming over it would replace the device or pipe with a plain
-/// file (as root, `-o /dev/null` used to replace the system's `/dev/null`).
+/// over the target (an existing file keeps its permissions). Anything else
+/// is written straight into: a device (`/dev/null`), a FIFO, a terminal —
+/// renaming over it would replace it with a plain file (as root, `-o
+/// /dev/null` used to replace the system's `/dev/null`) — and a symlink,
+/// which is followed and stays a link (`/dev/stderr` is a link to whatever
+/// file standard error was sent to: replacing that file would wipe a log).
 pub fn write_file(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
     let cannot = || format!("cannot write {}", path.display());
-    match std::fs::metadata(path) {
-        Ok(meta) if meta.is_dir() => bail!("cannot write {}: it is a directory", path.display()),
-        Ok(meta) if !meta.is_file() => {
-            let mut file = std::fs::OpenOptions::new()
-                .write(true)
-                .open(path)
-                .with_context(cannot)?;
-            file.write_all(bytes).with_context(cannot)
-        }
-        Ok(meta) => {
-            let real = std::fs::canonicalize(path).with_context(cannot)?;
-            replace(&real, bytes, Some(meta.permissions())).with_context(cannot)
+    match std::fs::symlink_metadata(path) {
+        Ok(meta) if meta.is_file() => {
+            replace(path, bytes, Some(meta.permissions())).with_context(cannot)
         }
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
             replace(path, bytes, None).with_context(cannot)
         }
         Err(e) => Err(e).with_context(cannot),
+        Ok(_) if path.is_dir() => bail!("cannot write {}: it is a directory", path.display()),
+        Ok(_) => {
+            // `create` for a dangling link (its target is made); `truncate`
+            // is a no-op on devices and FIFOs
+            let mut file = std::fs::OpenOptions::new()
+                .write(true)
+                .create(true)
+                .truncate(true)
+                .open(path)
+                .with_context(cannot)?;
+            file.write_all(bytes).with_context(cannot)
+        }
     }
 }
 
@@ -92,10 +96,11 @@ fn replace(
         builder.permissions(std::fs::Permissions::from_mode(0o666));
     }
     let mut tmp = builder.tempfile_in(dir)?;
-    tmp.write_all(bytes)?;
+    // before the content: a private file's bytes are never readable
     if let Some(p) = permissions {
         tmp.as_file().set_permissions(p)?;
     }
+    tmp.write_all(bytes)?;
     tmp.as_file().sync_all()?;
     tmp.persist(target).map_err(|e| e.error)?;
     Ok(())
@@ -203,6 +208,43 @@ mod tests {
         );
         assert_eq!(std::fs::read(&target).expect("read"), b"new");
         assert_eq!(entries(&dir), ["link.json", "target.json"]);
+    }
+
+    #[test]
+    fn a_link_to_a_log_is_appended_through_not_replaced() {
+        let dir = scratch("log-link");
+        let log = dir.join("build.log");
+        std::fs::write(&log, "").expect("seed");
+        let link = dir.join("stderr");
+        std::os::unix::fs::symlink(&log, &link).expect("symlink");
+        let held = std::fs::OpenOptions::new()
+            .append(true)
+            .open(&log)
+            .expect("a shell's redirection");
+        write_file(&link, b"contract").expect("written");
+        use std::os::unix::fs::MetadataExt;
+        let still = std::fs::metadata(&log).expect("log").ino();
+        assert_eq!(
+            held.metadata().expect("held").ino(),
+            still,
+            "the log is the same file"
+        );
+    }
+
+    #[test]
+    fn a_dangling_link_gets_its_target_made() {
+        let dir = scratch("dangling");
+        let target = dir.join("made.json");
+        let link = dir.join("link.json");
+        std::os::unix::fs::symlink(&target, &link).expect("symlink");
+        write_file(&link, b"x").expect("written");
+        assert!(
+            std::fs::symlink_metadata(&link)
+                .expect("link")
+                .file_type()
+                .is_symlink()
+        );
+        assert_eq!(std::fs::read(&target).expect("made"), b"x");
     }
 
     #[test]

@@ -49,6 +49,10 @@ pub mod codes {
     pub const RESPONSE_TOO_LARGE: &str = "RESPONSE_TOO_LARGE";
     /// The request could not be sent or the connection broke.
     pub const REQUEST_FAILED: &str = "REQUEST_FAILED";
+    /// The contract cannot be run at all (what the broker refuses to
+    /// store: an MCP call expecting nothing, a schema that is not one, …);
+    /// nothing was sent.
+    pub const CONTRACT_UNRUNNABLE: &str = "CONTRACT_UNRUNNABLE";
     /// No driver replays this interaction type (yet).
     pub const INTERACTION_TYPE_UNSUPPORTED: &str = "INTERACTION_TYPE_UNSUPPORTED";
     /// The provider-state change call failed.

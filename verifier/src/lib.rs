@@ -20,7 +20,7 @@ pub mod driver;
 pub mod error;
 pub mod finding;
 pub mod http_driver;
-mod load;
+pub mod load;
 pub mod message_driver;
 pub mod observe;
 pub mod publish;

@@ -55,12 +55,16 @@ pub fn load(source: &ContractSource, provider: &str) -> Result<Vec<SourcedContra
             .collect::<Result<Vec<_>, VerifyError>>()?,
     };
     for c in &contracts {
-        let blocking = accord_dsl::pact::blocking(&c.contract);
-        if !blocking.is_empty() {
-            return Err(VerifyError::Unrunnable {
-                source_name: c.source.clone(),
-                problems: blocking.iter().map(ToString::to_string).collect(),
-            });
+        // a file the user named is refused whole; a broker's pact is
+        // reported as failed and the others still run (see `unrunnable`)
+        if matches!(source, ContractSource::Files(_)) {
+            let problems = unrunnable(c);
+            if !problems.is_empty() {
+                return Err(VerifyError::Unrunnable {
+                    source_name: c.source.clone(),
+                    problems,
+                });
+            }
         }
         if c.contract.provider.name != provider {
             return Err(VerifyError::WrongProvider {
@@ -71,4 +75,13 @@ pub fn load(source: &ContractSource, provider: &str) -> Result<Vec<SourcedContra
         }
     }
     Ok(contracts)
+}
+
+/// Why a verifier cannot run `c` (the rule the broker refuses contracts
+/// by, `accord_dsl::pact::blocking`); empty when it can.
+pub fn unrunnable(c: &SourcedContract) -> Vec<String> {
+    accord_dsl::pact::blocking(&c.contract)
+        .iter()
+        .map(ToString::to_string)
+        .collect()
 }

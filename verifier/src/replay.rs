@@ -93,6 +93,34 @@ pub async fn replay(
     })
 }
 
+/// The result of an interaction of a contract that cannot be run: failed
+/// with CONTRACT_UNRUNNABLE, nothing sent.
+pub fn not_run(
+    index: usize,
+    interaction: &Interaction,
+    contract_pending: bool,
+    problems: &[String],
+) -> InteractionResult {
+    let meta = interaction.meta();
+    let detail = format!("the contract cannot be run: {}", problems.join("; "));
+    InteractionResult {
+        index,
+        interaction_id: interaction_id(meta),
+        description: meta.description.clone(),
+        interaction_type: interaction.type_name(),
+        pending: contract_pending || meta.pending,
+        outcome: Outcome::Failed,
+        findings: vec![Finding::new(
+            Layer::Protocol,
+            codes::CONTRACT_UNRUNNABLE,
+            "$",
+            detail,
+        )],
+        duration_ms: 0,
+        states_not_set_up: false,
+    }
+}
+
 /// The broker's `_id`, else the V4 `key`.
 fn interaction_id(meta: &InteractionMeta) -> Option<String> {
     meta.extra

@@ -108,6 +108,9 @@ type Done = Vec<(usize, InteractionResult)>;
 /// The contracts and the queue of their chains, in contract order.
 struct Plan {
     contracts: Vec<Arc<SourcedContract>>,
+    /// Per contract, why it cannot be run (a broker's pact stored before
+    /// the broker refused such contracts); empty when it can.
+    unrunnable: Vec<Vec<String>>,
     queue: Mutex<VecDeque<(usize, Vec<usize>)>>,
 }
 
@@ -128,8 +131,13 @@ impl Plan {
         if let Some(p) = progress {
             p.planned(queue.iter().map(|(_, chain)| chain.len()).sum());
         }
+        let unrunnable = contracts
+            .iter()
+            .map(|c| crate::load::unrunnable(c))
+            .collect();
         Ok(Plan {
             contracts,
+            unrunnable,
             queue: Mutex::new(queue),
         })
     }
@@ -189,7 +197,12 @@ async fn drain(
             while let Some((contract, chain)) = plan.next() {
                 let sourced = plan.contracts.get(contract).cloned();
                 let Some(sourced) = sourced else { continue };
-                let replayed = replay_chain(&cx, &sourced, chain, progress.as_deref()).await;
+                let refused = plan.unrunnable.get(contract).map_or(&[][..], Vec::as_slice);
+                let replayed = if refused.is_empty() {
+                    replay_chain(&cx, &sourced, chain, progress.as_deref()).await
+                } else {
+                    Ok(refuse_chain(&sourced, chain, refused, progress.as_deref()))
+                };
                 match replayed {
                     Ok(results) => done.extend(results.into_iter().map(|r| (contract, r))),
                     Err(e) => {
@@ -247,6 +260,29 @@ async fn replay_chain(
         out.push(result);
     }
     Ok(out)
+}
+
+/// A chain of a contract that cannot be run: each interaction fails with
+/// CONTRACT_UNRUNNABLE and nothing is sent.
+fn refuse_chain(
+    sourced: &SourcedContract,
+    chain: Vec<usize>,
+    problems: &[String],
+    progress: Option<&dyn Progress>,
+) -> Vec<InteractionResult> {
+    let pending = sourced.pending || sourced.wip;
+    let contract = &sourced.contract;
+    chain
+        .into_iter()
+        .filter_map(|index| {
+            let interaction = contract.interactions.get(index)?;
+            let result = crate::replay::not_run(index, interaction, pending, problems);
+            if let Some(p) = progress {
+                p.finished(&contract.consumer.name, &result);
+            }
+            Some(result)
+        })
+        .collect()
 }
 
 fn contract_result(

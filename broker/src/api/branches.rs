@@ -224,6 +224,7 @@ pub async fn put_branch_version(
         .transaction(move |conn| {
             let p = pacticipants::find_or_create(conn, &name)?;
             let version = versions::find_or_create(conn, p.id, &number)?;
+            let version = crate::api::tags::locked(conn, version)?;
             let branch = branches::find_or_create(conn, p.id, &branch_name)?;
             let created = !branches::contains_version(conn, branch.id, version.id)?;
             branches::add_version(conn, &branch, version.id)?;

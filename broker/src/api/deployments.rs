@@ -88,7 +88,8 @@ pub async fn record_deployment(
     let (body, created) = state
         .transaction(move |conn| {
             let (version, env) = placed::find_version_and_environment(conn, &p, &v, &uuid)?;
-            let (row, created) = deployments::record(conn, &version, env.id, &instance)?;
+            let (row, created) = deployments::record(conn, &version, env.id, &instance)?
+                .ok_or_else(|| BrokerError::not_found(format!("Environment '{}'", env.name)))?;
             Ok((deployed_json(&base, &place_one(conn, row, &env)?)?, created))
         })
         .await?;

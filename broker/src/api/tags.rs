@@ -101,12 +101,23 @@ pub async fn put_tag(
         .transaction(move |conn| {
             let p = pacticipants::find_or_create(conn, &name)?;
             let v = versions::find_or_create(conn, p.id, &number)?;
+            let v = locked(conn, v)?;
             let (row, created) = tags::add(conn, &v, &tag)?;
             branches::auto_detect_main_branch(conn, p.id, tag.as_str())?;
             Ok((tag_json(&base, &p.name, &v.number, &row), created))
         })
         .await?;
     Ok(created_or_ok(&body, created))
+}
+
+/// `v` under its row lock (the version's tags change only under it), or
+/// 404 when it was deleted meanwhile.
+pub fn locked(
+    conn: &mut crate::db::AnyConnection,
+    v: versions::Version,
+) -> Result<versions::Version, BrokerError> {
+    versions::lock(conn, v.id)?
+        .ok_or_else(|| BrokerError::not_found(format!("Version '{}'", v.number)))
 }
 
 fn tag_not_found(tag: &str, version: &versions::Version) -> BrokerError {
@@ -122,6 +133,7 @@ pub async fn delete_tag(
     state
         .transaction(move |conn| {
             let (_, v) = find_version(conn, &p, &v)?;
+            let v = locked(conn, v)?;
             if tags::delete(conn, v.id, &t)? {
                 Ok(())
             } else {

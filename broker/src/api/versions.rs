@@ -192,8 +192,7 @@ pub async fn update_version(
             let p = pacticipants::find_or_create(conn, &name)?;
             let (v, created) = versions::find_or_insert(conn, p.id, &number, None)?;
             // held to the end: a concurrent PUT of the tags waits, then sees ours
-            let mut v = versions::lock(conn, v.id)?
-                .ok_or_else(|| BrokerError::not_found(format!("Version '{number}'")))?;
+            let mut v = crate::api::tags::locked(conn, v)?;
             if replace || request.build_url.is_some() {
                 v = versions::update_build_url(
                     conn,

@@ -48,17 +48,20 @@ const RACE_RETRIES: usize = 5;
 /// (`""` = no instance). Idempotent: if that version is already live in that
 /// slot, its row is returned with `false`. Otherwise whatever was live in the
 /// slot is marked undeployed and a new row is returned with `true`.
+/// `None` when the environment was deleted meanwhile.
 pub fn record(
     conn: &mut AnyConnection,
     version: &Version,
     environment_id: i64,
     instance: &str,
-) -> Result<(DeployedVersion, bool), StoreError> {
-    lock_environment(conn, environment_id)?;
+) -> Result<Option<(DeployedVersion, bool)>, StoreError> {
+    if super::environments::lock(conn, environment_id)?.is_none() {
+        return Ok(None);
+    }
     let mut attempt = 0;
     loop {
         if let Some(live) = find_live(conn, version.id, environment_id, instance)? {
-            return Ok((live, false));
+            return Ok(Some((live, false)));
         }
         // A savepoint: a unique violation (another replica filled the slot
         // between our update and insert) must not abort the request's transaction.
@@ -68,22 +71,9 @@ pub fn record(
         });
         match replaced {
             Err(e) if e.is_unique_violation() && attempt + 1 < RACE_RETRIES => attempt += 1,
-            other => return other.map(|row| (row, true)),
+            other => return other.map(|row| Some((row, true))),
         }
     }
-}
-
-/// Serialises deployments into one environment: its row lock (see
-/// `environments::lock`) makes a second deployer wait and then see the first
-/// one's row instead of racing it to the unique slot. Deployments are rare;
-/// the wait is short.
-fn lock_environment(conn: &mut AnyConnection, environment_id: i64) -> Result<(), StoreError> {
-    super::environments::lock(conn, environment_id)?
-        .map(|_| ())
-        .ok_or(StoreError::MissingRow {
-            what: "environment",
-            id: environment_id,
-        })
 }
 
 fn insert(

@@ -70,6 +70,23 @@ impl StoreError {
     }
 }
 
+impl StoreError {
+    /// True when PostgreSQL rolled the transaction back to break a deadlock
+    /// or a serialization conflict: nothing was stored, a retry may succeed.
+    pub fn is_contention(&self) -> bool {
+        match self {
+            StoreError::Query(DieselError::DatabaseError(
+                DatabaseErrorKind::SerializationFailure,
+                _,
+            )) => true,
+            StoreError::Query(DieselError::DatabaseError(_, info)) => {
+                info.message().contains("deadlock detected")
+            }
+            _ => false,
+        }
+    }
+}
+
 /// One round trip to the database.
 pub fn ping(conn: &mut crate::db::AnyConnection) -> Result<(), StoreError> {
     use diesel::connection::SimpleConnection;

@@ -159,16 +159,22 @@ fn apply(doc: &mut Value, edit: &Edit) {
     }
 }
 
-/// What the verifier does on load: read, then refuse what it cannot run.
+/// Whether `accord verify --contract FILE` would take the stored contract:
+/// the verifier's own loading (read, then refuse what it cannot run).
 fn verifier_would_load(stored: &Value) -> Result<(), String> {
-    let contract = accord_dsl::pact::read_contract(&stored.to_string(), "stored")
-        .map_err(|e| e.to_string())?;
-    let blocking = accord_dsl::pact::blocking(&contract);
-    if blocking.is_empty() {
-        Ok(())
-    } else {
-        Err(format!("{blocking:?}"))
-    }
+    static N: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let n = N.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let dir = std::env::temp_dir().join(format!("accord-fuzz-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
+    let file = dir.join(format!("stored-{n}.json"));
+    std::fs::write(&file, stored.to_string()).map_err(|e| e.to_string())?;
+    let provider = stored["provider"]["name"].as_str().unwrap_or("");
+    let loaded = accord_verifier::load::load(
+        &accord_verifier::ContractSource::Files(vec![file.clone()]),
+        provider,
+    );
+    let _ = std::fs::remove_file(&file);
+    loaded.map(|_| ()).map_err(|e| e.to_string())
 }
 
 proptest! {

@@ -178,3 +178,57 @@ fn a_repeated_query_parameter_is_a_problem_naming_it() {
     );
     assert!(reply.json["errors"]["query"].is_array(), "{}", reply.text);
 }
+
+/// Reads one reply (head, then `Content-Length` bytes) off a connection
+/// that stays open.
+fn read_one(stream: &mut TcpStream) -> RawReply {
+    let mut raw = Vec::new();
+    let mut byte = [0u8; 1];
+    while !raw.ends_with(b"\r\n\r\n") {
+        let n = stream.read(&mut byte).expect("the head arrives");
+        assert!(
+            n == 1,
+            "the broker closed the connection: {:?}",
+            String::from_utf8_lossy(&raw)
+        );
+        raw.push(byte[0]);
+    }
+    let head = String::from_utf8_lossy(&raw).to_ascii_lowercase();
+    let length: usize = head
+        .lines()
+        .find_map(|l| l.strip_prefix("content-length:"))
+        .and_then(|v| v.trim().parse().ok())
+        .unwrap_or(0);
+    let mut body = vec![0u8; length];
+    stream.read_exact(&mut body).expect("the body arrives");
+    raw.extend(body);
+    parse(&raw).expect("a reply")
+}
+
+#[test]
+fn requests_that_leave_nothing_unread_keep_their_connection() {
+    let app = quick_broker();
+    let mut stream = connect(&app);
+    let requests = [
+        "GET /diagnostic/status/heartbeat HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n\r\n"
+            .to_owned(),
+        {
+            let body = r#"{"name":"kept"}"#;
+            format!("{POST_HEAD}Content-Length: {}\r\n\r\n{body}", body.len())
+        },
+        "GET /pacticipants/kept HTTP/1.1\r\nHost: x\r\n\r\n".to_owned(),
+    ];
+    let mut statuses = Vec::new();
+    for request in &requests {
+        stream.write_all(request.as_bytes()).expect("request");
+        let reply = read_one(&mut stream);
+        assert_ne!(
+            reply.header("connection"),
+            Some("close"),
+            "{}",
+            reply.text()
+        );
+        statuses.push(reply.status);
+    }
+    assert_eq!(statuses, [200, 201, 200], "three answers on one connection");
+}

@@ -161,11 +161,14 @@ pub const BLOCKING: [&str; 7] = [
 ];
 
 /// The problems of `contract` that stop a verifier from running it (the
-/// broker's and the verifier's one rule for refusing a contract).
+/// broker's and the verifier's one rule for refusing a contract). A
+/// generator blocks only where the verifier applies it, in a request: the
+/// generators of responses and messages are the consumer's mock's.
 pub fn blocking(contract: &Contract) -> Vec<LintProblem> {
     lint(contract)
         .into_iter()
         .filter(|p| p.severity == Severity::Error && BLOCKING.contains(&p.code))
+        .filter(|p| !p.code.contains("GENERATOR") || p.path.contains(".request.generators"))
         .collect()
 }
 

@@ -166,3 +166,16 @@ fn problems_a_verifier_can_run_past_do_not_block() {
         "but Pact's verifier runs it"
     );
 }
+
+#[test]
+fn a_response_generator_the_verifier_never_applies_does_not_block() {
+    let h = json!({"type": "Synchronous/HTTP", "description": "g",
+        "request": {"method": "GET", "path": "/", "generators": {"body": {"$.id": {"type": "Regex", "regex": "("}}}},
+        "response": {"status": 200, "generators": {"body": {"$.id": {"type": "Regex", "regex": "("}}}}});
+    let c = pinned(json!([h]));
+    let all: Vec<String> = lint(&c).into_iter().map(|p| p.path).collect();
+    assert_eq!(all.len(), 2, "lint names both: {all:?}");
+    let blocking: Vec<String> = super::blocking(&c).into_iter().map(|p| p.path).collect();
+    assert_eq!(blocking.len(), 1, "{blocking:?}");
+    assert!(blocking[0].contains(".request.generators"), "{blocking:?}");
+}

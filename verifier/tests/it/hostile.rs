@@ -185,3 +185,48 @@ fn a_redirect_to_another_origin_is_judged_not_followed_even_when_following() {
     assert_eq!(f.len(), 1, "{:?}", codes(&report));
     assert_eq!(f[0].actual, Some(json!(302)));
 }
+
+/// A contract a broker stored before it refused such contracts: an MCP
+/// call that expects nothing (the verifier could not judge it).
+fn unrunnable_contract() -> accord_verifier::SourcedContract {
+    let doc = json!({
+        "consumer": {"name": "old"}, "provider": {"name": "items"},
+        "interactions": [{"type": "MCP/ToolCall", "description": "expects nothing", "tool": "t", "result": null}],
+        "metadata": {"pactSpecification": {"version": "4.0"},
+            "accord": {"formatVersion": "1.0", "mcp": "2026-07-28"}}
+    });
+    accord_verifier::SourcedContract::new(
+        accord_dsl::pact::from_value(&doc, "broker").expect("readable"),
+        "broker pact",
+    )
+}
+
+#[test]
+fn a_broker_pact_that_cannot_be_run_fails_alone_and_the_others_run() {
+    let p = provider();
+    let cfg = config(&p, vec![unrunnable_contract(), contract(vec![get()])]);
+    let report = run(&cfg);
+    let refused = &report.contracts[0].interactions[0];
+    assert_eq!(refused.findings[0].reason_code, "CONTRACT_UNRUNNABLE");
+    assert!(
+        refused.findings[0].detail.contains("MCP_NO_EXPECTATION"),
+        "{}",
+        refused.findings[0].detail
+    );
+    assert!(report.contracts[1].passed(), "the other contract still ran");
+    assert!(!report.passed());
+}
+
+#[test]
+fn a_contract_file_that_cannot_be_run_is_refused_before_anything_is_sent() {
+    let dir = std::env::temp_dir().join(format!("accord-unrunnable-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("dir");
+    let file = dir.join("old.json");
+    let doc = accord_dsl::pact::to_v4_json(&unrunnable_contract().contract);
+    std::fs::write(&file, doc.to_string()).expect("write");
+    let p = provider();
+    let mut cfg = config(&p, Vec::new());
+    cfg.source = accord_verifier::ContractSource::Files(vec![file]);
+    let err = accord_verifier::verify_blocking(&cfg).expect_err("refused");
+    assert!(err.to_string().contains("MCP_NO_EXPECTATION"), "{err}");
+}
