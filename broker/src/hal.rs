@@ -94,13 +94,19 @@ impl BaseUrl {
     }
 
     fn from_request(req: &HttpRequest) -> BaseUrl {
-        if let Some(state) = req.app_data::<web::Data<AppState>>()
-            && let Some(base) = &state.config.base_url
-        {
+        let state = req.app_data::<web::Data<AppState>>();
+        if let Some(base) = state.and_then(|s| s.config.base_url.as_ref()) {
             return BaseUrl(base.trim_end_matches('/').to_owned());
         }
         let info = req.connection_info();
-        BaseUrl(format!("{}://{}", info.scheme(), info.host()))
+        let named = req.headers().contains_key(actix_web::http::header::HOST)
+            || req.uri().authority().is_some()
+            || req.headers().contains_key("forwarded")
+            || req.headers().contains_key("x-forwarded-host");
+        match state {
+            Some(s) if !named => BaseUrl(format!("{}://{}", info.scheme(), s.listening_on)),
+            _ => BaseUrl(format!("{}://{}", info.scheme(), info.host())),
+        }
     }
 }
 

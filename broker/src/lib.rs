@@ -29,6 +29,7 @@ pub mod selection;
 pub mod server;
 pub mod state;
 pub mod store;
+pub mod wire;
 
 pub use config::BrokerConfig;
 pub use error::BrokerError;

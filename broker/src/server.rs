@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use actix_web::dev::Server;
 use actix_web::middleware::from_fn;
-use actix_web::{App, HttpServer, web};
+use actix_web::{App, web};
 
 use crate::config::BrokerConfig;
 use crate::db::{self, Backend};
@@ -62,55 +62,109 @@ pub fn start(config: BrokerConfig) -> Result<RunningBroker, StartError> {
         migrations = applied.len(),
         "database ready"
     );
-    let state = AppState {
-        pool,
-        config: Arc::new(config.clone()),
-    };
-    let body_limit = config.body_limit;
-    let mut http = HttpServer::new(move || {
-        App::new()
-            .app_data(web::Data::new(state.clone()))
-            .app_data(web::PayloadConfig::new(body_limit))
-            .app_data(web::QueryConfig::default().error_handler(|e, _| bad_query(e).into()))
-            .app_data(web::PathConfig::default().error_handler(|e, _| bad_path(e).into()))
-            .configure(routes::configure)
-            .default_service(web::to(|| async {
-                Err::<actix_web::HttpResponse, _>(BrokerError::not_found("This resource"))
-            }))
-            // the last `wrap` is the outermost: the body limits apply before
-            // anything reads the request and present their own answers;
-            // negotiate sees every other answer
-            .wrap(from_fn(crate::edge::middleware))
-            .wrap(from_fn(crate::auth::middleware))
-            .wrap(from_fn(crate::negotiate::middleware))
-            .wrap(from_fn(crate::limits::middleware))
-    });
-    // a head must arrive within the head timeout (actix answers 408 and
-    // closes); a connection closed after an early answer lingers at most a second
-    http = http
-        .client_request_timeout(config.head_timeout)
-        .client_disconnect_timeout(std::time::Duration::from_secs(1));
-    if let Some(workers) = config.workers {
-        http = http.workers(workers);
-    }
-    let http = http.bind(&config.bind).map_err(|source| StartError::Bind {
+    let listener =
+        std::net::TcpListener::bind(&config.bind).map_err(|source| StartError::Bind {
+            bind: config.bind.clone(),
+            source,
+        })?;
+    let addr = listener.local_addr().map_err(|source| StartError::Bind {
         bind: config.bind.clone(),
         source,
     })?;
-    let addr = http
-        .addrs()
-        .first()
-        .copied()
-        .ok_or_else(|| StartError::Bind {
+    let state = AppState {
+        pool,
+        config: Arc::new(config.clone()),
+        listening_on: addr.to_string(),
+    };
+    let factory = move || connection(state.clone(), addr);
+    let mut builder = actix_server::Server::build().disable_signals();
+    if let Some(workers) = config.workers {
+        builder = builder.workers(workers);
+    }
+    let server = builder
+        .listen("accord", listener, factory)
+        .map_err(|source| StartError::Bind {
             bind: config.bind.clone(),
-            source: std::io::Error::other("no address bound"),
-        })?;
+            source,
+        })?
+        .run();
     Ok(RunningBroker {
         addr,
         backend,
         open,
-        server: http.disable_signals().run(),
+        server,
     })
+}
+
+/// The application: every route and middleware.
+fn app(
+    state: AppState,
+) -> App<
+    impl actix_web::dev::ServiceFactory<
+        actix_web::dev::ServiceRequest,
+        Config = (),
+        Response = actix_web::dev::ServiceResponse<impl actix_web::body::MessageBody>,
+        Error = actix_web::Error,
+        InitError = (),
+    >,
+> {
+    let body_limit = state.config.body_limit;
+    App::new()
+        .app_data(web::Data::new(state))
+        .app_data(web::PayloadConfig::new(body_limit))
+        .app_data(web::QueryConfig::default().error_handler(|e, _| bad_query(e).into()))
+        .app_data(web::PathConfig::default().error_handler(|e, _| bad_path(e).into()))
+        .configure(routes::configure)
+        .default_service(web::to(|| async {
+            Err::<actix_web::HttpResponse, _>(BrokerError::not_found("This resource"))
+        }))
+        // the last `wrap` is the outermost: the body limits apply before
+        // anything reads the request and present their own answers;
+        // negotiate sees every other answer
+        .wrap(from_fn(crate::edge::middleware))
+        .wrap(from_fn(crate::auth::middleware))
+        .wrap(from_fn(crate::negotiate::middleware))
+        .wrap(from_fn(crate::limits::middleware))
+}
+
+/// What serves one accepted connection: the socket wrapped so that
+/// actix-http's own error answers leave as problems (`wire::ProblemIo`),
+/// then HTTP/1.1 as `HttpServer` would set it up. A head must arrive within
+/// the head timeout (408, closed); a connection closed after an early
+/// answer lingers at most a second.
+fn connection(
+    state: AppState,
+    addr: std::net::SocketAddr,
+) -> impl actix_web::dev::ServiceFactory<
+    actix_web::rt::net::TcpStream,
+    Config = (),
+    Response = (),
+    Error = actix_http::error::DispatchError,
+    InitError = (),
+> {
+    use actix_service::{IntoServiceFactory, ServiceFactoryExt, map_config};
+    let head_timeout = state.config.head_timeout;
+    let app = app(state)
+        .into_factory()
+        .map_err(|e: actix_web::Error| e.error_response());
+    let http = actix_http::HttpService::build()
+        .keep_alive(actix_http::KeepAlive::Timeout(
+            std::time::Duration::from_secs(5),
+        ))
+        .client_request_timeout(head_timeout)
+        .client_disconnect_timeout(std::time::Duration::from_secs(1))
+        .local_addr(addr)
+        .finish(map_config(app, |_| actix_web::dev::AppConfig::default()));
+    actix_web::dev::fn_service(|io: actix_web::rt::net::TcpStream| async move {
+        let _ = io.set_nodelay(true);
+        let peer = io.peer_addr().ok();
+        Ok((
+            crate::wire::ProblemIo::new(io),
+            actix_http::Protocol::Http1,
+            peer,
+        ))
+    })
+    .and_then(http)
 }
 
 /// actix's typed query extractor refused the query string (a repeated or

@@ -14,6 +14,9 @@ use crate::store::StoreError;
 pub struct AppState {
     pub pool: Pool,
     pub config: Arc<BrokerConfig>,
+    /// `host:port` the broker listens on: the host of links for a request
+    /// that names none (HTTP/1.0 without `Host`).
+    pub listening_on: String,
 }
 
 impl AppState {

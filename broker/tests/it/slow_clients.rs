@@ -93,9 +93,15 @@ fn a_head_never_finished_is_dropped_at_the_head_timeout() {
     stream
         .write_all(b"GET / HTTP/1.1\r\nHost: x\r\n")
         .expect("part of a head");
-    // actix answers this one itself (408, no body) before any application code
+    // actix-http answers this one before any application code runs; the
+    // answer is rewritten on the socket into the broker's shape (wire.rs)
     let reply = until_closed(stream);
     assert_eq!(reply.status, 408);
+    assert_eq!(
+        reply.header("content-type"),
+        Some("application/problem+json")
+    );
+    assert_eq!(reply.json()["status"], 408);
 }
 
 /// Sends `head`, then body bytes for as long as the broker reads them.
@@ -150,10 +156,52 @@ fn a_request_line_that_is_not_http_is_refused_and_closed() {
     let app = quick_broker();
     let mut stream = connect(&app);
     stream.write_all(b"GARBAGE\r\n\r\n").expect("garbage");
-    // actix-http answers a malformed head before the application runs: the
-    // status is right, the body is actix's (empty); see ARCHITECTURE.md
     let reply = until_closed(stream);
     assert_eq!(reply.status, 400);
+    assert_eq!(
+        reply.header("content-type"),
+        Some("application/problem+json")
+    );
+    assert!(
+        reply.json()["errors"]["request"].is_array(),
+        "{}",
+        reply.text()
+    );
+}
+
+#[test]
+fn a_head_over_the_size_limit_is_a_431_problem() {
+    let app = quick_broker();
+    let mut stream = connect(&app);
+    let long = format!("GET /{} HTTP/1.1\r\nHost: x\r\n\r\n", "a".repeat(200_000));
+    let _ = stream.write_all(long.as_bytes());
+    let reply = until_closed(stream);
+    assert_eq!(reply.status, 431);
+    assert_eq!(
+        reply.header("content-type"),
+        Some("application/problem+json")
+    );
+    assert_eq!(reply.json()["type"], "urn:accord:problem:http");
+}
+
+#[test]
+fn a_request_without_a_host_gets_links_to_the_broker_itself() {
+    let app = quick_broker();
+    let mut stream = connect(&app);
+    stream
+        .write_all(b"GET / HTTP/1.0\r\n\r\n")
+        .expect("request");
+    let reply = until_closed(stream);
+    assert_eq!(reply.status, 200, "{}", reply.text());
+    let self_link = reply.json()["_links"]["self"]["href"]
+        .as_str()
+        .unwrap_or("")
+        .to_owned();
+    assert!(
+        self_link.starts_with(&app.url),
+        "{self_link} vs {}",
+        app.url
+    );
 }
 
 #[test]
