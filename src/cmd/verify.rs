@@ -82,6 +82,10 @@ pub struct VerifyArgs {
     /// Pact's message endpoint (default: the provider base URL, as Pact does).
     #[arg(long)]
     message_url: Option<String>,
+    /// The MCP server's Streamable HTTP endpoint (default: `{provider base URL}/mcp`);
+    /// `MCP/ToolCall` interactions speak the era the contract pins.
+    #[arg(long)]
+    mcp_url: Option<String>,
     /// The bearer token of a principal, NAME=TOKEN (repeatable; never printed).
     #[arg(long = "principal", value_name = "NAME=TOKEN")]
     principals: Vec<String>,
@@ -348,6 +352,7 @@ fn config(args: &VerifyArgs, source: ContractSource) -> anyhow::Result<VerifyCon
     config.state_change_url = args.state_change_url.clone();
     config.observe_url = args.observe_url.clone();
     config.message_url = args.message_url.clone();
+    config.mcp_url = args.mcp_url.clone();
     config.principals = args
         .principals
         .iter()

@@ -96,6 +96,7 @@ mod tests {
             pending: false,
             outcome,
             findings: Vec::new(),
+            warnings: Vec::new(),
             duration_ms: 3,
             states_not_set_up: false,
         }

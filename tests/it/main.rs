@@ -15,4 +15,5 @@ mod verdicts_vs_pact;
 mod verify_broker;
 mod verify_cmd;
 mod verify_legacy;
+mod verify_mcp;
 mod verify_tags;

@@ -142,6 +142,8 @@ pub struct VerifyConfig {
     /// Where message interactions are produced (Pact's message endpoint);
     /// `None` means the provider base URL, as Pact does.
     pub message_url: Option<String>,
+    /// The MCP endpoint (Streamable HTTP); `None` means `{base}/mcp`.
+    pub mcp_url: Option<String>,
     pub source: ContractSource,
     /// Pact-compatible provider-state change endpoint.
     pub state_change_url: Option<String>,
@@ -172,6 +174,7 @@ impl VerifyConfig {
             provider_version: None,
             provider_base_url: base_url.into(),
             message_url: None,
+            mcp_url: None,
             source,
             state_change_url: None,
             observe_url: None,

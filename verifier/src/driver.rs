@@ -40,6 +40,10 @@ pub struct Exchange<'a> {
     /// The observation endpoint, for drivers that read the counters at
     /// extra points (after a cancel acknowledgement, …).
     pub observe_url: Option<&'a str>,
+    /// The MCP endpoint (`--mcp-url`, default `{base}/mcp`).
+    pub mcp_url: &'a str,
+    /// The contract's pinned MCP version (`metadata.accord.mcp`).
+    pub mcp_version: Option<&'a str>,
 }
 
 impl Exchange<'_> {
@@ -67,6 +71,10 @@ pub enum Authorization<'a> {
 #[derive(Debug, Clone, Default)]
 pub struct Sent {
     pub findings: Vec<Finding>,
+    /// What is reported without failing the interaction (a behaviour the
+    /// official SDKs share where the spec says otherwise; a check that
+    /// could not be made).
+    pub warnings: Vec<Finding>,
     /// Time to the provider's acknowledgement (response head).
     pub ack: Option<Duration>,
     /// Time to the complete answer.
@@ -88,4 +96,10 @@ pub trait Driver: Send + Sync + std::fmt::Debug {
         interaction: &'a Interaction,
         exchange: &'a Exchange<'a>,
     ) -> BoxFuture<'a, Result<Sent, VerifyError>>;
+
+    /// Called once after the run: close what the driver kept open (MCP
+    /// sessions).
+    fn finish<'a>(&'a self, _transport: &'a Transport) -> BoxFuture<'a, ()> {
+        Box::pin(async {})
+    }
 }

@@ -53,6 +53,24 @@ pub mod codes {
     /// store: an MCP call expecting nothing, a schema that is not one, …);
     /// nothing was sent.
     pub const CONTRACT_UNRUNNABLE: &str = "CONTRACT_UNRUNNABLE";
+    /// The answer is not a JSON-RPC response (MCP, A2A JSON-RPC).
+    pub const MALFORMED_RESPONSE: &str = "MALFORMED_RESPONSE";
+    /// The recorded (valid) call was refused.
+    pub const VALID_INPUT_REJECTED: &str = "VALID_INPUT_REJECTED";
+    /// An expected failure came back as a success.
+    pub const ERROR_DISGUISED_AS_SUCCESS: &str = "ERROR_DISGUISED_AS_SUCCESS";
+    /// A tool execution error came back as a JSON-RPC protocol error.
+    pub const TOOL_ERROR_AS_PROTOCOL_ERROR: &str = "TOOL_ERROR_AS_PROTOCOL_ERROR";
+    /// No text block carries the JSON of `structuredContent`.
+    pub const STRUCTURED_CONTENT_DISAGREES: &str = "STRUCTURED_CONTENT_DISAGREES";
+    /// A result outside its declared output schema.
+    pub const OUTPUT_SCHEMA_VIOLATION: &str = "OUTPUT_SCHEMA_VIOLATION";
+    /// An MCP 2026-07-28 result type the verifier does not follow.
+    pub const RESULT_TYPE_UNSUPPORTED: &str = "RESULT_TYPE_UNSUPPORTED";
+    /// An expected error came back with another code, status or message.
+    pub const ERROR_CODE_MISMATCH: &str = "ERROR_CODE_MISMATCH";
+    /// A tool the contract calls is not listed.
+    pub const TOOL_MISSING: &str = "TOOL_MISSING";
     /// No driver replays this interaction type (yet).
     pub const INTERACTION_TYPE_UNSUPPORTED: &str = "INTERACTION_TYPE_UNSUPPORTED";
     /// The provider-state change call failed.

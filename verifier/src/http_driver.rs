@@ -139,6 +139,7 @@ fn judge(expected: &HttpResponse, received: &Received) -> Sent {
         .collect();
     Sent {
         findings,
+        warnings: Vec::new(),
         ack: Some(received.ack),
         total: Some(received.total),
         served_unexpectedly: !(200..300).contains(&expected.status)

@@ -100,6 +100,7 @@ pub fn actual_message(received: &Received) -> Message {
 fn judge(expected: Option<&Message>, received: &Received) -> Sent {
     let timing = |findings| Sent {
         findings,
+        warnings: Vec::new(),
         ack: Some(received.ack),
         total: Some(received.total),
         served_unexpectedly: false,

@@ -110,6 +110,7 @@ mod tests {
                 pending: false,
                 outcome: Outcome::Failed,
                 findings: vec![mismatch, timeout],
+                warnings: Vec::new(),
                 duration_ms: 1,
                 states_not_set_up: false,
             }],

@@ -26,6 +26,7 @@ pub struct Context {
     pub transport: Transport,
     pub base_url: String,
     pub message_url: String,
+    pub mcp_url: String,
     pub state_change_url: Option<String>,
     pub observe_url: Option<String>,
     pub principals: BTreeMap<String, Token>,
@@ -48,12 +49,14 @@ pub async fn replay(
     index: usize,
     interaction: &Interaction,
     contract_pending: bool,
+    mcp_version: Option<&str>,
 ) -> Result<InteractionResult, VerifyError> {
     let start = Instant::now();
     let meta = interaction.meta();
     let states = &meta.provider_states;
     let url = cx.state_change_url.as_deref();
     let mut findings = Vec::new();
+    let mut warnings = Vec::new();
     // Observed windows never overlap, and hold the state changes too: a
     // setup or teardown of another chain would move the counters.
     let _window = match &cx.observe_url {
@@ -64,7 +67,9 @@ pub async fn replay(
     match change_states(&cx.transport, url, states, Action::Setup).await {
         Ok(replies) => {
             let values = generator_values(states, &replies);
-            findings.extend(exercise(cx, interaction, &values, &replies).await?);
+            let (f, w) = exercise(cx, interaction, &values, &replies, mcp_version).await?;
+            findings.extend(f);
+            warnings.extend(w);
             if let Err(f) = change_states(&cx.transport, url, states, Action::Teardown).await {
                 findings.push(f);
             }
@@ -88,6 +93,7 @@ pub async fn replay(
             Outcome::Failed
         },
         findings,
+        warnings,
         duration_ms: u64::try_from(start.elapsed().as_millis()).unwrap_or(u64::MAX),
         states_not_set_up: url.is_none() && !states.is_empty(),
     })
@@ -116,6 +122,7 @@ pub fn not_run(
             "$",
             detail,
         )],
+        warnings: Vec::new(),
         duration_ms: 0,
         states_not_set_up: false,
     }
@@ -138,16 +145,18 @@ async fn exercise(
     interaction: &Interaction,
     state_values: &Map<String, Value>,
     replies: &Map<String, Value>,
-) -> Result<Vec<Finding>, VerifyError> {
+    mcp_version: Option<&str>,
+) -> Result<(Vec<Finding>, Vec<Finding>), VerifyError> {
     let meta = interaction.meta();
     let Some(driver) = cx.drivers.iter().find(|d| d.handles(interaction)) else {
         let detail = format!("no driver replays {} interactions", interaction.type_name());
-        return Ok(vec![Finding::new(
+        let unsupported = Finding::new(
             Layer::Protocol,
             codes::INTERACTION_TYPE_UNSUPPORTED,
             "type",
             detail,
-        )]);
+        );
+        return Ok((vec![unsupported], Vec::new()));
     };
     let declared = meta.expectations.side_effects.as_ref();
     let observe_url = match (&cx.observe_url, declared) {
@@ -173,6 +182,8 @@ async fn exercise(
         principals: &cx.principals,
         custom_headers: &cx.custom_headers,
         observe_url,
+        mcp_url: &cx.mcp_url,
+        mcp_version,
     };
     send_all(driver.as_ref(), interaction, &exchange).await
 }
@@ -183,7 +194,7 @@ async fn send_all(
     driver: &dyn Driver,
     interaction: &Interaction,
     exchange: &Exchange<'_>,
-) -> Result<Vec<Finding>, VerifyError> {
+) -> Result<(Vec<Finding>, Vec<Finding>), VerifyError> {
     let meta = interaction.meta();
     let declared = meta.expectations.side_effects.as_ref();
     let repeat = meta.expectations.repeat.as_ref();
@@ -199,9 +210,11 @@ async fn send_all(
     let per_send = repeat.is_some_and(|r| r.side_effects == RepeatJudgement::Each);
     let mut before = exchange.observe().await?;
     let mut findings = Vec::new();
+    let mut warnings = Vec::new();
     for n in 0..times {
-        let sent = driver.send(interaction, exchange).await?;
+        let mut sent = driver.send(interaction, exchange).await?;
         if n == 0 || each_matches {
+            warnings.append(&mut sent.warnings);
             findings.extend(judge_send(meta, sent));
         }
         let last = n + 1 == times;
@@ -211,7 +224,7 @@ async fn send_all(
             before = Some(after);
         }
     }
-    Ok(findings)
+    Ok((findings, warnings))
 }
 
 /// The driver's findings plus the negative-case and deadline judgements.

@@ -31,6 +31,10 @@ pub struct InteractionResult {
     pub pending: bool,
     pub outcome: Outcome,
     pub findings: Vec<Finding>,
+    /// Reported, never failing: a behaviour the official SDKs share where
+    /// the spec says otherwise, or a check that could not be made.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub warnings: Vec<Finding>,
     /// Wall time of the interaction, state changes included.
     pub duration_ms: u64,
     /// It has provider states but no state-change URL was given: they were
@@ -170,6 +174,7 @@ mod tests {
             pending,
             outcome,
             findings,
+            warnings: Vec::new(),
             duration_ms: 3,
             states_not_set_up: false,
         }

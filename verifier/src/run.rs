@@ -31,9 +31,20 @@ pub trait Progress: Send + Sync {
     fn finished(&self, consumer: &str, result: &InteractionResult);
 }
 
-/// The drivers this crate provides: HTTP and messages.
+/// The drivers this crate provides: HTTP, messages and MCP.
 pub fn default_drivers() -> Vec<Arc<dyn Driver>> {
-    vec![Arc::new(HttpDriver), Arc::new(MessageDriver)]
+    vec![
+        Arc::new(HttpDriver),
+        Arc::new(MessageDriver),
+        Arc::new(crate::mcp::McpDriver::default()),
+    ]
+}
+
+/// Lets every driver close what it kept open (MCP sessions).
+async fn finish(drivers: &[Arc<dyn Driver>], transport: &Transport) {
+    for d in drivers {
+        d.finish(transport).await;
+    }
 }
 
 /// Verifies with the default drivers on threads of its own: see
@@ -79,6 +90,12 @@ pub fn verify_on_threads(
         }
         Ok::<_, VerifyError>(done)
     })?;
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(VerifyError::Runtime)?;
+    let transport = Transport::new(config.limits.clone())?;
+    runtime.block_on(finish(&drivers, &transport));
     Ok(plan.report(config, done))
 }
 
@@ -93,7 +110,8 @@ pub async fn verify(
     let plan = Arc::new(Plan::new(config, progress.as_deref())?);
     let observe_lock = Arc::new(tokio::sync::Mutex::new(()));
     let cx = Arc::new(context(config, drivers, observe_lock)?);
-    let done = drain(cx, plan.clone(), config.jobs.max(1), progress).await?;
+    let done = drain(cx.clone(), plan.clone(), config.jobs.max(1), progress).await?;
+    finish(&cx.drivers, &cx.transport).await;
     Ok(plan.report(config, done))
 }
 
@@ -253,7 +271,8 @@ async fn replay_chain(
         let Some(interaction) = contract.interactions.get(index) else {
             continue;
         };
-        let result = replay(cx, index, interaction, pending).await?;
+        let mcp_version = contract.accord.as_ref().and_then(|a| a.mcp.as_deref());
+        let result = replay(cx, index, interaction, pending, mcp_version).await?;
         if let Some(p) = progress {
             p.finished(&contract.consumer.name, &result);
         }
@@ -318,12 +337,17 @@ fn context(
         Some(u) => checked("the message URL", u)?,
         None => base_url.clone(),
     };
+    let mcp_url = match &config.mcp_url {
+        Some(u) => checked("the MCP URL", u)?,
+        None => format!("{}/mcp", base_url.trim_end_matches('/')),
+    };
     let optional =
         |what, url: &Option<String>| url.as_deref().map(|u| checked(what, u)).transpose();
     Ok(Context {
         transport: Transport::new(config.limits.clone())?,
         base_url,
         message_url,
+        mcp_url,
         state_change_url: optional("the state-change URL", &config.state_change_url)?,
         observe_url: optional("the observation URL", &config.observe_url)?,
         principals: config.principals.clone(),

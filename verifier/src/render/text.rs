@@ -90,12 +90,15 @@ fn contract_summary(out: &mut String, c: &ContractResult) {
     for i in c
         .interactions
         .iter()
-        .filter(|i| i.outcome == Outcome::Failed)
+        .filter(|i| i.outcome == Outcome::Failed || !i.warnings.is_empty())
     {
         let tag = if i.pending { " (pending)" } else { "" };
         let _ = writeln!(out, "  {}{tag}", i.description);
         for f in &i.findings {
             let _ = writeln!(out, "    {}", finding_line(f));
+        }
+        for w in &i.warnings {
+            let _ = writeln!(out, "    warning: {}", finding_line(w));
         }
     }
 }
@@ -151,6 +154,7 @@ mod tests {
                     pending,
                     outcome: Outcome::Failed,
                     findings: vec![f],
+                    warnings: Vec::new(),
                     duration_ms: 2,
                     states_not_set_up: false,
                 }],

@@ -2,6 +2,7 @@
 
 mod hostile;
 mod http;
+mod mcp;
 mod messages;
 mod side_effects;
 mod states;

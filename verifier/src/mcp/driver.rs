@@ -1,0 +1,304 @@
+//! The `MCP/ToolCall` driver: speaks the era the contract pins, keeps one
+//! legacy session and one `tools/list` per profile (endpoint, era and
+//! credential: a principal is only ever compared with its own listing, so
+//! permission filtering is never taken for drift), sends the call with its
+//! generators applied and judges the reply (`judge.rs`).
+
+use std::collections::HashMap;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use accord_dsl::Interaction;
+use accord_dsl::generators::{GeneratorContext, GeneratorMode, apply_to_json};
+use accord_dsl::model::accord::McpToolCall;
+use serde_json::{Map, Value, json};
+
+use super::judge::judge;
+use super::wire::{Endpoint, Era, Reply, Session};
+use crate::driver::{Authorization, BoxFuture, Driver, Exchange, Sent};
+use crate::error::VerifyError;
+use crate::finding::{Finding, Layer, codes};
+use crate::transport::{CutOff, Transport};
+
+/// Most `tools/list` pages read for one profile.
+const MAX_PAGES: usize = 100;
+
+/// A profile's tools, or why they could not be listed.
+type Listing = Result<Vec<Value>, String>;
+
+/// Replays MCP tool calls.
+#[derive(Debug, Default)]
+pub struct McpDriver {
+    next_id: AtomicU64,
+    sessions: std::sync::Mutex<HashMap<String, Session>>,
+    listings: std::sync::Mutex<HashMap<String, Arc<Listing>>>,
+    /// Where each session lives, for closing it at the end.
+    endpoints: std::sync::Mutex<HashMap<String, String>>,
+}
+
+impl McpDriver {
+    fn id(&self) -> u64 {
+        self.next_id.fetch_add(1, Ordering::Relaxed) + 1
+    }
+
+    /// The legacy session of a profile, opened if needed; `Err` with the
+    /// reply that refused `initialize`.
+    async fn session(
+        &self,
+        endpoint: &Endpoint<'_>,
+        era: Era,
+        key: &str,
+        fresh: bool,
+    ) -> Result<Result<Session, Reply>, CutOff> {
+        if !fresh && let Some(s) = lock(&self.sessions).get(key).cloned() {
+            return Ok(Ok(s));
+        }
+        let opened = endpoint.initialize(era).await?;
+        if let Ok(s) = &opened {
+            lock(&self.sessions).insert(key.to_owned(), s.clone());
+            lock(&self.endpoints).insert(key.to_owned(), endpoint.url.to_owned());
+        }
+        Ok(opened)
+    }
+
+    /// The profile's `tools/list`, every page, read once per run.
+    async fn listing(
+        &self,
+        endpoint: &Endpoint<'_>,
+        era: Era,
+        session: Option<&Session>,
+        key: &str,
+    ) -> Arc<Listing> {
+        if let Some(l) = lock(&self.listings).get(key).cloned() {
+            return l;
+        }
+        let listing = Arc::new(self.list_tools(endpoint, era, session).await);
+        lock(&self.listings).insert(key.to_owned(), listing.clone());
+        listing
+    }
+
+    async fn list_tools(
+        &self,
+        endpoint: &Endpoint<'_>,
+        era: Era,
+        session: Option<&Session>,
+    ) -> Listing {
+        let mut tools = Vec::new();
+        let mut cursor: Option<String> = None;
+        for _ in 0..MAX_PAGES {
+            let mut params = Map::new();
+            if let Some(c) = &cursor {
+                params.insert("cursor".into(), json!(c));
+            }
+            let reply = endpoint
+                .call(era, session, Some(self.id()), "tools/list", params)
+                .await
+                .map_err(|cut| cut.finding("tools/list").detail)?;
+            let result = match reply.outcome {
+                Ok(Ok(result)) => result,
+                Ok(Err(e)) => {
+                    return Err(format!(
+                        "tools/list answered error {} `{}`",
+                        e.code, e.message
+                    ));
+                }
+                Err(why) => return Err(format!("tools/list: {why}")),
+            };
+            let page = result
+                .get("tools")
+                .and_then(Value::as_array)
+                .ok_or("tools/list answered no tools array")?;
+            tools.extend(page.iter().cloned());
+            // only a missing nextCursor ends the listing (an empty one is a cursor)
+            match result.get("nextCursor").and_then(Value::as_str) {
+                Some(next) => cursor = Some(next.to_owned()),
+                None => return Ok(tools),
+            }
+        }
+        Err(format!("tools/list still had more pages after {MAX_PAGES}"))
+    }
+
+    async fn replay(
+        &self,
+        call: &McpToolCall,
+        negative: bool,
+        era: Era,
+        exchange: &Exchange<'_>,
+    ) -> Result<Sent, CutOff> {
+        let endpoint = Endpoint {
+            transport: exchange.transport,
+            url: exchange.mcp_url,
+            authorization: exchange.authorization,
+            custom_headers: exchange.custom_headers,
+        };
+        let key = profile_key(&endpoint, era);
+        let params = call_params(call, exchange.state_values);
+        let mut session = None;
+        let mut reply = None;
+        for fresh in [false, true] {
+            if let Era::Legacy(_) = era {
+                match self.session(&endpoint, era, &key, fresh).await? {
+                    Ok(s) => session = Some(s),
+                    // the refusal of initialize is the answer to judge
+                    Err(refused) => return Ok(sent(call, era, &refused, None, negative)),
+                }
+            }
+            let r = endpoint
+                .call(
+                    era,
+                    session.as_ref(),
+                    Some(self.id()),
+                    "tools/call",
+                    params.clone(),
+                )
+                .await?;
+            // an expired legacy session is a 404: open a new one once
+            let expired = matches!(era, Era::Legacy(_)) && r.status == 404 && !fresh;
+            reply = Some(r);
+            if !expired {
+                break;
+            }
+        }
+        let Some(reply) = reply else {
+            return Err(CutOff::Failed("no reply".into()));
+        };
+        let listing = self.listing(&endpoint, era, session.as_ref(), &key).await;
+        Ok(sent(call, era, &reply, Some(&listing), negative))
+    }
+}
+
+fn lock<T>(m: &std::sync::Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+/// Endpoint, era and credential: one session and one listing each.
+fn profile_key(endpoint: &Endpoint<'_>, era: Era) -> String {
+    let who = match endpoint.authorization {
+        Authorization::AsWritten => "as-written".to_owned(),
+        Authorization::Without => "none".to_owned(),
+        Authorization::Bearer(t) => format!("bearer:{t}"),
+    };
+    format!("{}\n{}\n{who}", endpoint.url, era.version())
+}
+
+/// `{name, arguments}` with the provider-side generators applied (rules and
+/// generators are rooted at the call object: `$.arguments.plan_id`).
+fn call_params(call: &McpToolCall, state_values: &Map<String, Value>) -> Map<String, Value> {
+    let mut root = json!({"arguments": Value::Object(call.arguments.clone())});
+    let ctx = GeneratorContext {
+        provider_state_values: state_values.clone(),
+        mode: GeneratorMode::Provider,
+        ..GeneratorContext::default()
+    };
+    apply_to_json(&mut root, &call.rules.generators, &ctx, &mut rand::rng());
+    let mut params = Map::new();
+    params.insert("name".into(), json!(call.tool));
+    params.insert("arguments".into(), root["arguments"].take());
+    params
+}
+
+/// The judged reply as the engine's `Sent`.
+fn sent(
+    call: &McpToolCall,
+    era: Era,
+    reply: &Reply,
+    listing: Option<&Listing>,
+    negative: bool,
+) -> Sent {
+    let tool = listing
+        .and_then(|l| l.as_ref().ok())
+        .and_then(|tools| tools.iter().find(|t| t["name"] == json!(call.tool)));
+    let mut judged = judge(call, era, reply, tool, negative);
+    match listing {
+        // the call's other findings follow from the missing tool
+        Some(Ok(_)) if tool.is_none() && call.error.is_none() => {
+            judged.findings = vec![Finding::new(
+                Layer::Declaration,
+                codes::TOOL_MISSING,
+                "tool",
+                format!("tools/list does not list `{}`", call.tool),
+            )];
+        }
+        Some(Err(why)) => judged.warnings.push(Finding::new(
+            Layer::Declaration,
+            codes::TOOL_MISSING,
+            "tool",
+            format!("the tool list could not be read, so the outputSchema was not checked: {why}"),
+        )),
+        _ => {}
+    }
+    Sent {
+        findings: judged.findings,
+        warnings: judged.warnings,
+        ack: Some(reply.ack),
+        total: Some(reply.total),
+        served_unexpectedly: judged.served && call.error.is_none(),
+    }
+}
+
+impl Driver for McpDriver {
+    fn handles(&self, interaction: &Interaction) -> bool {
+        matches!(interaction, Interaction::McpToolCall(_))
+    }
+
+    fn send<'a>(
+        &'a self,
+        interaction: &'a Interaction,
+        exchange: &'a Exchange<'a>,
+    ) -> BoxFuture<'a, Result<Sent, VerifyError>> {
+        Box::pin(async move {
+            let Interaction::McpToolCall(mcp) = interaction else {
+                return Ok(Sent::default());
+            };
+            let Some(era) = exchange.mcp_version.and_then(Era::of) else {
+                let detail = format!(
+                    "MCP version {} is not one the verifier speaks (2026-07-28, 2025-11-25, 2025-06-18)",
+                    exchange.mcp_version.unwrap_or("(none)")
+                );
+                let f = Finding::new(
+                    Layer::Protocol,
+                    codes::INTERACTION_TYPE_UNSUPPORTED,
+                    "metadata.accord.mcp",
+                    detail,
+                );
+                return Ok(Sent {
+                    findings: vec![f],
+                    ..Sent::default()
+                });
+            };
+            let negative = mcp.meta.expectations.negative;
+            Ok(
+                match self.replay(&mcp.call, negative, era, exchange).await {
+                    Ok(sent) => sent,
+                    Err(cut) => Sent {
+                        findings: vec![cut.finding("response")],
+                        ..Sent::default()
+                    },
+                },
+            )
+        })
+    }
+
+    fn finish<'a>(&'a self, transport: &'a Transport) -> BoxFuture<'a, ()> {
+        Box::pin(async move {
+            let sessions: Vec<(String, Session)> = lock(&self.sessions).drain().collect();
+            let endpoints = lock(&self.endpoints).clone();
+            for (key, session) in sessions {
+                let Some(url) = endpoints.get(&key) else {
+                    continue;
+                };
+                let token = key
+                    .rsplit('\n')
+                    .next()
+                    .and_then(|w| w.strip_prefix("bearer:"));
+                let endpoint = Endpoint {
+                    transport,
+                    url,
+                    authorization: token.map_or(Authorization::AsWritten, Authorization::Bearer),
+                    custom_headers: &[],
+                };
+                endpoint.close(&session).await;
+            }
+        })
+    }
+}

@@ -1,0 +1,342 @@
+//! Judging one `tools/call` reply against the interaction's expectation:
+//! pure, so every rule is a unit test.
+//!
+//! | expected | got | finding |
+//! | --- | --- | --- |
+//! | a result | not a JSON-RPC response | MALFORMED_RESPONSE (protocol) |
+//! | a success | `isError: true`, or a -32602 protocol error | VALID_INPUT_REJECTED (schema) |
+//! | a success | another protocol error | RESPONSE_MISMATCH (schema) |
+//! | a tool error (`isError: true`) | a protocol error | TOOL_ERROR_AS_PROTOCOL_ERROR (protocol) |
+//! | a tool error | `isError: false` | ERROR_DISGUISED_AS_SUCCESS (schema) |
+//! | any result | the example and its rules do not match | RESPONSE_MISMATCH (schema), at `$.structuredContent…` / `$.content…` |
+//! | `contentMatchesStructured` | no text block carries the same JSON | STRUCTURED_CONTENT_DISAGREES (schema) |
+//! | any success, the tool declares `outputSchema` | no `structuredContent`, or one the schema refuses | OUTPUT_SCHEMA_VIOLATION (schema) |
+//! | 2026-07-28 | `resultType` other than `complete` | RESULT_TYPE_UNSUPPORTED (protocol) |
+//! | a protocol error | one with another code, status or message | ERROR_CODE_MISMATCH (protocol) |
+//! | a protocol error -32602 | `isError: true` (what the Python and TypeScript SDKs answer for an unknown tool) | ERROR_CODE_MISMATCH as a warning |
+//! | a protocol error | another tool result | ERROR_CODE_MISMATCH, or ERROR_DISGUISED_AS_SUCCESS for `isError: false` |
+
+use accord_dsl::matching::match_json;
+use accord_dsl::model::accord::{ActualError, ErrorExpectation, McpResultExpectation, McpToolCall};
+use serde_json::{Map, Value, json};
+
+use super::wire::{Era, Reply, RpcError};
+use crate::finding::{Finding, Layer, codes};
+
+/// The findings and warnings of one reply, and whether it served the call.
+#[derive(Debug, Default, Clone, PartialEq)]
+pub struct Judged {
+    pub findings: Vec<Finding>,
+    pub warnings: Vec<Finding>,
+    /// A successful result (not `isError`) came back.
+    pub served: bool,
+}
+
+impl Judged {
+    fn fail(&mut self, layer: Layer, code: &'static str, path: &str, detail: impl Into<String>) {
+        self.findings.push(Finding::new(layer, code, path, detail));
+    }
+}
+
+/// Judges `reply` to a `tools/call` of `call`; `tool` is the tool's entry
+/// of `tools/list`, when listed. A `negative` call that is served is the
+/// engine's to report (an authorization finding), not a disguised error.
+///
+/// One fault, one finding: a refused or disguised call is not also judged
+/// for its examples and schema, and a value the output schema refuses is
+/// not also a mismatch of the consumer's rule at the same path.
+pub fn judge(
+    call: &McpToolCall,
+    era: Era,
+    reply: &Reply,
+    tool: Option<&Value>,
+    negative: bool,
+) -> Judged {
+    let mut out = Judged::default();
+    let outcome = match &reply.outcome {
+        Ok(outcome) => outcome,
+        Err(why) => {
+            out.fail(
+                Layer::Protocol,
+                codes::MALFORMED_RESPONSE,
+                "$",
+                format!("HTTP {}: {why}", reply.status),
+            );
+            return out;
+        }
+    };
+    match (&call.error, &call.result, outcome) {
+        (Some(expected), _, Err(rpc)) => protocol_error(expected, reply, rpc, &mut out),
+        (Some(expected), _, Ok(result)) => error_answered_by_result(expected, result, &mut out),
+        (None, Some(expected), Err(rpc)) => result_answered_by_error(expected, rpc, &mut out),
+        (None, Some(expected), Ok(answer)) => {
+            judge_result(expected, era, answer, tool, negative, &mut out)
+        }
+        (None, None, _) => {}
+    }
+    out
+}
+
+fn protocol_error(expected: &ErrorExpectation, reply: &Reply, rpc: &RpcError, out: &mut Judged) {
+    let actual = ActualError {
+        code: Some(rpc.code),
+        reason: None,
+        http_status: Some(reply.status),
+        message: Some(rpc.message.clone()),
+    };
+    for why in expected.disagreements(&actual) {
+        out.fail(Layer::Protocol, codes::ERROR_CODE_MISMATCH, "error", why);
+    }
+}
+
+fn error_answered_by_result(expected: &ErrorExpectation, result: &Value, out: &mut Judged) {
+    let code = expected
+        .code
+        .map_or_else(|| "a".to_owned(), |c| c.to_string());
+    if !is_error(result) {
+        out.served = true;
+        let detail = format!("expected protocol error {code}, got a successful result");
+        out.fail(
+            Layer::Schema,
+            codes::ERROR_DISGUISED_AS_SUCCESS,
+            "result.isError",
+            detail,
+        );
+        return;
+    }
+    let text = first_text(result).unwrap_or_default();
+    let detail =
+        format!("expected protocol error {code}, got a tool error result (isError: true): {text}");
+    let finding = Finding::new(Layer::Protocol, codes::ERROR_CODE_MISMATCH, "error", detail);
+    if expected.code == Some(-32602) {
+        // the spec's answer to an unknown tool; both official SDKs answer isError
+        out.warnings.push(finding);
+    } else {
+        out.findings.push(finding);
+    }
+}
+
+fn result_answered_by_error(expected: &McpResultExpectation, rpc: &RpcError, out: &mut Judged) {
+    let got = format!("protocol error {} `{}`", rpc.code, rpc.message);
+    if expected.is_error {
+        let detail = format!("expected a tool error result (isError: true), got {got}");
+        out.fail(
+            Layer::Protocol,
+            codes::TOOL_ERROR_AS_PROTOCOL_ERROR,
+            "error",
+            detail,
+        );
+    } else if rpc.code == -32602 {
+        out.fail(
+            Layer::Schema,
+            codes::VALID_INPUT_REJECTED,
+            "arguments",
+            format!("the recorded arguments were refused: {got}"),
+        );
+    } else {
+        out.fail(
+            Layer::Schema,
+            codes::RESPONSE_MISMATCH,
+            "result",
+            format!("expected a result, got {got}"),
+        );
+    }
+}
+
+fn judge_result(
+    expected: &McpResultExpectation,
+    era: Era,
+    result: &Value,
+    tool: Option<&Value>,
+    negative: bool,
+    out: &mut Judged,
+) {
+    if era == Era::Modern
+        && let Some(kind) = result
+            .get("resultType")
+            .and_then(Value::as_str)
+            .filter(|k| *k != "complete")
+    {
+        let detail = format!(
+            "resultType `{kind}`: only complete results are verified (input_required rounds and the tasks extension are not)"
+        );
+        out.fail(
+            Layer::Protocol,
+            codes::RESULT_TYPE_UNSUPPORTED,
+            "result.resultType",
+            detail,
+        );
+        return;
+    }
+    let failed = is_error(result);
+    let schema = tool.and_then(|t| t.get("outputSchema"));
+    // a "success" without the structured result the tool declares is no service
+    out.served = !failed && (schema.is_none() || result.get("structuredContent").is_some());
+    match (expected.is_error, failed) {
+        (true, false) => {
+            if !(negative && out.served) {
+                let detail = "expected a tool error result (isError: true), got a success";
+                out.fail(
+                    Layer::Schema,
+                    codes::ERROR_DISGUISED_AS_SUCCESS,
+                    "$.isError",
+                    detail,
+                );
+            }
+            return;
+        }
+        (false, true) => {
+            let text = first_text(result).unwrap_or_default();
+            let detail = format!("the call failed (isError: true): {text}");
+            out.fail(
+                Layer::Schema,
+                codes::VALID_INPUT_REJECTED,
+                "$.isError",
+                detail,
+            );
+            return;
+        }
+        _ => {}
+    }
+    let mut own = Judged::default();
+    if let Some(schema) = schema.filter(|_| !failed) {
+        output_schema(schema, result, &mut own);
+    }
+    let refused: Vec<String> = own.findings.iter().map(|f| f.path.clone()).collect();
+    examples(expected, result, out);
+    out.findings.retain(|f| !refused.contains(&f.path));
+    if expected.content_matches_structured {
+        content_agrees(result, out);
+    }
+    out.findings.append(&mut own.findings);
+}
+
+/// `isError`, false when absent.
+fn is_error(result: &Value) -> bool {
+    result
+        .get("isError")
+        .and_then(Value::as_bool)
+        .unwrap_or(false)
+}
+
+fn first_text(result: &Value) -> Option<String> {
+    let blocks = result.get("content")?.as_array()?;
+    let text = blocks.iter().find_map(|b| b.get("text")?.as_str())?;
+    Some(text.chars().take(200).collect())
+}
+
+/// The expected examples under their rules (rooted at the result object).
+fn examples(expected: &McpResultExpectation, result: &Value, out: &mut Judged) {
+    let mut want = Map::new();
+    if let Some(s) = &expected.structured_content {
+        want.insert("structuredContent".into(), s.clone());
+    }
+    if let Some(c) = &expected.content {
+        want.insert("content".into(), Value::Array(c.clone()));
+    }
+    if want.is_empty() {
+        return;
+    }
+    let mut got = Map::new();
+    for key in want.keys() {
+        got.insert(key.clone(), result.get(key).cloned().unwrap_or(Value::Null));
+    }
+    let rules = expected
+        .rules
+        .matching_rules
+        .category("body")
+        .cloned()
+        .unwrap_or_default();
+    for m in match_json(&Value::Object(want), &Value::Object(got), &rules, true) {
+        out.findings.push(Finding::from_mismatch(&m));
+    }
+}
+
+/// A text block must carry the same JSON as `structuredContent`.
+fn content_agrees(result: &Value, out: &mut Judged) {
+    let structured = result.get("structuredContent");
+    let texts = result
+        .get("content")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(|b| b.get("text").and_then(Value::as_str));
+    let agrees = structured.is_some_and(|s| {
+        texts
+            .map(serde_json::from_str::<Value>)
+            .any(|parsed| parsed.is_ok_and(|p| p == *s))
+    });
+    if !agrees {
+        let detail = "no text block carries the same JSON as structuredContent";
+        out.findings.push(
+            Finding::new(
+                Layer::Schema,
+                codes::STRUCTURED_CONTENT_DISAGREES,
+                "$.content",
+                detail,
+            )
+            .values(structured.cloned(), result.get("content").cloned()),
+        );
+    }
+}
+
+/// `structuredContent` against the tool's declared `outputSchema`.
+fn output_schema(schema: &Value, result: &Value, out: &mut Judged) {
+    let validator = match accord_dsl::schema::compile(schema) {
+        Ok(v) => v,
+        Err(why) => {
+            let detail =
+                format!("the tool's outputSchema is not a usable JSON Schema 2020-12: {why}");
+            out.fail(
+                Layer::Schema,
+                codes::OUTPUT_SCHEMA_VIOLATION,
+                "outputSchema",
+                detail,
+            );
+            return;
+        }
+    };
+    let Some(structured) = result.get("structuredContent") else {
+        let detail = "the tool declares an outputSchema but the result has no structuredContent";
+        out.fail(
+            Layer::Schema,
+            codes::OUTPUT_SCHEMA_VIOLATION,
+            "$.structuredContent",
+            detail,
+        );
+        return;
+    };
+    for error in validator.iter_errors(structured).take(20) {
+        let at = error.instance_path().to_string();
+        let path = format!("$.structuredContent{}", pointer_to_path(&at));
+        out.findings.push(
+            Finding::new(
+                Layer::Schema,
+                codes::OUTPUT_SCHEMA_VIOLATION,
+                path,
+                error.to_string(),
+            )
+            .values(Some(json!(error.schema_path().to_string())), None),
+        );
+    }
+}
+
+/// `/steps/0/title` → `.steps[0].title`.
+fn pointer_to_path(pointer: &str) -> String {
+    pointer
+        .split('/')
+        .filter(|s| !s.is_empty())
+        .map(|s| {
+            let s = s.replace("~1", "/").replace("~0", "~");
+            if s.bytes().all(|b| b.is_ascii_digit()) {
+                format!("[{s}]")
+            } else {
+                format!(".{s}")
+            }
+        })
+        .collect()
+}
+
+#[cfg(test)]
+#[path = "judge_tests.rs"]
+mod tests;

@@ -1,0 +1,10 @@
+//! MCP verification: the `MCP/ToolCall` driver over Streamable HTTP, in the
+//! era the contract pins (`metadata.accord.mcp`): 2026-07-28, or
+//! 2025-11-25 / 2025-06-18.
+
+pub mod driver;
+pub mod judge;
+pub mod wire;
+
+pub use driver::McpDriver;
+pub use wire::Era;

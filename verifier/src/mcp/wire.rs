@@ -1,0 +1,340 @@
+//! MCP over Streamable HTTP, as raw as a verdict needs: each JSON-RPC
+//! request is one POST to the endpoint, and the reply keeps its HTTP
+//! status, headers, framing (JSON or SSE) and the JSON-RPC result or error.
+//!
+//! - 2026-07-28 (modern): every request carries `MCP-Protocol-Version`,
+//!   `Mcp-Method` (and `Mcp-Name` for `tools/call`), and the `_meta`
+//!   envelope with the protocol version and client capabilities.
+//! - 2025-11-25 / 2025-06-18 (legacy): `initialize` →
+//!   `notifications/initialized`, then the session id and the negotiated
+//!   version on every request; `DELETE` ends the session.
+
+use std::time::Duration;
+
+use futures_util::StreamExt;
+use serde_json::{Map, Value, json};
+
+use crate::config::Token;
+use crate::driver::Authorization;
+use crate::transport::{CutOff, Received, Transport};
+
+/// The protocol era a contract's pinned `mcp` version selects.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Era {
+    /// 2026-07-28: stateless, one POST per exchange, `_meta` on every request.
+    Modern,
+    /// 2025-06-18 or 2025-11-25: `initialize` and a session.
+    Legacy(&'static str),
+}
+
+impl Era {
+    /// The era of a pinned version, `None` for one the verifier cannot speak.
+    pub fn of(pin: &str) -> Option<Era> {
+        match pin {
+            "2026-07-28" => Some(Era::Modern),
+            "2025-11-25" => Some(Era::Legacy("2025-11-25")),
+            "2025-06-18" => Some(Era::Legacy("2025-06-18")),
+            _ => None,
+        }
+    }
+
+    /// The protocol version string.
+    pub fn version(self) -> &'static str {
+        match self {
+            Era::Modern => "2026-07-28",
+            Era::Legacy(v) => v,
+        }
+    }
+}
+
+/// A JSON-RPC error object.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RpcError {
+    pub code: i64,
+    pub message: String,
+    pub data: Option<Value>,
+}
+
+/// What came back for one request.
+#[derive(Debug, Clone)]
+pub struct Reply {
+    pub status: u16,
+    pub headers: Vec<(String, String)>,
+    /// The answer came as `text/event-stream`.
+    pub sse: bool,
+    /// The JSON-RPC response's result or error; `Err` says why there was
+    /// none (no body, not JSON-RPC, no response with the request's id).
+    pub outcome: Result<Result<Value, RpcError>, String>,
+    pub ack: Duration,
+    pub total: Duration,
+    /// The raw body, for checks that look at everything the server said.
+    pub body: Vec<u8>,
+}
+
+impl Reply {
+    /// The first value of a header (name case-insensitive).
+    pub fn header(&self, name: &str) -> Option<&str> {
+        self.headers
+            .iter()
+            .find(|(n, _)| n.eq_ignore_ascii_case(name))
+            .map(|(_, v)| v.as_str())
+    }
+}
+
+/// Who the requests are sent as, and where.
+#[derive(Debug, Clone, Copy)]
+pub struct Endpoint<'a> {
+    pub transport: &'a Transport,
+    pub url: &'a str,
+    pub authorization: Authorization<'a>,
+    pub custom_headers: &'a [(String, Token)],
+}
+
+/// The client's name in `clientInfo`.
+const CLIENT_INFO: (&str, &str) = ("accord-verifier", env!("CARGO_PKG_VERSION"));
+
+/// The `_meta` envelope of a 2026-07-28 request.
+pub fn modern_meta() -> Value {
+    json!({
+        "io.modelcontextprotocol/protocolVersion": Era::Modern.version(),
+        "io.modelcontextprotocol/clientCapabilities": {},
+        "io.modelcontextprotocol/clientInfo": {"name": CLIENT_INFO.0, "version": CLIENT_INFO.1},
+    })
+}
+
+/// The session of a legacy-era profile.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Session {
+    /// `Mcp-Session-Id`, when the server issued one.
+    pub id: Option<String>,
+    /// The version the server answered `initialize` with.
+    pub version: String,
+}
+
+impl Endpoint<'_> {
+    /// Sends one JSON-RPC request (`id` set) or notification (`id` none).
+    pub async fn call(
+        &self,
+        era: Era,
+        session: Option<&Session>,
+        id: Option<u64>,
+        method: &str,
+        mut params: Map<String, Value>,
+    ) -> Result<Reply, CutOff> {
+        if era == Era::Modern {
+            params.insert("_meta".into(), modern_meta());
+        }
+        let mut message = json!({"jsonrpc": "2.0", "method": method, "params": params});
+        if let Some(id) = id {
+            message["id"] = json!(id);
+        }
+        let mut builder = self
+            .transport
+            .client()
+            .post(self.url)
+            .header("content-type", "application/json")
+            .header("accept", "application/json, text/event-stream");
+        match era {
+            Era::Modern => {
+                builder = builder
+                    .header("mcp-protocol-version", era.version())
+                    .header("mcp-method", method);
+                let name = message["params"]["name"]
+                    .as_str()
+                    .or(message["params"]["uri"].as_str());
+                if let Some(name) = name.filter(|_| names_a_target(method)) {
+                    builder = builder.header("mcp-name", name);
+                }
+            }
+            Era::Legacy(_) => {
+                if let Some(s) = session {
+                    builder = builder.header("mcp-protocol-version", s.version.as_str());
+                    if let Some(sid) = &s.id {
+                        builder = builder.header("mcp-session-id", sid.as_str());
+                    }
+                }
+            }
+        }
+        builder = self.authorize(builder).body(message.to_string());
+        let received = self.transport.send(builder).await?;
+        Ok(reply(received, id).await)
+    }
+
+    /// Opens a legacy session: `initialize`, then `notifications/initialized`.
+    /// `Err` with the reply that refused it.
+    pub async fn initialize(&self, era: Era) -> Result<Result<Session, Reply>, CutOff> {
+        let params = json!({
+            "protocolVersion": era.version(),
+            "capabilities": {},
+            "clientInfo": {"name": CLIENT_INFO.0, "version": CLIENT_INFO.1},
+        });
+        let Value::Object(params) = params else {
+            return Ok(Err(empty_reply()));
+        };
+        let reply = self.call(era, None, Some(0), "initialize", params).await?;
+        let version = match &reply.outcome {
+            Ok(Ok(result)) => result["protocolVersion"].as_str().map(str::to_owned),
+            _ => None,
+        };
+        let Some(version) = version else {
+            return Ok(Err(reply));
+        };
+        let session = Session {
+            id: reply.header("mcp-session-id").map(str::to_owned),
+            version,
+        };
+        self.call(
+            era,
+            Some(&session),
+            None,
+            "notifications/initialized",
+            Map::new(),
+        )
+        .await?;
+        Ok(Ok(session))
+    }
+
+    /// Ends a legacy session (`DELETE`; a 405 means the server keeps none).
+    pub async fn close(&self, session: &Session) {
+        let Some(id) = &session.id else { return };
+        let builder = self
+            .transport
+            .client()
+            .delete(self.url)
+            .header("mcp-session-id", id.as_str())
+            .header("mcp-protocol-version", session.version.as_str());
+        let _ = self.transport.send(self.authorize(builder)).await;
+    }
+
+    fn authorize(&self, mut builder: reqwest::RequestBuilder) -> reqwest::RequestBuilder {
+        for (name, value) in self.custom_headers {
+            if self.authorization != Authorization::AsWritten
+                && name.eq_ignore_ascii_case("authorization")
+            {
+                continue;
+            }
+            builder = builder.header(name.as_str(), value.expose());
+        }
+        if let Authorization::Bearer(token) = self.authorization {
+            builder = builder.bearer_auth(token);
+        }
+        builder
+    }
+}
+
+/// Methods whose `Mcp-Name` header carries `params.name` or `params.uri`.
+fn names_a_target(method: &str) -> bool {
+    matches!(method, "tools/call" | "prompts/get" | "resources/read")
+}
+
+fn empty_reply() -> Reply {
+    Reply {
+        status: 0,
+        headers: Vec::new(),
+        sse: false,
+        outcome: Err("no reply".into()),
+        ack: Duration::ZERO,
+        total: Duration::ZERO,
+        body: Vec::new(),
+    }
+}
+
+/// The reply to request `id` in a received answer (JSON, or the SSE events
+/// carrying JSON-RPC messages).
+async fn reply(received: Received, id: Option<u64>) -> Reply {
+    let sse = received
+        .header("content-type")
+        .is_some_and(|t| t.to_ascii_lowercase().starts_with("text/event-stream"));
+    let outcome = if id.is_none() {
+        Err("a notification has no response".to_owned())
+    } else if sse {
+        sse_messages(&received.body)
+            .await
+            .into_iter()
+            .find(|m| m.get("id") == id.map(|i| json!(i)).as_ref())
+            .map(|m| rpc_outcome(&m))
+            .unwrap_or_else(|| {
+                Err("no JSON-RPC response with the request's id in the event stream".into())
+            })
+    } else if received.body.is_empty() {
+        Err(format!("an empty answer with HTTP {}", received.status))
+    } else {
+        match serde_json::from_slice::<Value>(&received.body) {
+            Ok(m) => rpc_outcome(&m),
+            Err(e) => Err(format!("the answer is not JSON: {e}")),
+        }
+    };
+    Reply {
+        status: received.status,
+        headers: received.headers,
+        sse,
+        outcome,
+        ack: received.ack,
+        total: received.total,
+        body: received.body,
+    }
+}
+
+/// Every JSON message in an SSE body (`data:` of each event).
+pub async fn sse_messages(body: &[u8]) -> Vec<Value> {
+    use eventsource_stream::Eventsource;
+    let bytes = bytes::Bytes::copy_from_slice(body);
+    let events =
+        futures_util::stream::once(async move { Ok::<_, std::convert::Infallible>(bytes) })
+            .eventsource()
+            .collect::<Vec<_>>()
+            .await;
+    events
+        .into_iter()
+        .filter_map(Result::ok)
+        .filter_map(|e| serde_json::from_str(&e.data).ok())
+        .collect()
+}
+
+/// A JSON-RPC response's result or error.
+fn rpc_outcome(message: &Value) -> Result<Result<Value, RpcError>, String> {
+    if let Some(error) = message.get("error") {
+        return Ok(Err(RpcError {
+            code: error["code"]
+                .as_i64()
+                .ok_or("an error without a numeric code")?,
+            message: error["message"].as_str().unwrap_or_default().to_owned(),
+            data: error.get("data").cloned(),
+        }));
+    }
+    match message.get("result") {
+        Some(result) => Ok(Ok(result.clone())),
+        None => Err("a JSON-RPC answer with neither result nor error".into()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pinned_versions_select_their_era() {
+        assert_eq!(Era::of("2026-07-28"), Some(Era::Modern));
+        assert_eq!(Era::of("2025-11-25"), Some(Era::Legacy("2025-11-25")));
+        assert_eq!(Era::of("2024-11-05"), None);
+    }
+
+    #[test]
+    fn the_response_with_the_requests_id_is_found_among_sse_events() {
+        let body = b"event: message\ndata: {\"jsonrpc\":\"2.0\",\"method\":\"notifications/progress\",\"params\":{}}\n\nevent: message\ndata: {\"jsonrpc\":\"2.0\",\"id\":7,\"result\":{\"ok\":true}}\n\n";
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .build()
+            .expect("runtime");
+        let messages = runtime.block_on(sse_messages(body));
+        assert_eq!(messages.len(), 2);
+        assert_eq!(rpc_outcome(&messages[1]), Ok(Ok(json!({"ok": true}))));
+    }
+
+    #[test]
+    fn an_error_keeps_its_code_message_and_data() {
+        let m = json!({"jsonrpc": "2.0", "id": 1, "error": {"code": -32602, "message": "bad", "data": {"x": 1}}});
+        let err = rpc_outcome(&m).expect("a response").expect_err("an error");
+        assert_eq!((err.code, err.message.as_str()), (-32602, "bad"));
+        assert_eq!(err.data, Some(json!({"x": 1})));
+    }
+}

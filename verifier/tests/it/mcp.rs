@@ -1,0 +1,223 @@
+//! `MCP/ToolCall` against the reference MCP server, in both protocol eras:
+//! a realistic contract passes the clean server, each fault is caught with
+//! its reason code on its interaction.
+
+use std::collections::BTreeSet;
+use std::time::Duration;
+
+use accord_fixtures::mcp::{McpFault, McpProvider};
+use accord_verifier::{
+    ContractSource, SourcedContract, VerificationReport, VerifyConfig, verify_blocking,
+};
+use serde_json::{Value, json};
+
+const ERAS: [&str; 2] = ["2026-07-28", "2025-11-25"];
+
+fn rule(matchers: Value) -> Value {
+    json!({"combine": "AND", "matchers": matchers})
+}
+
+fn alice() -> Value {
+    json!([{"name": "a plan exists", "params": {"tenant": "tenant-a", "plan_id": "plan-1"}},
+           {"name": "a user named alice", "params": {"tenant": "tenant-a"}}])
+}
+
+/// The work-planning contract of an orchestrator, pinned to `era`.
+fn contract(era: &str) -> SourcedContract {
+    let lookup = json!({"type": "MCP/ToolCall", "description": "look up a plan",
+        "providerStates": alice(), "auth": {"principal": "alice", "tenant": "tenant-a"},
+        "sideEffects": {"records": 0},
+        "tool": "work_plan_lookup", "arguments": {"tenant_id": "tenant-a", "plan_id": "plan-1"},
+        "result": {"structuredContent": {"plan_id": "plan-1", "status": "draft", "steps": [{"title": "rotate keys"}]},
+            "contentMatchesStructured": true,
+            "matchingRules": {"body": {
+                "$.structuredContent.status": rule(json!([{"match": "regex", "regex": "^(draft|ready)$"}])),
+                "$.structuredContent.steps": rule(json!([{"match": "type", "min": 1}]))}}}});
+    let draft = json!({"type": "MCP/ToolCall", "description": "draft a plan",
+        "providerStates": alice(), "auth": {"principal": "alice", "tenant": "tenant-a"},
+        "sideEffects": {"records": 1},
+        "tool": "work_plan_draft", "arguments": {"tenant_id": "tenant-a", "title": "rotate keys"},
+        "result": {"structuredContent": {"plan_id": "plan-101", "status": "draft"},
+            "matchingRules": {"body": {"$.structuredContent.plan_id": rule(json!([{"match": "regex", "regex": "^plan-\\d+$"}]))}}}});
+    let missing = json!({"type": "MCP/ToolCall", "description": "an unknown plan is a tool error",
+        "providerStates": alice(), "auth": {"principal": "alice", "tenant": "tenant-a"},
+        "tool": "work_plan_lookup", "arguments": {"tenant_id": "tenant-a", "plan_id": "plan-404"},
+        "result": {"isError": true}});
+    let other_tenant = json!({"type": "MCP/ToolCall", "description": "bob cannot read alice's plan",
+        "providerStates": [{"name": "a plan exists", "params": {"tenant": "tenant-a", "plan_id": "plan-1"}},
+                           {"name": "a user named bob", "params": {"tenant": "tenant-b"}}],
+        "auth": {"principal": "bob", "tenant": "tenant-b"}, "negative": true,
+        "tool": "work_plan_lookup", "arguments": {"tenant_id": "tenant-a", "plan_id": "plan-1"},
+        "result": {"isError": true}});
+    let unknown_tool = json!({"type": "MCP/ToolCall", "description": "an unknown tool is refused",
+        "providerStates": [{"name": "a user named alice", "params": {"tenant": "tenant-a"}}],
+        "auth": {"principal": "alice", "tenant": "tenant-a"},
+        "tool": "work_plan_shred", "arguments": {}, "error": {"code": -32602}});
+    let doc = json!({"consumer": {"name": "orchestrator"}, "provider": {"name": "planning-tools"},
+        "interactions": [lookup, draft, missing, other_tenant, unknown_tool],
+        "metadata": {"pactSpecification": {"version": "4.0"},
+            "accord": {"formatVersion": "1.0", "mcp": era, "jsonSchema": "2020-12"}}});
+    SourcedContract::new(
+        accord_dsl::pact::from_value(&doc, "mcp test").expect("a contract"),
+        era,
+    )
+}
+
+fn run(server: &McpProvider, era: &str) -> VerificationReport {
+    let mut config = VerifyConfig::new(
+        "planning-tools",
+        server.base_url(),
+        ContractSource::Loaded(vec![contract(era)]),
+    );
+    config.state_change_url = Some(server.state_change_url());
+    config.observe_url = Some(server.observe_url());
+    config.limits.request_timeout = Duration::from_secs(5);
+    verify_blocking(&config).expect("no operational failure")
+}
+
+/// `(interaction description, reason code)` of every finding.
+fn found(report: &VerificationReport) -> BTreeSet<(String, &'static str)> {
+    report
+        .interactions()
+        .flat_map(|(_, i)| {
+            i.findings
+                .iter()
+                .map(move |f| (i.description.clone(), f.reason_code))
+        })
+        .collect()
+}
+
+#[test]
+fn the_clean_server_passes_in_both_eras_with_the_sdk_warning_only() {
+    for era in ERAS {
+        let server = McpProvider::start().expect("server");
+        let report = run(&server, era);
+        assert_eq!(
+            found(&report),
+            BTreeSet::new(),
+            "{era}: {:#?}",
+            report.contracts[0].interactions
+        );
+        let warned: Vec<&str> = report
+            .interactions()
+            .filter(|(_, i)| !i.warnings.is_empty())
+            .map(|(_, i)| i.description.as_str())
+            .collect();
+        assert_eq!(warned, ["an unknown tool is refused"], "{era}");
+    }
+}
+
+#[test]
+fn the_modern_era_sends_its_headers_and_envelope_and_the_legacy_era_a_session() {
+    let server = McpProvider::start().expect("server");
+    run(&server, "2026-07-28");
+    server.with_state(|s| {
+        let calls: Vec<_> = s
+            .seen
+            .iter()
+            .filter(|(_, b)| b["method"] == "tools/call")
+            .collect();
+        assert!(!calls.is_empty());
+        for (headers, body) in calls {
+            let h = |n: &str| {
+                headers
+                    .iter()
+                    .find(|(k, _)| k == n)
+                    .map(|(_, v)| v.as_str())
+            };
+            assert_eq!(h("mcp-protocol-version"), Some("2026-07-28"));
+            assert_eq!(h("mcp-method"), Some("tools/call"));
+            assert_eq!(h("mcp-name"), body["params"]["name"].as_str());
+            assert_eq!(
+                body["params"]["_meta"]["io.modelcontextprotocol/protocolVersion"],
+                "2026-07-28"
+            );
+        }
+        assert_eq!(
+            s.calls.get("initialize"),
+            None,
+            "no handshake in 2026-07-28"
+        );
+    });
+    let legacy = McpProvider::start().expect("server");
+    run(&legacy, "2025-11-25");
+    legacy.with_state(|s| {
+        assert!(s.calls.get("initialize").copied().unwrap_or(0) >= 1);
+        assert!(
+            s.calls
+                .get("notifications/initialized")
+                .copied()
+                .unwrap_or(0)
+                >= 1
+        );
+        assert!(
+            s.sessions.is_empty(),
+            "every session was closed with DELETE: {:?}",
+            s.sessions
+        );
+    });
+}
+
+#[test]
+fn each_fault_is_caught_with_its_code_on_its_interaction() {
+    let cases: [(McpFault, &str, &str); 7] = [
+        (
+            McpFault::ReadOnlyWrites,
+            "look up a plan",
+            "SIDE_EFFECT_DECLARATION_MISMATCH",
+        ),
+        (
+            McpFault::OutputSchemaViolation,
+            "look up a plan",
+            "OUTPUT_SCHEMA_VIOLATION",
+        ),
+        (
+            McpFault::ErrorAsSuccess,
+            "an unknown plan is a tool error",
+            "ERROR_DISGUISED_AS_SUCCESS",
+        ),
+        (
+            McpFault::ContentDisagrees,
+            "look up a plan",
+            "STRUCTURED_CONTENT_DISAGREES",
+        ),
+        (McpFault::ToolMissing, "look up a plan", "TOOL_MISSING"),
+        (
+            McpFault::RequiredInputAdded,
+            "look up a plan",
+            "VALID_INPUT_REJECTED",
+        ),
+        (
+            McpFault::CrossTenant,
+            "bob cannot read alice's plan",
+            "CROSS_TENANT_ACCESS",
+        ),
+    ];
+    for era in ERAS {
+        for (fault, interaction, code) in cases {
+            let server = McpProvider::start().expect("server");
+            server.set_fault(Some(fault));
+            let report = run(&server, era);
+            let got = found(&report);
+            assert!(
+                got.contains(&(interaction.to_owned(), code)),
+                "{era} {fault:?}: expected {code} on `{interaction}`, got {got:?}"
+            );
+            // one fault, one reason code (a tool that writes also moves the
+            // counters of the lookups that declare no side effects)
+            let also: &[&str] = if fault == McpFault::ReadOnlyWrites {
+                &["UNEXPECTED_SIDE_EFFECT"]
+            } else {
+                &[]
+            };
+            let stray: Vec<_> = got
+                .iter()
+                .filter(|(_, c)| *c != code && !also.contains(c))
+                .collect();
+            assert!(
+                stray.is_empty(),
+                "{era} {fault:?}: other findings {stray:?}"
+            );
+        }
+    }
+}
