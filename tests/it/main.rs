@@ -8,6 +8,7 @@ mod contract_cmd;
 mod fake_broker;
 mod match_cmd;
 mod pact_cli;
+mod peers_mcp;
 mod publish_cmd;
 mod resources_cmd;
 mod support;

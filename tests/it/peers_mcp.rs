@@ -1,0 +1,165 @@
+//! The verifier against a real MCP server on the official Python SDK
+//! (`tests/peers/mcp_work_planning.py`, `mcp` 2.x), in both protocol eras:
+//! the correct server passes, each injected fault is caught with its code.
+//!
+//! Needs `ACCORD_PYTHON`, a Python with `mcp` installed (`.ci/run` sets it);
+//! without it the test says it skipped, except under `CI=true`.
+
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use accord_verifier::{
+    ContractSource, SourcedContract, VerificationReport, VerifyConfig, verify_blocking,
+};
+use serde_json::json;
+
+use crate::support::repo_root;
+
+/// A running peer; killed on drop.
+struct Peer {
+    child: Child,
+    base: String,
+}
+
+impl Drop for Peer {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn python() -> Option<String> {
+    match std::env::var("ACCORD_PYTHON") {
+        Ok(p) if !p.is_empty() => Some(p),
+        _ if std::env::var("CI").is_ok_and(|v| v == "true") => {
+            panic!("CI=true but ACCORD_PYTHON (a Python with the mcp SDK) is not set")
+        }
+        _ => {
+            eprintln!("skipped the mcp SDK peer: ACCORD_PYTHON is not set");
+            None
+        }
+    }
+}
+
+fn start(python: &str, fault: Option<&str>) -> Peer {
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .expect("a free port")
+        .port();
+    let mut cmd = Command::new(python);
+    cmd.arg(repo_root().join("tests/peers/mcp_work_planning.py"))
+        .args(["--port", &port.to_string()])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null());
+    if let Some(f) = fault {
+        cmd.args(["--fault", f]);
+    }
+    let peer = Peer {
+        child: cmd.spawn().expect("the peer starts"),
+        base: format!("http://127.0.0.1:{port}"),
+    };
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
+        assert!(
+            Instant::now() < deadline,
+            "the mcp peer did not listen on {port}"
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    peer
+}
+
+fn contract(era: &str) -> SourcedContract {
+    let plan =
+        json!([{"name": "a plan exists", "params": {"tenant": "tenant-a", "plan_id": "plan-1"}}]);
+    let doc = json!({
+        "consumer": {"name": "orchestrator"}, "provider": {"name": "planning-tools"},
+        "interactions": [
+            {"type": "MCP/ToolCall", "description": "look up a plan", "providerStates": plan,
+             "sideEffects": {"records": 0},
+             "tool": "work_plan_lookup", "arguments": {"tenant_id": "tenant-a", "plan_id": "plan-1"},
+             "result": {"structuredContent": {"plan_id": "plan-1", "status": "draft", "steps": [{"title": "rotate keys"}]},
+                        "contentMatchesStructured": true}},
+            {"type": "MCP/ToolCall", "description": "draft a plan", "sideEffects": {"records": 1},
+             "tool": "work_plan_draft", "arguments": {"tenant_id": "tenant-a", "title": "rotate keys"},
+             "result": {"structuredContent": {"plan_id": "plan-101", "status": "draft"},
+                        "matchingRules": {"body": {"$.structuredContent.plan_id": {"combine": "AND",
+                            "matchers": [{"match": "regex", "regex": "^plan-\\d+$"}]}}}}},
+            {"type": "MCP/ToolCall", "description": "an unknown plan is a tool error", "providerStates": plan,
+             "tool": "work_plan_lookup", "arguments": {"tenant_id": "tenant-a", "plan_id": "plan-404"},
+             "result": {"isError": true}},
+            {"type": "MCP/ToolCall", "description": "an unknown tool is refused",
+             "tool": "work_plan_shred", "arguments": {}, "error": {"code": -32602}}
+        ],
+        "metadata": {"pactSpecification": {"version": "4.0"}, "accord": {"formatVersion": "1.0", "mcp": era}}
+    });
+    SourcedContract::new(
+        accord_dsl::pact::from_value(&doc, "peer").expect("a contract"),
+        era,
+    )
+}
+
+fn run(peer: &Peer, era: &str) -> VerificationReport {
+    let mut config = VerifyConfig::new(
+        "planning-tools",
+        peer.base.clone(),
+        ContractSource::Loaded(vec![contract(era)]),
+    );
+    config.state_change_url = Some(format!("{}/_accord/state", peer.base));
+    config.observe_url = Some(format!("{}/_accord/observe", peer.base));
+    config.limits.request_timeout = Duration::from_secs(10);
+    verify_blocking(&config).expect("no operational failure")
+}
+
+fn found(report: &VerificationReport) -> Vec<(String, &'static str)> {
+    report
+        .interactions()
+        .flat_map(|(_, i)| {
+            i.findings
+                .iter()
+                .map(move |f| (i.description.clone(), f.reason_code))
+        })
+        .collect()
+}
+
+#[test]
+fn the_python_sdk_server_passes_and_its_faults_are_caught_in_both_eras() {
+    let Some(python) = python() else { return };
+    let faults = [
+        (
+            "read_only_writes",
+            "look up a plan",
+            "SIDE_EFFECT_DECLARATION_MISMATCH",
+        ),
+        ("tool_missing", "look up a plan", "TOOL_MISSING"),
+        (
+            "required_input_added",
+            "look up a plan",
+            "VALID_INPUT_REJECTED",
+        ),
+        (
+            "draft_records_nothing",
+            "draft a plan",
+            "SIDE_EFFECT_DECLARATION_MISMATCH",
+        ),
+    ];
+    for era in ["2026-07-28", "2025-11-25"] {
+        let clean = start(&python, None);
+        let report = run(&clean, era);
+        assert_eq!(
+            found(&report),
+            [],
+            "{era}: {:#?}",
+            report.contracts[0].interactions
+        );
+        drop(clean);
+        for (fault, interaction, code) in faults {
+            let peer = start(&python, Some(fault));
+            let got = found(&run(&peer, era));
+            assert!(
+                got.contains(&(interaction.to_owned(), code)),
+                "{era} {fault}: expected {code} on `{interaction}`, got {got:?}"
+            );
+        }
+    }
+}
