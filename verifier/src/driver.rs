@@ -84,6 +84,48 @@ pub struct Sent {
     pub served_unexpectedly: bool,
 }
 
+/// An expectation of a whole contract, judged once per run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ContractPart {
+    /// `agentCard`.
+    AgentCard,
+    /// `mcpTools`.
+    McpTools,
+}
+
+impl ContractPart {
+    /// The contract attribute.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ContractPart::AgentCard => "agentCard",
+            ContractPart::McpTools => "mcpTools",
+        }
+    }
+
+    /// The parts `contract` has expectations for.
+    pub fn of(contract: &accord_dsl::Contract) -> Vec<ContractPart> {
+        let mut parts = Vec::new();
+        if contract.agent_card.is_some() {
+            parts.push(ContractPart::AgentCard);
+        }
+        if !contract.mcp_tools.is_empty() {
+            parts.push(ContractPart::McpTools);
+        }
+        parts
+    }
+}
+
+/// What a contract-level check gets.
+#[derive(Debug)]
+pub struct ContractCheck<'a> {
+    pub transport: &'a Transport,
+    pub base_url: &'a str,
+    pub mcp_url: &'a str,
+    /// Every principal's token (a profile is a principal). Never logged.
+    pub principals: &'a BTreeMap<String, Token>,
+    pub custom_headers: &'a [(String, Token)],
+}
+
 /// One interaction family's way of replaying and judging.
 pub trait Driver: Send + Sync + std::fmt::Debug {
     /// True when this driver replays `interaction`.
@@ -96,6 +138,21 @@ pub trait Driver: Send + Sync + std::fmt::Debug {
         interaction: &'a Interaction,
         exchange: &'a Exchange<'a>,
     ) -> BoxFuture<'a, Result<Sent, VerifyError>>;
+
+    /// The contract-level expectations this driver judges.
+    fn contract_parts(&self) -> &'static [ContractPart] {
+        &[]
+    }
+
+    /// Judges the contract-level expectations of `contract` it handles
+    /// (see [`Driver::contract_parts`]); a check it cannot make is a finding.
+    fn check_contract<'a>(
+        &'a self,
+        _contract: &'a accord_dsl::Contract,
+        _cx: &'a ContractCheck<'a>,
+    ) -> BoxFuture<'a, Vec<Finding>> {
+        Box::pin(async { Vec::new() })
+    }
 
     /// Called once after the run: close what the driver kept open (MCP
     /// sessions).

@@ -14,6 +14,9 @@ pub enum Layer {
     Authorization,
     Behavior,
     Temporal,
+    /// A declaration that no longer promises what the consumer relies on
+    /// (a tool's schemas and annotations against `mcpTools`).
+    Compatibility,
 }
 
 impl Layer {
@@ -26,6 +29,7 @@ impl Layer {
             Layer::Authorization => "authorization",
             Layer::Behavior => "behavior",
             Layer::Temporal => "temporal",
+            Layer::Compatibility => "compatibility",
         }
     }
 }
@@ -69,6 +73,19 @@ pub mod codes {
     pub const RESULT_TYPE_UNSUPPORTED: &str = "RESULT_TYPE_UNSUPPORTED";
     /// An expected error came back with another code, status or message.
     pub const ERROR_CODE_MISMATCH: &str = "ERROR_CODE_MISMATCH";
+    /// The tool now requires an argument the consumer does not always send.
+    pub const BREAKING_REQUIRED_INPUT_ADDED: &str = "BREAKING_REQUIRED_INPUT_ADDED";
+    /// A relied-on argument or result field changed type.
+    pub const BREAKING_TYPE_CHANGED: &str = "BREAKING_TYPE_CHANGED";
+    /// An argument the consumer sends is no longer accepted, or a result
+    /// field it reads is no longer declared or required.
+    pub const BREAKING_FIELD_REMOVED: &str = "BREAKING_FIELD_REMOVED";
+    /// An enum value the consumer sends or switches on is gone.
+    pub const BREAKING_ENUM_REMOVAL: &str = "BREAKING_ENUM_REMOVAL";
+    /// A tool annotation the consumer relies on changed.
+    pub const RISK_ANNOTATION_CHANGED: &str = "RISK_ANNOTATION_CHANGED";
+    /// An expectation of the contract could not be checked.
+    pub const EXPECTATION_UNCHECKED: &str = "EXPECTATION_UNCHECKED";
     /// A tool the contract calls is not listed.
     pub const TOOL_MISSING: &str = "TOOL_MISSING";
     /// No driver replays this interaction type (yet).

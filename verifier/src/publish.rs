@@ -15,10 +15,13 @@ impl ContractResult {
     /// The body to publish for this contract's verification.
     pub fn publication(&self, provider_version: &str, verifier_version: &str) -> Value {
         let tests: Vec<Value> = self.interactions.iter().map(test_result).collect();
-        let findings: Vec<Value> = self
-            .interactions
-            .iter()
-            .flat_map(|i| i.findings.iter().map(move |f| finding_json(i, f)))
+        let own = self.findings.iter().map(|f| finding_json(None, f));
+        let findings: Vec<Value> = own
+            .chain(
+                self.interactions
+                    .iter()
+                    .flat_map(|i| i.findings.iter().map(move |f| finding_json(Some(i), f))),
+            )
             .collect();
         json!({
             "success": self.passed(),
@@ -70,17 +73,21 @@ fn pact_mismatch(f: &Finding) -> Value {
     Value::Object(m)
 }
 
-fn finding_json(i: &InteractionResult, f: &Finding) -> Value {
-    json!({
+/// A finding as published; a contract-level one names no interaction.
+fn finding_json(i: Option<&InteractionResult>, f: &Finding) -> Value {
+    let mut out = json!({
         "layer": f.layer.as_str(),
         "reasonCode": f.reason_code,
-        "interactionId": i.interaction_id,
-        "interactionDescription": i.description,
         "path": f.path,
         "expected": f.expected,
         "actual": f.actual,
         "detail": f.detail,
-    })
+    });
+    if let Some(i) = i {
+        out["interactionId"] = json!(i.interaction_id);
+        out["interactionDescription"] = json!(i.description);
+    }
+    out
 }
 
 #[cfg(test)]
@@ -97,6 +104,7 @@ mod tests {
         };
         let timeout = Finding::new(Layer::Temporal, codes::RESPONSE_TIMEOUT, "", "no answer");
         let result = ContractResult {
+            findings: Vec::new(),
             consumer: "c".into(),
             provider: "p".into(),
             source: "f".into(),

@@ -62,15 +62,22 @@ pub struct ContractResult {
     pub pending: bool,
     /// A work-in-progress contract (a broker's WIP pact; also pending).
     pub wip: bool,
+    /// Findings of the contract's own expectations (`mcpTools`,
+    /// `agentCard`), judged once per run, before any interaction.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub findings: Vec<Finding>,
     pub interactions: Vec<InteractionResult>,
 }
 
 impl ContractResult {
-    /// True when no interaction failed.
+    /// True when no interaction failed and the contract's own
+    /// expectations held.
     pub fn passed(&self) -> bool {
-        self.interactions
-            .iter()
-            .all(|i| i.outcome == Outcome::Passed)
+        self.findings.is_empty()
+            && self
+                .interactions
+                .iter()
+                .all(|i| i.outcome == Outcome::Passed)
     }
 
     /// True when an interaction failed that is only pending: shown, never
@@ -102,9 +109,14 @@ pub struct Totals {
 }
 
 impl VerificationReport {
-    /// True when every non-pending interaction passed (exit code 0).
+    /// True when every non-pending interaction passed and every
+    /// non-pending contract's own expectations held (exit code 0).
     pub fn passed(&self) -> bool {
         self.interactions().all(|(_, i)| !i.fails_the_run())
+            && self
+                .contracts
+                .iter()
+                .all(|c| c.pending || c.findings.is_empty())
     }
 
     /// Every interaction with its contract, in report order.
@@ -131,10 +143,10 @@ impl VerificationReport {
     /// Finding counts by layer and reason code, sorted.
     pub fn by_layer(&self) -> Vec<(Layer, &'static str, usize)> {
         let mut counts = std::collections::BTreeMap::new();
-        for (_, i) in self.interactions() {
-            for f in &i.findings {
-                *counts.entry((f.layer, f.reason_code)).or_insert(0) += 1;
-            }
+        let contract_level = self.contracts.iter().flat_map(|c| c.findings.iter());
+        let interactions = self.interactions().flat_map(|(_, i)| i.findings.iter());
+        for f in contract_level.chain(interactions) {
+            *counts.entry((f.layer, f.reason_code)).or_insert(0) += 1;
         }
         counts.into_iter().map(|((l, c), n)| (l, c, n)).collect()
     }
@@ -185,6 +197,7 @@ mod tests {
             provider: "p".into(),
             provider_version: None,
             contracts: vec![ContractResult {
+                findings: Vec::new(),
                 consumer: "c".into(),
                 provider: "p".into(),
                 source: "f.json".into(),

@@ -40,11 +40,45 @@ pub fn default_drivers() -> Vec<Arc<dyn Driver>> {
     ]
 }
 
-/// Lets every driver close what it kept open (MCP sessions).
-async fn finish(drivers: &[Arc<dyn Driver>], transport: &Transport) {
-    for d in drivers {
-        d.finish(transport).await;
+/// After the interactions: each contract's own expectations judged by the
+/// driver that handles them (an expectation no driver judges is a finding:
+/// it never passes silently), then every driver closes what it kept open.
+async fn conclude(cx: &Context, plan: &Plan) -> Vec<Vec<crate::finding::Finding>> {
+    let check = crate::driver::ContractCheck {
+        transport: &cx.transport,
+        base_url: &cx.base_url,
+        mcp_url: &cx.mcp_url,
+        principals: &cx.principals,
+        custom_headers: &cx.custom_headers,
+    };
+    let mut all = Vec::new();
+    for sourced in &plan.contracts {
+        let contract = &sourced.contract;
+        let mut findings = Vec::new();
+        for part in crate::driver::ContractPart::of(contract) {
+            match cx
+                .drivers
+                .iter()
+                .find(|d| d.contract_parts().contains(&part))
+            {
+                Some(d) => findings.extend(d.check_contract(contract, &check).await),
+                None => findings.push(crate::finding::Finding::new(
+                    crate::finding::Layer::Declaration,
+                    crate::finding::codes::EXPECTATION_UNCHECKED,
+                    part.as_str(),
+                    format!(
+                        "no driver of this verifier judges `{}` expectations yet",
+                        part.as_str()
+                    ),
+                )),
+            }
+        }
+        all.push(findings);
     }
+    for d in &cx.drivers {
+        d.finish(&cx.transport).await;
+    }
+    all
 }
 
 /// Verifies with the default drivers on threads of its own: see
@@ -94,9 +128,9 @@ pub fn verify_on_threads(
         .enable_all()
         .build()
         .map_err(VerifyError::Runtime)?;
-    let transport = Transport::new(config.limits.clone())?;
-    runtime.block_on(finish(&drivers, &transport));
-    Ok(plan.report(config, done))
+    let cx = context(config, drivers, observe_lock)?;
+    let own = runtime.block_on(conclude(&cx, &plan));
+    Ok(plan.report(config, done, own))
 }
 
 /// Verifies every contract of the configuration against the provider,
@@ -111,8 +145,8 @@ pub async fn verify(
     let observe_lock = Arc::new(tokio::sync::Mutex::new(()));
     let cx = Arc::new(context(config, drivers, observe_lock)?);
     let done = drain(cx.clone(), plan.clone(), config.jobs.max(1), progress).await?;
-    finish(&cx.drivers, &cx.transport).await;
-    Ok(plan.report(config, done))
+    let own = conclude(&cx, &plan).await;
+    Ok(plan.report(config, done, own))
 }
 
 /// Thread `n`'s share of `jobs` lanes over `threads` threads.
@@ -178,7 +212,12 @@ impl Plan {
     }
 
     /// The report, in contract and interaction order.
-    fn report(&self, config: &VerifyConfig, mut done: Done) -> VerificationReport {
+    fn report(
+        &self,
+        config: &VerifyConfig,
+        mut done: Done,
+        mut own: Vec<Vec<crate::finding::Finding>>,
+    ) -> VerificationReport {
         done.sort_by_key(|(contract, i)| (*contract, i.index));
         let mut by_contract: Vec<Vec<InteractionResult>> = vec![Vec::new(); self.contracts.len()];
         for (contract, result) in done {
@@ -193,7 +232,12 @@ impl Plan {
                 .contracts
                 .iter()
                 .zip(by_contract)
-                .map(|(sourced, interactions)| contract_result(sourced, interactions))
+                .enumerate()
+                .map(|(n, (sourced, interactions))| {
+                    let mut result = contract_result(sourced, interactions);
+                    result.findings = own.get_mut(n).map(std::mem::take).unwrap_or_default();
+                    result
+                })
                 .collect(),
         }
     }
@@ -309,6 +353,7 @@ fn contract_result(
     interactions: Vec<InteractionResult>,
 ) -> ContractResult {
     ContractResult {
+        findings: Vec::new(),
         consumer: sourced.contract.consumer.name.clone(),
         provider: sourced.contract.provider.name.clone(),
         source: sourced.source.clone(),

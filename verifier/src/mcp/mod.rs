@@ -4,6 +4,7 @@
 
 pub mod driver;
 pub mod judge;
+pub mod surface;
 pub mod wire;
 
 pub use driver::McpDriver;

@@ -97,6 +97,7 @@ mod tests {
             provider: "p".into(),
             provider_version: None,
             contracts: vec![ContractResult {
+                findings: Vec::new(),
                 consumer: "c&d".into(),
                 provider: "p".into(),
                 source: "f".into(),

@@ -66,7 +66,9 @@ fn contract_summary(out: &mut String, c: &ContractResult) {
         .iter()
         .filter(|i| i.outcome == Outcome::Failed)
         .count();
+    let own = c.findings.len();
     let state = match (failed, c.failed_pending()) {
+        (0, _) if own > 0 => format!("{own} contract-level finding(s)"),
         (0, _) => "passed".to_string(),
         (n, true)
             if c.interactions
@@ -87,6 +89,9 @@ fn contract_summary(out: &mut String, c: &ContractResult) {
         "\nConsumer {}{pending} ({}): {state}",
         c.consumer, c.source
     );
+    for f in &c.findings {
+        let _ = writeln!(out, "  (contract) {}", finding_line(f));
+    }
     for i in c
         .interactions
         .iter()
@@ -141,6 +146,7 @@ mod tests {
             provider: "items".into(),
             provider_version: None,
             contracts: vec![ContractResult {
+                findings: Vec::new(),
                 consumer: "web".into(),
                 provider: "items".into(),
                 source: "web.json".into(),

@@ -221,3 +221,100 @@ fn each_fault_is_caught_with_its_code_on_its_interaction() {
         }
     }
 }
+
+/// The contract with the consumer's `mcpTools` expectations.
+fn with_tools(era: &str) -> SourcedContract {
+    let mut c = contract(era);
+    let tools = json!([
+        {"name": "work_plan_lookup", "profile": "alice",
+         "arguments": [{"name": "tenant_id", "type": "string", "alwaysSent": true},
+                       {"name": "plan_id", "type": "string", "alwaysSent": true}],
+         "resultFields": [{"path": "$.status", "type": "string"}, {"path": "$.steps[*].title", "type": "string"}],
+         "annotations": {"readOnlyHint": true}},
+        {"name": "work_plan_draft", "profile": "alice", "arguments": [{"name": "tenant_id", "alwaysSent": true}, {"name": "title", "alwaysSent": true}]}
+    ]);
+    c.contract.mcp_tools = serde_json::from_value(tools).expect("mcpTools");
+    c
+}
+
+fn run_contract(server: &McpProvider, sourced: SourcedContract) -> VerificationReport {
+    let mut config = VerifyConfig::new(
+        "planning-tools",
+        server.base_url(),
+        ContractSource::Loaded(vec![sourced]),
+    );
+    config.state_change_url = Some(server.state_change_url());
+    config.observe_url = Some(server.observe_url());
+    // the token the fixture issues to alice in the state `a user named alice`
+    let alice = accord_verifier::Token::new("mcp-token-of-alice");
+    config.principals.insert("alice".into(), alice);
+    verify_blocking(&config).expect("no operational failure")
+}
+
+fn contract_codes(report: &VerificationReport) -> Vec<&'static str> {
+    report.contracts[0]
+        .findings
+        .iter()
+        .map(|f| f.reason_code)
+        .collect()
+}
+
+#[test]
+fn the_tool_surface_the_consumer_relies_on_is_checked_per_era() {
+    for era in ERAS {
+        let server = McpProvider::start().expect("server");
+        let report = run_contract(&server, with_tools(era));
+        assert_eq!(contract_codes(&report), Vec::<&str>::new(), "{era}");
+        assert!(report.passed(), "{era}");
+        for (fault, code) in [
+            (
+                McpFault::RequiredInputAdded,
+                "BREAKING_REQUIRED_INPUT_ADDED",
+            ),
+            (McpFault::ToolMissing, "TOOL_MISSING"),
+        ] {
+            server.set_fault(Some(fault));
+            let report = run_contract(&server, with_tools(era));
+            assert_eq!(contract_codes(&report), [code], "{era} {fault:?}");
+            assert!(!report.passed());
+        }
+    }
+}
+
+#[test]
+fn contract_expectations_that_cannot_be_checked_do_not_pass() {
+    // an unreachable server: nothing can be listed
+    let mut c = with_tools("2026-07-28");
+    c.contract.interactions.clear();
+    let mut config = VerifyConfig::new(
+        "planning-tools",
+        "http://127.0.0.1:9",
+        ContractSource::Loaded(vec![c]),
+    );
+    config.limits.request_timeout = Duration::from_secs(2);
+    let report = verify_blocking(&config).expect("no operational failure");
+    assert_eq!(
+        contract_codes(&report),
+        ["EXPECTATION_UNCHECKED", "EXPECTATION_UNCHECKED"]
+    );
+    assert!(
+        !report.passed(),
+        "an unreachable provider never passes expectations"
+    );
+    // agent-card expectations no driver judges yet
+    let doc = json!({"consumer": {"name": "orchestrator"}, "provider": {"name": "planning-tools"},
+        "interactions": [], "agentCard": {"skills": [{"id": "a-skill-nobody-has"}]},
+        "metadata": {"pactSpecification": {"version": "4.0"}, "accord": {"formatVersion": "1.0", "a2a": "1.0"}}});
+    let card_only = SourcedContract::new(
+        accord_dsl::pact::from_value(&doc, "card").expect("a contract"),
+        "card",
+    );
+    let config = VerifyConfig::new(
+        "planning-tools",
+        "http://127.0.0.1:9",
+        ContractSource::Loaded(vec![card_only]),
+    );
+    let report = verify_blocking(&config).expect("no operational failure");
+    assert_eq!(contract_codes(&report), ["EXPECTATION_UNCHECKED"]);
+    assert!(!report.passed());
+}

@@ -1,0 +1,108 @@
+//! One test per row of the surface table.
+
+use serde_json::{Value, json};
+
+use super::*;
+
+fn expectation(v: Value) -> McpToolExpectation {
+    serde_json::from_value(v).expect("an mcpTools entry")
+}
+
+fn lookup() -> McpToolExpectation {
+    expectation(json!({"name": "work_plan_lookup",
+        "arguments": [{"name": "tenant_id", "type": "string", "alwaysSent": true},
+                      {"name": "plan_id", "type": "string", "alwaysSent": true}],
+        "resultFields": [{"path": "$.status", "type": "string"}, {"path": "$.steps[*].title", "type": "string"}],
+        "annotations": {"readOnlyHint": true}}))
+}
+
+fn listed() -> Value {
+    json!({"name": "work_plan_lookup",
+        "inputSchema": {"type": "object", "required": ["tenant_id", "plan_id"], "additionalProperties": false,
+            "properties": {"tenant_id": {"type": "string"}, "plan_id": {"type": "string"}}},
+        "outputSchema": {"type": "object", "required": ["plan_id", "status", "steps"],
+            "$defs": {"Step": {"type": "object", "required": ["title"], "properties": {"title": {"type": "string"}}}},
+            "properties": {"plan_id": {"type": "string"}, "status": {"enum": ["draft", "ready"]},
+                "steps": {"type": "array", "items": {"$ref": "#/$defs/Step"}}}},
+        "annotations": {"readOnlyHint": true}})
+}
+
+fn codes_of(f: &[Finding]) -> Vec<&'static str> {
+    f.iter().map(|f| f.reason_code).collect()
+}
+
+#[test]
+fn the_tool_as_relied_on_matches_its_listing() {
+    assert_eq!(
+        codes_of(&check_tool(&lookup(), Some(&listed()))),
+        Vec::<&str>::new()
+    );
+}
+
+#[test]
+fn an_unlisted_tool_is_missing() {
+    assert_eq!(codes_of(&check_tool(&lookup(), None)), ["TOOL_MISSING"]);
+}
+
+#[test]
+fn a_new_required_argument_breaks_the_consumer() {
+    let mut t = listed();
+    t["inputSchema"]["required"] = json!(["tenant_id", "plan_id", "region"]);
+    t["inputSchema"]["properties"]["region"] = json!({"type": "string"});
+    let f = check_tool(&lookup(), Some(&t));
+    assert_eq!(codes_of(&f), ["BREAKING_REQUIRED_INPUT_ADDED"]);
+    assert_eq!(f[0].path, "mcpTools[work_plan_lookup].arguments.region");
+}
+
+#[test]
+fn an_argument_no_longer_accepted_or_retyped_is_found() {
+    let mut t = listed();
+    t["inputSchema"]["properties"]
+        .as_object_mut()
+        .expect("props")
+        .remove("plan_id");
+    t["inputSchema"]["required"] = json!(["tenant_id"]);
+    assert_eq!(
+        codes_of(&check_tool(&lookup(), Some(&t))),
+        ["BREAKING_FIELD_REMOVED"]
+    );
+    let mut t = listed();
+    t["inputSchema"]["properties"]["plan_id"] = json!({"type": "integer"});
+    assert_eq!(
+        codes_of(&check_tool(&lookup(), Some(&t))),
+        ["BREAKING_TYPE_CHANGED"]
+    );
+}
+
+#[test]
+fn a_read_field_made_optional_removed_or_retyped_is_found() {
+    let mut t = listed();
+    t["outputSchema"]["required"] = json!(["plan_id", "steps"]);
+    assert_eq!(
+        codes_of(&check_tool(&lookup(), Some(&t))),
+        ["BREAKING_FIELD_REMOVED"]
+    );
+    let mut t = listed();
+    t["outputSchema"]["$defs"]["Step"]["properties"]["title"] = json!({"type": ["string", "null"]});
+    assert_eq!(
+        codes_of(&check_tool(&lookup(), Some(&t))),
+        ["BREAKING_TYPE_CHANGED"]
+    );
+}
+
+#[test]
+fn an_integer_output_satisfies_a_number_the_consumer_reads() {
+    let e = expectation(json!({"name": "t", "resultFields": [{"path": "$.n", "type": "number"}]}));
+    let t = json!({"name": "t", "outputSchema": {"type": "object", "required": ["n"], "properties": {"n": {"type": "integer"}}}});
+    assert!(check_tool(&e, Some(&t)).is_empty());
+}
+
+#[test]
+fn a_changed_annotation_is_a_risk() {
+    let mut t = listed();
+    t["annotations"] = json!({"readOnlyHint": false});
+    assert_eq!(
+        codes_of(&check_tool(&lookup(), Some(&t))),
+        ["RISK_ANNOTATION_CHANGED"]
+    );
+}
