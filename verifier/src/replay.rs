@@ -211,8 +211,17 @@ async fn send_all(
     let mut before = exchange.observe().await?;
     let mut findings = Vec::new();
     let mut warnings = Vec::new();
+    // counters a driver already judged (an MCP tool's annotations): the
+    // engine's own judgement of the same counter would repeat the fault
+    let mut judged_counters: Vec<String> = Vec::new();
     for n in 0..times {
         let mut sent = driver.send(interaction, exchange).await?;
+        judged_counters.extend(
+            sent.findings
+                .iter()
+                .filter(|f| f.layer == Layer::Behavior)
+                .map(|f| f.path.clone()),
+        );
         if n == 0 || each_matches {
             warnings.append(&mut sent.warnings);
             findings.extend(judge_send(meta, sent));
@@ -220,7 +229,9 @@ async fn send_all(
         let last = n + 1 == times;
         if let Some(b) = before.as_ref().filter(|_| per_send || last) {
             let after = exchange.observe().await?.unwrap_or_default();
-            findings.extend(judge_side_effects(&meta.description, declared, b, &after)?);
+            let mut own = judge_side_effects(&meta.description, declared, b, &after)?;
+            own.retain(|f| !judged_counters.contains(&f.path));
+            findings.extend(own);
             before = Some(after);
         }
     }

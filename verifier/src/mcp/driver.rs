@@ -136,36 +136,54 @@ impl McpDriver {
         let key = profile_key(&endpoint, era);
         let params = call_params(call, exchange.state_values);
         let mut session = None;
-        let mut reply = None;
-        for fresh in [false, true] {
-            if let Era::Legacy(_) = era {
-                match self.session(&endpoint, era, &key, fresh).await? {
-                    Ok(s) => session = Some(s),
-                    // the refusal of initialize is the answer to judge
-                    Err(refused) => return Ok(sent(call, era, &refused, None, negative)),
-                }
-            }
-            let r = endpoint
-                .call(
-                    era,
-                    session.as_ref(),
-                    Some(self.id()),
-                    "tools/call",
-                    params.clone(),
-                )
-                .await?;
-            // an expired legacy session is a 404: open a new one once
-            let expired = matches!(era, Era::Legacy(_)) && r.status == 404 && !fresh;
-            reply = Some(r);
-            if !expired {
-                break;
+        if let Era::Legacy(_) = era {
+            match self.session(&endpoint, era, &key, false).await? {
+                Ok(s) => session = Some(s),
+                // the refusal of initialize is the answer to judge
+                Err(refused) => return Ok(sent(call, era, &refused, None, negative)),
             }
         }
-        let Some(reply) = reply else {
-            return Err(CutOff::Failed("no reply".into()));
-        };
         let listing = self.listing(&endpoint, era, session.as_ref(), &key).await;
-        Ok(sent(call, era, &reply, Some(&listing), negative))
+        let tool = listing.as_ref().as_ref().ok().and_then(|tools| {
+            tools
+                .iter()
+                .find(|t| t["name"] == json!(call.tool))
+                .cloned()
+        });
+        let watched = tool.as_ref().filter(|t| super::hints::claims_anything(t));
+        let before = match watched {
+            Some(_) => exchange.observe().await.ok().flatten(),
+            None => None,
+        };
+        let id = self.id();
+        let mut reply = endpoint
+            .call(
+                era,
+                session.as_ref(),
+                Some(id),
+                "tools/call",
+                params.clone(),
+            )
+            .await?;
+        // an expired legacy session is a 404: open a new one once
+        if matches!(era, Era::Legacy(_)) && reply.status == 404 {
+            match self.session(&endpoint, era, &key, true).await? {
+                Ok(s) => session = Some(s),
+                Err(refused) => return Ok(sent(call, era, &refused, None, negative)),
+            }
+            reply = endpoint
+                .call(era, session.as_ref(), Some(self.id()), "tools/call", params)
+                .await?;
+        }
+        let mut judged = sent(call, era, &reply, Some(&listing), negative);
+        if let (Some(tool), Some(b)) = (watched, before)
+            && let Ok(Some(a)) = exchange.observe().await
+        {
+            judged
+                .findings
+                .extend(super::hints::judge_hints(tool, &b, &a));
+        }
+        Ok(judged)
     }
 }
 

@@ -3,6 +3,7 @@
 //! 2025-11-25 / 2025-06-18.
 
 pub mod driver;
+pub mod hints;
 pub mod judge;
 pub mod surface;
 pub mod wire;
