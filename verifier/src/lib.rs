@@ -15,6 +15,7 @@
 //!   [`render`]: text and JUnit output.
 
 pub mod body;
+mod conclude;
 pub mod config;
 pub mod driver;
 pub mod error;

@@ -9,6 +9,7 @@ use std::sync::{Arc, Mutex};
 
 use accord_dsl::Interaction;
 
+use crate::conclude::conclude;
 use crate::config::{Filter, SourcedContract, VerifyConfig};
 use crate::driver::Driver;
 use crate::error::VerifyError;
@@ -38,47 +39,6 @@ pub fn default_drivers() -> Vec<Arc<dyn Driver>> {
         Arc::new(MessageDriver),
         Arc::new(crate::mcp::McpDriver::default()),
     ]
-}
-
-/// After the interactions: each contract's own expectations judged by the
-/// driver that handles them (an expectation no driver judges is a finding:
-/// it never passes silently), then every driver closes what it kept open.
-async fn conclude(cx: &Context, plan: &Plan) -> Vec<Vec<crate::finding::Finding>> {
-    let check = crate::driver::ContractCheck {
-        transport: &cx.transport,
-        base_url: &cx.base_url,
-        mcp_url: &cx.mcp_url,
-        principals: &cx.principals,
-        custom_headers: &cx.custom_headers,
-    };
-    let mut all = Vec::new();
-    for sourced in &plan.contracts {
-        let contract = &sourced.contract;
-        let mut findings = Vec::new();
-        for part in crate::driver::ContractPart::of(contract) {
-            match cx
-                .drivers
-                .iter()
-                .find(|d| d.contract_parts().contains(&part))
-            {
-                Some(d) => findings.extend(d.check_contract(contract, &check).await),
-                None => findings.push(crate::finding::Finding::new(
-                    crate::finding::Layer::Declaration,
-                    crate::finding::codes::EXPECTATION_UNCHECKED,
-                    part.as_str(),
-                    format!(
-                        "no driver of this verifier judges `{}` expectations yet",
-                        part.as_str()
-                    ),
-                )),
-            }
-        }
-        all.push(findings);
-    }
-    for d in &cx.drivers {
-        d.finish(&cx.transport).await;
-    }
-    all
 }
 
 /// Verifies with the default drivers on threads of its own: see
@@ -129,7 +89,7 @@ pub fn verify_on_threads(
         .build()
         .map_err(VerifyError::Runtime)?;
     let cx = context(config, drivers, observe_lock)?;
-    let own = runtime.block_on(conclude(&cx, &plan));
+    let own = runtime.block_on(conclude(&cx, &plan.contracts));
     Ok(plan.report(config, done, own))
 }
 
@@ -145,7 +105,7 @@ pub async fn verify(
     let observe_lock = Arc::new(tokio::sync::Mutex::new(()));
     let cx = Arc::new(context(config, drivers, observe_lock)?);
     let done = drain(cx.clone(), plan.clone(), config.jobs.max(1), progress).await?;
-    let own = conclude(&cx, &plan).await;
+    let own = conclude(&cx, &plan.contracts).await;
     Ok(plan.report(config, done, own))
 }
 

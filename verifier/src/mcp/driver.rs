@@ -45,7 +45,7 @@ impl McpDriver {
 
     /// The legacy session of a profile, opened if needed; `Err` with the
     /// reply that refused `initialize`.
-    async fn session(
+    pub(super) async fn session(
         &self,
         endpoint: &Endpoint<'_>,
         era: Era,
@@ -64,7 +64,7 @@ impl McpDriver {
     }
 
     /// The profile's `tools/list`, every page, read once per run.
-    async fn listing(
+    pub(super) async fn listing(
         &self,
         endpoint: &Endpoint<'_>,
         era: Era,
@@ -187,95 +187,12 @@ impl McpDriver {
     }
 }
 
-/// A contract-level expectation that could not be checked.
-fn unchecked(path: String, detail: impl Into<String>) -> Finding {
-    Finding::new(
-        Layer::Declaration,
-        codes::EXPECTATION_UNCHECKED,
-        path,
-        detail,
-    )
-}
-
-impl McpDriver {
-    /// `mcpTools` against each profile's listing (`surface.rs`).
-    async fn check_tools(
-        &self,
-        contract: &accord_dsl::Contract,
-        cx: &ContractCheck<'_>,
-    ) -> Vec<Finding> {
-        let pin = contract.accord.as_ref().and_then(|a| a.mcp.as_deref());
-        let Some(era) = pin.and_then(Era::of) else {
-            let detail = format!(
-                "MCP version {} is not one the verifier speaks",
-                pin.unwrap_or("(none)")
-            );
-            return vec![unchecked("mcpTools".into(), detail)];
-        };
-        let mut out = Vec::new();
-        for expect in &contract.mcp_tools {
-            let at = format!("mcpTools[{}]", expect.name);
-            let authorization = match &expect.profile {
-                None => Authorization::AsWritten,
-                Some(p) => match cx.principals.get(p) {
-                    Some(t) => Authorization::Bearer(t.expose()),
-                    None => {
-                        out.push(unchecked(at, format!("profile `{p}` has no token to list its tools with: pass --principal {p}=TOKEN")));
-                        continue;
-                    }
-                },
-            };
-            let endpoint = Endpoint {
-                transport: cx.transport,
-                url: cx.mcp_url,
-                authorization,
-                custom_headers: cx.custom_headers,
-            };
-            let key = profile_key(&endpoint, era);
-            let session = match era {
-                Era::Modern => None,
-                Era::Legacy(_) => {
-                    match self.session(&endpoint, era, &key, false).await {
-                        Ok(Ok(s)) => Some(s),
-                        Ok(Err(refused)) => {
-                            out.push(unchecked(at, format!("initialize was refused (HTTP {}): the tools could not be listed", refused.status)));
-                            continue;
-                        }
-                        Err(cut) => {
-                            out.push(unchecked(
-                                at,
-                                format!(
-                                    "the tools could not be listed: {}",
-                                    cut.finding("initialize").detail
-                                ),
-                            ));
-                            continue;
-                        }
-                    }
-                }
-            };
-            let listing = self.listing(&endpoint, era, session.as_ref(), &key).await;
-            match listing.as_ref() {
-                Ok(tools) => {
-                    let listed = tools.iter().find(|t| t["name"] == json!(expect.name));
-                    out.extend(super::surface::check_tool(expect, listed));
-                }
-                Err(why) => out.push(unchecked(
-                    at,
-                    format!("the tools could not be listed: {why}"),
-                )),
-            }
-        }
-        out
-    }
-}
-
 fn lock<T>(m: &std::sync::Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
 /// Endpoint, era and credential: one session and one listing each.
-fn profile_key(endpoint: &Endpoint<'_>, era: Era) -> String {
+pub(super) fn profile_key(endpoint: &Endpoint<'_>, era: Era) -> String {
     let who = match endpoint.authorization {
         Authorization::AsWritten => "as-written".to_owned(),
         Authorization::Without => "none".to_owned(),
