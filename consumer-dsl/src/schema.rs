@@ -9,16 +9,26 @@ use serde_json::Value;
 /// A compiled schema.
 pub type Validator = jsonschema::Validator;
 
-/// Compiles `schema`, or says why it is not a usable 2020-12 schema.
+/// Compiles `schema`, or says why it is not a usable 2020-12 schema (the
+/// dialect a contract pins for the schemas it embeds).
 pub fn compile(schema: &Value) -> Result<Validator, String> {
-    jsonschema::draft202012::new(schema).map_err(|e| {
-        let at = e.instance_path().to_string();
-        if at.is_empty() {
-            e.to_string()
-        } else {
-            format!("{e} (at {at} in the schema)")
-        }
-    })
+    jsonschema::draft202012::new(schema).map_err(|e| describe(&e))
+}
+
+/// Compiles a schema a provider declares (a tool's `outputSchema`) in the
+/// dialect its `$schema` names — the TypeScript SDK declares draft-07 —
+/// and 2020-12 when it names none (MCP's default).
+pub fn compile_declared(schema: &Value) -> Result<Validator, String> {
+    jsonschema::validator_for(schema).map_err(|e| describe(&e))
+}
+
+fn describe(e: &jsonschema::ValidationError<'_>) -> String {
+    let at = e.instance_path().to_string();
+    if at.is_empty() {
+        e.to_string()
+    } else {
+        format!("{e} (at {at} in the schema)")
+    }
 }
 
 #[cfg(test)]
@@ -39,6 +49,15 @@ mod tests {
         .expect("a schema");
         assert!(v.is_valid(&json!({"id": "x"})));
         assert!(!v.is_valid(&json!({"id": 1})));
+    }
+
+    #[test]
+    fn a_declared_draft_07_schema_is_read_as_draft_07() {
+        let tuple = json!({"$schema": "http://json-schema.org/draft-07/schema#",
+            "type": "array", "items": [{"type": "string"}, {"type": "integer"}]});
+        let v = compile_declared(&tuple).expect("a draft-07 schema");
+        assert!(v.is_valid(&json!(["a", 1])));
+        assert!(!v.is_valid(&json!(["a", "b"])));
     }
 
     #[test]

@@ -216,13 +216,13 @@ async fn send_all(
     let mut judged_counters: Vec<String> = Vec::new();
     for n in 0..times {
         let mut sent = driver.send(interaction, exchange).await?;
-        judged_counters.extend(
-            sent.findings
-                .iter()
-                .filter(|f| f.layer == Layer::Behavior)
-                .map(|f| f.path.clone()),
-        );
         if n == 0 || each_matches {
+            judged_counters.extend(
+                sent.findings
+                    .iter()
+                    .filter(|f| f.layer == Layer::Behavior)
+                    .map(|f| f.path.clone()),
+            );
             warnings.append(&mut sent.warnings);
             findings.extend(judge_send(meta, sent));
         }

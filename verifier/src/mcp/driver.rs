@@ -15,6 +15,7 @@ use serde_json::{Map, Value, json};
 
 use super::judge::judge;
 use super::wire::{Endpoint, Era, Reply, Session};
+use crate::config::Token;
 use crate::driver::{
     Authorization, BoxFuture, ContractCheck, ContractPart, Driver, Exchange, Sent,
 };
@@ -28,14 +29,32 @@ const MAX_PAGES: usize = 100;
 /// A profile's tools, or why they could not be listed.
 type Listing = Result<Vec<Value>, String>;
 
+/// An open legacy session and what it takes to close it.
+#[derive(Clone)]
+struct Open {
+    session: Session,
+    url: String,
+    bearer: Option<Token>,
+    headers: Vec<(String, Token)>,
+}
+
 /// Replays MCP tool calls.
-#[derive(Debug, Default)]
+#[derive(Default)]
 pub struct McpDriver {
     next_id: AtomicU64,
-    sessions: std::sync::Mutex<HashMap<String, Session>>,
+    /// By profile key (which holds a credential: never printed).
+    sessions: std::sync::Mutex<HashMap<String, Open>>,
     listings: std::sync::Mutex<HashMap<String, Arc<Listing>>>,
-    /// Where each session lives, for closing it at the end.
-    endpoints: std::sync::Mutex<HashMap<String, String>>,
+}
+
+impl std::fmt::Debug for McpDriver {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        // the cache keys carry tokens: only counts are shown
+        f.debug_struct("McpDriver")
+            .field("sessions", &lock(&self.sessions).len())
+            .field("listings", &lock(&self.listings).len())
+            .finish()
+    }
 }
 
 impl McpDriver {
@@ -52,15 +71,40 @@ impl McpDriver {
         key: &str,
         fresh: bool,
     ) -> Result<Result<Session, Reply>, CutOff> {
-        if !fresh && let Some(s) = lock(&self.sessions).get(key).cloned() {
-            return Ok(Ok(s));
+        if !fresh && let Some(open) = lock(&self.sessions).get(key).cloned() {
+            return Ok(Ok(open.session));
         }
         let opened = endpoint.initialize(era).await?;
-        if let Ok(s) = &opened {
-            lock(&self.sessions).insert(key.to_owned(), s.clone());
-            lock(&self.endpoints).insert(key.to_owned(), endpoint.url.to_owned());
+        let Ok(session) = opened else {
+            return Ok(opened);
+        };
+        let open = Open {
+            session: session.clone(),
+            url: endpoint.url.to_owned(),
+            bearer: match endpoint.authorization {
+                Authorization::Bearer(t) => Some(Token::new(t)),
+                _ => None,
+            },
+            headers: endpoint.custom_headers.to_vec(),
+        };
+        // another thread may have opened the profile's session meanwhile:
+        // keep one, close the other
+        let replaced = {
+            let mut sessions = lock(&self.sessions);
+            match sessions.get(key) {
+                Some(theirs) if !fresh => Some((theirs.session.clone(), open)),
+                _ => sessions
+                    .insert(key.to_owned(), open)
+                    .map(|old| (session.clone(), old)),
+            }
+        };
+        match replaced {
+            Some((kept, surplus)) => {
+                close(endpoint.transport, &surplus).await;
+                Ok(Ok(kept))
+            }
+            None => Ok(Ok(session)),
         }
-        Ok(opened)
     }
 
     /// The profile's `tools/list`, every page, read once per run.
@@ -187,6 +231,19 @@ impl McpDriver {
     }
 }
 
+/// Ends a legacy session with the credential it was opened with.
+async fn close(transport: &Transport, open: &Open) {
+    let endpoint = Endpoint {
+        transport,
+        url: &open.url,
+        authorization: open.bearer.as_ref().map_or(Authorization::AsWritten, |t| {
+            Authorization::Bearer(t.expose())
+        }),
+        custom_headers: &open.headers,
+    };
+    endpoint.close(&open.session).await;
+}
+
 fn lock<T>(m: &std::sync::Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
 }
@@ -217,6 +274,11 @@ fn call_params(call: &McpToolCall, state_values: &Map<String, Value>) -> Map<Str
     params
 }
 
+/// The call expects a successful result.
+fn expects_success(call: &McpToolCall) -> bool {
+    call.error.is_none() && call.result.as_ref().is_some_and(|r| !r.is_error)
+}
+
 /// The judged reply as the engine's `Sent`.
 fn sent(
     call: &McpToolCall,
@@ -230,8 +292,9 @@ fn sent(
         .and_then(|tools| tools.iter().find(|t| t["name"] == json!(call.tool)));
     let mut judged = judge(call, era, reply, tool, negative);
     match listing {
-        // the call's other findings follow from the missing tool
-        Some(Ok(_)) if tool.is_none() && call.error.is_none() => {
+        // the call's other findings follow from the missing tool; a call
+        // that expects a refusal may well meet an unlisted tool
+        Some(Ok(_)) if tool.is_none() && expects_success(call) && !negative => {
             judged.findings = vec![Finding::new(
                 Layer::Declaration,
                 codes::TOOL_MISSING,
@@ -239,12 +302,23 @@ fn sent(
                 format!("tools/list does not list `{}`", call.tool),
             )];
         }
-        Some(Err(why)) => judged.warnings.push(Finding::new(
-            Layer::Declaration,
-            codes::TOOL_MISSING,
-            "tool",
-            format!("the tool list could not be read, so the outputSchema was not checked: {why}"),
-        )),
+        Some(Err(why)) => {
+            let detail = format!(
+                "the tool list could not be read, so the outputSchema and annotations were not checked: {why}"
+            );
+            let f = Finding::new(
+                Layer::Declaration,
+                codes::EXPECTATION_UNCHECKED,
+                "tool",
+                detail,
+            );
+            // a refused caller may not list the tools either
+            if negative {
+                judged.warnings.push(f);
+            } else {
+                judged.findings.push(f);
+            }
+        }
         _ => {}
     }
     Sent {
@@ -313,23 +387,9 @@ impl Driver for McpDriver {
 
     fn finish<'a>(&'a self, transport: &'a Transport) -> BoxFuture<'a, ()> {
         Box::pin(async move {
-            let sessions: Vec<(String, Session)> = lock(&self.sessions).drain().collect();
-            let endpoints = lock(&self.endpoints).clone();
-            for (key, session) in sessions {
-                let Some(url) = endpoints.get(&key) else {
-                    continue;
-                };
-                let token = key
-                    .rsplit('\n')
-                    .next()
-                    .and_then(|w| w.strip_prefix("bearer:"));
-                let endpoint = Endpoint {
-                    transport,
-                    url,
-                    authorization: token.map_or(Authorization::AsWritten, Authorization::Bearer),
-                    custom_headers: &[],
-                };
-                endpoint.close(&session).await;
+            let sessions: Vec<Open> = lock(&self.sessions).drain().map(|(_, o)| o).collect();
+            for open in sessions {
+                close(transport, &open).await;
             }
         })
     }

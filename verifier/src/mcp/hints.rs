@@ -37,9 +37,13 @@ pub fn judge_hints(tool: &Value, before: &Counters, after: &Counters) -> Vec<Fin
     let destructive = hint("destructiveHint", true);
     let open_world = hint("openWorldHint", true);
     let mut out = Vec::new();
-    for (counter, b) in before {
-        let delta = after.get(counter).copied().unwrap_or(*b) - b;
-        let outbound = counter.contains("outbound") || counter.contains("external");
+    let names: std::collections::BTreeSet<&String> = before.keys().chain(after.keys()).collect();
+    for counter in names {
+        // a counter that appears or disappears counts from or to 0
+        let b = before.get(counter).copied().unwrap_or(0);
+        let delta = after.get(counter).copied().unwrap_or(0) - b;
+        let lower = counter.to_ascii_lowercase();
+        let outbound = lower.contains("outbound") || lower.contains("external");
         let claim = if read_only && delta != 0 {
             Some("readOnlyHint: true")
         } else if !read_only && !destructive && delta < 0 {
@@ -125,6 +129,15 @@ mod tests {
         assert_eq!(
             f.iter().map(|f| f.path.as_str()).collect::<Vec<_>>(),
             ["outbound_writes"]
+        );
+    }
+
+    #[test]
+    fn a_counter_that_appears_counts_from_zero() {
+        let tool = json!({"name": "lookup", "annotations": {"readOnlyHint": true}});
+        assert_eq!(
+            judge_hints(&tool, &counters(&[]), &counters(&[("Outbound_Calls", 1)])).len(),
+            1
         );
     }
 

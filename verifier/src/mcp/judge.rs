@@ -56,25 +56,44 @@ pub fn judge(
     let outcome = match &reply.outcome {
         Ok(outcome) => outcome,
         Err(why) => {
-            out.fail(
-                Layer::Protocol,
-                codes::MALFORMED_RESPONSE,
-                "$",
-                format!("HTTP {}: {why}", reply.status),
-            );
+            refused_by_http(call, reply, why, negative, &mut out);
             return out;
         }
     };
     match (&call.error, &call.result, outcome) {
         (Some(expected), _, Err(rpc)) => protocol_error(expected, reply, rpc, &mut out),
-        (Some(expected), _, Ok(result)) => error_answered_by_result(expected, result, &mut out),
-        (None, Some(expected), Err(rpc)) => result_answered_by_error(expected, rpc, &mut out),
+        (Some(expected), _, Ok(result)) => {
+            error_answered_by_result(expected, result, negative, &mut out)
+        }
+        (None, Some(expected), Err(rpc)) => {
+            result_answered_by_error(expected, era, rpc, tool.is_none(), &mut out)
+        }
         (None, Some(expected), Ok(answer)) => {
             judge_result(expected, era, answer, tool, negative, &mut out)
         }
         (None, None, _) => {}
     }
     out
+}
+
+/// No JSON-RPC response came back. An HTTP refusal (401 from an auth
+/// layer, 403, …) is judged by its status: it is what a negative call or an
+/// expected `httpStatus` asks for. Anything else is malformed.
+fn refused_by_http(call: &McpToolCall, reply: &Reply, why: &str, negative: bool, out: &mut Judged) {
+    let refusal = (400..500).contains(&reply.status);
+    let wanted = call.error.as_ref().and_then(|e| e.http_status);
+    match wanted {
+        Some(status) if status == reply.status => {}
+        Some(status) if refusal => {
+            let detail = format!("expected HTTP status {status}, got {}", reply.status);
+            out.fail(Layer::Protocol, codes::ERROR_CODE_MISMATCH, "error", detail);
+        }
+        _ if refusal && negative => {}
+        _ => {
+            let detail = format!("HTTP {}: {why}", reply.status);
+            out.fail(Layer::Protocol, codes::MALFORMED_RESPONSE, "$", detail);
+        }
+    }
 }
 
 fn protocol_error(expected: &ErrorExpectation, reply: &Reply, rpc: &RpcError, out: &mut Judged) {
@@ -89,12 +108,21 @@ fn protocol_error(expected: &ErrorExpectation, reply: &Reply, rpc: &RpcError, ou
     }
 }
 
-fn error_answered_by_result(expected: &ErrorExpectation, result: &Value, out: &mut Judged) {
+fn error_answered_by_result(
+    expected: &ErrorExpectation,
+    result: &Value,
+    negative: bool,
+    out: &mut Judged,
+) {
     let code = expected
         .code
         .map_or_else(|| "a".to_owned(), |c| c.to_string());
     if !is_error(result) {
         out.served = true;
+        if negative {
+            // served: the engine reports it as an authorization finding
+            return;
+        }
         let detail = format!("expected protocol error {code}, got a successful result");
         out.fail(
             Layer::Schema,
@@ -116,16 +144,30 @@ fn error_answered_by_result(expected: &ErrorExpectation, result: &Value, out: &m
     }
 }
 
-fn result_answered_by_error(expected: &McpResultExpectation, rpc: &RpcError, out: &mut Judged) {
+fn result_answered_by_error(
+    expected: &McpResultExpectation,
+    era: Era,
+    rpc: &RpcError,
+    unlisted: bool,
+    out: &mut Judged,
+) {
     let got = format!("protocol error {} `{}`", rpc.code, rpc.message);
     if expected.is_error {
         let detail = format!("expected a tool error result (isError: true), got {got}");
-        out.fail(
+        let finding = Finding::new(
             Layer::Protocol,
             codes::TOOL_ERROR_AS_PROTOCOL_ERROR,
             "error",
             detail,
         );
+        // -32602 is the spec's own answer to an unknown tool, and to invalid
+        // arguments before 2025-11-25 (SEP-1303 made those a tool error)
+        let spec_allows = rpc.code == -32602 && (unlisted || era == Era::Legacy("2025-06-18"));
+        if spec_allows {
+            out.warnings.push(finding);
+        } else {
+            out.findings.push(finding);
+        }
     } else if rpc.code == -32602 {
         out.fail(
             Layer::Schema,
@@ -282,7 +324,7 @@ fn content_agrees(result: &Value, out: &mut Judged) {
 
 /// `structuredContent` against the tool's declared `outputSchema`.
 fn output_schema(schema: &Value, result: &Value, out: &mut Judged) {
-    let validator = match accord_dsl::schema::compile(schema) {
+    let validator = match accord_dsl::schema::compile_declared(schema) {
         Ok(v) => v,
         Err(why) => {
             let detail =

@@ -255,3 +255,53 @@ fn a_success_without_the_declared_structured_result_is_not_service() {
     assert_eq!(codes_of(&j), ["ERROR_DISGUISED_AS_SUCCESS"]);
     assert!(!j.served);
 }
+
+#[test]
+fn an_http_refusal_is_what_a_negative_call_or_an_expected_status_asks_for() {
+    let mut r = reply(401, Ok(Value::Null));
+    r.outcome = Err("an error without a numeric code".into());
+    let c = call(json!({"tool": "lookup", "result": {"isError": true}}));
+    assert!(
+        judge(&c, Era::Modern, &r, None, true).findings.is_empty(),
+        "refused, as it must be"
+    );
+    assert_eq!(
+        codes_of(&judge(&c, Era::Modern, &r, None, false)),
+        ["MALFORMED_RESPONSE"]
+    );
+    let wants_401 = call(json!({"tool": "lookup", "error": {"httpStatus": 401}}));
+    assert!(
+        judge4(&wants_401, Era::Modern, &r, None)
+            .findings
+            .is_empty()
+    );
+    let wants_403 = call(json!({"tool": "lookup", "error": {"httpStatus": 403}}));
+    assert_eq!(
+        codes_of(&judge4(&wants_403, Era::Modern, &r, None)),
+        ["ERROR_CODE_MISMATCH"]
+    );
+}
+
+#[test]
+fn a_protocol_error_for_an_unlisted_tool_is_only_a_warning_where_a_tool_error_was_expected() {
+    let c = call(json!({"tool": "gone", "result": {"isError": true}}));
+    let rpc = RpcError {
+        code: -32602,
+        message: "Unknown tool".into(),
+        data: None,
+    };
+    let j = judge4(&c, Era::Modern, &reply(400, Err(rpc.clone())), None);
+    assert!(j.findings.is_empty());
+    assert_eq!(j.warnings.len(), 1);
+    let listed = json!({"name": "gone"});
+    let j = judge4(&c, Era::Modern, &reply(400, Err(rpc)), Some(&listed));
+    assert_eq!(codes_of(&j), ["TOOL_ERROR_AS_PROTOCOL_ERROR"]);
+}
+
+#[test]
+fn a_served_negative_call_expecting_a_protocol_error_is_left_to_authorization() {
+    let c = call(json!({"tool": "lookup", "error": {"code": -32001}}));
+    let j = judge(&c, Era::Modern, &reply(200, Ok(plan_result())), None, true);
+    assert!(j.findings.is_empty());
+    assert!(j.served);
+}

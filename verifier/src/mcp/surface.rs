@@ -80,6 +80,10 @@ fn inputs(expect: &McpToolExpectation, tool: &Value, at: &str, out: &mut Vec<Fin
             }
         }
     }
+    // a tool entry that lists no arguments relies on none of them
+    if expect.arguments.is_empty() {
+        return;
+    }
     let required = schema
         .get("required")
         .and_then(Value::as_array)
@@ -221,6 +225,12 @@ fn accepts(prop: &Value, sent: JsonType) -> bool {
 
 /// Whether an output property produces only values of type `read`.
 fn produces_only(prop: &Value, read: JsonType) -> bool {
+    // every branch of a union must
+    for union in ["anyOf", "oneOf"] {
+        if let Some(branches) = prop.get(union).and_then(Value::as_array) {
+            return !branches.is_empty() && branches.iter().all(|b| produces_only(b, read));
+        }
+    }
     let Some(types) = declared_types(prop) else {
         return false;
     };
@@ -261,9 +271,10 @@ fn promised(root: &Value, path: &str) -> Promise {
         .split('.')
         .filter(|s| !s.is_empty())
     {
-        let (name, items) = match step.strip_suffix("[*]") {
-            Some(n) => (n, true),
-            None => (step, false),
+        // `name`, `name[*]`, `name[0]`: an index or a wildcard steps into items
+        let (name, items) = match step.find('[') {
+            Some(i) if step.ends_with(']') => (&step[..i], true),
+            _ => (step, false),
         };
         let props: Map<String, Value> = current
             .get("properties")

@@ -106,3 +106,20 @@ fn a_changed_annotation_is_a_risk() {
         ["RISK_ANNOTATION_CHANGED"]
     );
 }
+
+#[test]
+fn indexed_paths_unions_and_unlisted_arguments_raise_no_false_alarm() {
+    let e = expectation(json!({"name": "work_plan_lookup",
+        "resultFields": [{"path": "$.steps[0].title", "type": "string"}, {"path": "$.status", "type": "string"}]}));
+    let mut t = listed();
+    t["outputSchema"]["properties"]["status"] =
+        json!({"anyOf": [{"type": "string"}, {"enum": ["x"]}]});
+    assert_eq!(codes_of(&check_tool(&e, Some(&t))), Vec::<&str>::new());
+    t["outputSchema"]["properties"]["status"] =
+        json!({"anyOf": [{"type": "string"}, {"type": "null"}]});
+    assert_eq!(
+        codes_of(&check_tool(&e, Some(&t))),
+        ["BREAKING_TYPE_CHANGED"],
+        "null may come back"
+    );
+}

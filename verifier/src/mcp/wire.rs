@@ -248,9 +248,11 @@ async fn reply(received: Received, id: Option<u64>) -> Reply {
     let outcome = if id.is_none() {
         Err("a notification has no response".to_owned())
     } else if sse {
+        // a server-to-client request on the stream has a method: not ours
         sse_messages(&received.body)
             .await
             .into_iter()
+            .filter(|m| m.get("method").is_none())
             .find(|m| m.get("id") == id.map(|i| json!(i)).as_ref())
             .map(|m| rpc_outcome(&m))
             .unwrap_or_else(|| {
@@ -260,7 +262,7 @@ async fn reply(received: Received, id: Option<u64>) -> Reply {
         Err(format!("an empty answer with HTTP {}", received.status))
     } else {
         match serde_json::from_slice::<Value>(&received.body) {
-            Ok(m) => rpc_outcome(&m),
+            Ok(m) => same_id(&m, id).and_then(|()| rpc_outcome(&m)),
             Err(e) => Err(format!("the answer is not JSON: {e}")),
         }
     };
@@ -289,6 +291,20 @@ pub async fn sse_messages(body: &[u8]) -> Vec<Value> {
         .filter_map(Result::ok)
         .filter_map(|e| serde_json::from_str(&e.data).ok())
         .collect()
+}
+
+/// A response must carry the request's id (`null` only on an error the
+/// server could not tie to a request).
+fn same_id(message: &Value, id: Option<u64>) -> Result<(), String> {
+    let got = message.get("id").unwrap_or(&Value::Null);
+    match id {
+        Some(i) if *got == json!(i) => Ok(()),
+        Some(_) if got.is_null() && message.get("error").is_some() => Ok(()),
+        Some(i) => Err(format!(
+            "the response carries id {got}, not the request's {i}"
+        )),
+        None => Ok(()),
+    }
 }
 
 /// A JSON-RPC response's result or error.
@@ -328,6 +344,32 @@ mod tests {
         let messages = runtime.block_on(sse_messages(body));
         assert_eq!(messages.len(), 2);
         assert_eq!(rpc_outcome(&messages[1]), Ok(Ok(json!({"ok": true}))));
+    }
+
+    #[test]
+    fn a_server_request_on_the_stream_is_not_taken_for_the_response() {
+        let body = b"data: {\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"elicitation/create\",\"params\":{}}\n\ndata: {\"jsonrpc\":\"2.0\",\"id\":7,\"result\":{}}\n\n";
+        let received = Received {
+            status: 200,
+            headers: vec![("content-type".into(), "text/event-stream".into())],
+            body: body.to_vec(),
+            ack: Duration::ZERO,
+            total: Duration::ZERO,
+        };
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .build()
+            .expect("runtime");
+        let r = runtime.block_on(reply(received, Some(7)));
+        assert_eq!(r.outcome, Ok(Ok(json!({}))));
+    }
+
+    #[test]
+    fn a_response_with_another_id_is_not_the_answer() {
+        let m = json!({"jsonrpc": "2.0", "id": 8, "result": {}});
+        assert!(same_id(&m, Some(7)).is_err());
+        let unattributed =
+            json!({"jsonrpc": "2.0", "id": null, "error": {"code": -32700, "message": "parse"}});
+        assert!(same_id(&unattributed, Some(7)).is_ok());
     }
 
     #[test]

@@ -198,15 +198,21 @@ impl ToolAnnotationsExpectation {
     /// The ways a tool's declared `annotations` object disagrees with the
     /// hints relied on, as sentences. An undeclared hint takes its MCP
     /// default: a tool without annotations is destructive and open-world.
+    /// `destructiveHint` and `idempotentHint` mean something only when the
+    /// tool is not read-only (MCP): a read-only tool destroys nothing and
+    /// repeats harmlessly, whatever it leaves undeclared.
     pub fn disagreements(&self, declared: Option<&Map<String, Value>>) -> Vec<String> {
+        let given = |name: &str| declared.and_then(|a| a.get(name)).and_then(Value::as_bool);
+        let read_only = given("readOnlyHint").unwrap_or(false);
         self.relied_on()
             .into_iter()
             .filter_map(|(name, want)| {
                 let default = Self::DEFAULTS.iter().find(|(n, _)| *n == name)?.1;
-                let got = declared
-                    .and_then(|a| a.get(name))
-                    .and_then(Value::as_bool)
-                    .unwrap_or(default);
+                let got = match name {
+                    "destructiveHint" if read_only => false,
+                    "idempotentHint" if read_only => true,
+                    _ => given(name).unwrap_or(default),
+                };
                 (got != want).then(|| format!("expected {name} {want}, the tool declares {got}"))
             })
             .collect()
@@ -254,6 +260,20 @@ mod tests {
         );
         let declared = json!({"destructiveHint": false});
         assert!(relied.disagreements(declared.as_object()).is_empty());
+    }
+
+    #[test]
+    fn a_read_only_tool_is_not_destructive_and_is_idempotent_whatever_it_leaves_out() {
+        let relied = ToolAnnotationsExpectation {
+            read_only_hint: Some(true),
+            destructive_hint: Some(false),
+            idempotent_hint: Some(true),
+            open_world_hint: None,
+        };
+        let declared = json!({"readOnlyHint": true});
+        assert!(relied.disagreements(declared.as_object()).is_empty());
+        let writes = json!({"readOnlyHint": false});
+        assert_eq!(relied.disagreements(writes.as_object()).len(), 3);
     }
 
     #[test]
