@@ -9,11 +9,12 @@ use std::pin::Pin;
 use std::time::Duration;
 
 use accord_dsl::Interaction;
+use accord_dsl::model::accord::Probe;
 use serde_json::{Map, Value};
 
 use crate::config::Token;
 use crate::error::VerifyError;
-use crate::finding::Finding;
+use crate::finding::{Finding, Layer, codes};
 use crate::observe::{Counters, observe};
 use crate::transport::Transport;
 
@@ -152,6 +153,31 @@ pub trait Driver: Send + Sync + std::fmt::Debug {
         _cx: &'a ContractCheck<'a>,
     ) -> BoxFuture<'a, Vec<Finding>> {
         Box::pin(async { Vec::new() })
+    }
+
+    /// Makes probe `index` of the interaction's `auth.probes`: what the
+    /// interaction created, accessed as `probe.principal` (whose
+    /// credential `exchange` presents), compared with the same access to
+    /// an unknown id. A driver that cannot probe says so with a finding:
+    /// a probe is never passed unmade.
+    fn probe<'a>(
+        &'a self,
+        interaction: &'a Interaction,
+        _exchange: &'a Exchange<'a>,
+        _probe: &'a Probe,
+        index: usize,
+    ) -> BoxFuture<'a, Result<Vec<Finding>, VerifyError>> {
+        let detail = format!(
+            "probes of {} interactions are not replayed yet: the access of another principal was not checked",
+            interaction.type_name()
+        );
+        let f = Finding::new(
+            Layer::Authorization,
+            codes::EXPECTATION_UNCHECKED,
+            format!("auth.probes[{index}]"),
+            detail,
+        );
+        Box::pin(async move { Ok(vec![f]) })
     }
 
     /// Called once after the run: close what the driver kept open (MCP

@@ -98,6 +98,17 @@ pub mod codes {
     pub const EXPIRED_CREDENTIAL_ACCEPTED: &str = "EXPIRED_CREDENTIAL_ACCEPTED";
     /// A negative case sent as a principal of another tenant was served.
     pub const CROSS_TENANT_ACCESS: &str = "CROSS_TENANT_ACCESS";
+    /// Another principal's probe is answered differently from a probe of
+    /// an id that does not exist: the answer tells that it exists.
+    pub const EXISTENCE_LEAK: &str = "EXISTENCE_LEAK";
+    /// A call declared idempotent (`idempotentHint`, `repeat`) had more
+    /// effect, or another result, the second time.
+    pub const IDEMPOTENCY_VIOLATION: &str = "IDEMPOTENCY_VIOLATION";
+    /// A call that breaks the tool's own `inputSchema` was served or moved
+    /// a counter.
+    pub const INVALID_INPUT_ACCEPTED: &str = "INVALID_INPUT_ACCEPTED";
+    /// A token the verifier presented came back in an answer.
+    pub const CREDENTIAL_LEAKED: &str = "CREDENTIAL_LEAKED";
 }
 
 /// One broken expectation.

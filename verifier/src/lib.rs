@@ -9,7 +9,8 @@
 //!   same way through [`verify`].
 //! - Around every driver: Pact-compatible provider states ([`states`]),
 //!   observed side effects ([`observe`]), principals' bearer tokens,
-//!   deadlines and negative cases ([`replay`]), all through one bounded
+//!   deadlines and negative cases ([`replay`]), probes as other
+//!   principals (`probing`), all through one bounded
 //!   client ([`transport`]).
 //! - [`publish`]: Pact's verification-result body plus Accord's findings;
 //!   [`render`]: text and JUnit output.
@@ -25,6 +26,7 @@ pub mod load;
 pub mod mcp;
 pub mod message_driver;
 pub mod observe;
+mod probing;
 pub mod publish;
 pub mod render;
 pub mod replay;

@@ -185,7 +185,11 @@ async fn exercise(
         mcp_url: &cx.mcp_url,
         mcp_version,
     };
-    send_all(driver.as_ref(), interaction, &exchange).await
+    let (mut findings, warnings) = send_all(driver.as_ref(), interaction, &exchange).await?;
+    findings.extend(
+        crate::probing::probe_all(cx, driver.as_ref(), interaction, &exchange, replies).await?,
+    );
+    Ok((findings, warnings))
 }
 
 /// Sends every repeat, judging each answer and the counters (after each
@@ -297,8 +301,8 @@ enum Presented {
 }
 
 /// The credential the interaction presents, by its `auth` expectation; a
-/// token a setup reply returned (`token`, `expiredToken`) wins over the
-/// configured one.
+/// token a setup reply returned (`tokens.<principal>`, then `token`;
+/// `expiredToken`) wins over the configured one.
 fn credential(
     cx: &Context,
     meta: &InteractionMeta,
@@ -320,7 +324,12 @@ fn credential(
                 return Ok(Presented::AsWritten);
             };
             let configured = cx.principals.get(principal).map(|t| t.expose().to_string());
-            match from_state("token").or(configured) {
+            let issued = replies
+                .get("tokens")
+                .and_then(|t| t.get(principal))
+                .and_then(Value::as_str)
+                .map(str::to_string);
+            match issued.or_else(|| from_state("token")).or(configured) {
                 Some(t) => Presented::Bearer(t),
                 None => {
                     return Err(VerifyError::UnknownPrincipal {

@@ -75,10 +75,24 @@ pub async fn change_states(
             );
         }
         if let Ok(Value::Object(reply)) = serde_json::from_slice::<Value>(&received.body) {
-            values.extend(reply);
+            merge_reply(&mut values, reply);
         }
     }
     Ok(values)
+}
+
+/// Adds one setup reply to the values: later replies win on equal keys,
+/// except `tokens` (principal → bearer token), whose entries accumulate
+/// so that several states can each issue a principal's credential.
+fn merge_reply(values: &mut Map<String, Value>, mut reply: Map<String, Value>) {
+    if let (Some(Value::Object(earlier)), Some(Value::Object(later))) =
+        (values.get("tokens"), reply.get_mut("tokens"))
+    {
+        for (k, v) in earlier {
+            later.entry(k.clone()).or_insert_with(|| v.clone());
+        }
+    }
+    values.extend(reply);
 }
 
 /// Every state's params, later states winning on equal keys.
@@ -104,6 +118,24 @@ mod tests {
         assert_eq!(
             Value::Object(params_of(&[a, b])),
             json!({"owner": "ann", "id": 2})
+        );
+    }
+
+    #[test]
+    fn tokens_of_several_replies_accumulate_other_keys_are_replaced() {
+        let mut values = Map::new();
+        let reply = |v: Value| v.as_object().cloned().unwrap_or_default();
+        merge_reply(
+            &mut values,
+            reply(json!({"token": "a", "tokens": {"alice": "a"}})),
+        );
+        merge_reply(
+            &mut values,
+            reply(json!({"token": "b", "tokens": {"bob": "b"}})),
+        );
+        assert_eq!(
+            Value::Object(values),
+            json!({"token": "b", "tokens": {"alice": "a", "bob": "b"}})
         );
     }
 

@@ -10,7 +10,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use accord_dsl::Interaction;
 use accord_dsl::generators::{GeneratorContext, GeneratorMode, apply_to_json};
-use accord_dsl::model::accord::McpToolCall;
+use accord_dsl::model::accord::{McpToolCall, Probe};
 use serde_json::{Map, Value, json};
 
 use super::judge::judge;
@@ -58,7 +58,7 @@ impl std::fmt::Debug for McpDriver {
 }
 
 impl McpDriver {
-    fn id(&self) -> u64 {
+    pub(super) fn id(&self) -> u64 {
         self.next_id.fetch_add(1, Ordering::Relaxed) + 1
     }
 
@@ -260,7 +260,10 @@ pub(super) fn profile_key(endpoint: &Endpoint<'_>, era: Era) -> String {
 
 /// `{name, arguments}` with the provider-side generators applied (rules and
 /// generators are rooted at the call object: `$.arguments.plan_id`).
-fn call_params(call: &McpToolCall, state_values: &Map<String, Value>) -> Map<String, Value> {
+pub(super) fn call_params(
+    call: &McpToolCall,
+    state_values: &Map<String, Value>,
+) -> Map<String, Value> {
     let mut root = json!({"arguments": Value::Object(call.arguments.clone())});
     let ctx = GeneratorContext {
         provider_state_values: state_values.clone(),
@@ -370,6 +373,26 @@ impl Driver for McpDriver {
                     },
                 },
             )
+        })
+    }
+
+    fn probe<'a>(
+        &'a self,
+        interaction: &'a Interaction,
+        exchange: &'a Exchange<'a>,
+        probe: &'a Probe,
+        index: usize,
+    ) -> BoxFuture<'a, Result<Vec<Finding>, VerifyError>> {
+        Box::pin(async move {
+            let (Interaction::McpToolCall(mcp), Some(era)) =
+                (interaction, exchange.mcp_version.and_then(Era::of))
+            else {
+                // an era the verifier does not speak is already a finding
+                return Ok(Vec::new());
+            };
+            Ok(self
+                .probe_call(&mcp.call, era, exchange, probe, index)
+                .await)
         })
     }
 

@@ -6,6 +6,8 @@ mod contract;
 pub mod driver;
 pub mod hints;
 pub mod judge;
+mod probe;
+mod resend;
 pub mod surface;
 pub mod wire;
 

@@ -19,14 +19,16 @@ fn rule(matchers: Value) -> Value {
 
 fn alice() -> Value {
     json!([{"name": "a plan exists", "params": {"tenant": "tenant-a", "plan_id": "plan-1"}},
-           {"name": "a user named alice", "params": {"tenant": "tenant-a"}}])
+           {"name": "a user named alice", "params": {"tenant": "tenant-a"}},
+           {"name": "a user named bob", "params": {"tenant": "tenant-b"}}])
 }
 
 /// The work-planning contract of an orchestrator, pinned to `era`.
 fn contract(era: &str) -> SourcedContract {
     let lookup = json!({"type": "MCP/ToolCall", "description": "look up a plan",
-        "providerStates": alice(), "auth": {"principal": "alice", "tenant": "tenant-a"},
-        "sideEffects": {"records": 0},
+        "providerStates": alice(), "sideEffects": {"records": 0},
+        "auth": {"principal": "alice", "tenant": "tenant-a", "probes": [
+            {"principal": "bob", "tenant": "tenant-b", "unknown": {"plan_id": "plan-does-not-exist"}}]},
         "tool": "work_plan_lookup", "arguments": {"tenant_id": "tenant-a", "plan_id": "plan-1"},
         "result": {"structuredContent": {"plan_id": "plan-1", "status": "draft", "steps": [{"title": "rotate keys"}]},
             "contentMatchesStructured": true,
@@ -160,7 +162,7 @@ fn the_modern_era_sends_its_headers_and_envelope_and_the_legacy_era_a_session() 
 
 #[test]
 fn each_fault_is_caught_with_its_code_on_its_interaction() {
-    let cases: [(McpFault, &str, &str); 7] = [
+    let cases: [(McpFault, &str, &str); 9] = [
         (
             McpFault::ReadOnlyWrites,
             "look up a plan",
@@ -192,6 +194,13 @@ fn each_fault_is_caught_with_its_code_on_its_interaction() {
             "bob cannot read alice's plan",
             "CROSS_TENANT_ACCESS",
         ),
+        // the probe of the lookup: served to bob, then told apart
+        (
+            McpFault::CrossTenant,
+            "look up a plan",
+            "CROSS_TENANT_ACCESS",
+        ),
+        (McpFault::ExistenceLeak, "look up a plan", "EXISTENCE_LEAK"),
     ];
     for era in ERAS {
         for (fault, interaction, code) in cases {

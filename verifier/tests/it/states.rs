@@ -66,3 +66,28 @@ fn a_token_returned_by_a_state_is_presented_for_its_principal() {
     let report = run(&config(&p, vec![contract(vec![i])]));
     assert!(report.passed(), "{:?}", codes(&report));
 }
+
+#[test]
+fn a_probe_no_driver_can_make_is_unchecked_not_passed() {
+    let p = provider();
+    let mut i = http(
+        "secure as carol, probed by dave",
+        json!({"method": "GET", "path": "/secure"}),
+        json!({"status": 200, "body": {"content": {"principal": "carol"}}}),
+    );
+    i["providerStates"] = json!([{"name": "a user named carol"}]);
+    i["auth"] = json!({"principal": "carol", "probes": [{"principal": "dave"}]});
+    let mut c = config(&p, vec![contract(vec![i])]);
+    c.principals
+        .insert("dave".into(), accord_verifier::Token::new("dave-token"));
+    let report = run(&c);
+    assert!(!report.passed());
+    assert_eq!(
+        codes(&report),
+        [(
+            "authorization",
+            "EXPECTATION_UNCHECKED",
+            "auth.probes[0]".to_owned()
+        )]
+    );
+}

@@ -1,0 +1,115 @@
+//! Further calls an interaction's judgement needs besides the recorded one
+//! (a probe as another principal, the repeat of an idempotent call, an
+//! invalid variant): sent in the profile's session, and classified by what
+//! a caller can tell apart.
+
+use serde_json::{Map, Value};
+
+use super::driver::{McpDriver, profile_key};
+use super::wire::{Endpoint, Era, Reply};
+use crate::transport::CutOff;
+
+impl McpDriver {
+    /// Sends `tools/call` with `params` as the endpoint's credential (in
+    /// its legacy session, opened if needed; reopened once when it
+    /// expired). A refused `initialize` is the answer.
+    pub(super) async fn call_tool(
+        &self,
+        endpoint: &Endpoint<'_>,
+        era: Era,
+        params: Map<String, Value>,
+    ) -> Result<Reply, CutOff> {
+        let key = profile_key(endpoint, era);
+        let mut fresh = false;
+        loop {
+            let session = match era {
+                Era::Legacy(_) => match self.session(endpoint, era, &key, fresh).await? {
+                    Ok(s) => Some(s),
+                    Err(refused) => return Ok(refused),
+                },
+                Era::Modern => None,
+            };
+            let reply = endpoint
+                .call(
+                    era,
+                    session.as_ref(),
+                    Some(self.id()),
+                    "tools/call",
+                    params.clone(),
+                )
+                .await?;
+            if fresh || session.is_none() || reply.status != 404 {
+                return Ok(reply);
+            }
+            fresh = true;
+        }
+    }
+}
+
+/// What a caller can tell of an answer.
+#[derive(Debug, Clone, PartialEq)]
+pub(super) enum Answer {
+    /// A result that is not `isError`: its `structuredContent` (else its
+    /// `content`).
+    Served(Value),
+    /// `isError: true`, with the text of its blocks.
+    ToolError(String),
+    /// A JSON-RPC error.
+    Protocol(i64, String),
+    /// No JSON-RPC answer: an HTTP refusal.
+    Http(u16),
+    /// Not an answer at all.
+    Broken(String),
+}
+
+impl Answer {
+    pub(super) fn of(reply: &Reply) -> Answer {
+        match &reply.outcome {
+            Ok(Ok(result)) if result.get("isError").and_then(Value::as_bool) == Some(true) => {
+                Answer::ToolError(texts(result))
+            }
+            Ok(Ok(result)) => Answer::Served(
+                result
+                    .get("structuredContent")
+                    .or_else(|| result.get("content"))
+                    .cloned()
+                    .unwrap_or(Value::Null),
+            ),
+            Ok(Err(e)) => Answer::Protocol(e.code, e.message.clone()),
+            Err(_) if (400..500).contains(&reply.status) => Answer::Http(reply.status),
+            Err(why) => Answer::Broken(format!("HTTP {}: {why}", reply.status)),
+        }
+    }
+
+    /// The answer as a caller sees it, with the `masked` values (the ids
+    /// that differ between two calls) replaced, for comparison.
+    pub(super) fn seen(&self, masked: &[String]) -> String {
+        let text = match self {
+            Answer::Served(v) => format!("served {v}"),
+            Answer::ToolError(t) => format!("isError: true, {t:?}"),
+            Answer::Protocol(code, message) => format!("error {code} {message:?}"),
+            Answer::Http(status) => format!("HTTP {status}"),
+            Answer::Broken(why) => format!("no answer ({why})"),
+        };
+        let mut values: Vec<&String> = masked.iter().filter(|v| !v.is_empty()).collect();
+        values.sort_by_key(|v| std::cmp::Reverse(v.len()));
+        values
+            .into_iter()
+            .fold(text, |t, v| t.replace(v.as_str(), "…"))
+    }
+}
+
+/// The text of a result's text blocks, joined.
+fn texts(result: &Value) -> String {
+    result
+        .get("content")
+        .and_then(Value::as_array)
+        .map(|blocks| {
+            blocks
+                .iter()
+                .filter_map(|b| b.get("text").and_then(Value::as_str))
+                .collect::<Vec<_>>()
+                .join("\n")
+        })
+        .unwrap_or_default()
+}
