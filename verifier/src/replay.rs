@@ -8,7 +8,7 @@ use std::time::Instant;
 
 use accord_dsl::Interaction;
 use accord_dsl::model::InteractionMeta;
-use accord_dsl::model::accord::{Credential, RepeatJudgement};
+use accord_dsl::model::accord::{CounterChange, Credential, RepeatJudgement, SideEffects};
 use serde_json::{Map, Value, json};
 
 use crate::config::Token;
@@ -235,11 +235,34 @@ async fn send_all(
             let after = exchange.observe().await?.unwrap_or_default();
             let mut own = judge_side_effects(&meta.description, declared, b, &after)?;
             own.retain(|f| !judged_counters.contains(&f.path));
+            if times > 1 && !per_send {
+                own.iter_mut().for_each(|f| idempotency(f, declared, times));
+            }
             findings.extend(own);
             before = Some(after);
         }
     }
     Ok((findings, warnings))
+}
+
+/// Over several sends judged as one (`repeat`, `sideEffects: total`), a
+/// declared counter that moved beyond its bound is the repeats' doing: the
+/// same request had more effect the second time (IDEMPOTENCY_VIOLATION).
+fn idempotency(f: &mut Finding, declared: Option<&SideEffects>, times: u32) {
+    let bound = declared
+        .and_then(|d| d.get(&f.path))
+        .and_then(|c| match *c {
+            CounterChange::Exact(d) => Some(d),
+            CounterChange::Range { max, .. } => max,
+        });
+    let delta = f.actual.as_ref().and_then(Value::as_i64);
+    if let (codes::SIDE_EFFECT_DECLARATION_MISMATCH, Some(bound), Some(delta)) =
+        (f.reason_code, bound, delta)
+        && delta > bound
+    {
+        f.reason_code = codes::IDEMPOTENCY_VIOLATION;
+        f.detail = format!("the same request sent {times} times: {}", f.detail);
+    }
 }
 
 /// The driver's findings plus the negative-case and deadline judgements.

@@ -13,6 +13,7 @@ use accord_dsl::generators::{GeneratorContext, GeneratorMode, apply_to_json};
 use accord_dsl::model::accord::{McpToolCall, Probe};
 use serde_json::{Map, Value, json};
 
+use super::claims::FirstCall;
 use super::judge::judge;
 use super::wire::{Endpoint, Era, Reply, Session};
 use crate::config::Token;
@@ -194,7 +195,9 @@ impl McpDriver {
                 .find(|t| t["name"] == json!(call.tool))
                 .cloned()
         });
-        let watched = tool.as_ref().filter(|t| super::hints::claims_anything(t));
+        let watched = tool
+            .as_ref()
+            .filter(|t| super::hints::claims_anything(t) || super::claims::claims_idempotency(t));
         let before = match watched {
             Some(_) => exchange.observe().await.ok().flatten(),
             None => None,
@@ -216,16 +219,26 @@ impl McpDriver {
                 Err(refused) => return Ok(sent(call, era, &refused, None, negative)),
             }
             reply = endpoint
-                .call(era, session.as_ref(), Some(self.id()), "tools/call", params)
+                .call(
+                    era,
+                    session.as_ref(),
+                    Some(self.id()),
+                    "tools/call",
+                    params.clone(),
+                )
                 .await?;
         }
         let mut judged = sent(call, era, &reply, Some(&listing), negative);
-        if let (Some(tool), Some(b)) = (watched, before)
-            && let Ok(Some(a)) = exchange.observe().await
-        {
-            judged
-                .findings
-                .extend(super::hints::judge_hints(tool, &b, &a));
+        if let Some(tool) = watched {
+            let first = FirstCall {
+                call,
+                params,
+                reply: &reply,
+                before,
+                negative,
+            };
+            let claims = self.check_claims(tool, first, &endpoint, era, exchange);
+            judged.findings.extend(claims.await);
         }
         Ok(judged)
     }

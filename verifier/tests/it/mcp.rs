@@ -55,8 +55,18 @@ fn contract(era: &str) -> SourcedContract {
         "providerStates": [{"name": "a user named alice", "params": {"tenant": "tenant-a"}}],
         "auth": {"principal": "alice", "tenant": "tenant-a"},
         "tool": "work_plan_shred", "arguments": {}, "error": {"code": -32602}});
+    let mut approved = alice();
+    approved[2] = json!({"name": "an approval is granted", "params": {"tenant": "tenant-a", "plan_id": "plan-1"}});
+    let commit = json!({"type": "MCP/ToolCall", "description": "commit an approved plan",
+        "providerStates": approved, "auth": {"principal": "alice", "tenant": "tenant-a"},
+        "sideEffects": {"commits": 1},
+        "tool": "work_plan_commit",
+        "arguments": {"tenant_id": "tenant-a", "plan_id": "plan-1", "approval_id": "approval-1"},
+        "generators": {"body": {"$.arguments.approval_id": {"type": "ProviderState", "expression": "${approval_id}", "dataType": "STRING"}}},
+        "result": {"structuredContent": {"plan_id": "plan-1", "status": "committed", "commit_id": "commit-1"},
+            "matchingRules": {"body": {"$.structuredContent.commit_id": rule(json!([{"match": "type"}]))}}}});
     let doc = json!({"consumer": {"name": "orchestrator"}, "provider": {"name": "planning-tools"},
-        "interactions": [lookup, draft, missing, other_tenant, unknown_tool],
+        "interactions": [lookup, draft, missing, other_tenant, unknown_tool, commit],
         "metadata": {"pactSpecification": {"version": "4.0"},
             "accord": {"formatVersion": "1.0", "mcp": era, "jsonSchema": "2020-12"}}});
     SourcedContract::new(
@@ -162,7 +172,7 @@ fn the_modern_era_sends_its_headers_and_envelope_and_the_legacy_era_a_session() 
 
 #[test]
 fn each_fault_is_caught_with_its_code_on_its_interaction() {
-    let cases: [(McpFault, &str, &str); 9] = [
+    let cases: [(McpFault, &str, &str); 10] = [
         (
             McpFault::ReadOnlyWrites,
             "look up a plan",
@@ -201,6 +211,11 @@ fn each_fault_is_caught_with_its_code_on_its_interaction() {
             "CROSS_TENANT_ACCESS",
         ),
         (McpFault::ExistenceLeak, "look up a plan", "EXISTENCE_LEAK"),
+        (
+            McpFault::CommitsTwice,
+            "commit an approved plan",
+            "IDEMPOTENCY_VIOLATION",
+        ),
     ];
     for era in ERAS {
         for (fault, interaction, code) in cases {

@@ -72,18 +72,26 @@ fn repeating_a_create_twice_records_twice_and_is_judged_over_both_sends() {
     let p = provider();
     let mut i = create(json!({"records": 1}));
     i["repeat"] = json!({"times": 2});
-    let report = run(&config(&p, vec![contract(vec![i])]));
+    let report = run(&config(&p, vec![contract(vec![i.clone()])]));
     let found = codes(&report);
+    // more than the one record both sends may make: not idempotent
     assert_eq!(
         found,
+        vec![("behavior", "IDEMPOTENCY_VIOLATION", "records".to_string())]
+    );
+    let actual = crate::support::findings(&report)[0].actual.clone();
+    assert_eq!(actual, Some(json!(2)));
+    // fewer than declared is not the repeat's doing
+    p.set_fault(Some(Fault::NoRecord));
+    let report = run(&config(&p, vec![contract(vec![i])]));
+    assert_eq!(
+        codes(&report),
         vec![(
             "behavior",
             "SIDE_EFFECT_DECLARATION_MISMATCH",
             "records".to_string()
         )]
     );
-    let actual = crate::support::findings(&report)[0].actual.clone();
-    assert_eq!(actual, Some(json!(2)));
 }
 
 #[test]
