@@ -45,6 +45,8 @@ pub struct Exchange<'a> {
     pub mcp_url: &'a str,
     /// The contract's pinned MCP version (`metadata.accord.mcp`).
     pub mcp_version: Option<&'a str>,
+    /// The contract's `mcpTools`: what the consumer relies on of each tool.
+    pub mcp_tools: &'a [accord_dsl::model::accord::McpToolExpectation],
 }
 
 impl Exchange<'_> {

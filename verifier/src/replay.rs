@@ -49,7 +49,7 @@ pub async fn replay(
     index: usize,
     interaction: &Interaction,
     contract_pending: bool,
-    mcp_version: Option<&str>,
+    contract: &accord_dsl::Contract,
 ) -> Result<InteractionResult, VerifyError> {
     let start = Instant::now();
     let meta = interaction.meta();
@@ -67,7 +67,7 @@ pub async fn replay(
     match change_states(&cx.transport, url, states, Action::Setup).await {
         Ok(replies) => {
             let values = generator_values(states, &replies);
-            let (f, w) = exercise(cx, interaction, &values, &replies, mcp_version).await?;
+            let (f, w) = exercise(cx, interaction, &values, &replies, contract).await?;
             findings.extend(f);
             warnings.extend(w);
             if let Err(f) = change_states(&cx.transport, url, states, Action::Teardown).await {
@@ -145,7 +145,7 @@ async fn exercise(
     interaction: &Interaction,
     state_values: &Map<String, Value>,
     replies: &Map<String, Value>,
-    mcp_version: Option<&str>,
+    contract: &accord_dsl::Contract,
 ) -> Result<(Vec<Finding>, Vec<Finding>), VerifyError> {
     let meta = interaction.meta();
     let Some(driver) = cx.drivers.iter().find(|d| d.handles(interaction)) else {
@@ -183,7 +183,8 @@ async fn exercise(
         custom_headers: &cx.custom_headers,
         observe_url,
         mcp_url: &cx.mcp_url,
-        mcp_version,
+        mcp_version: contract.accord.as_ref().and_then(|a| a.mcp.as_deref()),
+        mcp_tools: &contract.mcp_tools,
     };
     let (mut findings, warnings) = send_all(driver.as_ref(), interaction, &exchange).await?;
     findings.extend(

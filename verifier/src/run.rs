@@ -275,8 +275,7 @@ async fn replay_chain(
         let Some(interaction) = contract.interactions.get(index) else {
             continue;
         };
-        let mcp_version = contract.accord.as_ref().and_then(|a| a.mcp.as_deref());
-        let result = replay(cx, index, interaction, pending, mcp_version).await?;
+        let result = replay(cx, index, interaction, pending, contract).await?;
         if let Some(p) = progress {
             p.finished(&contract.consumer.name, &result);
         }

@@ -2,8 +2,8 @@
 //! the MCP tools.
 
 use crate::spec::ast::{
-    AgentCardSpec, AnnotationsSpec, CapabilitiesSpec, ExtensionSpec, InterfaceSpec, McpToolSpec,
-    SkillSpec, TypeName,
+    AgentCardSpec, AnnotationsSpec, CapabilitiesSpec, ExtensionSpec, FieldSpec, InterfaceSpec,
+    McpToolSpec, SkillSpec, TypeName,
 };
 
 /// Builds agent-card expectations.
@@ -112,20 +112,37 @@ impl McpToolBuilder {
     }
 
     /// An argument always sent.
-    pub fn argument(mut self, name: impl Into<String>, ty: impl Into<TypeName>) -> Self {
+    pub fn argument(mut self, name: impl Into<String>, ty: impl Into<FieldSpec>) -> Self {
         self.0.arguments.insert(name.into(), ty.into());
         self
     }
 
     /// An argument sometimes sent.
-    pub fn optional_argument(mut self, name: impl Into<String>, ty: impl Into<TypeName>) -> Self {
+    pub fn optional_argument(mut self, name: impl Into<String>, ty: impl Into<FieldSpec>) -> Self {
         self.0.optional_arguments.insert(name.into(), ty.into());
         self
     }
 
     /// A `structuredContent` field read (`plan_id`, `steps[*].title`).
-    pub fn reads(mut self, path: impl Into<String>, ty: impl Into<TypeName>) -> Self {
+    pub fn reads(mut self, path: impl Into<String>, ty: impl Into<FieldSpec>) -> Self {
         self.0.reads.insert(path.into(), ty.into());
+        self
+    }
+
+    /// A `structuredContent` field read whose value the consumer switches
+    /// on: the `outputSchema` must keep each of `values`, and a result
+    /// must carry one of them.
+    pub fn reads_one_of<V: Into<serde_json::Value>>(
+        mut self,
+        path: impl Into<String>,
+        ty: impl Into<TypeName>,
+        values: impl IntoIterator<Item = V>,
+    ) -> Self {
+        let field = FieldSpec {
+            ty: ty.into(),
+            values: values.into_iter().map(Into::into).collect(),
+        };
+        self.0.reads.insert(path.into(), field);
         self
     }
 

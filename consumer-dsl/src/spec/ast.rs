@@ -108,15 +108,17 @@ pub struct ExtensionSpec {
 pub struct McpToolSpec {
     pub name: String,
     pub profile: Option<String>,
-    /// Arguments always sent: name → JSON type (`any` for no type).
+    /// Arguments always sent: name → JSON type (`any` for no type), or
+    /// `{ type, enum: [values sent] }`.
     #[serde(default)]
-    pub arguments: IndexMap<String, TypeName>,
+    pub arguments: IndexMap<String, FieldSpec>,
     /// Arguments sometimes sent.
     #[serde(default)]
-    pub optional_arguments: IndexMap<String, TypeName>,
-    /// `structuredContent` fields read: path (`plan_id`, `items[*].title`) → type.
+    pub optional_arguments: IndexMap<String, FieldSpec>,
+    /// `structuredContent` fields read: path (`plan_id`, `items[*].title`) →
+    /// type, or `{ type, enum: [values switched on] }`.
     #[serde(default)]
-    pub reads: IndexMap<String, TypeName>,
+    pub reads: IndexMap<String, FieldSpec>,
     #[serde(default)]
     pub annotations: Option<AnnotationsSpec>,
 }
@@ -155,6 +157,75 @@ impl<'de> Deserialize<'de> for TypeName {
         JsonType::deserialize(as_type)
             .map(TypeName::from)
             .map_err(|_| serde::de::Error::unknown_variant(&name, NAMES))
+    }
+}
+
+/// An argument or result field: its type name, or `{ type, enum }` with
+/// the enum values the consumer sends or switches on.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FieldSpec {
+    pub ty: TypeName,
+    pub values: Vec<serde_json::Value>,
+}
+
+impl Default for FieldSpec {
+    fn default() -> Self {
+        FieldSpec::from(TypeName::ANY)
+    }
+}
+
+impl From<TypeName> for FieldSpec {
+    fn from(ty: TypeName) -> Self {
+        FieldSpec {
+            ty,
+            values: Vec::new(),
+        }
+    }
+}
+
+impl From<JsonType> for FieldSpec {
+    fn from(t: JsonType) -> Self {
+        FieldSpec::from(TypeName::from(t))
+    }
+}
+
+impl<'de> Deserialize<'de> for FieldSpec {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct Visit;
+        #[derive(Deserialize)]
+        #[serde(deny_unknown_fields)]
+        struct Full {
+            #[serde(rename = "type")]
+            ty: Option<TypeName>,
+            #[serde(rename = "enum")]
+            values: Vec<serde_json::Value>,
+        }
+        impl<'de> serde::de::Visitor<'de> for Visit {
+            type Value = FieldSpec;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str(
+                    "a type name (`string`, `integer`, …, `any`) or `{ type, enum: [values] }`",
+                )
+            }
+            fn visit_str<E: serde::de::Error>(self, s: &str) -> Result<FieldSpec, E> {
+                TypeName::deserialize(serde::de::value::StrDeserializer::<E>::new(s))
+                    .map(FieldSpec::from)
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                map: A,
+            ) -> Result<FieldSpec, A::Error> {
+                let full = Full::deserialize(serde::de::value::MapAccessDeserializer::new(map))?;
+                if full.values.is_empty() {
+                    return Err(serde::de::Error::custom("`enum` lists no values"));
+                }
+                Ok(FieldSpec {
+                    ty: full.ty.unwrap_or(TypeName::ANY),
+                    values: full.values,
+                })
+            }
+        }
+        d.deserialize_any(Visit)
     }
 }
 

@@ -103,12 +103,13 @@ fn interface(
 
 /// One MCP tool expectation.
 pub(crate) fn mcp_tool(t: &McpToolSpec) -> McpToolExpectation {
-    let args = |m: &indexmap::IndexMap<String, super::ast::TypeName>, always: bool| {
+    let args = |m: &indexmap::IndexMap<String, super::ast::FieldSpec>, always: bool| {
         m.iter()
-            .map(|(name, ty)| ToolArgument {
+            .map(|(name, f)| ToolArgument {
                 name: name.clone(),
-                json_type: ty.json_type(),
+                json_type: f.ty.json_type(),
                 always_sent: always,
+                values: f.values.clone(),
             })
             .collect::<Vec<_>>()
     };
@@ -121,13 +122,14 @@ pub(crate) fn mcp_tool(t: &McpToolSpec) -> McpToolExpectation {
         result_fields: t
             .reads
             .iter()
-            .map(|(p, ty)| ToolResultField {
+            .map(|(p, f)| ToolResultField {
                 path: if p.starts_with('$') {
                     p.clone()
                 } else {
                     format!("$.{p}")
                 },
-                json_type: ty.json_type(),
+                json_type: f.ty.json_type(),
+                values: f.values.clone(),
             })
             .collect(),
         annotations: t.annotations.map(|a| ToolAnnotationsExpectation {

@@ -8,19 +8,17 @@ use std::collections::HashMap;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use accord_dsl::Interaction;
 use accord_dsl::generators::{GeneratorContext, GeneratorMode, apply_to_json};
-use accord_dsl::model::accord::{McpToolCall, Probe};
+use accord_dsl::model::accord::McpToolCall;
 use serde_json::{Map, Value, json};
 
 use super::claims::FirstCall;
+use super::enums::judge_enums;
 use super::judge::judge;
+use super::resend::Answer;
 use super::wire::{Endpoint, Era, Reply, Session};
 use crate::config::Token;
-use crate::driver::{
-    Authorization, BoxFuture, ContractCheck, ContractPart, Driver, Exchange, Sent,
-};
-use crate::error::VerifyError;
+use crate::driver::{Authorization, Exchange, Sent};
 use crate::finding::{Finding, Layer, codes};
 use crate::transport::{CutOff, Transport};
 
@@ -32,7 +30,7 @@ type Listing = Result<Vec<Value>, String>;
 
 /// An open legacy session and what it takes to close it.
 #[derive(Clone)]
-struct Open {
+pub(super) struct Open {
     session: Session,
     url: String,
     bearer: Option<Token>,
@@ -44,7 +42,7 @@ struct Open {
 pub struct McpDriver {
     next_id: AtomicU64,
     /// By profile key (which holds a credential: never printed).
-    sessions: std::sync::Mutex<HashMap<String, Open>>,
+    pub(super) sessions: std::sync::Mutex<HashMap<String, Open>>,
     listings: std::sync::Mutex<HashMap<String, Arc<Listing>>>,
 }
 
@@ -165,7 +163,7 @@ impl McpDriver {
         Err(format!("tools/list still had more pages after {MAX_PAGES}"))
     }
 
-    async fn replay(
+    pub(super) async fn replay(
         &self,
         call: &McpToolCall,
         negative: bool,
@@ -229,6 +227,14 @@ impl McpDriver {
                 .await?;
         }
         let mut judged = sent(call, era, &reply, Some(&listing), negative);
+        if let (Answer::Served(structured), false) = (Answer::of(&reply), negative) {
+            // one fault, one finding: a value the outputSchema refuses is that
+            let taken: Vec<String> = judged.findings.iter().map(|f| f.path.clone()).collect();
+            let odd = judge_enums(exchange.mcp_tools, &call.tool, &structured);
+            judged
+                .findings
+                .extend(odd.into_iter().filter(|f| !taken.contains(&f.path)));
+        }
         if let Some(tool) = watched {
             let first = FirstCall {
                 call,
@@ -245,7 +251,7 @@ impl McpDriver {
 }
 
 /// Ends a legacy session with the credential it was opened with.
-async fn close(transport: &Transport, open: &Open) {
+pub(super) async fn close(transport: &Transport, open: &Open) {
     let endpoint = Endpoint {
         transport,
         url: &open.url,
@@ -257,7 +263,7 @@ async fn close(transport: &Transport, open: &Open) {
     endpoint.close(&open.session).await;
 }
 
-fn lock<T>(m: &std::sync::Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+pub(super) fn lock<T>(m: &std::sync::Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
@@ -343,90 +349,5 @@ fn sent(
         ack: Some(reply.ack),
         total: Some(reply.total),
         served_unexpectedly: judged.served && call.error.is_none(),
-    }
-}
-
-impl Driver for McpDriver {
-    fn handles(&self, interaction: &Interaction) -> bool {
-        matches!(interaction, Interaction::McpToolCall(_))
-    }
-
-    fn send<'a>(
-        &'a self,
-        interaction: &'a Interaction,
-        exchange: &'a Exchange<'a>,
-    ) -> BoxFuture<'a, Result<Sent, VerifyError>> {
-        Box::pin(async move {
-            let Interaction::McpToolCall(mcp) = interaction else {
-                return Ok(Sent::default());
-            };
-            let Some(era) = exchange.mcp_version.and_then(Era::of) else {
-                let detail = format!(
-                    "MCP version {} is not one the verifier speaks (2026-07-28, 2025-11-25, 2025-06-18)",
-                    exchange.mcp_version.unwrap_or("(none)")
-                );
-                let f = Finding::new(
-                    Layer::Protocol,
-                    codes::INTERACTION_TYPE_UNSUPPORTED,
-                    "metadata.accord.mcp",
-                    detail,
-                );
-                return Ok(Sent {
-                    findings: vec![f],
-                    ..Sent::default()
-                });
-            };
-            let negative = mcp.meta.expectations.negative;
-            Ok(
-                match self.replay(&mcp.call, negative, era, exchange).await {
-                    Ok(sent) => sent,
-                    Err(cut) => Sent {
-                        findings: vec![cut.finding("response")],
-                        ..Sent::default()
-                    },
-                },
-            )
-        })
-    }
-
-    fn probe<'a>(
-        &'a self,
-        interaction: &'a Interaction,
-        exchange: &'a Exchange<'a>,
-        probe: &'a Probe,
-        index: usize,
-    ) -> BoxFuture<'a, Result<Vec<Finding>, VerifyError>> {
-        Box::pin(async move {
-            let (Interaction::McpToolCall(mcp), Some(era)) =
-                (interaction, exchange.mcp_version.and_then(Era::of))
-            else {
-                // an era the verifier does not speak is already a finding
-                return Ok(Vec::new());
-            };
-            Ok(self
-                .probe_call(&mcp.call, era, exchange, probe, index)
-                .await)
-        })
-    }
-
-    fn contract_parts(&self) -> &'static [ContractPart] {
-        &[ContractPart::McpTools]
-    }
-
-    fn check_contract<'a>(
-        &'a self,
-        contract: &'a accord_dsl::Contract,
-        cx: &'a ContractCheck<'a>,
-    ) -> BoxFuture<'a, Vec<Finding>> {
-        Box::pin(self.check_tools(contract, cx))
-    }
-
-    fn finish<'a>(&'a self, transport: &'a Transport) -> BoxFuture<'a, ()> {
-        Box::pin(async move {
-            let sessions: Vec<Open> = lock(&self.sessions).drain().map(|(_, o)| o).collect();
-            for open in sessions {
-                close(transport, &open).await;
-            }
-        })
     }
 }

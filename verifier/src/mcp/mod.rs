@@ -5,8 +5,10 @@
 mod claims;
 mod contract;
 pub mod driver;
+mod enums;
 pub mod hints;
 pub mod judge;
+mod plug;
 mod probe;
 mod resend;
 pub mod surface;

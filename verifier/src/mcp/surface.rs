@@ -72,11 +72,21 @@ fn inputs(expect: &McpToolExpectation, tool: &Value, at: &str, out: &mut Vec<Fin
             )),
             None => {}
             Some(prop) => {
+                let live = resolve(&schema, prop);
                 if let Some(sent) = arg.json_type
-                    && !accepts(&resolve(&schema, prop), sent)
+                    && !accepts(&live, sent)
                 {
                     out.push(type_changed(&path, "the inputSchema", sent, prop));
                 }
+                enum_kept(
+                    &path,
+                    "inputSchema",
+                    "sends",
+                    &arg.values,
+                    &schema,
+                    &live,
+                    out,
+                );
             }
         }
     }
@@ -125,11 +135,21 @@ fn outputs(expect: &McpToolExpectation, tool: &Value, at: &str, out: &mut Vec<Fi
         let path = format!("{at}.result{}", field.path.trim_start_matches('$'));
         match promised(schema, &field.path) {
             Promise::Promised(prop) => {
+                let live = resolve(schema, &prop);
                 if let Some(read) = field.json_type
-                    && !produces_only(&resolve(schema, &prop), read)
+                    && !produces_only(&live, read)
                 {
                     out.push(type_changed(&path, "the outputSchema", read, &prop));
                 }
+                enum_kept(
+                    &path,
+                    "outputSchema",
+                    "switches on",
+                    &field.values,
+                    schema,
+                    &live,
+                    out,
+                );
             }
             Promise::Optional => out.push(Finding::new(
                 Layer::Compatibility,
@@ -238,6 +258,56 @@ fn produces_only(prop: &Value, read: JsonType) -> bool {
     types
         .iter()
         .all(|t| t == read || (read == "number" && t == "integer"))
+}
+
+/// Every enum value the consumer relies on must still be listed where the
+/// schema lists values (a property without `enum`/`const` takes any).
+fn enum_kept(
+    path: &str,
+    which: &str,
+    relied: &str,
+    values: &[Value],
+    root: &Value,
+    live: &Value,
+    out: &mut Vec<Finding>,
+) {
+    let Some(listed) = listed_values(root, live, 0) else {
+        return;
+    };
+    for v in values.iter().filter(|v| !listed.contains(v)) {
+        out.push(
+            Finding::new(
+                Layer::Compatibility,
+                codes::BREAKING_ENUM_REMOVAL,
+                path,
+                format!("the {which} no longer lists {v}, which the consumer {relied}"),
+            )
+            .values(Some(v.clone()), Some(Value::Array(listed.clone()))),
+        );
+    }
+}
+
+/// The values a schema allows, when it lists them: `enum`, `const`, or a
+/// union (`anyOf`/`oneOf`) whose every branch lists them.
+pub(super) fn listed_values(root: &Value, schema: &Value, depth: usize) -> Option<Vec<Value>> {
+    if depth > 16 {
+        return None;
+    }
+    if let Some(values) = schema.get("enum").and_then(Value::as_array) {
+        return Some(values.clone());
+    }
+    if let Some(c) = schema.get("const") {
+        return Some(vec![c.clone()]);
+    }
+    let branches = schema
+        .get("anyOf")
+        .or_else(|| schema.get("oneOf"))
+        .and_then(Value::as_array)?;
+    let mut all = Vec::new();
+    for b in branches {
+        all.extend(listed_values(root, &resolve(root, b), depth + 1)?);
+    }
+    Some(all)
 }
 
 /// A local `$ref` (`#/$defs/Step`) resolved against the root schema.

@@ -123,3 +123,40 @@ fn indexed_paths_unions_and_unlisted_arguments_raise_no_false_alarm() {
         "null may come back"
     );
 }
+
+#[test]
+fn an_enum_value_the_consumer_switches_on_or_sends_must_still_be_listed() {
+    let mut relied = lookup();
+    relied.result_fields[0].values = vec![json!("draft"), json!("ready")];
+    assert_eq!(
+        codes_of(&check_tool(&relied, Some(&listed()))),
+        Vec::<&str>::new()
+    );
+    let mut shrunk = listed();
+    shrunk["outputSchema"]["properties"]["status"] = json!({"enum": ["draft"]});
+    let found = check_tool(&relied, Some(&shrunk));
+    assert_eq!(codes_of(&found), ["BREAKING_ENUM_REMOVAL"]);
+    assert_eq!(found[0].path, "mcpTools[work_plan_lookup].result.status");
+    assert_eq!(found[0].expected, Some(json!("ready")));
+    // a union of consts lists its values; a plain string takes any
+    shrunk["outputSchema"]["properties"]["status"] =
+        json!({"oneOf": [{"const": "draft"}, {"const": "ready"}]});
+    assert_eq!(
+        codes_of(&check_tool(&relied, Some(&shrunk))),
+        Vec::<&str>::new()
+    );
+    shrunk["outputSchema"]["properties"]["status"] = json!({"type": "string"});
+    assert_eq!(
+        codes_of(&check_tool(&relied, Some(&shrunk))),
+        Vec::<&str>::new()
+    );
+    // an input value sent
+    let mut sender = lookup();
+    sender.arguments[0].values = vec![json!("tenant-a")];
+    let mut closed = listed();
+    closed["inputSchema"]["properties"]["tenant_id"] = json!({"enum": ["tenant-b"]});
+    assert_eq!(
+        codes_of(&check_tool(&sender, Some(&closed))),
+        ["BREAKING_ENUM_REMOVAL"]
+    );
+}

@@ -253,7 +253,8 @@ fn with_tools(era: &str) -> SourcedContract {
         {"name": "work_plan_lookup", "profile": "alice",
          "arguments": [{"name": "tenant_id", "type": "string", "alwaysSent": true},
                        {"name": "plan_id", "type": "string", "alwaysSent": true}],
-         "resultFields": [{"path": "$.status", "type": "string"}, {"path": "$.steps[*].title", "type": "string"}],
+         "resultFields": [{"path": "$.status", "type": "string", "enum": ["draft", "ready"]},
+                          {"path": "$.steps[*].title", "type": "string"}],
          "annotations": {"readOnlyHint": true}},
         {"name": "work_plan_draft", "profile": "alice", "arguments": [{"name": "tenant_id", "alwaysSent": true}, {"name": "title", "alwaysSent": true}]}
     ]);
@@ -296,6 +297,7 @@ fn the_tool_surface_the_consumer_relies_on_is_checked_per_era() {
                 "BREAKING_REQUIRED_INPUT_ADDED",
             ),
             (McpFault::ToolMissing, "TOOL_MISSING"),
+            (McpFault::OutputEnumRemoved, "BREAKING_ENUM_REMOVAL"),
         ] {
             server.set_fault(Some(fault));
             let report = run_contract(&server, with_tools(era));

@@ -127,7 +127,7 @@ pub struct McpToolExpectation {
 }
 
 /// An argument the consumer sends.
-#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ToolArgument {
     /// The name.
@@ -138,10 +138,14 @@ pub struct ToolArgument {
     /// The consumer always sends it (false: sometimes omitted).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub always_sent: bool,
+    /// The enum values the consumer sends (`enum`): the `inputSchema` must
+    /// still accept each.
+    #[serde(default, rename = "enum", skip_serializing_if = "Vec::is_empty")]
+    pub values: Vec<Value>,
 }
 
 /// A result field the consumer reads.
-#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ToolResultField {
     /// Pact path into `structuredContent` (`$.plan_id`, `$.items[*].title`).
@@ -149,6 +153,11 @@ pub struct ToolResultField {
     /// Its JSON type, when relied on.
     #[serde(default, skip_serializing_if = "Option::is_none", rename = "type")]
     pub json_type: Option<JsonType>,
+    /// The enum values the consumer switches on (`enum`): the
+    /// `outputSchema` must still promise each, and a result must carry
+    /// one of them.
+    #[serde(default, rename = "enum", skip_serializing_if = "Vec::is_empty")]
+    pub values: Vec<Value>,
 }
 
 /// The tool annotations the consumer relies on (`None`: not relied on).

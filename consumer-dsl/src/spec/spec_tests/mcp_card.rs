@@ -132,3 +132,20 @@ fn invalid_arguments_of_a_declared_tool_are_a_tool_error_not_32602() {
     compile_spec(&doc("{ name: other }"), "t.yaml", &NoSchemaFiles)
         .unwrap_or_else(|e| panic!("{e}"));
 }
+
+#[test]
+fn reads_and_arguments_may_name_the_enum_values_relied_on() {
+    let text = "consumer: a\nprovider: b\nmcp_tools:\n  - name: t\n    arguments: { priority: { type: string, enum: [low, high] }, id: string }\n    reads: { status: { type: string, enum: [draft, ready] }, 'steps[*].state': { enum: [open] } }\n";
+    let c = compile_spec(text, "t.yaml", &NoSchemaFiles).expect("valid");
+    let tool = &c.mcp_tools[0];
+    assert_eq!(tool.arguments[0].values, [json!("low"), json!("high")]);
+    assert!(tool.arguments[1].values.is_empty());
+    assert_eq!(tool.result_fields[0].values, [json!("draft"), json!("ready")]);
+    assert_eq!(tool.result_fields[1].json_type, None);
+    let json = serde_json::to_value(tool).expect("serialisable");
+    assert_eq!(json["resultFields"][0]["enum"], json!(["draft", "ready"]));
+    let bad = |reads: &str| format!("consumer: a\nprovider: b\nmcp_tools:\n  - name: t\n    reads: {{ status: {reads} }}\n");
+    refused_with(&bad("{ type: string, enum: [] }"), &["`enum` lists no values"]);
+    refused_with(&bad("{ type: string, values: [a] }"), &["unknown field `values`"]);
+    refused_with(&bad("strung"), &["strung"]);
+}

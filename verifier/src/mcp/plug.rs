@@ -1,0 +1,97 @@
+//! How the MCP driver plugs into the engine: the era check, the send, the
+//! probes, the contract-level `mcpTools` check and the closing of sessions.
+
+use accord_dsl::Interaction;
+use accord_dsl::model::accord::Probe;
+
+use super::driver::{McpDriver, Open, close, lock};
+use super::wire::Era;
+use crate::driver::{BoxFuture, ContractCheck, ContractPart, Driver, Exchange, Sent};
+use crate::error::VerifyError;
+use crate::finding::{Finding, Layer, codes};
+use crate::transport::Transport;
+
+impl Driver for McpDriver {
+    fn handles(&self, interaction: &Interaction) -> bool {
+        matches!(interaction, Interaction::McpToolCall(_))
+    }
+
+    fn send<'a>(
+        &'a self,
+        interaction: &'a Interaction,
+        exchange: &'a Exchange<'a>,
+    ) -> BoxFuture<'a, Result<Sent, VerifyError>> {
+        Box::pin(async move {
+            let Interaction::McpToolCall(mcp) = interaction else {
+                return Ok(Sent::default());
+            };
+            let Some(era) = exchange.mcp_version.and_then(Era::of) else {
+                let detail = format!(
+                    "MCP version {} is not one the verifier speaks (2026-07-28, 2025-11-25, 2025-06-18)",
+                    exchange.mcp_version.unwrap_or("(none)")
+                );
+                let f = Finding::new(
+                    Layer::Protocol,
+                    codes::INTERACTION_TYPE_UNSUPPORTED,
+                    "metadata.accord.mcp",
+                    detail,
+                );
+                return Ok(Sent {
+                    findings: vec![f],
+                    ..Sent::default()
+                });
+            };
+            let negative = mcp.meta.expectations.negative;
+            Ok(
+                match self.replay(&mcp.call, negative, era, exchange).await {
+                    Ok(sent) => sent,
+                    Err(cut) => Sent {
+                        findings: vec![cut.finding("response")],
+                        ..Sent::default()
+                    },
+                },
+            )
+        })
+    }
+
+    fn probe<'a>(
+        &'a self,
+        interaction: &'a Interaction,
+        exchange: &'a Exchange<'a>,
+        probe: &'a Probe,
+        index: usize,
+    ) -> BoxFuture<'a, Result<Vec<Finding>, VerifyError>> {
+        Box::pin(async move {
+            let (Interaction::McpToolCall(mcp), Some(era)) =
+                (interaction, exchange.mcp_version.and_then(Era::of))
+            else {
+                // an era the verifier does not speak is already a finding
+                return Ok(Vec::new());
+            };
+            Ok(self
+                .probe_call(&mcp.call, era, exchange, probe, index)
+                .await)
+        })
+    }
+
+    fn contract_parts(&self) -> &'static [ContractPart] {
+        &[ContractPart::McpTools]
+    }
+
+    fn check_contract<'a>(
+        &'a self,
+        contract: &'a accord_dsl::Contract,
+        cx: &'a ContractCheck<'a>,
+    ) -> BoxFuture<'a, Vec<Finding>> {
+        Box::pin(self.check_tools(contract, cx))
+    }
+
+    fn finish<'a>(&'a self, transport: &'a Transport) -> BoxFuture<'a, ()> {
+        Box::pin(async move {
+            let sessions: Vec<Open> = lock(&self.sessions).drain().map(|(_, o)| o).collect();
+            for open in sessions {
+                close(transport, &open).await;
+            }
+        })
+    }
+}
