@@ -97,6 +97,7 @@ mod tests {
             outcome,
             findings: Vec::new(),
             warnings: Vec::new(),
+            checks: Vec::new(),
             duration_ms: 3,
             states_not_set_up: false,
         }

@@ -88,6 +88,12 @@ fn contract(era: &str) -> SourcedContract {
             {"type": "MCP/ToolCall", "description": "an unknown plan is a tool error", "providerStates": plan,
              "tool": "work_plan_lookup", "arguments": {"tenant_id": "tenant-a", "plan_id": "plan-404"},
              "result": {"isError": true}},
+            {"type": "MCP/ToolCall", "description": "commit a plan", "providerStates": plan,
+             "sideEffects": {"commits": 1},
+             "tool": "work_plan_commit", "arguments": {"tenant_id": "tenant-a", "plan_id": "plan-1"},
+             "result": {"structuredContent": {"plan_id": "plan-1", "status": "committed", "commit_id": "commit-of-plan-1"},
+                        "matchingRules": {"body": {"$.structuredContent.commit_id": {"combine": "AND",
+                            "matchers": [{"match": "type"}]}}}}},
             {"type": "MCP/ToolCall", "description": "an unknown tool is refused",
              "tool": "work_plan_shred", "arguments": {}, "error": {"code": -32602}}
         ],
@@ -142,6 +148,8 @@ fn the_python_sdk_server_passes_and_its_faults_are_caught_in_both_eras() {
             "draft a plan",
             "SIDE_EFFECT_DECLARATION_MISMATCH",
         ),
+        ("commit_twice", "commit a plan", "IDEMPOTENCY_VIOLATION"),
+        ("title_unbounded", "draft a plan", "INVALID_INPUT_ACCEPTED"),
     ];
     for era in ["2026-07-28", "2025-11-25"] {
         let clean = start(&python, None);
@@ -151,6 +159,18 @@ fn the_python_sdk_server_passes_and_its_faults_are_caught_in_both_eras() {
             [],
             "{era}: {:#?}",
             report.contracts[0].interactions
+        );
+        // the SDK refuses every invalid input derived from its schemas
+        let checks: Vec<&String> = report.interactions().flat_map(|(_, i)| &i.checks).collect();
+        assert!(
+            checks
+                .iter()
+                .any(|c| c.contains("oversize string at arguments.title")),
+            "{era}: {checks:?}"
+        );
+        assert!(
+            checks.iter().all(|c| c.contains("isError: true")),
+            "{era}: {checks:?}"
         );
         drop(clean);
         for (fault, interaction, code) in faults {

@@ -4,16 +4,16 @@ Accord's interop tests: both protocol eras on one Streamable HTTP endpoint
 
 - POST /_accord/state  {"state", "params", "action"}: `a plan exists`
   {tenant, plan_id} (teardown removes it);
-- GET  /_accord/observe -> {"records", "outbound_writes"}.
+- GET  /_accord/observe -> {"records", "outbound_writes", "commits"}.
 
 `--fault NAME` injects one fault (see FAULTS). Nothing here is Accord code:
 it is a peer written the way a provider team would write it.
 """
 
 import argparse
-from typing import Literal
+from typing import Annotated, Literal
 
-from pydantic import BaseModel
+from pydantic import BaseModel, Field, WithJsonSchema
 from starlette.requests import Request
 from starlette.responses import JSONResponse
 
@@ -25,6 +25,8 @@ FAULTS = {
     "tool_missing": "work_plan_lookup is not registered",
     "required_input_added": "work_plan_lookup requires a `region` argument",
     "draft_records_nothing": "work_plan_draft creates no record",
+    "commit_twice": "work_plan_commit (idempotentHint) commits again on every call",
+    "title_unbounded": "work_plan_draft declares maxLength 200 for `title` but takes any length",
 }
 
 parser = argparse.ArgumentParser()
@@ -33,7 +35,7 @@ parser.add_argument("--fault", choices=sorted(FAULTS))
 args = parser.parse_args()
 
 plans: dict[tuple[str, str], dict] = {}
-counters = {"records": 0, "outbound_writes": 0}
+counters = {"records": 0, "outbound_writes": 0, "commits": 0}
 next_plan = [100]
 
 
@@ -50,6 +52,18 @@ class Plan(BaseModel):
 class Draft(BaseModel):
     plan_id: str
     status: Literal["draft"]
+
+
+class Commit(BaseModel):
+    plan_id: str
+    status: Literal["committed"]
+    commit_id: str
+
+
+if args.fault == "title_unbounded":
+    Title = Annotated[str, WithJsonSchema({"type": "string", "maxLength": 200})]
+else:
+    Title = Annotated[str, Field(max_length=200)]
 
 
 mcp = MCPServer("planning-tools", instructions="Work plans per tenant.")
@@ -80,7 +94,7 @@ elif args.fault != "tool_missing":
 
 
 @mcp.tool(title="Draft a work plan", annotations=ToolAnnotations(readOnlyHint=False, destructiveHint=False))
-def work_plan_draft(tenant_id: str, title: str) -> Draft:
+def work_plan_draft(tenant_id: str, title: Title) -> Draft:
     """Create a draft plan for a tenant."""
     next_plan[0] += 1
     plan_id = f"plan-{next_plan[0]}"
@@ -88,6 +102,22 @@ def work_plan_draft(tenant_id: str, title: str) -> Draft:
     if args.fault != "draft_records_nothing":
         counters["records"] += 1
     return Draft(plan_id=plan_id, status="draft")
+
+
+@mcp.tool(
+    title="Commit a work plan",
+    annotations=ToolAnnotations(readOnlyHint=False, destructiveHint=False, idempotentHint=True, openWorldHint=False),
+)
+def work_plan_commit(tenant_id: str, plan_id: str) -> Commit:
+    """Commit a plan; committing it again changes nothing."""
+    plan = plans.get((tenant_id, plan_id))
+    if plan is None:
+        raise ValueError("plan not found")
+    if plan["status"] != "committed" or args.fault == "commit_twice":
+        plan["status"] = "committed"
+        counters["commits"] += 1
+    commit_id = f"commit-{counters['commits']}" if args.fault == "commit_twice" else f"commit-of-{plan_id}"
+    return Commit(plan_id=plan_id, status="committed", commit_id=commit_id)
 
 
 @mcp.custom_route("/_accord/state", methods=["POST"])

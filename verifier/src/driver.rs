@@ -85,6 +85,9 @@ pub struct Sent {
     /// The provider served the request (2xx) where the contract expected a
     /// refusal; set by drivers that can tell, for negative cases.
     pub served_unexpectedly: bool,
+    /// Calls the driver derived and made besides the recorded one (MCP
+    /// invalid-input variants), one line each, for the report.
+    pub checks: Vec<String>,
 }
 
 /// An expectation of a whole contract, judged once per run.
@@ -180,6 +183,18 @@ pub trait Driver: Send + Sync + std::fmt::Debug {
             detail,
         );
         Box::pin(async move { Ok(vec![f]) })
+    }
+
+    /// Checks the driver derives from what it learned (MCP: invalid inputs
+    /// from the tool's `inputSchema`), made after an interaction that
+    /// passed, outside its observed window; the engine judges the counters
+    /// around them (any move is INVALID_INPUT_ACCEPTED).
+    fn derived_checks<'a>(
+        &'a self,
+        _interaction: &'a Interaction,
+        _exchange: &'a Exchange<'a>,
+    ) -> BoxFuture<'a, Result<Sent, VerifyError>> {
+        Box::pin(async { Ok(Sent::default()) })
     }
 
     /// Called once after the run: close what the driver kept open (MCP

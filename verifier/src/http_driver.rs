@@ -144,6 +144,7 @@ fn judge(expected: &HttpResponse, received: &Received) -> Sent {
         total: Some(received.total),
         served_unexpectedly: !(200..300).contains(&expected.status)
             && (200..300).contains(&received.status),
+        checks: Vec::new(),
     }
 }
 

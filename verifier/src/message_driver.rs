@@ -104,6 +104,7 @@ fn judge(expected: Option<&Message>, received: &Received) -> Sent {
         ack: Some(received.ack),
         total: Some(received.total),
         served_unexpectedly: false,
+        checks: Vec::new(),
     };
     if !(200..300).contains(&received.status) {
         let detail = format!("the message endpoint answered status {}", received.status);

@@ -1,13 +1,16 @@
-//! `auth.probes`: after an interaction, what it created is accessed as
-//! each probing principal through the interaction's driver. Counters are
-//! not judged around probes: a refusal may well count (an audit record).
+//! After an interaction, before its teardown: `auth.probes` — what it
+//! created is accessed as each probing principal through the
+//! interaction's driver (counters are not judged around probes: a refusal
+//! may well count, as an audit record does) — and the checks a driver
+//! derives (invalid inputs: no counter may move).
 
 use accord_dsl::Interaction;
 use serde_json::{Map, Value};
 
+use crate::driver::Sent;
 use crate::driver::{Authorization, Driver, Exchange};
 use crate::error::VerifyError;
-use crate::finding::Finding;
+use crate::finding::{Finding, Layer, codes};
 use crate::replay::Context;
 
 /// Makes the interaction's `auth.probes`, each as its principal (a token
@@ -49,4 +52,39 @@ pub async fn probe_all(
         findings.extend(driver.probe(interaction, &as_prober, probe, index).await?);
     }
     Ok(findings)
+}
+
+/// The driver's derived checks, between observations: a counter that
+/// moved while only invalid calls were made is INVALID_INPUT_ACCEPTED.
+pub async fn derived(
+    driver: &dyn Driver,
+    interaction: &Interaction,
+    exchange: &Exchange<'_>,
+) -> Result<Sent, VerifyError> {
+    let before = exchange.observe().await?;
+    let mut sent = driver.derived_checks(interaction, exchange).await?;
+    let Some(before) = before.filter(|_| !sent.checks.is_empty()) else {
+        return Ok(sent);
+    };
+    let after = exchange.observe().await?.unwrap_or_default();
+    let names: std::collections::BTreeSet<&String> = before.keys().chain(after.keys()).collect();
+    for counter in names {
+        let delta =
+            after.get(counter).copied().unwrap_or(0) - before.get(counter).copied().unwrap_or(0);
+        if delta != 0 {
+            let detail = format!(
+                "counter '{counter}' changed by {delta} while only calls the inputSchema forbids were made"
+            );
+            sent.findings.push(
+                Finding::new(
+                    Layer::Schema,
+                    codes::INVALID_INPUT_ACCEPTED,
+                    counter,
+                    detail,
+                )
+                .values(Some(Value::from(0)), Some(Value::from(delta))),
+            );
+        }
+    }
+    Ok(sent)
 }

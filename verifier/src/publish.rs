@@ -119,6 +119,7 @@ mod tests {
                 outcome: Outcome::Failed,
                 findings: vec![mismatch, timeout],
                 warnings: Vec::new(),
+                checks: Vec::new(),
                 duration_ms: 1,
                 states_not_set_up: false,
             }],

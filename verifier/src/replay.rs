@@ -57,6 +57,7 @@ pub async fn replay(
     let url = cx.state_change_url.as_deref();
     let mut findings = Vec::new();
     let mut warnings = Vec::new();
+    let mut checks = Vec::new();
     // Observed windows never overlap, and hold the state changes too: a
     // setup or teardown of another chain would move the counters.
     let _window = match &cx.observe_url {
@@ -67,9 +68,10 @@ pub async fn replay(
     match change_states(&cx.transport, url, states, Action::Setup).await {
         Ok(replies) => {
             let values = generator_values(states, &replies);
-            let (f, w) = exercise(cx, interaction, &values, &replies, contract).await?;
-            findings.extend(f);
-            warnings.extend(w);
+            let done = exercise(cx, interaction, &values, &replies, contract).await?;
+            findings.extend(done.findings);
+            warnings.extend(done.warnings);
+            checks = done.checks;
             if let Err(f) = change_states(&cx.transport, url, states, Action::Teardown).await {
                 findings.push(f);
             }
@@ -94,6 +96,7 @@ pub async fn replay(
         },
         findings,
         warnings,
+        checks,
         duration_ms: u64::try_from(start.elapsed().as_millis()).unwrap_or(u64::MAX),
         states_not_set_up: url.is_none() && !states.is_empty(),
     })
@@ -123,6 +126,7 @@ pub fn not_run(
             detail,
         )],
         warnings: Vec::new(),
+        checks: Vec::new(),
         duration_ms: 0,
         states_not_set_up: false,
     }
@@ -146,7 +150,7 @@ async fn exercise(
     state_values: &Map<String, Value>,
     replies: &Map<String, Value>,
     contract: &accord_dsl::Contract,
-) -> Result<(Vec<Finding>, Vec<Finding>), VerifyError> {
+) -> Result<Sent, VerifyError> {
     let meta = interaction.meta();
     let Some(driver) = cx.drivers.iter().find(|d| d.handles(interaction)) else {
         let detail = format!("no driver replays {} interactions", interaction.type_name());
@@ -156,7 +160,10 @@ async fn exercise(
             "type",
             detail,
         );
-        return Ok((vec![unsupported], Vec::new()));
+        return Ok(Sent {
+            findings: vec![unsupported],
+            ..Sent::default()
+        });
     };
     let declared = meta.expectations.side_effects.as_ref();
     let observe_url = match (&cx.observe_url, declared) {
@@ -186,11 +193,23 @@ async fn exercise(
         mcp_version: contract.accord.as_ref().and_then(|a| a.mcp.as_deref()),
         mcp_tools: &contract.mcp_tools,
     };
-    let (mut findings, warnings) = send_all(driver.as_ref(), interaction, &exchange).await?;
+    let (mut findings, mut warnings) = send_all(driver.as_ref(), interaction, &exchange).await?;
+    let mut checks = Vec::new();
+    if findings.is_empty() && !meta.expectations.negative {
+        let derived = crate::probing::derived(driver.as_ref(), interaction, &exchange).await?;
+        findings.extend(derived.findings);
+        warnings.extend(derived.warnings);
+        checks = derived.checks;
+    }
     findings.extend(
         crate::probing::probe_all(cx, driver.as_ref(), interaction, &exchange, replies).await?,
     );
-    Ok((findings, warnings))
+    Ok(Sent {
+        findings,
+        warnings,
+        checks,
+        ..Sent::default()
+    })
 }
 
 /// Sends every repeat, judging each answer and the counters (after each

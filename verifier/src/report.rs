@@ -35,6 +35,10 @@ pub struct InteractionResult {
     /// the spec says otherwise, or a check that could not be made.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub warnings: Vec<Finding>,
+    /// Calls the verifier derived and made besides the recorded ones (MCP
+    /// invalid-input variants), one line each: what ran is reported.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub checks: Vec<String>,
     /// Wall time of the interaction, state changes included.
     pub duration_ms: u64,
     /// It has provider states but no state-change URL was given: they were
@@ -187,6 +191,7 @@ mod tests {
             outcome,
             findings,
             warnings: Vec::new(),
+            checks: Vec::new(),
             duration_ms: 3,
             states_not_set_up: false,
         }

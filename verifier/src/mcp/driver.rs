@@ -43,7 +43,9 @@ pub struct McpDriver {
     next_id: AtomicU64,
     /// By profile key (which holds a credential: never printed).
     pub(super) sessions: std::sync::Mutex<HashMap<String, Open>>,
-    listings: std::sync::Mutex<HashMap<String, Arc<Listing>>>,
+    pub(super) listings: std::sync::Mutex<HashMap<String, Arc<Listing>>>,
+    /// Tools (by profile key) whose invalid-input variants were sent.
+    pub(super) varied: std::sync::Mutex<std::collections::HashSet<String>>,
 }
 
 impl std::fmt::Debug for McpDriver {
@@ -297,7 +299,7 @@ pub(super) fn call_params(
 }
 
 /// The call expects a successful result.
-fn expects_success(call: &McpToolCall) -> bool {
+pub(super) fn expects_success(call: &McpToolCall) -> bool {
     call.error.is_none() && call.result.as_ref().is_some_and(|r| !r.is_error)
 }
 
@@ -349,5 +351,6 @@ fn sent(
         ack: Some(reply.ack),
         total: Some(reply.total),
         served_unexpectedly: judged.served && call.error.is_none(),
+        checks: Vec::new(),
     }
 }

@@ -12,6 +12,7 @@ mod plug;
 mod probe;
 mod resend;
 pub mod surface;
+mod variants;
 pub mod wire;
 
 pub use driver::McpDriver;

@@ -74,6 +74,21 @@ impl Driver for McpDriver {
         })
     }
 
+    fn derived_checks<'a>(
+        &'a self,
+        interaction: &'a Interaction,
+        exchange: &'a Exchange<'a>,
+    ) -> BoxFuture<'a, Result<Sent, VerifyError>> {
+        Box::pin(async move {
+            let (Interaction::McpToolCall(mcp), Some(era)) =
+                (interaction, exchange.mcp_version.and_then(Era::of))
+            else {
+                return Ok(Sent::default());
+            };
+            Ok(self.invalid_inputs(&mcp.call, era, exchange).await)
+        })
+    }
+
     fn contract_parts(&self) -> &'static [ContractPart] {
         &[ContractPart::McpTools]
     }

@@ -3,10 +3,13 @@
 //! invalid variant): sent in the profile's session, and classified by what
 //! a caller can tell apart.
 
-use serde_json::{Map, Value};
+use accord_dsl::model::accord::McpToolCall;
+use serde_json::{Map, Value, json};
 
-use super::driver::{McpDriver, profile_key};
+use super::driver::{McpDriver, call_params, expects_success, lock, profile_key};
+use super::variants::{Verdict, judge_variant, variants};
 use super::wire::{Endpoint, Era, Reply};
+use crate::driver::{Exchange, Sent};
 use crate::transport::CutOff;
 
 impl McpDriver {
@@ -43,6 +46,68 @@ impl McpDriver {
             }
             fresh = true;
         }
+    }
+}
+
+impl McpDriver {
+    /// Sends the invalid-input variants of a call that expects success,
+    /// once per tool and profile in a run (`variants.rs`).
+    pub(super) async fn invalid_inputs(
+        &self,
+        call: &McpToolCall,
+        era: Era,
+        exchange: &Exchange<'_>,
+    ) -> Sent {
+        let mut out = Sent::default();
+        let endpoint = Endpoint {
+            transport: exchange.transport,
+            url: exchange.mcp_url,
+            authorization: exchange.authorization,
+            custom_headers: exchange.custom_headers,
+        };
+        let key = profile_key(&endpoint, era);
+        let listed = lock(&self.listings).get(&key).cloned();
+        let schema = listed
+            .as_ref()
+            .and_then(|l| l.as_ref().as_ref().ok())
+            .and_then(|tools| tools.iter().find(|t| t["name"] == json!(call.tool)))
+            .and_then(|t| t.get("inputSchema"))
+            .cloned();
+        let (true, Some(schema)) = (expects_success(call), schema) else {
+            return out;
+        };
+        if !lock(&self.varied).insert(format!("{key}\n{}", call.tool)) {
+            return out;
+        }
+        let params = call_params(call, exchange.state_values);
+        let recorded = params
+            .get("arguments")
+            .and_then(Value::as_object)
+            .cloned()
+            .unwrap_or_default();
+        for variant in variants(&schema, &recorded) {
+            let mut p = params.clone();
+            p.insert("arguments".into(), Value::Object(variant.arguments.clone()));
+            let answer = match self.call_tool(&endpoint, era, p).await {
+                Ok(reply) => Answer::of(&reply),
+                Err(cut) => Answer::Broken(cut.finding(&variant.path).detail),
+            };
+            let mut seen = answer.seen(&[]);
+            if let Some((cut, _)) = seen.char_indices().nth(120) {
+                seen.truncate(cut);
+                seen.push('…');
+            }
+            out.checks.push(format!(
+                "invalid input, {} at {}: {seen}",
+                variant.kind, variant.path
+            ));
+            match judge_variant(&call.tool, &variant, &answer) {
+                Verdict::Refused => {}
+                Verdict::Finding(f) => out.findings.push(f),
+                Verdict::Warning(f) => out.warnings.push(f),
+            }
+        }
+        out
     }
 }
 

@@ -311,7 +311,7 @@ pub(super) fn listed_values(root: &Value, schema: &Value, depth: usize) -> Optio
 }
 
 /// A local `$ref` (`#/$defs/Step`) resolved against the root schema.
-fn resolve(root: &Value, prop: &Value) -> Value {
+pub(super) fn resolve(root: &Value, prop: &Value) -> Value {
     let mut current = prop.clone();
     for _ in 0..16 {
         let Some(reference) = current.get("$ref").and_then(Value::as_str) else {

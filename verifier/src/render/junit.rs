@@ -90,6 +90,7 @@ mod tests {
                 "a<b",
             )],
             warnings: Vec::new(),
+            checks: Vec::new(),
             duration_ms: 1500,
             states_not_set_up: false,
         };

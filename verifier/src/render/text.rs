@@ -161,6 +161,7 @@ mod tests {
                     outcome: Outcome::Failed,
                     findings: vec![f],
                     warnings: Vec::new(),
+                    checks: Vec::new(),
                     duration_ms: 2,
                     states_not_set_up: false,
                 }],

@@ -116,6 +116,30 @@ fn the_clean_server_passes_in_both_eras_with_the_sdk_warning_only() {
             .map(|(_, i)| i.description.as_str())
             .collect();
         assert_eq!(warned, ["an unknown tool is refused"], "{era}");
+        // the invalid inputs derived from each tool's inputSchema ran, once
+        // per tool, and are reported
+        let checks: Vec<(&str, &str)> = report
+            .interactions()
+            .flat_map(|(_, i)| {
+                i.checks
+                    .iter()
+                    .map(move |c| (i.description.as_str(), c.as_str()))
+            })
+            .collect();
+        let on = |d: &str, kind: &str| checks.iter().any(|(i, c)| *i == d && c.contains(kind));
+        assert!(
+            on("draft a plan", "oversize string at arguments.title"),
+            "{checks:?}"
+        );
+        assert!(on("look up a plan", "additional property"), "{checks:?}");
+        assert!(
+            on("commit an approved plan", "required field missing"),
+            "{checks:?}"
+        );
+        assert!(
+            checks.iter().all(|(_, c)| c.contains("isError: true")),
+            "{checks:?}"
+        );
     }
 }
 
@@ -172,7 +196,7 @@ fn the_modern_era_sends_its_headers_and_envelope_and_the_legacy_era_a_session() 
 
 #[test]
 fn each_fault_is_caught_with_its_code_on_its_interaction() {
-    let cases: [(McpFault, &str, &str); 10] = [
+    let cases: [(McpFault, &str, &str); 11] = [
         (
             McpFault::ReadOnlyWrites,
             "look up a plan",
@@ -211,6 +235,11 @@ fn each_fault_is_caught_with_its_code_on_its_interaction() {
             "CROSS_TENANT_ACCESS",
         ),
         (McpFault::ExistenceLeak, "look up a plan", "EXISTENCE_LEAK"),
+        (
+            McpFault::InvalidInputAccepted,
+            "draft a plan",
+            "INVALID_INPUT_ACCEPTED",
+        ),
         (
             McpFault::CommitsTwice,
             "commit an approved plan",

@@ -140,12 +140,25 @@ fn reads_and_arguments_may_name_the_enum_values_relied_on() {
     let tool = &c.mcp_tools[0];
     assert_eq!(tool.arguments[0].values, [json!("low"), json!("high")]);
     assert!(tool.arguments[1].values.is_empty());
-    assert_eq!(tool.result_fields[0].values, [json!("draft"), json!("ready")]);
+    assert_eq!(
+        tool.result_fields[0].values,
+        [json!("draft"), json!("ready")]
+    );
     assert_eq!(tool.result_fields[1].json_type, None);
     let json = serde_json::to_value(tool).expect("serialisable");
     assert_eq!(json["resultFields"][0]["enum"], json!(["draft", "ready"]));
-    let bad = |reads: &str| format!("consumer: a\nprovider: b\nmcp_tools:\n  - name: t\n    reads: {{ status: {reads} }}\n");
-    refused_with(&bad("{ type: string, enum: [] }"), &["`enum` lists no values"]);
-    refused_with(&bad("{ type: string, values: [a] }"), &["unknown field `values`"]);
+    let bad = |reads: &str| {
+        format!(
+            "consumer: a\nprovider: b\nmcp_tools:\n  - name: t\n    reads: {{ status: {reads} }}\n"
+        )
+    };
+    refused_with(
+        &bad("{ type: string, enum: [] }"),
+        &["`enum` lists no values"],
+    );
+    refused_with(
+        &bad("{ type: string, values: [a] }"),
+        &["unknown field `values`"],
+    );
     refused_with(&bad("strung"), &["strung"]);
 }
