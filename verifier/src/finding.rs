@@ -107,6 +107,8 @@ pub mod codes {
     /// A call that breaks the tool's own `inputSchema` was served or moved
     /// a counter.
     pub const INVALID_INPUT_ACCEPTED: &str = "INVALID_INPUT_ACCEPTED";
+    /// A call sent without the approval it needs committed, or was served.
+    pub const APPROVAL_BYPASSED: &str = "APPROVAL_BYPASSED";
     /// A token the verifier presented came back in an answer.
     pub const CREDENTIAL_LEAKED: &str = "CREDENTIAL_LEAKED";
 }

@@ -15,9 +15,11 @@
 //! - [`publish`]: Pact's verification-result body plus Accord's findings;
 //!   [`render`]: text and JUnit output.
 
+mod approval;
 pub mod body;
 mod conclude;
 pub mod config;
+mod credential;
 pub mod driver;
 pub mod error;
 pub mod finding;

@@ -12,6 +12,7 @@ use accord_dsl::model::accord::{CounterChange, Credential, RepeatJudgement, Side
 use serde_json::{Map, Value, json};
 
 use crate::config::Token;
+use crate::credential::Presented;
 use crate::driver::{Authorization, Driver, Exchange, Sent};
 use crate::error::VerifyError;
 use crate::finding::{Finding, Layer, codes};
@@ -165,17 +166,27 @@ async fn exercise(
             ..Sent::default()
         });
     };
-    let declared = meta.expectations.side_effects.as_ref();
-    let observe_url = match (&cx.observe_url, declared) {
+    let approval = match crate::approval::resolve(interaction, contract) {
+        Some(Err(unchecked)) => {
+            return Ok(Sent {
+                findings: vec![unchecked],
+                ..Sent::default()
+            });
+        }
+        Some(Ok(a)) => Some(a),
+        None => None,
+    };
+    let counted = meta.expectations.side_effects.is_some() || approval.is_some();
+    let observe_url = match (&cx.observe_url, counted) {
         (Some(u), _) => Some(u.as_str()),
-        (None, Some(_)) => {
+        (None, true) => {
             return Err(VerifyError::ObservationRequired {
                 interaction: meta.description.clone(),
             });
         }
-        (None, None) => None,
+        (None, false) => None,
     };
-    let presented = credential(cx, meta, replies)?;
+    let presented = crate::credential::credential(cx, meta, replies)?;
     let exchange = Exchange {
         transport: &cx.transport,
         base_url: &cx.base_url,
@@ -193,9 +204,10 @@ async fn exercise(
         mcp_version: contract.accord.as_ref().and_then(|a| a.mcp.as_deref()),
         mcp_tools: &contract.mcp_tools,
     };
-    let (mut findings, mut warnings) = send_all(driver.as_ref(), interaction, &exchange).await?;
+    let (mut findings, mut warnings) =
+        send_all(driver.as_ref(), interaction, &exchange, approval.as_ref()).await?;
     let mut checks = Vec::new();
-    if findings.is_empty() && !meta.expectations.negative {
+    if findings.is_empty() && !meta.expectations.refusal_expected() {
         let derived = crate::probing::derived(driver.as_ref(), interaction, &exchange).await?;
         findings.extend(derived.findings);
         warnings.extend(derived.warnings);
@@ -218,6 +230,7 @@ async fn send_all(
     driver: &dyn Driver,
     interaction: &Interaction,
     exchange: &Exchange<'_>,
+    approval: Option<&crate::approval::Resolved>,
 ) -> Result<(Vec<Finding>, Vec<Finding>), VerifyError> {
     let meta = interaction.meta();
     let declared = meta.expectations.side_effects.as_ref();
@@ -233,11 +246,18 @@ async fn send_all(
     let each_matches = repeat.is_none_or(|r| r.each_matches);
     let per_send = repeat.is_some_and(|r| r.side_effects == RepeatJudgement::Each);
     let mut before = exchange.observe().await?;
+    let first = before.clone();
     let mut findings = Vec::new();
     let mut warnings = Vec::new();
     // counters a driver already judged (an MCP tool's annotations): the
     // engine's own judgement of the same counter would repeat the fault
     let mut judged_counters: Vec<String> = Vec::new();
+    // the approval owns its counter unless sideEffects names it
+    if let Some(a) = approval
+        && declared.is_none_or(|d| !d.contains_key(&a.counter))
+    {
+        judged_counters.push(a.counter.clone());
+    }
     for n in 0..times {
         let mut sent = driver.send(interaction, exchange).await?;
         if n == 0 || each_matches {
@@ -253,6 +273,14 @@ async fn send_all(
         let last = n + 1 == times;
         if let Some(b) = before.as_ref().filter(|_| per_send || last) {
             let after = exchange.observe().await?.unwrap_or_default();
+            // the approval is judged over all sends; its counter once
+            if let (true, Some(a), Some(f)) = (last, approval, first.as_ref()) {
+                let found = crate::approval::judge(a, declared, f, &after);
+                if found.is_some() {
+                    judged_counters.push(a.counter.clone());
+                }
+                findings.extend(found);
+            }
             let mut own = judge_side_effects(&meta.description, declared, b, &after)?;
             own.retain(|f| !judged_counters.contains(&f.path));
             if times > 1 && !per_send {
@@ -289,15 +317,17 @@ fn idempotency(f: &mut Finding, declared: Option<&SideEffects>, times: u32) {
 fn judge_send(meta: &InteractionMeta, sent: Sent) -> Vec<Finding> {
     let mut findings = sent.findings;
     let expectations = &meta.expectations;
-    if expectations.negative && sent.served_unexpectedly {
+    if expectations.refusal_expected() && sent.served_unexpectedly {
         let credential = expectations
             .auth
             .as_ref()
             .map(|a| a.credential)
             .unwrap_or_default();
+        let unapproved = expectations.approval.as_ref().is_some_and(|a| !a.granted);
         let code = match credential {
             Credential::None | Credential::Invalid => codes::UNAUTHENTICATED_ACCESS,
             Credential::Expired => codes::EXPIRED_CREDENTIAL_ACCEPTED,
+            Credential::Valid if unapproved => codes::APPROVAL_BYPASSED,
             Credential::Valid => codes::CROSS_TENANT_ACCESS,
         };
         let detail = "a request the contract says must be refused was served".to_string();
@@ -332,55 +362,4 @@ fn judge_send(meta: &InteractionMeta, sent: Sent) -> Vec<Finding> {
         }
     }
     findings
-}
-
-/// What an interaction presents as its credential.
-enum Presented {
-    /// The headers as written (and `--header`s).
-    AsWritten,
-    Bearer(String),
-    /// No credential at all.
-    Nothing,
-}
-
-/// The credential the interaction presents, by its `auth` expectation; a
-/// token a setup reply returned (`tokens.<principal>`, then `token`;
-/// `expiredToken`) wins over the configured one.
-fn credential(
-    cx: &Context,
-    meta: &InteractionMeta,
-    replies: &Map<String, Value>,
-) -> Result<Presented, VerifyError> {
-    let Some(auth) = &meta.expectations.auth else {
-        return Ok(Presented::AsWritten);
-    };
-    let from_state = |key: &str| replies.get(key).and_then(Value::as_str).map(str::to_string);
-    Ok(match auth.credential {
-        Credential::None => Presented::Nothing,
-        Credential::Invalid => Presented::Bearer("accord-invalid-credential".into()),
-        Credential::Expired => Presented::Bearer(
-            from_state("expiredToken").unwrap_or_else(|| "accord-expired-credential".into()),
-        ),
-        Credential::Valid => {
-            // A tenant without a principal: the consumer's own credential.
-            let Some(principal) = &auth.principal else {
-                return Ok(Presented::AsWritten);
-            };
-            let configured = cx.principals.get(principal).map(|t| t.expose().to_string());
-            let issued = replies
-                .get("tokens")
-                .and_then(|t| t.get(principal))
-                .and_then(Value::as_str)
-                .map(str::to_string);
-            match issued.or_else(|| from_state("token")).or(configured) {
-                Some(t) => Presented::Bearer(t),
-                None => {
-                    return Err(VerifyError::UnknownPrincipal {
-                        interaction: meta.description.clone(),
-                        principal: principal.clone(),
-                    });
-                }
-            }
-        }
-    })
 }

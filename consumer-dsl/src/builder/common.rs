@@ -6,7 +6,7 @@ use serde_json::{Map, Value};
 use crate::model::accord::{A2aOperation, Credential};
 use crate::spec::CounterSpec;
 use crate::spec::StateSpec;
-use crate::spec::ast::{CommonSpec, ProbeSpec, RepeatSpec, WithinSpec};
+use crate::spec::ast::{ApprovalSpec, CommonSpec, ProbeSpec, RepeatSpec, WithinSpec};
 
 /// Keys every interaction builder shares.
 pub trait Common: Sized {
@@ -165,6 +165,26 @@ pub trait Common: Sized {
     /// The expected failure is (not) retryable (HTTP).
     fn retryable(mut self, retryable: bool) -> Self {
         self.common().retryable = Some(retryable);
+        self
+    }
+
+    /// Sent without the approval it needs: refused, `counter` (commits)
+    /// must not grow (`None`: the counter the tool's `mcp_tools` entry
+    /// names).
+    fn without_approval(mut self, counter: Option<&str>) -> Self {
+        self.common().approval = Some(ApprovalSpec {
+            granted: false,
+            counter: counter.map(str::to_owned),
+        });
+        self
+    }
+
+    /// Sent with a granted approval: it commits, `counter` grows.
+    fn with_approval(mut self, counter: Option<&str>) -> Self {
+        self.common().approval = Some(ApprovalSpec {
+            granted: true,
+            counter: counter.map(str::to_owned),
+        });
         self
     }
 }

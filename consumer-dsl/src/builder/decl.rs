@@ -3,7 +3,7 @@
 
 use crate::spec::ast::{
     AgentCardSpec, AnnotationsSpec, CapabilitiesSpec, ExtensionSpec, FieldSpec, InterfaceSpec,
-    McpToolSpec, SkillSpec, TypeName,
+    McpToolSpec, SkillSpec, ToolApprovalSpec, TypeName,
 };
 
 /// Builds agent-card expectations.
@@ -143,6 +143,15 @@ impl McpToolBuilder {
             values: values.into_iter().map(Into::into).collect(),
         };
         self.0.reads.insert(path.into(), field);
+        self
+    }
+
+    /// The tool commits only with a granted approval; `counter` counts
+    /// its commits.
+    pub fn requires_approval(mut self, counter: impl Into<String>) -> Self {
+        self.0.approval = Some(ToolApprovalSpec {
+            counter: counter.into(),
+        });
         self
     }
 

@@ -121,6 +121,9 @@ pub struct McpToolSpec {
     pub reads: IndexMap<String, FieldSpec>,
     #[serde(default)]
     pub annotations: Option<AnnotationsSpec>,
+    /// The tool commits only with a granted approval.
+    #[serde(default)]
+    pub approval: Option<ToolApprovalSpec>,
 }
 
 /// A JSON type name as a spec writes it: a JSON Schema type, or `any`
@@ -279,6 +282,22 @@ pub struct CommonSpec {
     pub negative: bool,
     pub repeat: Option<RepeatSpec>,
     pub retryable: Option<bool>,
+    pub approval: Option<ApprovalSpec>,
+}
+
+/// `approval:` — `{ granted, counter }`.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ApprovalSpec {
+    pub granted: bool,
+    pub counter: Option<String>,
+}
+
+/// `mcp_tools[].approval:` — `{ counter }`.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ToolApprovalSpec {
+    pub counter: String,
 }
 
 /// `probe_as:` entry: a principal name, or `{ principal, operations, unknown }`.

@@ -9,9 +9,9 @@ use serde::de::{self, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde_json::Value;
 
 use super::ast::{
-    A2aSpec, CancelSpec, CommonSpec, ErrorSpec, FollowUpSpec, HttpRequestSpec, HttpResponseSpec,
-    HttpSpec, InteractionSpec, Kind, McpExpectSpec, McpSpec, MessageBodySpec, MessageSpec,
-    ProbeSpec, PushSpec, RepeatSpec, ResponseName, SendSpec, StepSpec, WithinSpec,
+    A2aSpec, ApprovalSpec, CancelSpec, CommonSpec, ErrorSpec, FollowUpSpec, HttpRequestSpec,
+    HttpResponseSpec, HttpSpec, InteractionSpec, Kind, McpExpectSpec, McpSpec, MessageBodySpec,
+    MessageSpec, ProbeSpec, PushSpec, RepeatSpec, ResponseName, SendSpec, StepSpec, WithinSpec,
 };
 use super::ast_forms::OneOrMany;
 use super::ast_values::{CounterSpec, StateName, StateSpec};
@@ -72,6 +72,7 @@ pub(crate) struct RawInteraction {
     negative: bool,
     repeat: Option<RepeatSpec>,
     retryable: Option<bool>,
+    approval: Option<ApprovalSpec>,
     request: Option<HttpRequestSpec>,
     response: Option<HttpResponseSpec>,
     skill: Option<String>,
@@ -108,7 +109,7 @@ const A2A_KEYS: &[&str] = &[
 const MCP_KEYS: &[&str] = &["tool", "arguments", "expect", "error"];
 const MESSAGE_KEYS: &[&str] = &["contents", "metadata", "content_type"];
 const SYNC_KEYS: &[&str] = &["contents", "metadata", "content_type", "responses"];
-const COMMON_KEYS: &str = "key, pending, comments, given, as, credential, probe_as, side_effects, within, negative, repeat, retryable";
+const COMMON_KEYS: &str = "key, pending, comments, given, as, credential, probe_as, side_effects, within, negative, repeat, retryable, approval";
 
 impl RawInteraction {
     fn kind(&self) -> Result<(Kind, &'static str, &'static [&'static str]), String> {
@@ -206,6 +207,7 @@ impl TryFrom<RawInteraction> for InteractionSpec {
             negative: r.negative,
             repeat: r.repeat,
             retryable: r.retryable,
+            approval: r.approval,
         };
         let is_mcp = name == "mcp";
         Ok(InteractionSpec {

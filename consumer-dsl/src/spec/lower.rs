@@ -12,8 +12,8 @@ use crate::DslError;
 use crate::generators::Generators;
 use crate::matching::MatchingRules;
 use crate::model::accord::{
-    A2aOperation, Auth, BodyRules, CounterChange, Expectations, Probe, Repeat, RepeatJudgement,
-    Temporal,
+    A2aOperation, Approval, Auth, BodyRules, CounterChange, Expectations, Probe, Repeat,
+    RepeatJudgement, Temporal,
 };
 use crate::model::{
     AccordMetadata, Contract, Interaction, InteractionMeta, PactSpec, Pacticipant, ProviderState,
@@ -274,6 +274,10 @@ fn meta(
         negative: c.negative,
         repeat: repeat(cx, path, c)?,
         retryable: c.retryable,
+        approval: c.approval.as_ref().map(|a| Approval {
+            granted: a.granted,
+            counter: a.counter.clone(),
+        }),
     };
     Ok(InteractionMeta {
         description,

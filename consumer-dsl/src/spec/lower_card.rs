@@ -8,7 +8,7 @@ use crate::DslError;
 use crate::model::accord::{
     AgentCapabilitiesExpectation, AgentCardExpectations, ExtensionExpectation,
     InterfaceExpectation, McpToolExpectation, SkillExpectation, ToolAnnotationsExpectation,
-    ToolArgument, ToolResultField,
+    ToolApproval, ToolArgument, ToolResultField,
 };
 
 /// The core protocol bindings of A2A v1.0 (`AgentInterface.protocolBinding`);
@@ -137,6 +137,9 @@ pub(crate) fn mcp_tool(t: &McpToolSpec) -> McpToolExpectation {
             destructive_hint: a.destructive,
             idempotent_hint: a.idempotent,
             open_world_hint: a.open_world,
+        }),
+        approval: t.approval.as_ref().map(|a| ToolApproval {
+            counter: a.counter.clone(),
         }),
         extra: Map::new(),
     }

@@ -41,7 +41,7 @@ impl Driver for McpDriver {
                     ..Sent::default()
                 });
             };
-            let negative = mcp.meta.expectations.negative;
+            let negative = mcp.meta.expectations.refusal_expected();
             Ok(
                 match self.replay(&mcp.call, negative, era, exchange).await {
                     Ok(sent) => sent,

@@ -59,14 +59,20 @@ fn contract(era: &str) -> SourcedContract {
     approved[2] = json!({"name": "an approval is granted", "params": {"tenant": "tenant-a", "plan_id": "plan-1"}});
     let commit = json!({"type": "MCP/ToolCall", "description": "commit an approved plan",
         "providerStates": approved, "auth": {"principal": "alice", "tenant": "tenant-a"},
-        "sideEffects": {"commits": 1},
+        "sideEffects": {"commits": 1}, "approval": {"granted": true, "counter": "commits"},
         "tool": "work_plan_commit",
         "arguments": {"tenant_id": "tenant-a", "plan_id": "plan-1", "approval_id": "approval-1"},
         "generators": {"body": {"$.arguments.approval_id": {"type": "ProviderState", "expression": "${approval_id}", "dataType": "STRING"}}},
         "result": {"structuredContent": {"plan_id": "plan-1", "status": "committed", "commit_id": "commit-1"},
             "matchingRules": {"body": {"$.structuredContent.commit_id": rule(json!([{"match": "type"}]))}}}});
+    let unapproved = json!({"type": "MCP/ToolCall", "description": "a commit without approval is refused",
+        "providerStates": alice(), "auth": {"principal": "alice", "tenant": "tenant-a"},
+        "approval": {"granted": false, "counter": "commits"},
+        "tool": "work_plan_commit",
+        "arguments": {"tenant_id": "tenant-a", "plan_id": "plan-1", "approval_id": "approval-never-granted"},
+        "result": {"isError": true}});
     let doc = json!({"consumer": {"name": "orchestrator"}, "provider": {"name": "planning-tools"},
-        "interactions": [lookup, draft, missing, other_tenant, unknown_tool, commit],
+        "interactions": [lookup, draft, missing, other_tenant, unknown_tool, commit, unapproved],
         "metadata": {"pactSpecification": {"version": "4.0"},
             "accord": {"formatVersion": "1.0", "mcp": era, "jsonSchema": "2020-12"}}});
     SourcedContract::new(
@@ -196,7 +202,7 @@ fn the_modern_era_sends_its_headers_and_envelope_and_the_legacy_era_a_session() 
 
 #[test]
 fn each_fault_is_caught_with_its_code_on_its_interaction() {
-    let cases: [(McpFault, &str, &str); 11] = [
+    let cases: [(McpFault, &str, &str); 12] = [
         (
             McpFault::ReadOnlyWrites,
             "look up a plan",
@@ -239,6 +245,11 @@ fn each_fault_is_caught_with_its_code_on_its_interaction() {
             McpFault::InvalidInputAccepted,
             "draft a plan",
             "INVALID_INPUT_ACCEPTED",
+        ),
+        (
+            McpFault::ApprovalBypassed,
+            "a commit without approval is refused",
+            "APPROVAL_BYPASSED",
         ),
         (
             McpFault::CommitsTwice,

@@ -121,9 +121,21 @@ pub struct McpToolExpectation {
     /// The annotations the consumer relies on.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub annotations: Option<ToolAnnotationsExpectation>,
+    /// The tool commits only with a granted approval; `counter` counts its
+    /// commits (the default of the calls' `approval.counter`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub approval: Option<ToolApproval>,
     /// Attributes this version does not know, kept for the round trip.
     #[serde(flatten)]
     pub extra: Map<String, Value>,
+}
+
+/// A tool that commits only with a granted approval.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ToolApproval {
+    /// The counter that counts the tool's commits.
+    pub counter: String,
 }
 
 /// An argument the consumer sends.

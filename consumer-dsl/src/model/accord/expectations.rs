@@ -32,6 +32,10 @@ pub struct Expectations {
     /// A2A and MCP carry it on their [`super::ErrorExpectation`].
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub retryable: Option<bool>,
+    /// The interaction commits only with a granted approval (`approval`):
+    /// sent without one, it must commit nothing.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub approval: Option<Approval>,
 }
 
 impl Expectations {
@@ -43,12 +47,33 @@ impl Expectations {
         "negative",
         "repeat",
         "retryable",
+        "approval",
     ];
 
     /// True when no expectation is set.
     pub fn is_empty(&self) -> bool {
         *self == Expectations::default()
     }
+
+    /// The provider must refuse the interaction: a `negative` case, or a
+    /// call sent without the approval it needs.
+    pub fn refusal_expected(&self) -> bool {
+        self.negative || self.approval.as_ref().is_some_and(|a| !a.granted)
+    }
+}
+
+/// Whether the interaction carries a granted approval, and the counter
+/// that counts commits (for an MCP call, the tool's `mcpTools` entry may
+/// name it instead).
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Approval {
+    /// `true`: sent with a granted approval, it commits (the counter
+    /// grows); `false`: sent without, it is refused and commits nothing.
+    pub granted: bool,
+    /// The counter that counts commits.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub counter: Option<String>,
 }
 
 /// Expected change of named counters between the observation before the

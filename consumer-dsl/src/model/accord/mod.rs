@@ -37,12 +37,12 @@ pub use a2a_flow::{A2aOperation, CancelScenario, FollowUp, FollowUpOutcome, Push
 pub use card::{
     AgentCapabilitiesExpectation, AgentCardExpectations, ExtensionExpectation,
     InterfaceExpectation, JsonType, McpToolExpectation, SkillExpectation,
-    ToolAnnotationsExpectation, ToolArgument, ToolResultField,
+    ToolAnnotationsExpectation, ToolApproval, ToolArgument, ToolResultField,
 };
 pub use errors::{A2aErrorReason, ActualError, ErrorExpectation};
 pub use expectations::{
-    Auth, CounterChange, Credential, Expectations, Probe, Repeat, RepeatJudgement, SideEffects,
-    Temporal,
+    Approval, Auth, CounterChange, Credential, Expectations, Probe, Repeat, RepeatJudgement,
+    SideEffects, Temporal,
 };
 pub use mcp::{McpResultExpectation, McpToolCall, McpToolCallInteraction};
 pub use rules_serde::BodyRules;

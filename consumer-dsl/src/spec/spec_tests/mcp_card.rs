@@ -162,3 +162,41 @@ fn reads_and_arguments_may_name_the_enum_values_relied_on() {
     );
     refused_with(&bad("strung"), &["strung"]);
 }
+
+#[test]
+fn approval_is_said_on_the_call_and_its_counter_on_the_call_or_the_tool() {
+    let c = compile(
+        "  - mcp: commit without approval\n    tool: commit\n    arguments: { plan_id: p }\n    approval: { granted: false }\n    expect: { is_error: true }\n  - mcp: commit\n    tool: commit\n    arguments: { plan_id: p }\n    approval: { granted: true, counter: commits }\n    expect: { structured: { ok: true } }\n",
+    );
+    let denied = mcp(&c)
+        .meta
+        .expectations
+        .approval
+        .clone()
+        .expect("approval");
+    assert!(!denied.granted && denied.counter.is_none());
+    assert!(mcp(&c).meta.expectations.refusal_expected());
+    let Some(Interaction::McpToolCall(granted)) = c.interactions.get(1) else {
+        panic!("second call")
+    };
+    let a = granted
+        .meta
+        .expectations
+        .approval
+        .clone()
+        .expect("approval");
+    assert_eq!((a.granted, a.counter.as_deref()), (true, Some("commits")));
+    assert!(!granted.meta.expectations.refusal_expected());
+    let tools = "consumer: a\nprovider: b\nmcp_tools:\n  - name: commit\n    approval: { counter: commits }\n";
+    let c = compile_spec(tools, "t.yaml", &NoSchemaFiles).expect("valid");
+    assert_eq!(
+        c.mcp_tools[0].approval.as_ref().map(|a| a.counter.as_str()),
+        Some("commits")
+    );
+    refused_with(
+        &format!(
+            "{HEAD}  - mcp: x\n    tool: t\n    approval: {{ granted: false, by: bob }}\n    expect: {{ is_error: true }}\n"
+        ),
+        &["unknown field `by`"],
+    );
+}

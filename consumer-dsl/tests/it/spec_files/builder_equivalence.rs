@@ -23,6 +23,9 @@ mcp_tools:
     arguments: { plan_id: string }
     reads: { status: string }
     annotations: { read_only: true }
+  - name: work_plan_commit
+    reads: { status: { type: string, enum: [committed] } }
+    approval: { counter: commits }
 interactions:
   - a2a: create a draft plan
     as: alice
@@ -53,6 +56,12 @@ interactions:
     tool: work_plan_lookup
     arguments: { plan_id: { $fromState: "${plan_id}", example: plan-1 } }
     expect: { structured: { status: { $enum: [draft, ready] } } }
+  - mcp: commit without approval
+    as: alice
+    tool: work_plan_commit
+    arguments: { plan_id: plan-1 }
+    approval: { granted: false }
+    expect: { is_error: true }
   - http: the plan of task 42
     request: { method: GET, path: /plans/42 }
     response: { status: 200, body: { taskId: { $integer: 42 } } }
@@ -67,6 +76,7 @@ fn the_builder_and_the_spec_file_yield_the_same_contract() {
         .principal("bob", "tenant-b")
         .agent_card(|c| c.skill("work-planning").output_mode("application/json").streaming(true).interface("JSONRPC", "1.0"))
         .mcp_tool("work_plan_lookup", |t| t.argument("plan_id", JsonType::String).reads("status", JsonType::String).read_only(true))
+        .mcp_tool("work_plan_commit", |t| t.reads_one_of("status", JsonType::String, ["committed"]).requires_approval("commits"))
         .a2a_task("create a draft plan", |t| {
             t.as_principal("alice")
                 .given("reset")
@@ -101,6 +111,13 @@ fn the_builder_and_the_spec_file_yield_the_same_contract() {
                 .tool("work_plan_lookup")
                 .arguments(json!({"plan_id": m::from_state("${plan_id}", "plan-1")}))
                 .expect_structured(json!({"status": m::one_of(["draft", "ready"])}))
+        })
+        .mcp_tool_call("commit without approval", |c| {
+            c.as_principal("alice")
+                .tool("work_plan_commit")
+                .arguments(json!({"plan_id": "plan-1"}))
+                .without_approval(None)
+                .expect_tool_error(None)
         })
         .http("the plan of task 42", |h| h.request("GET", "/plans/42").status(200).response_body(json!({"taskId": m::integer(42)})))
         .build()
