@@ -85,6 +85,13 @@ impl McpCallBuilder {
         self
     }
 
+    /// The consumer's own JSON Schema (2020-12) of `structuredContent`
+    /// (inline; a schema file needs the spec language).
+    pub fn expect_schema(mut self, schema: Value) -> Self {
+        self.expect().schema = Some(crate::spec::ast::SchemaSpec::Inline(schema));
+        self
+    }
+
     /// A text block carries the same JSON as `structuredContent`.
     pub fn content_matches_structured(mut self) -> Self {
         self.expect().content_matches_structured = true;

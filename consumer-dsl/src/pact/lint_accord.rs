@@ -22,6 +22,15 @@ pub(super) fn check_accord(i: usize, interaction: &Interaction, problems: &mut V
             }
         }
         Interaction::McpToolCall(c) => {
+            let schema = c.call.result.as_ref().and_then(|r| r.schema.as_ref());
+            if let Some(Err(why)) = schema.map(crate::schema::compile) {
+                problems.push(LintProblem::new(
+                    Severity::Error,
+                    "INVALID_SCHEMA",
+                    format!("{at}.result.schema"),
+                    format!("not a usable JSON Schema 2020-12: {why}"),
+                ));
+            }
             let (code, message) = match (&c.call.result, &c.call.error) {
                 (None, None) => (
                     "MCP_NO_EXPECTATION",

@@ -402,6 +402,8 @@ pub struct McpExpectSpec {
     #[serde(default)]
     pub content_matches_structured: bool,
     pub retryable: Option<bool>,
+    /// The consumer's own JSON Schema of `structured`: inline or a file.
+    pub schema: Option<SchemaSpec>,
 }
 
 /// Keys of `message:` and `sync_message:` interactions (for the latter,

@@ -22,7 +22,7 @@ use crate::model::accord::Credential;
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) enum ExpectField {
     Steps(Vec<StepSpec>),
-    Mcp(McpExpectSpec),
+    Mcp(Box<McpExpectSpec>),
 }
 
 impl<'de> Deserialize<'de> for ExpectField {
@@ -38,7 +38,7 @@ impl<'de> Deserialize<'de> for ExpectField {
             }
             fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<ExpectField, A::Error> {
                 McpExpectSpec::deserialize(de::value::MapAccessDeserializer::new(map))
-                    .map(ExpectField::Mcp)
+                    .map(|m| ExpectField::Mcp(Box::new(m)))
             }
         }
         d.deserialize_any(V)
@@ -181,7 +181,7 @@ impl TryFrom<RawInteraction> for InteractionSpec {
         }
         let (steps, mcp_expect) = match r.expect {
             Some(ExpectField::Steps(s)) if name == "a2a" => (s, None),
-            Some(ExpectField::Mcp(m)) if name == "mcp" => (Vec::new(), Some(m)),
+            Some(ExpectField::Mcp(m)) if name == "mcp" => (Vec::new(), Some(*m)),
             Some(_) if name == "a2a" => {
                 return Err(
                     "`expect` of an a2a interaction is a list of steps (- state: …, - artifact: …)"

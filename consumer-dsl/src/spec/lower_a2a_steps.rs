@@ -13,7 +13,11 @@ use crate::model::accord::{
     ArtifactExpectation, MessageStep, PartExpectation, StatusStep, TaskState, TaskStep,
 };
 
-fn schema(cx: &Ctx<'_>, path: &str, s: &Option<SchemaSpec>) -> Result<Option<Value>, DslError> {
+pub(crate) fn schema(
+    cx: &Ctx<'_>,
+    path: &str,
+    s: &Option<SchemaSpec>,
+) -> Result<Option<Value>, DslError> {
     match s {
         None => Ok(None),
         Some(SchemaSpec::Inline(v)) => Ok(Some(v.clone())),

@@ -102,8 +102,15 @@ fn result(cx: &Ctx<'_>, path: &str, e: &McpExpectSpec) -> Result<McpResultExpect
             "`retryable` qualifies a tool error (`is_error: true`)",
         ));
     }
+    if e.schema.is_some() && e.is_error {
+        return Err(cx.err(
+            &format!("{path}.schema"),
+            "`schema` describes the structured result of a success, not a tool error",
+        ));
+    }
     let rules = body_rules(&out)?;
     Ok(McpResultExpectation {
+        schema: super::lower_a2a_steps::schema(cx, path, &e.schema)?,
         is_error: e.is_error,
         structured_content,
         content,

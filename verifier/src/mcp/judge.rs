@@ -11,6 +11,7 @@
 //! | any result | the example and its rules do not match | RESPONSE_MISMATCH (schema), at `$.structuredContent…` / `$.content…` |
 //! | `contentMatchesStructured` | no text block carries the same JSON | STRUCTURED_CONTENT_DISAGREES (schema) |
 //! | any success, the tool declares `outputSchema` | no `structuredContent`, or one the schema refuses | OUTPUT_SCHEMA_VIOLATION (schema) |
+//! | a success with the consumer's `schema` | a `structuredContent` it refuses (where the outputSchema did not already) | RESPONSE_MISMATCH (schema) |
 //! | 2026-07-28 | `resultType` other than `complete` | RESULT_TYPE_UNSUPPORTED (protocol) |
 //! | a protocol error | one with another code, status or message | ERROR_CODE_MISMATCH (protocol) |
 //! | a protocol error -32602 | `isError: true` (what the Python and TypeScript SDKs answer for an unknown tool) | ERROR_CODE_MISMATCH as a warning |
@@ -18,8 +19,9 @@
 
 use accord_dsl::matching::match_json;
 use accord_dsl::model::accord::{ActualError, ErrorExpectation, McpResultExpectation, McpToolCall};
-use serde_json::{Map, Value, json};
+use serde_json::{Map, Value};
 
+use super::schemas::{consumer_schema, output_schema};
 use super::wire::{Era, Reply, RpcError};
 use crate::finding::{Finding, Layer, codes};
 
@@ -242,7 +244,14 @@ fn judge_result(
     }
     let mut own = Judged::default();
     if let Some(schema) = schema.filter(|_| !failed) {
-        output_schema(schema, result, &mut own);
+        output_schema(schema, result, &mut own.findings);
+    }
+    if let Some(mine) = expected.schema.as_ref().filter(|_| !failed) {
+        let taken: Vec<String> = own.findings.iter().map(|f| f.path.clone()).collect();
+        let mut theirs = Vec::new();
+        consumer_schema(mine, result, &mut theirs);
+        own.findings
+            .extend(theirs.into_iter().filter(|f| !taken.contains(&f.path)));
     }
     let refused: Vec<String> = own.findings.iter().map(|f| f.path.clone()).collect();
     examples(expected, result, out);
@@ -320,63 +329,6 @@ fn content_agrees(result: &Value, out: &mut Judged) {
             .values(structured.cloned(), result.get("content").cloned()),
         );
     }
-}
-
-/// `structuredContent` against the tool's declared `outputSchema`.
-fn output_schema(schema: &Value, result: &Value, out: &mut Judged) {
-    let validator = match accord_dsl::schema::compile_declared(schema) {
-        Ok(v) => v,
-        Err(why) => {
-            let detail =
-                format!("the tool's outputSchema is not a usable JSON Schema 2020-12: {why}");
-            out.fail(
-                Layer::Schema,
-                codes::OUTPUT_SCHEMA_VIOLATION,
-                "outputSchema",
-                detail,
-            );
-            return;
-        }
-    };
-    let Some(structured) = result.get("structuredContent") else {
-        let detail = "the tool declares an outputSchema but the result has no structuredContent";
-        out.fail(
-            Layer::Schema,
-            codes::OUTPUT_SCHEMA_VIOLATION,
-            "$.structuredContent",
-            detail,
-        );
-        return;
-    };
-    for error in validator.iter_errors(structured).take(20) {
-        let at = error.instance_path().to_string();
-        let path = format!("$.structuredContent{}", pointer_to_path(&at));
-        out.findings.push(
-            Finding::new(
-                Layer::Schema,
-                codes::OUTPUT_SCHEMA_VIOLATION,
-                path,
-                error.to_string(),
-            )
-            .values(Some(json!(error.schema_path().to_string())), None),
-        );
-    }
-}
-
-/// `/steps/0/title` → `.steps[0].title`.
-fn pointer_to_path(pointer: &str) -> String {
-    pointer
-        .split('/')
-        .filter(|s| !s.is_empty())
-        .map(|s| {
-            let s = s.replace("~1", "/").replace("~0", "~");
-            if s.bytes().all(|b| b.is_ascii_digit()) {
-                format!("[{s}]")
-            } else {
-                format!(".{s}")
-            }
-        })
-        .collect()
 }
 
 #[cfg(test)]

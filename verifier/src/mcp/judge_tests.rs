@@ -5,6 +5,7 @@ use std::time::Duration;
 use serde_json::{Value, json};
 
 use super::*;
+use crate::mcp::schemas::pointer_to_path;
 
 /// A call that is not a negative case.
 fn judge4(call: &McpToolCall, era: Era, reply: &Reply, tool: Option<&Value>) -> Judged {
@@ -304,4 +305,40 @@ fn a_served_negative_call_expecting_a_protocol_error_is_left_to_authorization() 
     let j = judge(&c, Era::Modern, &reply(200, Ok(plan_result())), None, true);
     assert!(j.findings.is_empty());
     assert!(j.served);
+}
+
+#[test]
+fn the_consumers_own_schema_is_checked_besides_the_output_schema_once_per_path() {
+    let mut c = lookup();
+    let result = c.result.as_mut().expect("a result");
+    result.schema = Some(json!({"type": "object", "required": ["plan_id", "owner"],
+        "properties": {"plan_id": {"type": "string", "pattern": "^p-"}, "status": {"enum": ["draft", "ready"]}}}));
+    let j = judge4(
+        &c,
+        Era::Modern,
+        &reply(200, Ok(plan_result())),
+        Some(&plan_tool()),
+    );
+    // `owner` is missing: the consumer's schema refuses what the tool's allows
+    assert_eq!(codes_of(&j), ["RESPONSE_MISMATCH"]);
+    assert_eq!(j.findings[0].path, "$.structuredContent");
+    assert!(
+        j.findings[0].detail.contains("owner"),
+        "{}",
+        j.findings[0].detail
+    );
+    // a value both schemas refuse is the tool's outputSchema violation only
+    let mut bad = plan_result();
+    bad["structuredContent"] = json!({"plan_id": "p-1", "status": "gone", "owner": "o"});
+    bad["content"][0]["text"] = json!(bad["structuredContent"].to_string());
+    let j = judge4(&c, Era::Modern, &reply(200, Ok(bad)), Some(&plan_tool()));
+    let paths: Vec<(&str, &str)> = j
+        .findings
+        .iter()
+        .map(|f| (f.reason_code, f.path.as_str()))
+        .collect();
+    assert_eq!(
+        paths,
+        [("OUTPUT_SCHEMA_VIOLATION", "$.structuredContent.status")]
+    );
 }

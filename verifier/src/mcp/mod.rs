@@ -11,6 +11,7 @@ pub mod judge;
 mod plug;
 mod probe;
 mod resend;
+mod schemas;
 pub mod surface;
 mod variants;
 pub mod wire;

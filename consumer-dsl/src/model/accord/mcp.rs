@@ -61,6 +61,10 @@ pub struct McpResultExpectation {
     /// A text block must carry the same JSON as `structuredContent`.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub content_matches_structured: bool,
+    /// The consumer's own JSON Schema (2020-12) that `structuredContent`
+    /// must satisfy, besides the tool's declared `outputSchema`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub schema: Option<Value>,
     /// With `isError`: whether the consumer treats the failure as retryable.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub retryable: Option<bool>,

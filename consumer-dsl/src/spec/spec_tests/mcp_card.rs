@@ -200,3 +200,33 @@ fn approval_is_said_on_the_call_and_its_counter_on_the_call_or_the_tool() {
         &["unknown field `by`"],
     );
 }
+
+#[test]
+fn an_expected_mcp_result_takes_the_consumers_schema_and_lint_refuses_a_broken_one() {
+    let c = compile(
+        "  - mcp: lookup\n    tool: t\n    expect: { structured: { plan_id: p-1 }, schema: { type: object, required: [plan_id] } }\n",
+    );
+    let schema = mcp(&c).call.result.as_ref().and_then(|r| r.schema.clone());
+    assert_eq!(
+        schema,
+        Some(json!({"type": "object", "required": ["plan_id"]}))
+    );
+    refused_with(
+        &format!(
+            "{HEAD}  - mcp: x\n    tool: t\n    expect: {{ is_error: true, schema: {{ type: object }} }}\n"
+        ),
+        &["interactions[0].expect.schema", "not a tool error"],
+    );
+    let mut broken = c.clone();
+    let Some(Interaction::McpToolCall(call)) = broken.interactions.get_mut(0) else {
+        panic!("an MCP call")
+    };
+    if let Some(r) = call.call.result.as_mut() {
+        r.schema = Some(json!({"type": 42}));
+    }
+    let codes: Vec<String> = crate::pact::blocking(&broken)
+        .into_iter()
+        .map(|p| format!("{} {}", p.code, p.path))
+        .collect();
+    assert_eq!(codes, ["INVALID_SCHEMA $.interactions[0].result.schema"]);
+}

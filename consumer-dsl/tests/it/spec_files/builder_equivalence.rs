@@ -55,7 +55,7 @@ interactions:
     as: alice
     tool: work_plan_lookup
     arguments: { plan_id: { $fromState: "${plan_id}", example: plan-1 } }
-    expect: { structured: { status: { $enum: [draft, ready] } } }
+    expect: { structured: { status: { $enum: [draft, ready] } }, schema: { type: object, required: [status] } }
   - mcp: commit without approval
     as: alice
     tool: work_plan_commit
@@ -111,6 +111,7 @@ fn the_builder_and_the_spec_file_yield_the_same_contract() {
                 .tool("work_plan_lookup")
                 .arguments(json!({"plan_id": m::from_state("${plan_id}", "plan-1")}))
                 .expect_structured(json!({"status": m::one_of(["draft", "ready"])}))
+                .expect_schema(json!({"type": "object", "required": ["status"]}))
         })
         .mcp_tool_call("commit without approval", |c| {
             c.as_principal("alice")
