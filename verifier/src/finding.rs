@@ -109,6 +109,8 @@ pub mod codes {
     pub const INVALID_INPUT_ACCEPTED: &str = "INVALID_INPUT_ACCEPTED";
     /// A call sent without the approval it needs committed, or was served.
     pub const APPROVAL_BYPASSED: &str = "APPROVAL_BYPASSED";
+    /// A credential the verifier holds came back in an error.
+    pub const SENSITIVE_DATA_IN_ERROR: &str = "SENSITIVE_DATA_IN_ERROR";
     /// A token the verifier presented came back in an answer.
     pub const CREDENTIAL_LEAKED: &str = "CREDENTIAL_LEAKED";
 }

@@ -4,6 +4,7 @@
 use accord_dsl::Contract;
 use serde_json::json;
 
+use super::canary::Canaries;
 use super::driver::{McpDriver, profile_key};
 use super::wire::{Endpoint, Era};
 use crate::driver::{Authorization, ContractCheck};
@@ -35,6 +36,7 @@ impl McpDriver {
             return vec![unchecked("mcpTools".into(), detail)];
         };
         let mut out = Vec::new();
+        let mut scanned = std::collections::HashSet::new();
         for expect in &contract.mcp_tools {
             let at = format!("mcpTools[{}]", expect.name);
             let authorization = match &expect.profile {
@@ -81,6 +83,13 @@ impl McpDriver {
                 Ok(tools) => {
                     let listed = tools.iter().find(|t| t["name"] == json!(expect.name));
                     out.extend(super::surface::check_tool(expect, listed));
+                    // each profile's listing once
+                    if scanned.insert(key.clone()) {
+                        let canaries =
+                            Canaries::of(cx.principals, authorization, cx.custom_headers);
+                        let text = serde_json::to_vec(tools).unwrap_or_default();
+                        out.extend(canaries.judge(&text, false, &format!("{at}.tools/list")));
+                    }
                 }
                 Err(why) => out.push(unchecked(
                     at,

@@ -12,6 +12,7 @@ use accord_dsl::generators::{GeneratorContext, GeneratorMode, apply_to_json};
 use accord_dsl::model::accord::McpToolCall;
 use serde_json::{Map, Value, json};
 
+use super::canary::Canaries;
 use super::claims::FirstCall;
 use super::enums::judge_enums;
 use super::judge::judge;
@@ -229,7 +230,17 @@ impl McpDriver {
                 .await?;
         }
         let mut judged = sent(call, era, &reply, Some(&listing), negative);
-        if let (Answer::Served(structured), false) = (Answer::of(&reply), negative) {
+        let canaries = Canaries::of(
+            exchange.principals,
+            exchange.authorization,
+            exchange.custom_headers,
+        );
+        let answer = Answer::of(&reply);
+        let failed = !matches!(answer, Answer::Served(_));
+        judged
+            .findings
+            .extend(canaries.judge(&reply.body, failed, "result"));
+        if let (Answer::Served(structured), false) = (answer, negative) {
             // one fault, one finding: a value the outputSchema refuses is that
             let taken: Vec<String> = judged.findings.iter().map(|f| f.path.clone()).collect();
             let odd = judge_enums(exchange.mcp_tools, &call.tool, &structured);

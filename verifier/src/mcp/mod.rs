@@ -2,6 +2,7 @@
 //! era the contract pins (`metadata.accord.mcp`): 2026-07-28, or
 //! 2025-11-25 / 2025-06-18.
 
+mod canary;
 mod claims;
 mod contract;
 pub mod driver;

@@ -202,7 +202,7 @@ fn the_modern_era_sends_its_headers_and_envelope_and_the_legacy_era_a_session() 
 
 #[test]
 fn each_fault_is_caught_with_its_code_on_its_interaction() {
-    let cases: [(McpFault, &str, &str); 12] = [
+    let cases: [(McpFault, &str, &str); 13] = [
         (
             McpFault::ReadOnlyWrites,
             "look up a plan",
@@ -250,6 +250,11 @@ fn each_fault_is_caught_with_its_code_on_its_interaction() {
             McpFault::ApprovalBypassed,
             "a commit without approval is refused",
             "APPROVAL_BYPASSED",
+        ),
+        (
+            McpFault::CredentialInError,
+            "an unknown plan is a tool error",
+            "SENSITIVE_DATA_IN_ERROR",
         ),
         (
             McpFault::CommitsTwice,
