@@ -109,6 +109,9 @@ pub mod codes {
     pub const INVALID_INPUT_ACCEPTED: &str = "INVALID_INPUT_ACCEPTED";
     /// A call sent without the approval it needs committed, or was served.
     pub const APPROVAL_BYPASSED: &str = "APPROVAL_BYPASSED";
+    /// MCP 2026-07-28: a request whose routing headers disagree with its
+    /// body was served.
+    pub const HEADER_MISMATCH_ACCEPTED: &str = "HEADER_MISMATCH_ACCEPTED";
     /// A credential the verifier holds came back in an error.
     pub const SENSITIVE_DATA_IN_ERROR: &str = "SENSITIVE_DATA_IN_ERROR";
     /// A token the verifier presented came back in an answer.

@@ -7,6 +7,7 @@ mod claims;
 mod contract;
 pub mod driver;
 mod enums;
+mod headers;
 pub mod hints;
 pub mod judge;
 mod plug;

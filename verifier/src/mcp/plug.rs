@@ -5,7 +5,7 @@ use accord_dsl::Interaction;
 use accord_dsl::model::accord::Probe;
 
 use super::driver::{McpDriver, Open, close, lock};
-use super::wire::Era;
+use super::wire::{Endpoint, Era};
 use crate::driver::{BoxFuture, ContractCheck, ContractPart, Driver, Exchange, Sent};
 use crate::error::VerifyError;
 use crate::finding::{Finding, Layer, codes};
@@ -85,7 +85,18 @@ impl Driver for McpDriver {
             else {
                 return Ok(Sent::default());
             };
-            Ok(self.invalid_inputs(&mcp.call, era, exchange).await)
+            let mut out = self.invalid_inputs(&mcp.call, era, exchange).await;
+            let endpoint = Endpoint {
+                transport: exchange.transport,
+                url: exchange.mcp_url,
+                authorization: exchange.authorization,
+                custom_headers: exchange.custom_headers,
+            };
+            let probed = self.header_probe(&endpoint, era).await;
+            out.findings.extend(probed.findings);
+            out.warnings.extend(probed.warnings);
+            out.checks.extend(probed.checks);
+            Ok(out)
         })
     }
 

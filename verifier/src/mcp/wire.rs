@@ -206,7 +206,10 @@ impl Endpoint<'_> {
         let _ = self.transport.send(self.authorize(builder)).await;
     }
 
-    fn authorize(&self, mut builder: reqwest::RequestBuilder) -> reqwest::RequestBuilder {
+    pub(super) fn authorize(
+        &self,
+        mut builder: reqwest::RequestBuilder,
+    ) -> reqwest::RequestBuilder {
         for (name, value) in self.custom_headers {
             if self.authorization != Authorization::AsWritten
                 && name.eq_ignore_ascii_case("authorization")
@@ -241,7 +244,7 @@ fn empty_reply() -> Reply {
 
 /// The reply to request `id` in a received answer (JSON, or the SSE events
 /// carrying JSON-RPC messages).
-async fn reply(received: Received, id: Option<u64>) -> Reply {
+pub(super) async fn reply(received: Received, id: Option<u64>) -> Reply {
     let sse = received
         .header("content-type")
         .is_some_and(|t| t.to_ascii_lowercase().starts_with("text/event-stream"));

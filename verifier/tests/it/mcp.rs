@@ -142,10 +142,20 @@ fn the_clean_server_passes_in_both_eras_with_the_sdk_warning_only() {
             on("commit an approved plan", "required field missing"),
             "{checks:?}"
         );
+        let (invalid, headers): (Vec<_>, Vec<_>) = checks
+            .iter()
+            .partition(|(_, c)| c.starts_with("invalid input"));
         assert!(
-            checks.iter().all(|(_, c)| c.contains("isError: true")),
+            invalid.iter().all(|(_, c)| c.contains("isError: true")),
             "{checks:?}"
         );
+        // 2026-07-28 routes by headers: a mismatch is probed once, and refused
+        let probed: Vec<_> = headers
+            .iter()
+            .map(|(_, c)| c.contains("error -32020"))
+            .collect();
+        let want: &[bool] = if era == "2026-07-28" { &[true] } else { &[] };
+        assert_eq!(probed, want, "{checks:?}");
     }
 }
 
@@ -202,7 +212,7 @@ fn the_modern_era_sends_its_headers_and_envelope_and_the_legacy_era_a_session() 
 
 #[test]
 fn each_fault_is_caught_with_its_code_on_its_interaction() {
-    let cases: [(McpFault, &str, &str); 13] = [
+    let cases: [(McpFault, &str, &str); 14] = [
         (
             McpFault::ReadOnlyWrites,
             "look up a plan",
@@ -257,6 +267,11 @@ fn each_fault_is_caught_with_its_code_on_its_interaction() {
             "SENSITIVE_DATA_IN_ERROR",
         ),
         (
+            McpFault::HeadersNotChecked,
+            "look up a plan",
+            "HEADER_MISMATCH_ACCEPTED",
+        ),
+        (
             McpFault::CommitsTwice,
             "commit an approved plan",
             "IDEMPOTENCY_VIOLATION",
@@ -264,6 +279,13 @@ fn each_fault_is_caught_with_its_code_on_its_interaction() {
     ];
     for era in ERAS {
         for (fault, interaction, code) in cases {
+            // 2025-11-25 routes by body: there are no routing headers to check
+            if fault == McpFault::HeadersNotChecked && era != "2026-07-28" {
+                let server = McpProvider::start().expect("server");
+                server.set_fault(Some(fault));
+                assert_eq!(found(&run(&server, era)), BTreeSet::new(), "{era}");
+                continue;
+            }
             let server = McpProvider::start().expect("server");
             server.set_fault(Some(fault));
             let report = run(&server, era);
