@@ -305,6 +305,7 @@ fn after_verification(
                 branch: args.provider_branch.clone(),
                 tags: args.provider_tags.clone(),
                 build_url: args.build_url.clone(),
+                declarations: report.declarations.clone(),
             };
             verify_publish::publish(&broker.client, &broker.pacts, &report.contracts, &target)
         }

@@ -23,6 +23,9 @@ pub struct Target {
     pub branch: Option<String>,
     pub tags: Vec<String>,
     pub build_url: Option<String>,
+    /// The provider's declarations read during the run (listing digests),
+    /// published with every result.
+    pub declarations: Vec<accord_verifier::report::Declaration>,
 }
 
 /// What publishing achieved.
@@ -127,6 +130,9 @@ fn publish_one(
     let mut body = result.publication(&target.version, env!("CARGO_PKG_VERSION"));
     if let (Some(url), Some(map)) = (&target.build_url, body.as_object_mut()) {
         map.insert("buildUrl".into(), json!(url));
+    }
+    if let (false, Some(map)) = (target.declarations.is_empty(), body.as_object_mut()) {
+        map.insert("declarations".into(), json!(target.declarations));
     }
     let reply = client.post(href, &body).with_context(|| {
         format!(

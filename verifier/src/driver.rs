@@ -197,6 +197,12 @@ pub trait Driver: Send + Sync + std::fmt::Debug {
         Box::pin(async { Ok(Sent::default()) })
     }
 
+    /// The provider's declarations the driver read during the run (MCP
+    /// listings by digest), for the report and the published results.
+    fn declarations(&self) -> Vec<crate::report::Declaration> {
+        Vec::new()
+    }
+
     /// Called once after the run: close what the driver kept open (MCP
     /// sessions).
     fn finish<'a>(&'a self, _transport: &'a Transport) -> BoxFuture<'a, ()> {

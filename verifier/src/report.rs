@@ -101,6 +101,28 @@ pub struct VerificationReport {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub provider_version: Option<String>,
     pub contracts: Vec<ContractResult>,
+    /// What the provider declared, as read during the run (each profile's
+    /// MCP `tools/list`), by canonical digest.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub declarations: Vec<Declaration>,
+}
+
+/// One declaration the provider made, by digest.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Declaration {
+    /// `mcp/tools/list`.
+    pub kind: &'static str,
+    /// Who it was read as: a principal's name, `as written` (the
+    /// contract's own headers) or `unauthenticated`; never a credential.
+    pub profile: String,
+    /// The protocol version it was read in.
+    pub protocol_version: String,
+    /// `sha256:` and the hex sha256 of the RFC 8785 canonical JSON of the
+    /// listing, tools ordered by name.
+    pub digest: String,
+    /// How many entries (tools) it lists.
+    pub entries: usize,
 }
 
 /// Counts for the summary.
@@ -199,6 +221,7 @@ mod tests {
 
     fn report(interactions: Vec<InteractionResult>) -> VerificationReport {
         VerificationReport {
+            declarations: Vec::new(),
             provider: "p".into(),
             provider_version: None,
             contracts: vec![ContractResult {

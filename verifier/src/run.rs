@@ -90,7 +90,7 @@ pub fn verify_on_threads(
         .map_err(VerifyError::Runtime)?;
     let cx = context(config, drivers, observe_lock)?;
     let own = runtime.block_on(conclude(&cx, &plan.contracts));
-    Ok(plan.report(config, done, own))
+    Ok(plan.report(config, done, own, &cx.drivers))
 }
 
 /// Verifies every contract of the configuration against the provider,
@@ -106,7 +106,7 @@ pub async fn verify(
     let cx = Arc::new(context(config, drivers, observe_lock)?);
     let done = drain(cx.clone(), plan.clone(), config.jobs.max(1), progress).await?;
     let own = conclude(&cx, &plan.contracts).await;
-    Ok(plan.report(config, done, own))
+    Ok(plan.report(config, done, own, &cx.drivers))
 }
 
 /// Thread `n`'s share of `jobs` lanes over `threads` threads.
@@ -177,7 +177,10 @@ impl Plan {
         config: &VerifyConfig,
         mut done: Done,
         mut own: Vec<Vec<crate::finding::Finding>>,
+        drivers: &[Arc<dyn Driver>],
     ) -> VerificationReport {
+        let mut declarations: Vec<_> = drivers.iter().flat_map(|d| d.declarations()).collect();
+        declarations.sort();
         done.sort_by_key(|(contract, i)| (*contract, i.index));
         let mut by_contract: Vec<Vec<InteractionResult>> = vec![Vec::new(); self.contracts.len()];
         for (contract, result) in done {
@@ -186,6 +189,7 @@ impl Plan {
             }
         }
         VerificationReport {
+            declarations,
             provider: config.provider.clone(),
             provider_version: config.provider_version.clone(),
             contracts: self

@@ -78,7 +78,10 @@ impl McpDriver {
                     }
                 }
             };
-            let listing = self.listing(&endpoint, era, session.as_ref(), &key).await;
+            let label = super::digest::label(authorization, cx.principals);
+            let listing = self
+                .listing(&endpoint, era, session.as_ref(), &key, label)
+                .await;
             match listing.as_ref() {
                 Ok(tools) => {
                     let listed = tools.iter().find(|t| t["name"] == json!(expect.name));

@@ -45,6 +45,8 @@ pub struct McpDriver {
     /// By profile key (which holds a credential: never printed).
     pub(super) sessions: std::sync::Mutex<HashMap<String, Open>>,
     pub(super) listings: std::sync::Mutex<HashMap<String, Arc<Listing>>>,
+    /// The listings read, by digest (for the report).
+    pub(super) declared: std::sync::Mutex<std::collections::BTreeSet<crate::report::Declaration>>,
     /// Tools (by profile key) whose invalid-input variants were sent.
     pub(super) varied: std::sync::Mutex<std::collections::HashSet<String>>,
 }
@@ -116,12 +118,17 @@ impl McpDriver {
         era: Era,
         session: Option<&Session>,
         key: &str,
+        label: String,
     ) -> Arc<Listing> {
         if let Some(l) = lock(&self.listings).get(key).cloned() {
             return l;
         }
         let listing = Arc::new(self.list_tools(endpoint, era, session).await);
         lock(&self.listings).insert(key.to_owned(), listing.clone());
+        if let Ok(tools) = listing.as_ref() {
+            let declared = super::digest::declaration(label, era, tools);
+            lock(&self.declared).insert(declared);
+        }
         listing
     }
 
@@ -189,7 +196,10 @@ impl McpDriver {
                 Err(refused) => return Ok(sent(call, era, &refused, None, negative)),
             }
         }
-        let listing = self.listing(&endpoint, era, session.as_ref(), &key).await;
+        let label = super::digest::label(exchange.authorization, exchange.principals);
+        let listing = self
+            .listing(&endpoint, era, session.as_ref(), &key, label)
+            .await;
         let tool = listing.as_ref().as_ref().ok().and_then(|tools| {
             tools
                 .iter()

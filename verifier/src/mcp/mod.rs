@@ -5,6 +5,7 @@
 mod canary;
 mod claims;
 mod contract;
+mod digest;
 pub mod driver;
 mod enums;
 mod headers;

@@ -100,6 +100,10 @@ impl Driver for McpDriver {
         })
     }
 
+    fn declarations(&self) -> Vec<crate::report::Declaration> {
+        lock(&self.declared).iter().cloned().collect()
+    }
+
     fn contract_parts(&self) -> &'static [ContractPart] {
         &[ContractPart::McpTools]
     }

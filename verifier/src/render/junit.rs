@@ -95,6 +95,7 @@ mod tests {
             states_not_set_up: false,
         };
         let report = VerificationReport {
+            declarations: Vec::new(),
             provider: "p".into(),
             provider_version: None,
             contracts: vec![ContractResult {

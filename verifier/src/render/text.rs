@@ -45,6 +45,16 @@ pub fn summary(report: &VerificationReport) -> String {
             let _ = writeln!(out, "  {:<14} {code:<34} {n}", layer.as_str());
         }
     }
+    if !report.declarations.is_empty() {
+        let _ = writeln!(out, "\nDeclarations read:");
+        for d in &report.declarations {
+            let _ = writeln!(
+                out,
+                "  {} as {} ({}): {} entries, {}",
+                d.kind, d.profile, d.protocol_version, d.entries, d.digest
+            );
+        }
+    }
     let unset = report
         .interactions()
         .filter(|(_, i)| i.states_not_set_up)
@@ -143,6 +153,7 @@ mod tests {
         let f = Finding::new(Layer::Schema, codes::RESPONSE_MISMATCH, "$.id", "differs")
             .values(Some(json!(1)), Some(json!("1")));
         VerificationReport {
+            declarations: Vec::new(),
             provider: "items".into(),
             provider_version: None,
             contracts: vec![ContractResult {

@@ -358,6 +358,21 @@ fn the_tool_surface_the_consumer_relies_on_is_checked_per_era() {
         let report = run_contract(&server, with_tools(era));
         assert_eq!(contract_codes(&report), Vec::<&str>::new(), "{era}");
         assert!(report.passed(), "{era}");
+        // alice's listing, by canonical digest, named by principal
+        let alice: Vec<_> = report
+            .declarations
+            .iter()
+            .filter(|d| d.profile == "alice")
+            .collect();
+        assert_eq!(alice.len(), 1, "{:?}", report.declarations);
+        assert_eq!((alice[0].kind, alice[0].entries), ("mcp/tools/list", 3));
+        assert_eq!(alice[0].protocol_version, era);
+        let clean_digest = alice[0].digest.clone();
+        let json = serde_json::to_value(&report).expect("a report");
+        assert!(
+            !json.to_string().contains("mcp-token-of-alice"),
+            "no token in the report"
+        );
         for (fault, code) in [
             (
                 McpFault::RequiredInputAdded,
@@ -370,6 +385,8 @@ fn the_tool_surface_the_consumer_relies_on_is_checked_per_era() {
             let report = run_contract(&server, with_tools(era));
             assert_eq!(contract_codes(&report), [code], "{era} {fault:?}");
             assert!(!report.passed());
+            let changed = report.declarations.iter().find(|d| d.profile == "alice");
+            assert_ne!(changed.map(|d| &d.digest), Some(&clean_digest), "{fault:?}");
         }
     }
 }
