@@ -15,6 +15,7 @@ mod token;
 mod verify;
 mod verify_fetch;
 mod verify_legacy;
+mod verify_parse;
 mod verify_progress;
 mod verify_publish;
 

@@ -13,7 +13,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use accord_verifier::render::{junit, summary};
-use accord_verifier::{ContractSource, Filter, Limits, Token, VerificationReport, VerifyConfig};
+use accord_verifier::{ContractSource, Filter, Limits, VerificationReport, VerifyConfig};
 use anyhow::Context;
 use clap::{Args, ValueEnum};
 use serde_json::Value;
@@ -56,7 +56,7 @@ pub struct VerifyArgs {
     #[command(flatten)]
     broker: BrokerArgs,
     /// Consumer version selectors as JSON objects [default: {"mainBranch":true} {"deployedOrReleased":true}].
-    #[arg(long = "consumer-version-selectors", value_name = "JSON", num_args = 1.., value_parser = parse_selector, conflicts_with = "contracts")]
+    #[arg(long = "consumer-version-selectors", value_name = "JSON", num_args = 1.., value_parser = super::verify_parse::parse_selector, conflicts_with = "contracts")]
     selectors: Vec<Value>,
     /// Consumer version tags, each meaning the latest version with it (repeatable, or comma-separated).
     #[arg(long = "consumer-version-tags", alias = "consumer-version-tag", value_name = "TAG", value_delimiter = ',', conflicts_with_all = ["selectors", "contracts"])]
@@ -86,6 +86,11 @@ pub struct VerifyArgs {
     /// `MCP/ToolCall` interactions speak the era the contract pins.
     #[arg(long)]
     mcp_url: Option<String>,
+    /// How to grade the answer to a tool the server does not list: MCP says a JSON-RPC
+    /// error (-32602), the official SDKs answer `isError: true`. `warn`: either passes, the
+    /// unexpected one is a warning; `spec`: -32602 is required; `sdk`: `isError` passes too.
+    #[arg(long, value_enum, default_value = "warn")]
+    mcp_unknown_tool: UnknownToolArg,
     /// The bearer token of a principal, NAME=TOKEN (repeatable; never printed).
     #[arg(long = "principal", value_name = "NAME=TOKEN")]
     principals: Vec<String>,
@@ -134,44 +139,12 @@ enum Format {
     Junit,
 }
 
-// `--principal` and `--header` carry secrets: they are parsed here, not
-// by clap, whose errors repeat the rejected value; these never do.
-
-fn parse_principal(text: &str) -> anyhow::Result<(String, Token)> {
-    match text.split_once('=') {
-        Some((name, token)) if !name.is_empty() && !token.is_empty() => {
-            Ok((name.to_string(), Token::new(token)))
-        }
-        _ => anyhow::bail!("--principal expects NAME=TOKEN (the value given is not repeated here)"),
-    }
-}
-
-fn parse_header(text: &str) -> anyhow::Result<(String, Token)> {
-    let Some((name, value)) = text.split_once('=') else {
-        anyhow::bail!(
-            "--header expects NAME=VALUE, e.g. Authorization=Bearer abc (the value given is not repeated here)"
-        );
-    };
-    if reqwest::header::HeaderName::from_bytes(name.trim().as_bytes()).is_err() {
-        anyhow::bail!(
-            "--header: the text before '=' is not a valid header name (write NAME=VALUE)"
-        );
-    }
-    if reqwest::header::HeaderValue::from_str(value.trim()).is_err() {
-        anyhow::bail!(
-            "--header {}: the value is not a valid header value",
-            name.trim()
-        );
-    }
-    Ok((name.trim().to_string(), Token::new(value.trim())))
-}
-
-fn parse_selector(text: &str) -> Result<Value, String> {
-    match serde_json::from_str::<Value>(text) {
-        Ok(v @ Value::Object(_)) => Ok(v),
-        Ok(_) => Err("a selector is a JSON object, e.g. {\"mainBranch\":true}".to_string()),
-        Err(e) => Err(format!("not JSON: {e}")),
-    }
+/// `--mcp-unknown-tool`.
+#[derive(Debug, Clone, Copy, clap::ValueEnum)]
+enum UnknownToolArg {
+    Warn,
+    Spec,
+    Sdk,
 }
 
 /// The pacts fetched from a broker, kept for publishing.
@@ -354,15 +327,20 @@ fn config(args: &VerifyArgs, source: ContractSource) -> anyhow::Result<VerifyCon
     config.observe_url = args.observe_url.clone();
     config.message_url = args.message_url.clone();
     config.mcp_url = args.mcp_url.clone();
+    config.mcp_unknown_tool = match args.mcp_unknown_tool {
+        UnknownToolArg::Warn => accord_verifier::UnknownTool::Warn,
+        UnknownToolArg::Spec => accord_verifier::UnknownTool::Spec,
+        UnknownToolArg::Sdk => accord_verifier::UnknownTool::Sdk,
+    };
     config.principals = args
         .principals
         .iter()
-        .map(|p| parse_principal(p))
+        .map(|p| super::verify_parse::parse_principal(p))
         .collect::<anyhow::Result<_>>()?;
     config.custom_headers = args
         .headers
         .iter()
-        .map(|h| parse_header(h))
+        .map(|h| super::verify_parse::parse_header(h))
         .collect::<anyhow::Result<_>>()?;
     config.jobs = usize::from(args.jobs);
     config.filter = Filter::parse(

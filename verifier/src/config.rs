@@ -144,6 +144,8 @@ pub struct VerifyConfig {
     pub message_url: Option<String>,
     /// The MCP endpoint (Streamable HTTP); `None` means `{base}/mcp`.
     pub mcp_url: Option<String>,
+    /// How an unknown tool's answer is graded (`--mcp-unknown-tool`).
+    pub mcp_unknown_tool: UnknownTool,
     pub source: ContractSource,
     /// Pact-compatible provider-state change endpoint.
     pub state_change_url: Option<String>,
@@ -175,6 +177,7 @@ impl VerifyConfig {
             provider_base_url: base_url.into(),
             message_url: None,
             mcp_url: None,
+            mcp_unknown_tool: UnknownTool::default(),
             source,
             state_change_url: None,
             observe_url: None,
@@ -205,4 +208,20 @@ mod tests {
         assert!(!format!("{t:?}").contains("s3cret"));
         assert_eq!(t.expose(), "s3cret");
     }
+}
+
+/// How the answer to a call of a tool the server does not list is graded:
+/// MCP says a JSON-RPC error (-32602), both official SDKs answer a tool
+/// result with `isError: true`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum UnknownTool {
+    /// Either answer passes; the one the contract did not expect is a
+    /// warning.
+    #[default]
+    Warn,
+    /// The spec's answer is required: `isError` where -32602 was expected
+    /// fails, -32602 where `isError` was expected passes silently.
+    Spec,
+    /// The SDKs' answer is accepted silently where -32602 was expected.
+    Sdk,
 }

@@ -43,6 +43,8 @@ pub struct Exchange<'a> {
     pub observe_url: Option<&'a str>,
     /// The MCP endpoint (`--mcp-url`, default `{base}/mcp`).
     pub mcp_url: &'a str,
+    /// How an unknown tool's answer is graded (`--mcp-unknown-tool`).
+    pub mcp_unknown_tool: crate::config::UnknownTool,
     /// The contract's pinned MCP version (`metadata.accord.mcp`).
     pub mcp_version: Option<&'a str>,
     /// The contract's `mcpTools`: what the consumer relies on of each tool.

@@ -38,7 +38,9 @@ pub mod schedule;
 pub mod states;
 pub mod transport;
 
-pub use config::{ContractSource, Filter, Limits, SourcedContract, Token, VerifyConfig};
+pub use config::{
+    ContractSource, Filter, Limits, SourcedContract, Token, UnknownTool, VerifyConfig,
+};
 pub use driver::Driver;
 pub use error::VerifyError;
 pub use finding::{Finding, Layer, codes};

@@ -28,6 +28,7 @@ pub struct Context {
     pub base_url: String,
     pub message_url: String,
     pub mcp_url: String,
+    pub mcp_unknown_tool: crate::config::UnknownTool,
     pub state_change_url: Option<String>,
     pub observe_url: Option<String>,
     pub principals: BTreeMap<String, Token>,
@@ -201,6 +202,7 @@ async fn exercise(
         custom_headers: &cx.custom_headers,
         observe_url,
         mcp_url: &cx.mcp_url,
+        mcp_unknown_tool: cx.mcp_unknown_tool,
         mcp_version: contract.accord.as_ref().and_then(|a| a.mcp.as_deref()),
         mcp_tools: &contract.mcp_tools,
     };

@@ -356,6 +356,7 @@ fn context(
         base_url,
         message_url,
         mcp_url,
+        mcp_unknown_tool: config.mcp_unknown_tool,
         state_change_url: optional("the state-change URL", &config.state_change_url)?,
         observe_url: optional("the observation URL", &config.observe_url)?,
         principals: config.principals.clone(),

@@ -18,7 +18,7 @@ use super::enums::judge_enums;
 use super::judge::judge;
 use super::resend::Answer;
 use super::wire::{Endpoint, Era, Reply, Session};
-use crate::config::Token;
+use crate::config::{Token, UnknownTool};
 use crate::driver::{Authorization, Exchange, Sent};
 use crate::finding::{Finding, Layer, codes};
 use crate::transport::{CutOff, Transport};
@@ -193,7 +193,16 @@ impl McpDriver {
             match self.session(&endpoint, era, &key, false).await? {
                 Ok(s) => session = Some(s),
                 // the refusal of initialize is the answer to judge
-                Err(refused) => return Ok(sent(call, era, &refused, None, negative)),
+                Err(refused) => {
+                    return Ok(sent(
+                        call,
+                        era,
+                        &refused,
+                        None,
+                        negative,
+                        exchange.mcp_unknown_tool,
+                    ));
+                }
             }
         }
         let label = super::digest::label(exchange.authorization, exchange.principals);
@@ -227,7 +236,16 @@ impl McpDriver {
         if matches!(era, Era::Legacy(_)) && reply.status == 404 {
             match self.session(&endpoint, era, &key, true).await? {
                 Ok(s) => session = Some(s),
-                Err(refused) => return Ok(sent(call, era, &refused, None, negative)),
+                Err(refused) => {
+                    return Ok(sent(
+                        call,
+                        era,
+                        &refused,
+                        None,
+                        negative,
+                        exchange.mcp_unknown_tool,
+                    ));
+                }
             }
             reply = endpoint
                 .call(
@@ -239,7 +257,14 @@ impl McpDriver {
                 )
                 .await?;
         }
-        let mut judged = sent(call, era, &reply, Some(&listing), negative);
+        let mut judged = sent(
+            call,
+            era,
+            &reply,
+            Some(&listing),
+            negative,
+            exchange.mcp_unknown_tool,
+        );
         let canaries = Canaries::of(
             exchange.principals,
             exchange.authorization,
@@ -324,6 +349,21 @@ pub(super) fn expects_success(call: &McpToolCall) -> bool {
     call.error.is_none() && call.result.as_ref().is_some_and(|r| !r.is_error)
 }
 
+/// The unknown-tool warning, graded by `--mcp-unknown-tool`: `spec` fails
+/// the SDKs' answer and accepts the spec's, `sdk` accepts the SDKs'.
+fn grade_unknown_tool(judged: &mut super::judge::Judged, mode: UnknownTool) {
+    use super::judge::UnknownToolAnswer as A;
+    let Some(answer) = judged.unknown_tool else {
+        return;
+    };
+    let warning = judged.warnings.pop();
+    match (mode, answer) {
+        (UnknownTool::Spec, A::Sdk) => judged.findings.extend(warning),
+        (UnknownTool::Spec, A::Spec) | (UnknownTool::Sdk, A::Sdk) => {}
+        _ => judged.warnings.extend(warning),
+    }
+}
+
 /// The judged reply as the engine's `Sent`.
 fn sent(
     call: &McpToolCall,
@@ -331,11 +371,13 @@ fn sent(
     reply: &Reply,
     listing: Option<&Listing>,
     negative: bool,
+    unknown_tool: UnknownTool,
 ) -> Sent {
     let tool = listing
         .and_then(|l| l.as_ref().ok())
         .and_then(|tools| tools.iter().find(|t| t["name"] == json!(call.tool)));
     let mut judged = judge(call, era, reply, tool, negative);
+    grade_unknown_tool(&mut judged, unknown_tool);
     match listing {
         // the call's other findings follow from the missing tool; a call
         // that expects a refusal may well meet an unlisted tool

@@ -32,6 +32,19 @@ pub struct Judged {
     pub warnings: Vec<Finding>,
     /// A successful result (not `isError`) came back.
     pub served: bool,
+    /// The one warning that is about the answer to an unknown tool, graded
+    /// by `--mcp-unknown-tool`.
+    pub unknown_tool: Option<UnknownToolAnswer>,
+}
+
+/// Which answer to an unknown tool came where the contract expected the
+/// other.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum UnknownToolAnswer {
+    /// `isError: true` (the SDKs) where -32602 was expected.
+    Sdk,
+    /// -32602 (the spec) where `isError: true` was expected.
+    Spec,
 }
 
 impl Judged {
@@ -141,6 +154,7 @@ fn error_answered_by_result(
     if expected.code == Some(-32602) {
         // the spec's answer to an unknown tool; both official SDKs answer isError
         out.warnings.push(finding);
+        out.unknown_tool = Some(UnknownToolAnswer::Sdk);
     } else {
         out.findings.push(finding);
     }
@@ -167,6 +181,9 @@ fn result_answered_by_error(
         let spec_allows = rpc.code == -32602 && (unlisted || era == Era::Legacy("2025-06-18"));
         if spec_allows {
             out.warnings.push(finding);
+            if unlisted {
+                out.unknown_tool = Some(UnknownToolAnswer::Spec);
+            }
         } else {
             out.findings.push(finding);
         }

@@ -428,3 +428,37 @@ fn contract_expectations_that_cannot_be_checked_do_not_pass() {
     assert_eq!(contract_codes(&report), ["EXPECTATION_UNCHECKED"]);
     assert!(!report.passed());
 }
+
+#[test]
+fn the_unknown_tool_profile_grades_the_sdks_answer() {
+    let server = McpProvider::start().expect("server");
+    let graded = |mode| {
+        let mut config = VerifyConfig::new(
+            "planning-tools",
+            server.base_url(),
+            ContractSource::Loaded(vec![contract("2026-07-28")]),
+        );
+        config.state_change_url = Some(server.state_change_url());
+        config.observe_url = Some(server.observe_url());
+        config.mcp_unknown_tool = mode;
+        let report = verify_blocking(&config).expect("no operational failure");
+        let (_, i) = report
+            .interactions()
+            .find(|(_, i)| i.description == "an unknown tool is refused")
+            .expect("the interaction");
+        let codes =
+            |f: &[accord_verifier::Finding]| f.iter().map(|f| f.reason_code).collect::<Vec<_>>();
+        (codes(&i.findings), codes(&i.warnings))
+    };
+    use accord_verifier::UnknownTool;
+    // the fixture answers an unknown tool as both SDKs do: isError
+    assert_eq!(
+        graded(UnknownTool::Warn),
+        (vec![], vec!["ERROR_CODE_MISMATCH"])
+    );
+    assert_eq!(
+        graded(UnknownTool::Spec),
+        (vec!["ERROR_CODE_MISMATCH"], vec![])
+    );
+    assert_eq!(graded(UnknownTool::Sdk), (vec![], vec![]));
+}

@@ -1,0 +1,45 @@
+//! Parsing `accord verify`'s arguments that clap cannot: secrets (whose
+//! rejected values must never be repeated) and consumer-version selectors.
+
+use accord_verifier::Token;
+use serde_json::Value;
+
+// `--principal` and `--header` carry secrets: they are parsed here, not
+// by clap, whose errors repeat the rejected value; these never do.
+
+pub fn parse_principal(text: &str) -> anyhow::Result<(String, Token)> {
+    match text.split_once('=') {
+        Some((name, token)) if !name.is_empty() && !token.is_empty() => {
+            Ok((name.to_string(), Token::new(token)))
+        }
+        _ => anyhow::bail!("--principal expects NAME=TOKEN (the value given is not repeated here)"),
+    }
+}
+
+pub fn parse_header(text: &str) -> anyhow::Result<(String, Token)> {
+    let Some((name, value)) = text.split_once('=') else {
+        anyhow::bail!(
+            "--header expects NAME=VALUE, e.g. Authorization=Bearer abc (the value given is not repeated here)"
+        );
+    };
+    if reqwest::header::HeaderName::from_bytes(name.trim().as_bytes()).is_err() {
+        anyhow::bail!(
+            "--header: the text before '=' is not a valid header name (write NAME=VALUE)"
+        );
+    }
+    if reqwest::header::HeaderValue::from_str(value.trim()).is_err() {
+        anyhow::bail!(
+            "--header {}: the value is not a valid header value",
+            name.trim()
+        );
+    }
+    Ok((name.trim().to_string(), Token::new(value.trim())))
+}
+
+pub fn parse_selector(text: &str) -> Result<Value, String> {
+    match serde_json::from_str::<Value>(text) {
+        Ok(v @ Value::Object(_)) => Ok(v),
+        Ok(_) => Err("a selector is a JSON object, e.g. {\"mainBranch\":true}".to_string()),
+        Err(e) => Err(format!("not JSON: {e}")),
+    }
+}
