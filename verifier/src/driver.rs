@@ -41,6 +41,10 @@ pub struct Exchange<'a> {
     /// The observation endpoint, for drivers that read the counters at
     /// extra points (after a cancel acknowledgement, …).
     pub observe_url: Option<&'a str>,
+    /// The counters the engine read right before this send (`None`: not
+    /// read, or read before earlier sends): a driver that needs them
+    /// uses these instead of reading again.
+    pub observed: Option<&'a Counters>,
     /// The MCP endpoint (`--mcp-url`, default `{base}/mcp`).
     pub mcp_url: &'a str,
     /// How an unknown tool's answer is graded (`--mcp-unknown-tool`).
@@ -90,6 +94,9 @@ pub struct Sent {
     /// Calls the driver derived and made besides the recorded one (MCP
     /// invalid-input variants), one line each, for the report.
     pub checks: Vec<String>,
+    /// The counters the driver read after its last request, if it did:
+    /// the engine takes them as its after-observation.
+    pub after: Option<Counters>,
 }
 
 /// An expectation of a whole contract, judged once per run.

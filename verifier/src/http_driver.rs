@@ -145,6 +145,7 @@ fn judge(expected: &HttpResponse, received: &Received) -> Sent {
         served_unexpectedly: !(200..300).contains(&expected.status)
             && (200..300).contains(&received.status),
         checks: Vec::new(),
+        after: None,
     }
 }
 

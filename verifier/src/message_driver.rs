@@ -105,6 +105,7 @@ fn judge(expected: Option<&Message>, received: &Received) -> Sent {
         total: Some(received.total),
         served_unexpectedly: false,
         checks: Vec::new(),
+        after: None,
     };
     if !(200..300).contains(&received.status) {
         let detail = format!("the message endpoint answered status {}", received.status);

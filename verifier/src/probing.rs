@@ -54,14 +54,16 @@ pub async fn probe_all(
     Ok(findings)
 }
 
-/// The driver's derived checks, between observations: a counter that
-/// moved while only invalid calls were made is INVALID_INPUT_ACCEPTED.
+/// The driver's derived checks, between the engine's last reading
+/// (`before`) and one after them: a counter that moved while only invalid
+/// calls were made is INVALID_INPUT_ACCEPTED.
 pub async fn derived(
     driver: &dyn Driver,
     interaction: &Interaction,
     exchange: &Exchange<'_>,
+    before: Option<crate::observe::Counters>,
 ) -> Result<Sent, VerifyError> {
-    let before = exchange.observe().await?;
+    // `before`: the engine's last reading, after the sends
     let mut sent = driver.derived_checks(interaction, exchange).await?;
     let Some(before) = before.filter(|_| !sent.checks.is_empty()) else {
         return Ok(sent);

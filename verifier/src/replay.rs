@@ -16,7 +16,7 @@ use crate::credential::Presented;
 use crate::driver::{Authorization, Driver, Exchange, Sent};
 use crate::error::VerifyError;
 use crate::finding::{Finding, Layer, codes};
-use crate::observe::judge_side_effects;
+use crate::observe::{Counters, judge_side_effects};
 use crate::report::{InteractionResult, Outcome};
 use crate::states::{Action, change_states, generator_values};
 use crate::transport::Transport;
@@ -201,16 +201,18 @@ async fn exercise(
         principals: &cx.principals,
         custom_headers: &cx.custom_headers,
         observe_url,
+        observed: None,
         mcp_url: &cx.mcp_url,
         mcp_unknown_tool: cx.mcp_unknown_tool,
         mcp_version: contract.accord.as_ref().and_then(|a| a.mcp.as_deref()),
         mcp_tools: &contract.mcp_tools,
     };
-    let (mut findings, mut warnings) =
+    let (mut findings, mut warnings, last) =
         send_all(driver.as_ref(), interaction, &exchange, approval.as_ref()).await?;
     let mut checks = Vec::new();
     if findings.is_empty() && !meta.expectations.refusal_expected() {
-        let derived = crate::probing::derived(driver.as_ref(), interaction, &exchange).await?;
+        let derived =
+            crate::probing::derived(driver.as_ref(), interaction, &exchange, last).await?;
         findings.extend(derived.findings);
         warnings.extend(derived.warnings);
         checks = derived.checks;
@@ -233,7 +235,7 @@ async fn send_all(
     interaction: &Interaction,
     exchange: &Exchange<'_>,
     approval: Option<&crate::approval::Resolved>,
-) -> Result<(Vec<Finding>, Vec<Finding>), VerifyError> {
+) -> Result<(Vec<Finding>, Vec<Finding>, Option<Counters>), VerifyError> {
     let meta = interaction.meta();
     let declared = meta.expectations.side_effects.as_ref();
     let repeat = meta.expectations.repeat.as_ref();
@@ -261,7 +263,13 @@ async fn send_all(
         judged_counters.push(a.counter.clone());
     }
     for n in 0..times {
-        let mut sent = driver.send(interaction, exchange).await?;
+        let fresh = (n == 0 || per_send).then_some(()).and(before.as_ref());
+        let this_send = Exchange {
+            observed: fresh,
+            ..*exchange
+        };
+        let mut sent = driver.send(interaction, &this_send).await?;
+        let read_after = sent.after.take();
         if n == 0 || each_matches {
             judged_counters.extend(
                 sent.findings
@@ -274,7 +282,10 @@ async fn send_all(
         }
         let last = n + 1 == times;
         if let Some(b) = before.as_ref().filter(|_| per_send || last) {
-            let after = exchange.observe().await?.unwrap_or_default();
+            let after = match read_after {
+                Some(read) => read,
+                None => exchange.observe().await?.unwrap_or_default(),
+            };
             // the approval is judged over all sends; its counter once
             if let (true, Some(a), Some(f)) = (last, approval, first.as_ref()) {
                 let found = crate::approval::judge(a, declared, f, &after);
@@ -292,7 +303,8 @@ async fn send_all(
             before = Some(after);
         }
     }
-    Ok((findings, warnings))
+    // the last reading: the counters as the sends left them
+    Ok((findings, warnings, before))
 }
 
 /// Over several sends judged as one (`repeat`, `sideEffects: total`), a

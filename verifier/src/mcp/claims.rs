@@ -38,7 +38,9 @@ pub(super) struct FirstCall<'a> {
 }
 
 impl McpDriver {
-    /// The findings of `tool`'s claims about the call just made.
+    /// The findings of `tool`'s claims about the call just made, and the
+    /// counters read after the last request made (the engine's
+    /// after-observation, when read).
     pub(super) async fn check_claims(
         &self,
         tool: &Value,
@@ -46,7 +48,7 @@ impl McpDriver {
         endpoint: &Endpoint<'_>,
         era: Era,
         exchange: &Exchange<'_>,
-    ) -> Vec<Finding> {
+    ) -> (Vec<Finding>, Option<Counters>) {
         let mut out = Vec::new();
         let mid = match &first.before {
             Some(_) => exchange.observe().await.ok().flatten(),
@@ -57,7 +59,7 @@ impl McpDriver {
         }
         let answer = Answer::of(first.reply);
         if !claims_idempotency(tool) || first.negative || !matches!(answer, Answer::Served(_)) {
-            return out;
+            return (out, mid);
         }
         let again = match self.call_tool(endpoint, era, first.params).await {
             Ok(reply) => Answer::of(&reply),
@@ -72,7 +74,7 @@ impl McpDriver {
             out.extend(moved_again(name, m, a));
         }
         out.extend(answered_again(name, first.call, &answer, &again));
-        out
+        (out, after)
     }
 }
 

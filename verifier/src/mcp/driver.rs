@@ -218,9 +218,12 @@ impl McpDriver {
         let watched = tool
             .as_ref()
             .filter(|t| super::hints::claims_anything(t) || super::claims::claims_idempotency(t));
-        let before = match watched {
-            Some(_) => exchange.observe().await.ok().flatten(),
-            None => None,
+        // the engine's reading right before this send is as good (a
+        // listing changes nothing)
+        let before = match (watched, exchange.observed) {
+            (Some(_), Some(read)) => Some(read.clone()),
+            (Some(_), None) => exchange.observe().await.ok().flatten(),
+            (None, _) => None,
         };
         let id = self.id();
         let mut reply = endpoint
@@ -291,8 +294,11 @@ impl McpDriver {
                 before,
                 negative,
             };
-            let claims = self.check_claims(tool, first, &endpoint, era, exchange);
-            judged.findings.extend(claims.await);
+            let (found, after) = self
+                .check_claims(tool, first, &endpoint, era, exchange)
+                .await;
+            judged.findings.extend(found);
+            judged.after = after;
         }
         Ok(judged)
     }
@@ -415,5 +421,6 @@ fn sent(
         total: Some(reply.total),
         served_unexpectedly: judged.served && call.error.is_none(),
         checks: Vec::new(),
+        after: None,
     }
 }
