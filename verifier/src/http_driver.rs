@@ -37,7 +37,15 @@ impl Driver for HttpDriver {
             let request = generated_request(&http.request, exchange.state_values);
             let built = build(exchange, &request);
             match exchange.transport.send(built).await {
-                Ok(received) => Ok(judge(&http.response, &received)),
+                Ok(received) => {
+                    let mut sent = judge(&http.response, &received);
+                    let retryable = http.meta.expectations.retryable;
+                    let after = received.header("retry-after");
+                    sent.findings.extend(
+                        retryable.and_then(|r| crate::retry::judge(r, received.status, after)),
+                    );
+                    Ok(sent)
+                }
                 Err(cut) => Ok(Sent {
                     findings: vec![cut.finding("response")],
                     ..Sent::default()

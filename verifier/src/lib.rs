@@ -33,6 +33,7 @@ pub mod publish;
 pub mod render;
 pub mod replay;
 pub mod report;
+mod retry;
 pub mod run;
 pub mod schedule;
 pub mod states;

@@ -179,7 +179,7 @@ impl McpDriver {
         negative: bool,
         era: Era,
         exchange: &Exchange<'_>,
-    ) -> Result<Sent, CutOff> {
+    ) -> Result<(Sent, Reply), CutOff> {
         let endpoint = Endpoint {
             transport: exchange.transport,
             url: exchange.mcp_url,
@@ -194,14 +194,15 @@ impl McpDriver {
                 Ok(s) => session = Some(s),
                 // the refusal of initialize is the answer to judge
                 Err(refused) => {
-                    return Ok(sent(
+                    let judged = sent(
                         call,
                         era,
                         &refused,
                         None,
                         negative,
                         exchange.mcp_unknown_tool,
-                    ));
+                    );
+                    return Ok((judged, refused));
                 }
             }
         }
@@ -240,14 +241,15 @@ impl McpDriver {
             match self.session(&endpoint, era, &key, true).await? {
                 Ok(s) => session = Some(s),
                 Err(refused) => {
-                    return Ok(sent(
+                    let judged = sent(
                         call,
                         era,
                         &refused,
                         None,
                         negative,
                         exchange.mcp_unknown_tool,
-                    ));
+                    );
+                    return Ok((judged, refused));
                 }
             }
             reply = endpoint
@@ -300,7 +302,7 @@ impl McpDriver {
             judged.findings.extend(found);
             judged.after = after;
         }
-        Ok(judged)
+        Ok((judged, reply))
     }
 }
 

@@ -5,7 +5,9 @@ use accord_dsl::Interaction;
 use accord_dsl::model::accord::Probe;
 
 use super::driver::{McpDriver, Open, close, lock};
-use super::wire::{Endpoint, Era};
+use accord_dsl::model::accord::McpToolCall;
+
+use super::wire::{Endpoint, Era, Reply};
 use crate::driver::{BoxFuture, ContractCheck, ContractPart, Driver, Exchange, Sent};
 use crate::error::VerifyError;
 use crate::finding::{Finding, Layer, codes};
@@ -44,7 +46,12 @@ impl Driver for McpDriver {
             let negative = mcp.meta.expectations.refusal_expected();
             Ok(
                 match self.replay(&mcp.call, negative, era, exchange).await {
-                    Ok(sent) => sent,
+                    Ok((mut sent, reply)) => {
+                        let top = mcp.meta.expectations.retryable;
+                        sent.findings.extend(retry_finding(&mcp.call, top, &reply));
+                        sent.warnings.extend(retry_unchecked(&mcp.call, top));
+                        sent
+                    }
                     Err(cut) => Sent {
                         findings: vec![cut.finding("response")],
                         ..Sent::default()
@@ -124,4 +131,19 @@ impl Driver for McpDriver {
             }
         })
     }
+}
+
+/// `retryable` of an expected protocol error (on the error, else the
+/// interaction's own), against the reply's retry signals.
+fn retry_finding(call: &McpToolCall, top: Option<bool>, reply: &Reply) -> Option<Finding> {
+    let expected = call.error.as_ref()?;
+    let retryable = expected.retryable.or(top)?;
+    crate::retry::judge(retryable, reply.status, reply.header("retry-after"))
+}
+
+/// `retryable` of an expected tool error: MCP gives it no signal.
+fn retry_unchecked(call: &McpToolCall, top: Option<bool>) -> Option<Finding> {
+    let result = call.result.as_ref().filter(|r| r.is_error)?;
+    result.retryable.or(top)?;
+    Some(crate::retry::unchecked("a tool error (isError: true)"))
 }

@@ -375,3 +375,25 @@ fn states_without_a_state_change_url_are_marked_not_set_up() {
         true
     );
 }
+
+#[test]
+fn retryable_must_agree_with_the_providers_retry_signals() {
+    let p = provider();
+    let missing = |retryable: bool| {
+        let mut i = http(
+            "an unknown item",
+            json!({"method": "GET", "path": "/items/999"}),
+            json!({"status": 404}),
+        );
+        i["retryable"] = json!(retryable);
+        i
+    };
+    // a 404 without Retry-After is not to be retried
+    let report = run(&config(&p, vec![contract(vec![missing(false)])]));
+    assert!(report.passed(), "{:?}", codes(&report));
+    let report = run(&config(&p, vec![contract(vec![missing(true)])]));
+    assert_eq!(
+        codes(&report),
+        [("protocol", "ERROR_CODE_MISMATCH", "retryable".to_owned())]
+    );
+}
