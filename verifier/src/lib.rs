@@ -38,6 +38,7 @@ pub mod run;
 pub mod schedule;
 pub mod states;
 pub mod transport;
+mod verdicts;
 
 pub use config::{
     ContractSource, Filter, Limits, SourcedContract, Token, UnknownTool, VerifyConfig,

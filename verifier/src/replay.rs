@@ -8,8 +8,8 @@ use std::time::Instant;
 
 use accord_dsl::Interaction;
 use accord_dsl::model::InteractionMeta;
-use accord_dsl::model::accord::{CounterChange, Credential, RepeatJudgement, SideEffects};
-use serde_json::{Map, Value, json};
+use accord_dsl::model::accord::RepeatJudgement;
+use serde_json::{Map, Value};
 
 use crate::config::Token;
 use crate::credential::Presented;
@@ -278,7 +278,7 @@ async fn send_all(
                     .map(|f| f.path.clone()),
             );
             warnings.append(&mut sent.warnings);
-            findings.extend(judge_send(meta, sent));
+            findings.extend(crate::verdicts::judge_send(meta, sent));
         }
         let last = n + 1 == times;
         if let Some(b) = before.as_ref().filter(|_| per_send || last) {
@@ -297,7 +297,8 @@ async fn send_all(
             let mut own = judge_side_effects(&meta.description, declared, b, &after)?;
             own.retain(|f| !judged_counters.contains(&f.path));
             if times > 1 && !per_send {
-                own.iter_mut().for_each(|f| idempotency(f, declared, times));
+                own.iter_mut()
+                    .for_each(|f| crate::verdicts::idempotency(f, declared, times));
             }
             findings.extend(own);
             before = Some(after);
@@ -305,75 +306,4 @@ async fn send_all(
     }
     // the last reading: the counters as the sends left them
     Ok((findings, warnings, before))
-}
-
-/// Over several sends judged as one (`repeat`, `sideEffects: total`), a
-/// declared counter that moved beyond its bound is the repeats' doing: the
-/// same request had more effect the second time (IDEMPOTENCY_VIOLATION).
-fn idempotency(f: &mut Finding, declared: Option<&SideEffects>, times: u32) {
-    let bound = declared
-        .and_then(|d| d.get(&f.path))
-        .and_then(|c| match *c {
-            CounterChange::Exact(d) => Some(d),
-            CounterChange::Range { max, .. } => max,
-        });
-    let delta = f.actual.as_ref().and_then(Value::as_i64);
-    if let (codes::SIDE_EFFECT_DECLARATION_MISMATCH, Some(bound), Some(delta)) =
-        (f.reason_code, bound, delta)
-        && delta > bound
-    {
-        f.reason_code = codes::IDEMPOTENCY_VIOLATION;
-        f.detail = format!("the same request sent {times} times: {}", f.detail);
-    }
-}
-
-/// The driver's findings plus the negative-case and deadline judgements.
-fn judge_send(meta: &InteractionMeta, sent: Sent) -> Vec<Finding> {
-    let mut findings = sent.findings;
-    let expectations = &meta.expectations;
-    if expectations.refusal_expected() && sent.served_unexpectedly {
-        let credential = expectations
-            .auth
-            .as_ref()
-            .map(|a| a.credential)
-            .unwrap_or_default();
-        let unapproved = expectations.approval.as_ref().is_some_and(|a| !a.granted);
-        let code = match credential {
-            Credential::None | Credential::Invalid => codes::UNAUTHENTICATED_ACCESS,
-            Credential::Expired => codes::EXPIRED_CREDENTIAL_ACCEPTED,
-            Credential::Valid if unapproved => codes::APPROVAL_BYPASSED,
-            Credential::Valid => codes::CROSS_TENANT_ACCESS,
-        };
-        let detail = "a request the contract says must be refused was served".to_string();
-        findings.push(Finding::new(Layer::Authorization, code, "status", detail));
-    }
-    let temporal = expectations.temporal.as_ref();
-    let limits = [
-        (
-            temporal.and_then(|t| t.acknowledge_within_ms),
-            sent.ack,
-            codes::ACK_DEADLINE_MISSED,
-            "acknowledgeWithinMs",
-        ),
-        (
-            temporal.and_then(|t| t.completion_within_ms),
-            sent.total,
-            codes::COMPLETION_LATE,
-            "completionWithinMs",
-        ),
-    ];
-    for (limit, took, code, name) in limits {
-        let (Some(limit), Some(took)) = (limit, took) else {
-            continue;
-        };
-        let ms = u64::try_from(took.as_millis()).unwrap_or(u64::MAX);
-        if ms > limit {
-            let detail = format!("took {ms} ms, {name} is {limit} ms");
-            findings.push(
-                Finding::new(Layer::Temporal, code, name, detail)
-                    .values(Some(json!(limit)), Some(json!(ms))),
-            );
-        }
-    }
-    findings
 }

@@ -397,3 +397,23 @@ fn retryable_must_agree_with_the_providers_retry_signals() {
         [("protocol", "ERROR_CODE_MISMATCH", "retryable".to_owned())]
     );
 }
+
+#[test]
+fn a_temporal_limit_no_driver_measures_is_unchecked_not_passed() {
+    let p = provider();
+    let mut i = http(
+        "an unknown item",
+        json!({"method": "GET", "path": "/items/999"}),
+        json!({"status": 404}),
+    );
+    i["temporal"] = json!({"firstProgressWithinMs": 1000, "acknowledgeWithinMs": 60000});
+    let report = run(&config(&p, vec![contract(vec![i])]));
+    assert_eq!(
+        codes(&report),
+        [(
+            "temporal",
+            "EXPECTATION_UNCHECKED",
+            "temporal.firstProgressWithinMs".to_owned()
+        )]
+    );
+}

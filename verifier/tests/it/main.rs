@@ -3,6 +3,7 @@
 mod hostile;
 mod http;
 mod mcp;
+mod mcp_attributes;
 mod messages;
 mod side_effects;
 mod states;
