@@ -112,6 +112,9 @@ pub mod codes {
     /// MCP 2026-07-28: a request whose routing headers disagree with its
     /// body was served.
     pub const HEADER_MISMATCH_ACCEPTED: &str = "HEADER_MISMATCH_ACCEPTED";
+    /// A tool's title or description changed between versions (a warning:
+    /// a model may pick it differently).
+    pub const TOOL_DESCRIPTION_CHANGED: &str = "TOOL_DESCRIPTION_CHANGED";
     /// A credential the verifier holds came back in an error.
     pub const SENSITIVE_DATA_IN_ERROR: &str = "SENSITIVE_DATA_IN_ERROR";
     /// A token the verifier presented came back in an answer.

@@ -5,6 +5,7 @@
 mod canary;
 mod claims;
 mod contract;
+pub mod diff;
 mod digest;
 pub mod driver;
 mod enums;
