@@ -86,6 +86,10 @@ pub struct VerifyArgs {
     /// `MCP/ToolCall` interactions speak the era the contract pins.
     #[arg(long)]
     mcp_url: Option<String>,
+    /// The agent's Agent Card, checked against the contracts' `agentCard`
+    /// (default: `{provider base URL}/.well-known/agent-card.json`).
+    #[arg(long)]
+    agent_card_url: Option<String>,
     /// How to grade the answer to a tool the server does not list: MCP says a JSON-RPC
     /// error (-32602), the official SDKs answer `isError: true`. `warn`: either passes, the
     /// unexpected one is a warning; `spec`: -32602 is required; `sdk`: `isError` passes too.
@@ -327,6 +331,7 @@ fn config(args: &VerifyArgs, source: ContractSource) -> anyhow::Result<VerifyCon
     config.observe_url = args.observe_url.clone();
     config.message_url = args.message_url.clone();
     config.mcp_url = args.mcp_url.clone();
+    config.agent_card_url = args.agent_card_url.clone();
     config.mcp_unknown_tool = match args.mcp_unknown_tool {
         UnknownToolArg::Warn => accord_verifier::UnknownTool::Warn,
         UnknownToolArg::Spec => accord_verifier::UnknownTool::Spec,

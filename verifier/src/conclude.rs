@@ -18,6 +18,7 @@ pub async fn conclude(cx: &Context, contracts: &[Arc<SourcedContract>]) -> Vec<V
         transport: &cx.transport,
         base_url: &cx.base_url,
         mcp_url: &cx.mcp_url,
+        agent_card_url: &cx.agent_card_url,
         principals: &cx.principals,
         custom_headers: &cx.custom_headers,
     };

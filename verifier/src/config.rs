@@ -146,6 +146,8 @@ pub struct VerifyConfig {
     pub mcp_url: Option<String>,
     /// How an unknown tool's answer is graded (`--mcp-unknown-tool`).
     pub mcp_unknown_tool: UnknownTool,
+    /// The Agent Card; `None` means `{base}/.well-known/agent-card.json`.
+    pub agent_card_url: Option<String>,
     pub source: ContractSource,
     /// Pact-compatible provider-state change endpoint.
     pub state_change_url: Option<String>,
@@ -178,6 +180,7 @@ impl VerifyConfig {
             message_url: None,
             mcp_url: None,
             mcp_unknown_tool: UnknownTool::default(),
+            agent_card_url: None,
             source,
             state_change_url: None,
             observe_url: None,

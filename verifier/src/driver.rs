@@ -136,6 +136,9 @@ pub struct ContractCheck<'a> {
     pub transport: &'a Transport,
     pub base_url: &'a str,
     pub mcp_url: &'a str,
+    /// The Agent Card (`--agent-card-url`, default
+    /// `{base}/.well-known/agent-card.json`).
+    pub agent_card_url: &'a str,
     /// Every principal's token (a profile is a principal). Never logged.
     pub principals: &'a BTreeMap<String, Token>,
     pub custom_headers: &'a [(String, Token)],

@@ -115,6 +115,24 @@ pub mod codes {
     /// A tool's title or description changed between versions (a warning:
     /// a model may pick it differently).
     pub const TOOL_DESCRIPTION_CHANGED: &str = "TOOL_DESCRIPTION_CHANGED";
+    /// A skill the consumer uses is not on the Agent Card (or lacks a tag).
+    pub const SKILL_MISSING: &str = "SKILL_MISSING";
+    /// A media type the consumer relies on is not among the card's modes.
+    pub const CONTENT_MODE_CONFLICT: &str = "CONTENT_MODE_CONFLICT";
+    /// A capability or extension the consumer relies on is not declared.
+    pub const CAPABILITY_MISSING: &str = "CAPABILITY_MISSING";
+    /// A capability the consumer relies on being absent is now declared.
+    pub const FEATURE_CAPABILITY_ADDED: &str = "FEATURE_CAPABILITY_ADDED";
+    /// No interface of a binding and version the consumer speaks.
+    pub const UNSUPPORTED_PROTOCOL_BINDING: &str = "UNSUPPORTED_PROTOCOL_BINDING";
+    /// The card requires an extension the consumer does not support.
+    pub const REQUIRED_EXTENSION_UNSUPPORTED: &str = "REQUIRED_EXTENSION_UNSUPPORTED";
+    /// No usable security scheme, or a requirement naming an undeclared one.
+    pub const SECURITY_SCHEME_UNDEFINED: &str = "SECURITY_SCHEME_UNDEFINED";
+    /// Two skills on the card share an id.
+    pub const DUPLICATE_SKILL_ID: &str = "DUPLICATE_SKILL_ID";
+    /// The card is not an A2A v1.0 Agent Card (not JSON, required fields missing).
+    pub const CARD_SCHEMA_INVALID: &str = "CARD_SCHEMA_INVALID";
     /// A credential the verifier holds came back in an error.
     pub const SENSITIVE_DATA_IN_ERROR: &str = "SENSITIVE_DATA_IN_ERROR";
     /// A token the verifier presented came back in an answer.

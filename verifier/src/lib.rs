@@ -15,6 +15,7 @@
 //! - [`publish`]: Pact's verification-result body plus Accord's findings;
 //!   [`render`]: text and JUnit output.
 
+pub mod a2a;
 mod approval;
 pub mod body;
 mod conclude;

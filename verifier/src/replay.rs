@@ -29,6 +29,7 @@ pub struct Context {
     pub message_url: String,
     pub mcp_url: String,
     pub mcp_unknown_tool: crate::config::UnknownTool,
+    pub agent_card_url: String,
     pub state_change_url: Option<String>,
     pub observe_url: Option<String>,
     pub principals: BTreeMap<String, Token>,

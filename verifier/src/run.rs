@@ -38,6 +38,7 @@ pub fn default_drivers() -> Vec<Arc<dyn Driver>> {
         Arc::new(HttpDriver),
         Arc::new(MessageDriver),
         Arc::new(crate::mcp::McpDriver::default()),
+        Arc::new(crate::a2a::A2aDriver::default()),
     ]
 }
 
@@ -349,6 +350,13 @@ fn context(
         Some(u) => checked("the MCP URL", u)?,
         None => format!("{}/mcp", base_url.trim_end_matches('/')),
     };
+    let agent_card_url = match &config.agent_card_url {
+        Some(u) => checked("the Agent Card URL", u)?,
+        None => format!(
+            "{}/.well-known/agent-card.json",
+            base_url.trim_end_matches('/')
+        ),
+    };
     let optional =
         |what, url: &Option<String>| url.as_deref().map(|u| checked(what, u)).transpose();
     Ok(Context {
@@ -357,6 +365,7 @@ fn context(
         message_url,
         mcp_url,
         mcp_unknown_tool: config.mcp_unknown_tool,
+        agent_card_url,
         state_change_url: optional("the state-change URL", &config.state_change_url)?,
         observe_url: optional("the observation URL", &config.observe_url)?,
         principals: config.principals.clone(),

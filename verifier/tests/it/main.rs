@@ -1,5 +1,6 @@
 //! The verifier against the reference provider of `accord-fixtures`, on loopback.
 
+mod a2a_card;
 mod hostile;
 mod http;
 mod mcp;

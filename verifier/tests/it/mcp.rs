@@ -411,7 +411,7 @@ fn contract_expectations_that_cannot_be_checked_do_not_pass() {
         !report.passed(),
         "an unreachable provider never passes expectations"
     );
-    // agent-card expectations no driver judges yet
+    // an Agent Card that cannot be read
     let doc = json!({"consumer": {"name": "orchestrator"}, "provider": {"name": "planning-tools"},
         "interactions": [], "agentCard": {"skills": [{"id": "a-skill-nobody-has"}]},
         "metadata": {"pactSpecification": {"version": "4.0"}, "accord": {"formatVersion": "1.0", "a2a": "1.0"}}});
