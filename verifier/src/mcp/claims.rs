@@ -61,10 +61,9 @@ impl McpDriver {
         if !claims_idempotency(tool) || first.negative || !matches!(answer, Answer::Served(_)) {
             return (out, mid);
         }
-        let again = match self.call_tool(endpoint, era, first.params).await {
-            Ok(reply) => Answer::of(&reply),
-            Err(cut) => Answer::Broken(cut.finding("result").detail),
-        };
+        let again = self
+            .call_answer(endpoint, era, first.params, exchange, "result", &mut out)
+            .await;
         let after = match &mid {
             Some(_) => exchange.observe().await.ok().flatten(),
             None => None,

@@ -36,20 +36,19 @@ impl McpDriver {
         };
         let params = call_params(call, exchange.state_values);
         let unknown = probe.unknown.as_ref().map(|u| overlaid(&params, u));
-        let owned = match self.call_tool(&endpoint, era, params.clone()).await {
-            Ok(reply) => Answer::of(&reply),
-            Err(cut) => Answer::Broken(cut.finding(&path).detail),
-        };
+        let mut out = Vec::new();
+        let owned = self
+            .call_answer(&endpoint, era, params.clone(), exchange, &path, &mut out)
+            .await;
         let other = match unknown {
-            Some(p) => Some(match self.call_tool(&endpoint, era, p).await {
-                Ok(reply) => Answer::of(&reply),
-                Err(cut) => Answer::Broken(cut.finding(&path).detail),
-            }),
+            Some(p) => Some(
+                self.call_answer(&endpoint, era, p, exchange, &path, &mut out)
+                    .await,
+            ),
             None => None,
         };
-        judge_probe(&call.tool, probe, &params, owned, other, &path)
-            .into_iter()
-            .collect()
+        out.extend(judge_probe(&call.tool, probe, &params, owned, other, &path));
+        out
     }
 }
 

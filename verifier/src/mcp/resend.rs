@@ -50,6 +50,33 @@ impl McpDriver {
 }
 
 impl McpDriver {
+    /// [`McpDriver::call_tool`], classified, with the held credentials
+    /// looked for in the answer (their findings go to `leaks`).
+    pub(super) async fn call_answer(
+        &self,
+        endpoint: &Endpoint<'_>,
+        era: Era,
+        params: Map<String, Value>,
+        exchange: &Exchange<'_>,
+        path: &str,
+        leaks: &mut Vec<crate::finding::Finding>,
+    ) -> Answer {
+        match self.call_tool(endpoint, era, params).await {
+            Ok(reply) => {
+                let answer = Answer::of(&reply);
+                let canaries = super::canary::Canaries::of(
+                    exchange.principals,
+                    endpoint.authorization,
+                    exchange.custom_headers,
+                );
+                let failed = !matches!(answer, Answer::Served(_));
+                leaks.extend(canaries.judge(&reply.body, failed, path));
+                answer
+            }
+            Err(cut) => Answer::Broken(cut.finding(path).detail),
+        }
+    }
+
     /// Sends the invalid-input variants of a call that expects success,
     /// once per tool and profile in a run (`variants.rs`).
     pub(super) async fn invalid_inputs(
@@ -88,10 +115,16 @@ impl McpDriver {
         for variant in variants(&schema, &recorded) {
             let mut p = params.clone();
             p.insert("arguments".into(), Value::Object(variant.arguments.clone()));
-            let answer = match self.call_tool(&endpoint, era, p).await {
-                Ok(reply) => Answer::of(&reply),
-                Err(cut) => Answer::Broken(cut.finding(&variant.path).detail),
-            };
+            let answer = self
+                .call_answer(
+                    &endpoint,
+                    era,
+                    p,
+                    exchange,
+                    &variant.path,
+                    &mut out.findings,
+                )
+                .await;
             let mut seen = answer.seen(&[]);
             if let Some((cut, _)) = seen.char_indices().nth(120) {
                 seen.truncate(cut);
