@@ -91,6 +91,11 @@ pub struct Sent {
     /// The provider served the request (2xx) where the contract expected a
     /// refusal; set by drivers that can tell, for negative cases.
     pub served_unexpectedly: bool,
+    /// Why the served request had to be refused, when the driver can tell
+    /// (MCP: arguments the tool's `inputSchema` forbids): the layer and
+    /// code of the finding. `None`: the engine derives it from the
+    /// credential and approval, else another principal's resource.
+    pub refused_because: Option<(crate::finding::Layer, &'static str)>,
     /// Calls the driver derived and made besides the recorded one (MCP
     /// invalid-input variants), one line each, for the report.
     pub checks: Vec<String>,

@@ -154,6 +154,7 @@ fn judge(expected: &HttpResponse, received: &Received) -> Sent {
             && (200..300).contains(&received.status),
         checks: Vec::new(),
         after: None,
+        refused_because: None,
     }
 }
 

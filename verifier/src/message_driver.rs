@@ -106,6 +106,7 @@ fn judge(expected: Option<&Message>, received: &Received) -> Sent {
         served_unexpectedly: false,
         checks: Vec::new(),
         after: None,
+        refused_because: None,
     };
     if !(200..300).contains(&received.status) {
         let detail = format!("the message endpoint answered status {}", received.status);

@@ -71,14 +71,22 @@ pub fn judge_send(meta: &InteractionMeta, sent: Sent) -> Vec<Finding> {
             .map(|a| a.credential)
             .unwrap_or_default();
         let unapproved = expectations.approval.as_ref().is_some_and(|a| !a.granted);
-        let code = match credential {
-            Credential::None | Credential::Invalid => codes::UNAUTHENTICATED_ACCESS,
-            Credential::Expired => codes::EXPIRED_CREDENTIAL_ACCEPTED,
-            Credential::Valid if unapproved => codes::APPROVAL_BYPASSED,
-            Credential::Valid => codes::CROSS_TENANT_ACCESS,
+        // why it had to be refused: the credential, a missing approval,
+        // what the driver can tell (arguments its schema forbids), else
+        // another principal's resource
+        let (layer, code) = match (credential, sent.refused_because) {
+            (Credential::None | Credential::Invalid, _) => {
+                (Layer::Authorization, codes::UNAUTHENTICATED_ACCESS)
+            }
+            (Credential::Expired, _) => (Layer::Authorization, codes::EXPIRED_CREDENTIAL_ACCEPTED),
+            (Credential::Valid, _) if unapproved => {
+                (Layer::Authorization, codes::APPROVAL_BYPASSED)
+            }
+            (Credential::Valid, Some(because)) => because,
+            (Credential::Valid, None) => (Layer::Authorization, codes::CROSS_TENANT_ACCESS),
         };
         let detail = "a request the contract says must be refused was served".to_string();
-        findings.push(Finding::new(Layer::Authorization, code, "status", detail));
+        findings.push(Finding::new(layer, code, "status", detail));
     }
     let temporal = expectations.temporal.as_ref();
     findings.extend(temporal.into_iter().flat_map(unmeasured));

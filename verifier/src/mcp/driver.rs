@@ -270,6 +270,12 @@ impl McpDriver {
             negative,
             exchange.mcp_unknown_tool,
         );
+        if judged.served_unexpectedly
+            && let Some(schema) = tool.as_ref().and_then(|t| t.get("inputSchema"))
+            && super::schemas::refuses(schema, &params["arguments"])
+        {
+            judged.refused_because = Some((Layer::Schema, codes::INVALID_INPUT_ACCEPTED));
+        }
         let canaries = Canaries::of(
             exchange.principals,
             exchange.authorization,
@@ -424,5 +430,6 @@ fn sent(
         served_unexpectedly: judged.served && call.error.is_none(),
         checks: Vec::new(),
         after: None,
+        refused_because: None,
     }
 }

@@ -39,6 +39,12 @@ fn declared_validator(schema: &Value) -> Result<Arc<accord_dsl::schema::Validato
     Ok(compiled)
 }
 
+/// Whether a tool's `inputSchema` refuses `arguments` (a schema that does
+/// not compile refuses nothing).
+pub fn refuses(schema: &Value, arguments: &Value) -> bool {
+    declared_validator(schema).is_ok_and(|v| !v.is_valid(arguments))
+}
+
 /// `structuredContent` against the consumer's own schema.
 pub fn consumer_schema(schema: &Value, result: &Value, out: &mut Vec<Finding>) {
     // the broker and the loader refuse a contract whose schema does not compile

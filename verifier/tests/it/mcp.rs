@@ -71,8 +71,12 @@ fn contract(era: &str) -> SourcedContract {
         "tool": "work_plan_commit",
         "arguments": {"tenant_id": "tenant-a", "plan_id": "plan-1", "approval_id": "approval-never-granted"},
         "result": {"isError": true}});
+    let oversize = json!({"type": "MCP/ToolCall", "description": "an oversize title is refused",
+        "providerStates": alice(), "auth": {"principal": "alice", "tenant": "tenant-a"}, "negative": true,
+        "tool": "work_plan_draft", "arguments": {"tenant_id": "tenant-a", "title": "t".repeat(201)},
+        "result": {"isError": true}});
     let doc = json!({"consumer": {"name": "orchestrator"}, "provider": {"name": "planning-tools"},
-        "interactions": [lookup, draft, missing, other_tenant, unknown_tool, commit, unapproved],
+        "interactions": [lookup, draft, missing, other_tenant, unknown_tool, commit, unapproved, oversize],
         "metadata": {"pactSpecification": {"version": "4.0"},
             "accord": {"formatVersion": "1.0", "mcp": era, "jsonSchema": "2020-12"}}});
     SourcedContract::new(
@@ -212,7 +216,7 @@ fn the_modern_era_sends_its_headers_and_envelope_and_the_legacy_era_a_session() 
 
 #[test]
 fn each_fault_is_caught_with_its_code_on_its_interaction() {
-    let cases: [(McpFault, &str, &str); 14] = [
+    let cases: [(McpFault, &str, &str); 15] = [
         (
             McpFault::ReadOnlyWrites,
             "look up a plan",
@@ -256,6 +260,12 @@ fn each_fault_is_caught_with_its_code_on_its_interaction() {
             "draft a plan",
             "INVALID_INPUT_ACCEPTED",
         ),
+        // a served negative whose arguments the schema forbids is named so
+        (
+            McpFault::InvalidInputAccepted,
+            "an oversize title is refused",
+            "INVALID_INPUT_ACCEPTED",
+        ),
         (
             McpFault::ApprovalBypassed,
             "a commit without approval is refused",
@@ -296,7 +306,10 @@ fn each_fault_is_caught_with_its_code_on_its_interaction() {
             );
             // one fault, one reason code (a tool that writes also moves the
             // counters of the lookups that declare no side effects)
-            let also: &[&str] = if fault == McpFault::ReadOnlyWrites {
+            let also: &[&str] = if matches!(
+                fault,
+                McpFault::ReadOnlyWrites | McpFault::InvalidInputAccepted
+            ) {
                 &["UNEXPECTED_SIDE_EFFECT"]
             } else {
                 &[]
