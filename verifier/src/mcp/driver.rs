@@ -226,42 +226,8 @@ impl McpDriver {
             (Some(_), None) => exchange.observe().await.ok().flatten(),
             (None, _) => None,
         };
-        let id = self.id();
-        let mut reply = endpoint
-            .call(
-                era,
-                session.as_ref(),
-                Some(id),
-                "tools/call",
-                params.clone(),
-            )
-            .await?;
-        // an expired legacy session is a 404: open a new one once
-        if matches!(era, Era::Legacy(_)) && reply.status == 404 {
-            match self.session(&endpoint, era, &key, true).await? {
-                Ok(s) => session = Some(s),
-                Err(refused) => {
-                    let judged = sent(
-                        call,
-                        era,
-                        &refused,
-                        None,
-                        negative,
-                        exchange.mcp_unknown_tool,
-                    );
-                    return Ok((judged, refused));
-                }
-            }
-            reply = endpoint
-                .call(
-                    era,
-                    session.as_ref(),
-                    Some(self.id()),
-                    "tools/call",
-                    params.clone(),
-                )
-                .await?;
-        }
+        // in the profile's session; an expired one is reopened once
+        let reply = self.call_tool(&endpoint, era, params.clone()).await?;
         let mut judged = sent(
             call,
             era,
