@@ -7,8 +7,7 @@
 use accord_dsl::Interaction;
 use serde_json::{Map, Value};
 
-use crate::driver::Sent;
-use crate::driver::{Authorization, Driver, Exchange};
+use crate::driver::{Authorization, Driver, Exchange, Sent};
 use crate::error::VerifyError;
 use crate::finding::{Finding, Layer, codes};
 use crate::replay::Context;
