@@ -85,6 +85,10 @@ pub enum VerifyError {
         interaction: String,
         principal: String,
     },
+    /// Several interactions need what the configuration does not give
+    /// (found before the first request).
+    #[error("the contracts cannot be run as configured: {}", .0.iter().map(ToString::to_string).collect::<Vec<_>>().join("; "))]
+    CannotRun(Vec<VerifyError>),
 }
 
 /// What was wrong with an observation.

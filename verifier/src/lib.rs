@@ -29,6 +29,7 @@ pub mod load;
 pub mod mcp;
 pub mod message_driver;
 pub mod observe;
+mod preflight;
 mod probing;
 pub mod publish;
 pub mod render;

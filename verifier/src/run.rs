@@ -141,13 +141,20 @@ impl Plan {
             .enumerate()
             .flat_map(|(n, c)| schedule(config, c).into_iter().map(move |chain| (n, chain)))
             .collect();
-        if let Some(p) = progress {
-            p.planned(queue.iter().map(|(_, chain)| chain.len()).sum());
-        }
-        let unrunnable = contracts
+        let unrunnable: Vec<Vec<String>> = contracts
             .iter()
             .map(|c| crate::load::unrunnable(c))
             .collect();
+        // what is refused as unrunnable is never sent: it needs nothing
+        let runnable: VecDeque<_> = queue
+            .iter()
+            .filter(|(n, _)| unrunnable.get(*n).is_none_or(Vec::is_empty))
+            .cloned()
+            .collect();
+        crate::preflight::check(config, &contracts, &runnable)?;
+        if let Some(p) = progress {
+            p.planned(queue.iter().map(|(_, chain)| chain.len()).sum());
+        }
         Ok(Plan {
             contracts,
             unrunnable,

@@ -203,3 +203,46 @@ fn a_repeat_beyond_the_cap_is_an_operational_error_not_an_endless_run() {
         "{err}"
     );
 }
+
+#[test]
+fn what_a_run_needs_is_checked_before_the_first_request_naming_every_missing_piece() {
+    let mut as_carol = http(
+        "secure as carol",
+        json!({"method": "GET", "path": "/secure"}),
+        json!({"status": 200}),
+    );
+    as_carol["auth"] = json!({"principal": "carol"});
+    let fine = http(
+        "get",
+        json!({"method": "GET", "path": "/items/1"}),
+        json!({"status": 200}),
+    );
+    // nothing listens here: a run that sent anything would report it
+    let mut cfg = accord_verifier::VerifyConfig::new(
+        "items",
+        "http://127.0.0.1:9",
+        accord_verifier::ContractSource::Loaded(vec![]),
+    );
+    cfg.source = config(
+        &provider(),
+        vec![contract(vec![
+            fine,
+            create(json!({"records": 1})),
+            as_carol,
+        ])],
+    )
+    .source;
+    let err = verify_blocking(&cfg).expect_err("refused up front");
+    let VerifyError::CannotRun(problems) = &err else {
+        panic!("not a preflight refusal: {err}");
+    };
+    assert!(
+        matches!(problems[0], VerifyError::ObservationRequired { .. }),
+        "{err}"
+    );
+    assert!(
+        matches!(&problems[1], VerifyError::UnknownPrincipal { principal, .. } if principal == "carol"),
+        "{err}"
+    );
+    assert_eq!(problems.len(), 2, "{err}");
+}
