@@ -104,8 +104,6 @@ const RELATIONS: &[(&str, &str, &str)] = &[
         "/pacticipants/{pacticipant}/latest-version/{tag}",
         "Latest pacticipant version with the specified tag",
     ),
-    ("pb:webhooks", "/webhooks", "Webhooks"),
-    ("pb:webhook", "/webhooks/{uuid}", "Webhook"),
     ("pb:integrations", "/integrations", "Integrations"),
     (
         "pb:pacticipant-version-tag",
@@ -174,4 +172,34 @@ pub async fn get_index(base: BaseUrl) -> HttpResponse {
         );
     }
     hal::ok(&json!({ "_links": value }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::RELATIONS;
+
+    #[test]
+    fn every_advertised_relation_is_served() {
+        // a template's path, its placeholders filled with a plain word
+        let filled = |t: &str| {
+            let path = t.split('?').next().unwrap_or(t);
+            path.split('/')
+                .map(|seg| if seg.starts_with('{') { "x" } else { seg })
+                .collect::<Vec<_>>()
+                .join("/")
+        };
+        let unserved: Vec<&str> = RELATIONS
+            .iter()
+            .filter(|(_, path, _)| {
+                crate::routes::find("GET", &filled(path)).is_none()
+                    && crate::routes::find("POST", &filled(path)).is_none()
+                    && crate::routes::find("PUT", &filled(path)).is_none()
+            })
+            .map(|(rel, _, _)| *rel)
+            .collect();
+        assert!(
+            unserved.is_empty(),
+            "advertised but not served: {unserved:?}"
+        );
+    }
 }
