@@ -49,8 +49,14 @@ impl std::fmt::Debug for RunningBroker {
     }
 }
 
-/// Opens the pool, runs migrations and binds; returns before serving.
+/// Binds, then opens the pool and runs migrations; returns before serving.
+/// Binding first: a busy port leaves no database file behind.
 pub fn start(config: BrokerConfig) -> Result<RunningBroker, StartError> {
+    let listener =
+        std::net::TcpListener::bind(&config.bind).map_err(|source| StartError::Bind {
+            bind: config.bind.clone(),
+            source,
+        })?;
     let pool = db::connect(&config.database_url, config.pool_size)?;
     let mut conn = pool.get().map_err(StoreError::Pool)?;
     let applied = db::run_migrations(&mut conn)?;
@@ -62,11 +68,6 @@ pub fn start(config: BrokerConfig) -> Result<RunningBroker, StartError> {
         migrations = applied.len(),
         "database ready"
     );
-    let listener =
-        std::net::TcpListener::bind(&config.bind).map_err(|source| StartError::Bind {
-            bind: config.bind.clone(),
-            source,
-        })?;
     let addr = listener.local_addr().map_err(|source| StartError::Bind {
         bind: config.bind.clone(),
         source,

@@ -130,3 +130,18 @@ fn a_token_closes_the_broker_to_anonymous_writes() {
         .code(2)
         .stderr(contains("HTTP 403"));
 }
+
+#[test]
+fn serve_on_a_busy_port_fails_and_leaves_no_database_behind() {
+    let busy = std::net::TcpListener::bind("127.0.0.1:0").expect("a port");
+    let addr = busy.local_addr().expect("its address").to_string();
+    let dir = crate::support::temp_dir("serve-busy-port");
+    let db = dir.join("accord.db");
+    accord()
+        .args(["serve", "--bind", &addr, "--database-url"])
+        .arg(&db)
+        .assert()
+        .failure()
+        .stderr(contains("cannot listen on"));
+    assert!(!db.exists(), "{} was created", db.display());
+}
