@@ -61,6 +61,7 @@ impl From<RoleArg> for Role {
 
 /// Runs a token subcommand.
 pub fn run(args: TokenArgs) -> anyhow::Result<Outcome> {
+    refuse_a_missing_sqlite_file(&args.database_url)?;
     let pool = db::connect(&args.database_url, 1).context("cannot open the database")?;
     let mut conn = pool.get().context("cannot open the database")?;
     db::run_migrations(&mut conn).context("migration failed")?;
@@ -105,4 +106,21 @@ pub fn run(args: TokenArgs) -> anyhow::Result<Outcome> {
         }
     }
     Ok(Outcome::Pass)
+}
+
+/// A token in a SQLite file that no broker uses is a token no broker
+/// knows: `accord serve` creates the database, token commands only use it.
+fn refuse_a_missing_sqlite_file(url: &str) -> anyhow::Result<()> {
+    if db::Backend::of_url(url) != db::Backend::Sqlite {
+        return Ok(());
+    }
+    let path = std::path::Path::new(db::sqlite_path(url));
+    if path.as_os_str() == ":memory:" || path.exists() {
+        return Ok(());
+    }
+    let shown = std::env::current_dir().map_or_else(|_| path.to_path_buf(), |d| d.join(path));
+    bail!(
+        "no broker database at {}: `accord serve` creates it; run this next to the broker's database, or pass --database-url (or DATABASE_URL)",
+        shown.display()
+    )
 }

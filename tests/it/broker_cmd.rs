@@ -145,3 +145,25 @@ fn serve_on_a_busy_port_fails_and_leaves_no_database_behind() {
         .stderr(contains("cannot listen on"));
     assert!(!db.exists(), "{} was created", db.display());
 }
+
+#[test]
+fn a_token_command_refuses_a_database_that_does_not_exist() {
+    let dir = crate::support::temp_dir("token-no-db");
+    let db = dir.join("accord.db");
+    accord()
+        .args([
+            "token",
+            "create",
+            "--role",
+            "write",
+            "--name",
+            "ci",
+            "--database-url",
+        ])
+        .arg(&db)
+        .assert()
+        .failure()
+        .stderr(contains("no broker database at"))
+        .stderr(contains("accord.db"));
+    assert!(!db.exists(), "{} was created", db.display());
+}
