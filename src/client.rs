@@ -223,7 +223,7 @@ impl BrokerClient {
                         n => format!(" (after {n} retries)"),
                     };
                     return Err(anyhow::Error::new(err).context(format!(
-                        "cannot reach the broker: {method} {url} failed{tried}"
+                        "cannot reach the broker: {method} {url} failed{tried} — is `accord serve` running there, and is --broker-url (or ACCORD_BROKER_URL) right?"
                     )));
                 }
             };
@@ -348,6 +348,11 @@ pub fn describe_error(reply: &Reply) -> String {
     if reply.retries > 0 {
         text.push_str(&format!(" (after {} retries)", reply.retries));
     }
+    text.push_str(match reply.status {
+        401 => " — pass a token with --token (or ACCORD_BROKER_TOKEN), or --broker-username and --broker-password",
+        403 => " — the credential's role does not allow this (read < write < admin; see `accord token list`)",
+        _ => "",
+    });
     text
 }
 
@@ -384,5 +389,22 @@ mod tests {
             retries: 3,
         };
         assert_eq!(describe_error(&reply), "HTTP 503 (after 3 retries)");
+    }
+
+    #[test]
+    fn a_refused_credential_says_how_to_pass_one() {
+        let reply = |status| Reply {
+            status,
+            body: serde_json::json!({"detail": "a token is required"}),
+            retries: 0,
+        };
+        let unauthorized = describe_error(&reply(401));
+        assert!(
+            unauthorized.starts_with("HTTP 401: a token is required — pass a token with --token"),
+            "{unauthorized}"
+        );
+        assert!(unauthorized.contains("ACCORD_BROKER_TOKEN"));
+        assert!(describe_error(&reply(403)).contains("role"));
+        assert!(!describe_error(&reply(404)).contains(" — "));
     }
 }

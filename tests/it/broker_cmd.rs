@@ -73,7 +73,8 @@ fn a_token_closes_the_broker_to_anonymous_writes() {
         .env_remove("PACT_BROKER_TOKEN")
         .assert()
         .code(2)
-        .stderr(contains("HTTP 401"));
+        .stderr(contains("HTTP 401"))
+        .stderr(contains("--token (or ACCORD_BROKER_TOKEN)"));
     accord()
         .args([
             "pacticipant",
