@@ -45,7 +45,7 @@ pub enum VerifyError {
     #[error("cannot build the HTTP client")]
     Client(#[source] reqwest::Error),
     /// A configured URL is not a valid absolute URL.
-    #[error("invalid URL for {what}: {url}")]
+    #[error("invalid URL for {what}: {url}{}", if url.contains("://") { "" } else { " (an http:// or https:// URL, e.g. http://127.0.0.1:8080)" })]
     InvalidUrl { what: &'static str, url: String },
     /// The async runtime could not be started.
     #[error("cannot start the async runtime")]

@@ -246,3 +246,17 @@ fn what_a_run_needs_is_checked_before_the_first_request_naming_every_missing_pie
     );
     assert_eq!(problems.len(), 2, "{err}");
 }
+
+#[test]
+fn a_provider_url_without_a_scheme_suggests_one() {
+    let cfg = accord_verifier::VerifyConfig::new(
+        "items",
+        "127.0.0.1:8080",
+        accord_verifier::ContractSource::Loaded(vec![]),
+    );
+    let err = verify_blocking(&cfg).expect_err("refused").to_string();
+    assert!(
+        err.contains("127.0.0.1:8080 (an http:// or https:// URL"),
+        "{err}"
+    );
+}
