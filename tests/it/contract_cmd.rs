@@ -193,3 +193,22 @@ fn compile_into_a_fifo_writes_through_it_and_leaves_it_a_fifo() {
     let contract: Value = serde_json::from_str(&text).expect("the contract came through the FIFO");
     assert_eq!(contract["metadata"]["accord"]["a2a"], "1.0");
 }
+
+#[test]
+fn lint_warns_about_a_typo_inside_a_response_and_suggests_the_key() {
+    let dir = temp_dir("lint-typo");
+    let file = dir.join("typo.json");
+    let pact = r#"{"consumer":{"name":"web"},"provider":{"name":"items"},
+        "interactions":[{"type":"Synchronous/HTTP","description":"get","request":{"method":"GET","path":"/"},"response":{"statsu":200}}],
+        "metadata":{"pactSpecification":{"version":"4.0"}}}"#;
+    std::fs::write(&file, pact).expect("write");
+    let out = accord()
+        .args(["contract", "lint"])
+        .arg(&file)
+        .output()
+        .expect("runs");
+    let text = stdout_of(&out);
+    assert!(text.contains("UNKNOWN_ATTRIBUTE"), "{text}");
+    assert!(text.contains("$.interactions[0].response.statsu"), "{text}");
+    assert!(text.contains("did you mean `status`?"), "{text}");
+}

@@ -22,6 +22,7 @@
 //! | `INVALID_SCHEMA` | error | an embedded JSON Schema that does not compile as 2020-12 (not a schema, or a `$ref` that cannot resolve offline) |
 //! | `MCP_NO_EXPECTATION` | error | an `MCP/ToolCall` with neither `result` nor `error` (`result: null` counts as none) |
 //! | `MCP_RESULT_AND_ERROR` | error | an `MCP/ToolCall` with both |
+//! | `UNKNOWN_ATTRIBUTE` | warning | a key Accord does not know in an HTTP request or response, an MCP call, an `mcpTools` entry or the `agentCard` (kept, checks nothing; a close known name is suggested) |
 //!
 //! Some errors mean a verifier cannot run the contract at all
 //! ([`BLOCKING`]): the broker refuses to store such a contract (422) and the
@@ -144,6 +145,7 @@ pub fn lint(contract: &Contract) -> Vec<LintProblem> {
         check_accord(i, interaction, &mut problems);
     }
     check_protocol_pins(contract, &mut problems);
+    super::lint_keys::check_keys(contract, &mut problems);
     problems
 }
 

@@ -13,6 +13,7 @@ mod json;
 mod lint;
 mod lint_accord;
 mod lint_generators;
+mod lint_keys;
 pub mod parts;
 mod read;
 mod read_interaction;

@@ -1,0 +1,159 @@
+//! `UNKNOWN_ATTRIBUTE` (warning): a key that Accord does not know, inside an
+//! object whose keys are all defined (an HTTP request or response, an MCP
+//! call, an `mcpTools` entry, the `agentCard`). Such keys are kept, as
+//! Pact's robustness rule asks, but a typo (`"statsu"`) would otherwise pass
+//! unnoticed and check nothing; a close known name is suggested.
+
+use serde_json::{Map, Value};
+
+use super::lint::{LintProblem, Severity};
+use crate::model::{Contract, Interaction};
+
+const REQUEST: &[&str] = &[
+    "method",
+    "path",
+    "query",
+    "headers",
+    "body",
+    "matchingRules",
+    "generators",
+];
+const RESPONSE: &[&str] = &["status", "headers", "body", "matchingRules", "generators"];
+const MCP_CALL: &[&str] = &[
+    "tool",
+    "arguments",
+    "matchingRules",
+    "generators",
+    "result",
+    "error",
+];
+const MCP_TOOL: &[&str] = &[
+    "name",
+    "profile",
+    "arguments",
+    "resultFields",
+    "annotations",
+    "approval",
+];
+const AGENT_CARD: &[&str] = &[
+    "skills",
+    "defaultInputModes",
+    "defaultOutputModes",
+    "capabilities",
+    "interfaces",
+    "extensions",
+    "securitySchemes",
+];
+
+/// The unknown keys of the contract's closed objects.
+pub(super) fn check_keys(contract: &Contract, problems: &mut Vec<LintProblem>) {
+    for (i, interaction) in contract.interactions.iter().enumerate() {
+        let at = format!("$.interactions[{i}]");
+        match interaction {
+            Interaction::Http(h) => {
+                unknown(
+                    &h.request.extra,
+                    REQUEST,
+                    &format!("{at}.request"),
+                    problems,
+                );
+                unknown(
+                    &h.response.extra,
+                    RESPONSE,
+                    &format!("{at}.response"),
+                    problems,
+                );
+            }
+            Interaction::McpToolCall(c) => unknown(&c.call.extra, MCP_CALL, &at, problems),
+            _ => {}
+        }
+    }
+    for (i, tool) in contract.mcp_tools.iter().enumerate() {
+        unknown(&tool.extra, MCP_TOOL, &format!("$.mcpTools[{i}]"), problems);
+    }
+    if let Some(card) = &contract.agent_card {
+        unknown(&card.extra, AGENT_CARD, "$.agentCard", problems);
+    }
+}
+
+fn unknown(extra: &Map<String, Value>, known: &[&str], at: &str, problems: &mut Vec<LintProblem>) {
+    for key in extra.keys() {
+        let hint = known
+            .iter()
+            .filter(|k| distance(&key.to_ascii_lowercase(), &k.to_ascii_lowercase()) <= 2)
+            .min_by_key(|k| distance(key, k))
+            .map_or_else(String::new, |k| format!("; did you mean `{k}`?"));
+        let message = format!(
+            "`{key}` is not an attribute Accord knows here: it is kept but checks nothing{hint}"
+        );
+        problems.push(LintProblem::new(
+            Severity::Warning,
+            "UNKNOWN_ATTRIBUTE",
+            format!("{at}.{key}"),
+            message,
+        ));
+    }
+}
+
+/// Levenshtein distance, on characters.
+fn distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut prev = row[0];
+        row[0] = i + 1;
+        for (j, cb) in b.iter().enumerate() {
+            let next = if ca == *cb {
+                prev
+            } else {
+                1 + prev.min(row[j]).min(row[j + 1])
+            };
+            prev = row[j + 1];
+            row[j + 1] = next;
+        }
+    }
+    row[b.len()]
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    fn problems(doc: Value) -> Vec<(String, String)> {
+        let c = crate::pact::from_value(&doc, "t").expect("readable");
+        let mut out = Vec::new();
+        check_keys(&c, &mut out);
+        out.into_iter().map(|p| (p.path, p.message)).collect()
+    }
+
+    #[test]
+    fn a_typo_in_a_response_is_named_with_a_suggestion() {
+        let doc = json!({"consumer": {"name": "c"}, "provider": {"name": "p"},
+            "interactions": [{"type": "Synchronous/HTTP", "description": "d",
+                "request": {"method": "GET", "path": "/"}, "response": {"statsu": 200}}],
+            "metadata": {"pactSpecification": {"version": "4.0"}}});
+        let found = problems(doc);
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert_eq!(found[0].0, "$.interactions[0].response.statsu");
+        assert!(
+            found[0].1.contains("did you mean `status`?"),
+            "{}",
+            found[0].1
+        );
+    }
+
+    #[test]
+    fn known_keys_and_far_names_get_no_suggestion() {
+        let doc = json!({"consumer": {"name": "c"}, "provider": {"name": "p"},
+            "interactions": [{"type": "Synchronous/HTTP", "description": "d",
+                "request": {"method": "GET", "path": "/", "x-team-note": "keep"}, "response": {"status": 200}}],
+            "metadata": {"pactSpecification": {"version": "4.0"}}});
+        let found = problems(doc);
+        assert_eq!(found.len(), 1);
+        assert!(!found[0].1.contains("did you mean"), "{}", found[0].1);
+        assert_eq!(distance("statsu", "status"), 2);
+        assert_eq!(distance("", "abc"), 3);
+    }
+}
