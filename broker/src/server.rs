@@ -126,6 +126,26 @@ fn app(
         .wrap(from_fn(crate::auth::middleware))
         .wrap(from_fn(crate::negotiate::middleware))
         .wrap(from_fn(crate::limits::middleware))
+        .wrap(from_fn(access_log))
+}
+
+/// One line per request at info level: method, path, status and duration —
+/// never a header, a query or a body (they may carry credentials).
+async fn access_log(
+    req: actix_web::dev::ServiceRequest,
+    next: actix_web::middleware::Next<impl actix_web::body::MessageBody>,
+) -> Result<actix_web::dev::ServiceResponse<impl actix_web::body::MessageBody>, actix_web::Error> {
+    let start = std::time::Instant::now();
+    let method = req.method().clone();
+    let path = req.path().to_owned();
+    let answered = next.call(req).await;
+    let status = match &answered {
+        Ok(r) => r.status().as_u16(),
+        Err(e) => e.as_response_error().status_code().as_u16(),
+    };
+    let ms = u64::try_from(start.elapsed().as_millis()).unwrap_or(u64::MAX);
+    tracing::info!(%method, path = %path, status, ms, "request");
+    answered
 }
 
 /// What serves one accepted connection: the socket wrapped so that

@@ -116,6 +116,7 @@ pub fn run(args: ServeArgs) -> anyhow::Result<Outcome> {
             .server
             .await
             .context("the broker stopped with an error")?;
+        tracing::info!("accord broker stopped");
         Ok(Outcome::Pass)
     })
 }

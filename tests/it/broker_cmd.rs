@@ -168,3 +168,64 @@ fn a_token_command_refuses_a_database_that_does_not_exist() {
         .stderr(contains("accord.db"));
     assert!(!db.exists(), "{} was created", db.display());
 }
+
+#[test]
+fn serve_logs_one_line_per_request_without_credentials_and_a_line_on_shutdown() {
+    use std::io::{BufRead, BufReader, Read, Write};
+    use std::process::{Command, Stdio};
+    let dir = crate::support::temp_dir("serve-access-log");
+    let mut child = Command::new(assert_cmd::cargo::cargo_bin("accord"))
+        .args(["serve", "--bind", "127.0.0.1:0", "--database-url"])
+        .arg(dir.join("accord.db"))
+        .env("RUST_LOG", "info")
+        .env_remove("DATABASE_URL")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("accord serve starts");
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().expect("stdout"))
+        .read_line(&mut line)
+        .expect("the listening line");
+    let addr = line
+        .split_whitespace()
+        .find_map(|w| w.strip_prefix("http://"))
+        .expect("an address")
+        .to_owned();
+    let mut conn = std::net::TcpStream::connect(&addr).expect("connects");
+    write!(
+        conn,
+        "GET /pacticipants?q=query-secret HTTP/1.1\r\nHost: {addr}\r\nAuthorization: Bearer header-secret\r\nConnection: close\r\n\r\n"
+    )
+    .expect("sent");
+    let mut answer = String::new();
+    let _ = conn.read_to_string(&mut answer);
+    let pid = child.id().to_string();
+    Command::new("kill")
+        .args(["-INT", &pid])
+        .status()
+        .expect("kill runs");
+    let mut stderr = String::new();
+    child
+        .stderr
+        .take()
+        .expect("stderr")
+        .read_to_string(&mut stderr)
+        .expect("stderr read");
+    let _ = child.wait();
+    let request = stderr
+        .lines()
+        .find(|l| l.contains("request") && l.contains("/pacticipants"))
+        .unwrap_or_else(|| panic!("no access line: {stderr}"));
+    // an unknown bearer token: refused, and logged like any request
+    assert!(
+        request.contains("method=GET") && request.contains("status=401"),
+        "{request}"
+    );
+    assert!(request.contains("ms="), "{request}");
+    assert!(
+        !stderr.contains("header-secret") && !stderr.contains("query-secret"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("accord broker stopped"), "{stderr}");
+}
