@@ -181,6 +181,10 @@ async fn authorize(state: &AppState, req: &ServiceRequest) -> Result<Option<Call
     if is_public(path) {
         return Ok(None);
     }
+    // badges are meant to be embedded where no credential can go
+    if state.config.public_badges && req.method() == Method::GET && path.ends_with("/badge") {
+        return Ok(None);
+    }
     let needed = required_role(req.method(), path);
     let caller = identify(state, presented(req)).await?;
     if let Some(caller) = caller {

@@ -29,6 +29,9 @@ pub struct BrokerConfig {
     pub head_timeout: std::time::Duration,
     /// Let anonymous clients read even when tokens or accounts exist.
     pub public_read: bool,
+    /// Let anonymous clients read badges (`GET …/badge`) even when tokens
+    /// or accounts exist, as the Pact Broker's public badge access does.
+    pub public_badges: bool,
     /// HTTP Basic accounts (the Pact Broker's read/write and read-only users).
     pub accounts: Vec<BasicAccount>,
     /// Database connections in the pool.
@@ -48,6 +51,7 @@ impl BrokerConfig {
             body_timeout: DEFAULT_BODY_TIMEOUT,
             head_timeout: DEFAULT_HEAD_TIMEOUT,
             public_read: false,
+            public_badges: false,
             accounts: Vec::new(),
             pool_size: 8,
             workers: None,

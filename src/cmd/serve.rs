@@ -33,6 +33,10 @@ pub struct ServeArgs {
     /// Let clients without credentials read even when tokens or accounts exist.
     #[arg(long)]
     public_read: bool,
+    /// Let clients without credentials read badges (`GET …/badge`), so they can be
+    /// embedded, while the rest of the broker needs a credential.
+    #[arg(long)]
+    public_badges: bool,
     /// HTTP Basic user with the write role (Pact's --broker-username), as USER:PASSWORD.
     #[arg(
         long,
@@ -74,6 +78,7 @@ impl ServeArgs {
         config.body_limit = self.body_limit;
         config.body_timeout = std::time::Duration::from_secs(self.body_timeout);
         config.public_read = self.public_read;
+        config.public_badges = self.public_badges;
         config.pool_size = self.pool_size;
         if let Some(a) = &self.basic_auth {
             config

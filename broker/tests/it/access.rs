@@ -165,3 +165,33 @@ fn basic_accounts_and_public_read() {
     );
     assert_eq!(wrong.status, 401);
 }
+
+#[test]
+fn public_badges_open_the_badges_and_nothing_else() {
+    let closed = |public_badges: bool| {
+        TestApp::start(TestDb::Sqlite, move |c| {
+            c.public_badges = public_badges;
+            c.accounts.push(BasicAccount {
+                username: "ci".into(),
+                password: "s3cret".into(),
+                role: Role::Write,
+            });
+        })
+    };
+    let badge = "/pacts/provider/Bar/consumer/Foo/latest/badge";
+    let app = closed(false);
+    assert_eq!(app.get(badge).status, 401, "closed by default");
+    let app = closed(true);
+    assert_eq!(app.get(badge).status, 200, "badges are public");
+    assert_eq!(
+        app.get("/pacticipants").status,
+        401,
+        "the rest stays closed"
+    );
+    assert_eq!(
+        app.post("/pacts/provider/Bar/consumer/Foo/latest/badge", &json!({}))
+            .status,
+        401,
+        "only reads of a badge"
+    );
+}
