@@ -28,7 +28,7 @@ use crate::client::{BrokerArgs, BrokerClient};
 #[derive(Debug, Args)]
 pub struct VerifyArgs {
     /// The provider's name (contracts for another provider are refused).
-    #[arg(long)]
+    #[arg(long, visible_alias = "provider-name")]
     provider: String,
     /// Base URL of the provider under test.
     #[arg(long)]
@@ -37,12 +37,12 @@ pub struct VerifyArgs {
     #[arg(long)]
     provider_version: Option<String>,
     /// The provider version's branch (selects pending pacts; recorded on publish).
-    #[arg(long, value_name = "BRANCH")]
+    #[arg(long, value_name = "BRANCH", visible_alias = "provider-version-branch")]
     provider_branch: Option<String>,
     /// A tag for the provider version (repeatable, or comma-separated).
     #[arg(
         long = "provider-tag",
-        alias = "provider-tags",
+        visible_alias = "provider-tags",
         value_name = "TAG",
         value_delimiter = ','
     )]
@@ -51,7 +51,7 @@ pub struct VerifyArgs {
     #[arg(long = "contract", value_name = "FILE", num_args = 1.., conflicts_with = "broker_url")]
     contracts: Vec<PathBuf>,
     /// Pacts to verify by URL, e.g. a broker webhook's ${pactbroker.pactUrl} (read with the broker credentials; --publish posts to each pact's own link).
-    #[arg(long = "pact-url", alias = "url", value_name = "URL", num_args = 1.., conflicts_with_all = ["contracts", "selectors", "consumer_version_tags", "enable_pending", "include_wip_since"])]
+    #[arg(long = "pact-url", visible_alias = "url", value_name = "URL", num_args = 1.., conflicts_with_all = ["contracts", "selectors", "consumer_version_tags", "enable_pending", "include_wip_since"])]
     pact_urls: Vec<String>,
     #[command(flatten)]
     broker: BrokerArgs,
@@ -65,7 +65,12 @@ pub struct VerifyArgs {
     #[arg(long, conflicts_with = "contracts")]
     enable_pending: bool,
     /// Also verify work-in-progress pacts created since DATE (pending too).
-    #[arg(long, value_name = "DATE", conflicts_with = "contracts")]
+    #[arg(
+        long,
+        value_name = "DATE",
+        conflicts_with = "contracts",
+        visible_alias = "include-wip-pacts-since"
+    )]
     include_wip_since: Option<String>,
     /// Publish the results to the broker (needs --provider-version).
     #[arg(long, requires = "provider_version", conflicts_with = "contracts")]

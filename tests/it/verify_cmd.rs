@@ -202,3 +202,34 @@ fn a_directory_stands_for_its_json_files_in_name_order() {
             "holds no contract (*.json) files",
         ));
 }
+
+#[test]
+fn pact_verifier_flag_names_work_as_aliases() {
+    let p = HttpProvider::start().expect("provider");
+    let dir = temp_dir("verify-aliases");
+    let file = contract_file(&dir, "web", false);
+    let run = accord()
+        .args(["verify", "--provider-name", "items", "--provider-base-url"])
+        .arg(p.base_url())
+        .arg("--state-change-url")
+        .arg(p.state_change_url())
+        .arg("--contract")
+        .arg(&file)
+        .assert()
+        .code(0);
+    assert!(stdout(&run).contains("Verification PASSED"));
+    let help = accord().args(["verify", "--help"]).assert().code(0);
+    let text = stdout(&help);
+    for alias in [
+        "--provider-name",
+        "--url",
+        "--provider-version-branch",
+        "--provider-tags",
+        "--include-wip-pacts-since",
+    ] {
+        assert!(
+            text.contains(&format!("[alias: {alias}]")),
+            "{alias} is not listed: {text}"
+        );
+    }
+}
