@@ -30,9 +30,18 @@ pub struct VerifyArgs {
     /// The provider's name (contracts for another provider are refused).
     #[arg(long, visible_alias = "provider-name")]
     provider: String,
-    /// Base URL of the provider under test.
-    #[arg(long)]
-    provider_base_url: String,
+    /// Base URL of the provider under test (or Pact verifier's --hostname/--port/--scheme).
+    #[arg(long, required_unless_present = "port", conflicts_with_all = ["hostname", "port", "scheme"])]
+    provider_base_url: Option<String>,
+    /// Pact verifier's way to give the base URL: the provider's host (default localhost).
+    #[arg(long, requires = "port")]
+    hostname: Option<String>,
+    /// Pact verifier's way to give the base URL: the provider's port.
+    #[arg(long, value_parser = clap::value_parser!(u16).range(1..))]
+    port: Option<u16>,
+    /// Pact verifier's way to give the base URL: http (default) or https.
+    #[arg(long, requires = "port", value_parser = ["http", "https"])]
+    scheme: Option<String>,
     /// The provider version being verified (recorded in the results).
     #[arg(long)]
     provider_version: Option<String>,
@@ -99,7 +108,7 @@ pub struct VerifyArgs {
     /// error (-32602), the official SDKs answer `isError: true`. `warn`: either passes, the
     /// unexpected one is a warning; `spec`: -32602 is required; `sdk`: `isError` passes too.
     #[arg(long, value_enum, default_value = "warn")]
-    mcp_unknown_tool: UnknownToolArg,
+    mcp_unknown_tool: super::verify_parse::UnknownToolArg,
     /// The bearer token of a principal, NAME=TOKEN (repeatable; never printed).
     #[arg(long = "principal", value_name = "NAME=TOKEN")]
     principals: Vec<String>,
@@ -146,14 +155,6 @@ enum Format {
     Text,
     Json,
     Junit,
-}
-
-/// `--mcp-unknown-tool`.
-#[derive(Debug, Clone, Copy, clap::ValueEnum)]
-enum UnknownToolArg {
-    Warn,
-    Spec,
-    Sdk,
 }
 
 /// The pacts fetched from a broker, kept for publishing.
@@ -330,18 +331,23 @@ fn say(args: &VerifyArgs, line: &str) {
 }
 
 fn config(args: &VerifyArgs, source: ContractSource) -> anyhow::Result<VerifyConfig> {
-    let mut config = VerifyConfig::new(&args.provider, &args.provider_base_url, source);
+    let base_url = match (&args.provider_base_url, args.port) {
+        (Some(url), _) => url.clone(),
+        (None, Some(port)) => format!(
+            "{}://{}:{port}",
+            args.scheme.as_deref().unwrap_or("http"),
+            args.hostname.as_deref().unwrap_or("localhost")
+        ),
+        (None, None) => anyhow::bail!("give --provider-base-url (or --hostname and --port)"),
+    };
+    let mut config = VerifyConfig::new(&args.provider, &base_url, source);
     config.provider_version = args.provider_version.clone();
     config.state_change_url = args.state_change_url.clone();
     config.observe_url = args.observe_url.clone();
     config.message_url = args.message_url.clone();
     config.mcp_url = args.mcp_url.clone();
     config.agent_card_url = args.agent_card_url.clone();
-    config.mcp_unknown_tool = match args.mcp_unknown_tool {
-        UnknownToolArg::Warn => accord_verifier::UnknownTool::Warn,
-        UnknownToolArg::Spec => accord_verifier::UnknownTool::Spec,
-        UnknownToolArg::Sdk => accord_verifier::UnknownTool::Sdk,
-    };
+    config.mcp_unknown_tool = args.mcp_unknown_tool.into();
     config.principals = args
         .principals
         .iter()

@@ -1,5 +1,6 @@
 //! Parsing `accord verify`'s arguments that clap cannot: secrets (whose
-//! rejected values must never be repeated) and consumer-version selectors.
+//! rejected values must never be repeated), consumer-version selectors, and
+//! the value enums of its flags.
 
 use accord_verifier::Token;
 use serde_json::Value;
@@ -41,5 +42,23 @@ pub fn parse_selector(text: &str) -> Result<Value, String> {
         Ok(v @ Value::Object(_)) => Ok(v),
         Ok(_) => Err("a selector is a JSON object, e.g. {\"mainBranch\":true}".to_string()),
         Err(e) => Err(format!("not JSON: {e}")),
+    }
+}
+
+/// `--mcp-unknown-tool`.
+#[derive(Debug, Clone, Copy, clap::ValueEnum)]
+pub enum UnknownToolArg {
+    Warn,
+    Spec,
+    Sdk,
+}
+
+impl From<UnknownToolArg> for accord_verifier::UnknownTool {
+    fn from(a: UnknownToolArg) -> Self {
+        match a {
+            UnknownToolArg::Warn => accord_verifier::UnknownTool::Warn,
+            UnknownToolArg::Spec => accord_verifier::UnknownTool::Spec,
+            UnknownToolArg::Sdk => accord_verifier::UnknownTool::Sdk,
+        }
     }
 }

@@ -218,6 +218,31 @@ fn pact_verifier_flag_names_work_as_aliases() {
         .assert()
         .code(0);
     assert!(stdout(&run).contains("Verification PASSED"));
+    // the base URL as Pact verifier gives it
+    let port = p
+        .base_url()
+        .rsplit(':')
+        .next()
+        .expect("a port")
+        .trim_end_matches('/')
+        .to_owned();
+    let by_parts = accord()
+        .args([
+            "verify",
+            "--provider-name",
+            "items",
+            "--hostname",
+            "127.0.0.1",
+            "--port",
+            &port,
+        ])
+        .arg("--state-change-url")
+        .arg(p.state_change_url())
+        .arg("--contract")
+        .arg(&file)
+        .assert()
+        .code(0);
+    assert!(stdout(&by_parts).contains("Verification PASSED"));
     let help = accord().args(["verify", "--help"]).assert().code(0);
     let text = stdout(&help);
     for alias in [
