@@ -7,18 +7,9 @@
 use serde_json::{Map, Value};
 
 use super::lint::{LintProblem, Severity};
+use super::parts::{REQUEST_KEYS, RESPONSE_KEYS};
 use crate::model::{Contract, Interaction};
 
-const REQUEST: &[&str] = &[
-    "method",
-    "path",
-    "query",
-    "headers",
-    "body",
-    "matchingRules",
-    "generators",
-];
-const RESPONSE: &[&str] = &["status", "headers", "body", "matchingRules", "generators"];
 const MCP_CALL: &[&str] = &[
     "tool",
     "arguments",
@@ -53,13 +44,13 @@ pub(super) fn check_keys(contract: &Contract, problems: &mut Vec<LintProblem>) {
             Interaction::Http(h) => {
                 unknown(
                     &h.request.extra,
-                    REQUEST,
+                    REQUEST_KEYS,
                     &format!("{at}.request"),
                     problems,
                 );
                 unknown(
                     &h.response.extra,
-                    RESPONSE,
+                    RESPONSE_KEYS,
                     &format!("{at}.response"),
                     problems,
                 );

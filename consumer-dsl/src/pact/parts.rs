@@ -27,7 +27,7 @@ use body::{body_from_raw, body_from_v4};
 use query::query_from_json;
 pub use query::{parse_query_string, url_decode};
 
-const REQUEST_KEYS: &[&str] = &[
+pub(crate) const REQUEST_KEYS: &[&str] = &[
     "method",
     "path",
     "query",
@@ -36,7 +36,8 @@ const REQUEST_KEYS: &[&str] = &[
     "matchingRules",
     "generators",
 ];
-const RESPONSE_KEYS: &[&str] = &["status", "headers", "body", "matchingRules", "generators"];
+pub(crate) const RESPONSE_KEYS: &[&str] =
+    &["status", "headers", "body", "matchingRules", "generators"];
 const MESSAGE_KEYS: &[&str] = &[
     "contents",
     "metadata",

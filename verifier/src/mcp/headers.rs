@@ -79,27 +79,17 @@ fn judge_probe(reply: &Reply) -> Option<Result<Finding, Finding>> {
             "a request whose Mcp-Method header (tools/call) disagrees with its body (tools/list) was served; MCP 2026-07-28 servers must refuse it (400, -32020)",
         ))),
         Ok(Err(e)) if e.code == -32020 && reply.status == 400 => None,
-        _ if (200..300).contains(&reply.status) || reply.status == 0 => {
-            let detail = format!(
-                "the header-mismatch probe got HTTP {} without a JSON-RPC answer",
-                reply.status
-            );
-            Some(Err(Finding::new(
-                Layer::Protocol,
-                codes::ERROR_CODE_MISMATCH,
-                "Mcp-Method",
-                detail,
-            )))
-        }
         outcome => {
-            let code = match outcome {
-                Ok(Err(e)) => e.code.to_string(),
-                _ => "none".to_owned(),
+            let detail = match outcome {
+                Ok(Err(e)) => format!(
+                    "a header mismatch was refused with HTTP {} and JSON-RPC code {}, not 400 and -32020 (HeaderMismatch)",
+                    reply.status, e.code
+                ),
+                _ => format!(
+                    "the header-mismatch probe got HTTP {} without a JSON-RPC answer",
+                    reply.status
+                ),
             };
-            let detail = format!(
-                "a header mismatch was refused with HTTP {} and JSON-RPC code {code}, not 400 and -32020 (HeaderMismatch)",
-                reply.status
-            );
             Some(Err(Finding::new(
                 Layer::Protocol,
                 codes::ERROR_CODE_MISMATCH,
