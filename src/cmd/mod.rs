@@ -58,26 +58,47 @@ pub struct Cli {
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Compile, lint and digest contracts.
-    #[command(subcommand)]
+    #[command(
+        subcommand,
+        after_help = "Exit codes: 0 success, 1 lint found errors, 2 an unreadable or invalid file.\n\nExamples:\n  accord contract compile examples/planning-agent.yaml -o planning-agent.json\n  accord contract lint planning-agent.json\n  accord contract digest planning-agent.json"
+    )]
     Contract(contract::ContractCommand),
     /// Compare an actual Pact request, response or message with an expected one.
     Match(match_cmd::MatchArgs),
     /// Run the contract broker (Pact Broker compatible) on SQLite or PostgreSQL.
+    #[command(
+        after_help = "Exit codes: 0 stopped (Ctrl-C), 2 could not start (port in use, database unreachable).\n\nExamples:\n  accord serve\n  accord serve --bind 0.0.0.0:9292 --database-url postgres://accord:secret@db/accord --public-badges"
+    )]
     Serve(serve::ServeArgs),
     /// Apply the broker's database migrations.
+    #[command(
+        after_help = "Exit codes: 0 the database is up to date, 2 it could not be migrated.\n\nExample:\n  accord migrate --database-url postgres://accord:secret@db/accord"
+    )]
     Migrate(migrate::MigrateArgs),
     /// Create, list and revoke the broker's API tokens.
+    #[command(
+        after_help = "Exit codes: 0 success, 2 usage error or no such database or token.\n\nExamples:\n  accord token create --role write --name ci          (next to the broker's accord.db)\n  accord token list --database-url postgres://accord:secret@db/accord\n  accord token revoke ci"
+    )]
     Token(token::TokenArgs),
     /// Create, update or list pacticipants on a broker.
+    #[command(
+        after_help = "Exit codes: 0 success, 2 usage error or the broker refused or could not be reached.\n\nExamples:\n  accord pacticipant create --name planning-agent --main-branch main --broker-url http://127.0.0.1:9292\n  accord pacticipant list --broker-url http://127.0.0.1:9292"
+    )]
     Pacticipant(pacticipant::PacticipantArgs),
     /// Create or list the environments deployments and releases go to.
+    #[command(
+        after_help = "Exit codes: 0 success, 2 usage error or the broker refused or could not be reached.\n\nExamples:\n  accord environment create --name production --production --broker-url http://127.0.0.1:9292\n  accord environment list --broker-url http://127.0.0.1:9292"
+    )]
     Environment(environment::EnvironmentArgs),
     /// Record that a version is deployed to an environment (replacing the previous one).
     RecordDeployment(record_deployment::RecordDeploymentArgs),
     /// Record that a version is released to an environment (alongside earlier releases).
     RecordRelease(record_release::RecordReleaseArgs),
     /// Ask a broker whether a version can be deployed (exit 0 yes, 1 no or unknown).
-    #[command(disable_version_flag = true)]
+    #[command(
+        disable_version_flag = true,
+        after_help = "Exit codes: 0 yes, 1 no or unknown (the reasons are printed), 2 usage error or the broker could not be asked.\n\nExample:\n  accord can-i-deploy --pacticipant planning-agent --version 2.0.1 --to-environment production --broker-url http://127.0.0.1:9292"
+    )]
     CanIDeploy(can_i_deploy::CanIDeployArgs),
     /// Replay contracts against a running provider and report findings by layer.
     #[command(
@@ -85,6 +106,9 @@ pub enum Command {
     )]
     Verify(Box<verify::VerifyArgs>),
     /// Publish contracts (Accord or Pact files) for a consumer version.
+    #[command(
+        after_help = "Exit codes: 0 published, 2 usage error, an unreadable or refused contract, or the broker could not be reached.\n\nAccord contracts (A2A/Task, MCP/ToolCall) are published with accord publish; the Pact CLI's publish refuses their interaction types.\n\nExample:\n  accord publish planning-agent.json --consumer-app-version 1.0.0 --branch main --broker-url http://127.0.0.1:9292"
+    )]
     Publish(publish::PublishArgs),
 }
 

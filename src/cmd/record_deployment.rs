@@ -17,7 +17,7 @@ use crate::client::{BrokerArgs, BrokerClient, describe_error, link, segment};
 #[derive(Debug, Args)]
 #[command(
     disable_version_flag = true,
-    after_help = "Example:\n  accord record-deployment --pacticipant planning-agent --version 2.0.1 --environment production --broker-url http://127.0.0.1:9292\n\nThe version previously deployed to that environment (and application instance) is marked as no longer deployed; recording the live version again changes nothing.\nThe environment must exist first: accord environment create --name production --production.\nCan-i-deploy and the deployed/deployedOrReleased consumer version selectors read what this records."
+    after_help = "Exit codes: 0 recorded, 2 usage error, an unknown pacticipant, version or environment, or the broker could not be reached.\n\nExample:\n  accord record-deployment --pacticipant planning-agent --version 2.0.1 --environment production --broker-url http://127.0.0.1:9292\n\nThe version previously deployed to that environment (and application instance) is marked as no longer deployed; recording the live version again changes nothing.\nThe environment must exist first: accord environment create --name production --production.\nCan-i-deploy and the deployed/deployedOrReleased consumer version selectors read what this records."
 )]
 pub struct RecordDeploymentArgs {
     /// The application (pacticipant) that was deployed.

@@ -17,7 +17,7 @@ use crate::client::{BrokerArgs, BrokerClient};
 #[derive(Debug, Args)]
 #[command(
     disable_version_flag = true,
-    after_help = "Example:\n  accord record-release --pacticipant mobile-app --version 3.4.0 --environment app-store --broker-url http://127.0.0.1:9292\n\nEarlier releases stay supported; end support with PATCH {\"currentlySupported\": false} on the released version.\nThe environment must exist first: accord environment create --name app-store --production.\nThe released/deployedOrReleased consumer version selectors and can-i-deploy read what this records."
+    after_help = "Exit codes: 0 recorded, 2 usage error, an unknown pacticipant, version or environment, or the broker could not be reached.\n\nExample:\n  accord record-release --pacticipant mobile-app --version 3.4.0 --environment app-store --broker-url http://127.0.0.1:9292\n\nEarlier releases stay supported; end support with PATCH {\"currentlySupported\": false} on the released version.\nThe environment must exist first: accord environment create --name app-store --production.\nThe released/deployedOrReleased consumer version selectors and can-i-deploy read what this records."
 )]
 pub struct RecordReleaseArgs {
     /// The application (pacticipant) that was released.

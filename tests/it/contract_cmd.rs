@@ -212,3 +212,33 @@ fn lint_warns_about_a_typo_inside_a_response_and_suggests_the_key() {
     assert!(text.contains("$.interactions[0].response.statsu"), "{text}");
     assert!(text.contains("did you mean `status`?"), "{text}");
 }
+
+#[test]
+fn every_command_help_has_an_example_and_its_exit_codes() {
+    let commands = [
+        "contract",
+        "match",
+        "serve",
+        "migrate",
+        "token",
+        "pacticipant",
+        "environment",
+        "record-deployment",
+        "record-release",
+        "can-i-deploy",
+        "verify",
+        "publish",
+    ];
+    for command in commands {
+        let out = accord().args([command, "--help"]).output().expect("runs");
+        let text = stdout_of(&out);
+        assert!(
+            text.contains("Exit codes:"),
+            "{command} --help names no exit codes:\n{text}"
+        );
+        assert!(
+            text.contains("Example"),
+            "{command} --help has no example:\n{text}"
+        );
+    }
+}
