@@ -8,6 +8,7 @@
 
 pub mod ast;
 mod ast_a2a;
+mod ast_fields;
 mod ast_forms;
 mod ast_interaction;
 mod ast_values;
