@@ -42,6 +42,55 @@ pub struct Context {
     pub observe_lock: Arc<tokio::sync::Mutex<()>>,
 }
 
+impl Context {
+    /// The run's context from its configuration: every URL checked, the
+    /// MCP endpoint and the Agent Card defaulting to paths under the base.
+    pub fn new(
+        config: &crate::config::VerifyConfig,
+        drivers: Vec<Arc<dyn Driver>>,
+        observe_lock: Arc<tokio::sync::Mutex<()>>,
+    ) -> Result<Context, VerifyError> {
+        let checked = |what: &'static str, url: &str| -> Result<String, VerifyError> {
+            match reqwest::Url::parse(url) {
+                Ok(u) if u.scheme() == "http" || u.scheme() == "https" => Ok(url.to_string()),
+                _ => Err(VerifyError::InvalidUrl {
+                    what,
+                    url: url.to_string(),
+                }),
+            }
+        };
+        let base_url = checked("the provider base URL", &config.provider_base_url)?;
+        let under_base = |what, url: &Option<String>, default: &str| match url {
+            Some(u) => checked(what, u),
+            None => Ok(format!("{}{default}", base_url.trim_end_matches('/'))),
+        };
+        let optional =
+            |what, url: &Option<String>| url.as_deref().map(|u| checked(what, u)).transpose();
+        Ok(Context {
+            transport: Transport::new(config.limits.clone())?,
+            // Pact's default: the base URL itself
+            message_url: match &config.message_url {
+                Some(u) => checked("the message URL", u)?,
+                None => base_url.clone(),
+            },
+            mcp_url: under_base("the MCP URL", &config.mcp_url, "/mcp")?,
+            agent_card_url: under_base(
+                "the Agent Card URL",
+                &config.agent_card_url,
+                "/.well-known/agent-card.json",
+            )?,
+            mcp_unknown_tool: config.mcp_unknown_tool,
+            state_change_url: optional("the state-change URL", &config.state_change_url)?,
+            observe_url: optional("the observation URL", &config.observe_url)?,
+            principals: config.principals.clone(),
+            custom_headers: config.custom_headers.clone(),
+            drivers,
+            observe_lock,
+            base_url,
+        })
+    }
+}
+
 /// Most sends one interaction's `repeat` may ask for: a contract (perhaps
 /// from a hostile broker) must not keep a run busy for ever.
 pub const MAX_REPEAT: u32 = 1000;

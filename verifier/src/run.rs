@@ -19,7 +19,6 @@ use crate::message_driver::MessageDriver;
 use crate::replay::{Context, replay};
 use crate::report::{ContractResult, InteractionResult, VerificationReport};
 use crate::schedule::chains;
-use crate::transport::Transport;
 
 /// Told how many interactions will be replayed, then each interaction's
 /// result as soon as it is known (for progress output).
@@ -68,7 +67,7 @@ pub fn verify_on_threads(
         let handles: Vec<_> = (0..threads)
             .map(|n| {
                 let lanes = share(config.jobs.max(1), threads, n);
-                let cx = context(config, drivers.clone(), observe_lock.clone());
+                let cx = Context::new(config, drivers.clone(), observe_lock.clone());
                 let (plan, progress) = (plan.clone(), progress.clone());
                 scope.spawn(move || -> Result<Done, VerifyError> {
                     let runtime = tokio::runtime::Builder::new_current_thread()
@@ -89,7 +88,7 @@ pub fn verify_on_threads(
         .enable_all()
         .build()
         .map_err(VerifyError::Runtime)?;
-    let cx = context(config, drivers, observe_lock)?;
+    let cx = Context::new(config, drivers, observe_lock)?;
     let own = runtime.block_on(conclude(&cx, &plan.contracts));
     Ok(plan.report(config, done, own, &cx.drivers))
 }
@@ -104,7 +103,7 @@ pub async fn verify(
 ) -> Result<VerificationReport, VerifyError> {
     let plan = Arc::new(Plan::new(config, progress.as_deref())?);
     let observe_lock = Arc::new(tokio::sync::Mutex::new(()));
-    let cx = Arc::new(context(config, drivers, observe_lock)?);
+    let cx = Arc::new(Context::new(config, drivers, observe_lock)?);
     let done = drain(cx.clone(), plan.clone(), config.jobs.max(1), progress).await?;
     let own = conclude(&cx, &plan.contracts).await;
     Ok(plan.report(config, done, own, &cx.drivers))
@@ -332,54 +331,6 @@ fn contract_result(
         wip: sourced.wip,
         interactions,
     }
-}
-
-fn context(
-    config: &VerifyConfig,
-    drivers: Vec<Arc<dyn Driver>>,
-    observe_lock: Arc<tokio::sync::Mutex<()>>,
-) -> Result<Context, VerifyError> {
-    let checked = |what: &'static str, url: &str| -> Result<String, VerifyError> {
-        match reqwest::Url::parse(url) {
-            Ok(u) if u.scheme() == "http" || u.scheme() == "https" => Ok(url.to_string()),
-            _ => Err(VerifyError::InvalidUrl {
-                what,
-                url: url.to_string(),
-            }),
-        }
-    };
-    let base_url = checked("the provider base URL", &config.provider_base_url)?;
-    let message_url = match &config.message_url {
-        Some(u) => checked("the message URL", u)?,
-        None => base_url.clone(),
-    };
-    let mcp_url = match &config.mcp_url {
-        Some(u) => checked("the MCP URL", u)?,
-        None => format!("{}/mcp", base_url.trim_end_matches('/')),
-    };
-    let agent_card_url = match &config.agent_card_url {
-        Some(u) => checked("the Agent Card URL", u)?,
-        None => format!(
-            "{}/.well-known/agent-card.json",
-            base_url.trim_end_matches('/')
-        ),
-    };
-    let optional =
-        |what, url: &Option<String>| url.as_deref().map(|u| checked(what, u)).transpose();
-    Ok(Context {
-        transport: Transport::new(config.limits.clone())?,
-        base_url,
-        message_url,
-        mcp_url,
-        mcp_unknown_tool: config.mcp_unknown_tool,
-        agent_card_url,
-        state_change_url: optional("the state-change URL", &config.state_change_url)?,
-        observe_url: optional("the observation URL", &config.observe_url)?,
-        principals: config.principals.clone(),
-        custom_headers: config.custom_headers.clone(),
-        drivers,
-        observe_lock,
-    })
 }
 
 /// True when the interaction passes the description and state filters.

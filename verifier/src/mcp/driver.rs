@@ -8,7 +8,6 @@ use std::collections::HashMap;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use accord_dsl::generators::{GeneratorContext, GeneratorMode, apply_to_json};
 use accord_dsl::model::accord::McpToolCall;
 use serde_json::{Map, Value, json};
 
@@ -16,7 +15,7 @@ use super::canary::Canaries;
 use super::claims::FirstCall;
 use super::enums::judge_enums;
 use super::judge::judge;
-use super::resend::Answer;
+use super::resend::{Answer, call_params};
 use super::wire::{Endpoint, Era, Reply, Session};
 use crate::config::{Token, UnknownTool};
 use crate::driver::{Authorization, Exchange, Sent};
@@ -303,25 +302,6 @@ pub(super) fn profile_key(endpoint: &Endpoint<'_>, era: Era) -> String {
         Authorization::Bearer(t) => format!("bearer:{t}"),
     };
     format!("{}\n{}\n{who}", endpoint.url, era.version())
-}
-
-/// `{name, arguments}` with the provider-side generators applied (rules and
-/// generators are rooted at the call object: `$.arguments.plan_id`).
-pub(super) fn call_params(
-    call: &McpToolCall,
-    state_values: &Map<String, Value>,
-) -> Map<String, Value> {
-    let mut root = json!({"arguments": Value::Object(call.arguments.clone())});
-    let ctx = GeneratorContext {
-        provider_state_values: state_values.clone(),
-        mode: GeneratorMode::Provider,
-        ..GeneratorContext::default()
-    };
-    apply_to_json(&mut root, &call.rules.generators, &ctx, &mut rand::rng());
-    let mut params = Map::new();
-    params.insert("name".into(), json!(call.tool));
-    params.insert("arguments".into(), root["arguments"].take());
-    params
 }
 
 /// The call expects a successful result.

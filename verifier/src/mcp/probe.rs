@@ -11,8 +11,9 @@
 use accord_dsl::model::accord::{McpToolCall, Probe};
 use serde_json::{Map, Value};
 
-use super::driver::{McpDriver, call_params};
+use super::driver::McpDriver;
 use super::resend::Answer;
+use super::resend::call_params;
 use super::wire::{Endpoint, Era};
 use crate::driver::Exchange;
 use crate::finding::{Finding, Layer, codes};

@@ -6,7 +6,9 @@
 use accord_dsl::model::accord::McpToolCall;
 use serde_json::{Map, Value, json};
 
-use super::driver::{McpDriver, call_params, expects_success, lock, profile_key};
+use accord_dsl::generators::{GeneratorContext, GeneratorMode, apply_to_json};
+
+use super::driver::{McpDriver, expects_success, lock, profile_key};
 use super::variants::{Verdict, judge_variant, variants};
 use super::wire::{Endpoint, Era, Reply};
 use crate::driver::{Exchange, Sent};
@@ -210,4 +212,23 @@ fn texts(result: &Value) -> String {
                 .join("\n")
         })
         .unwrap_or_default()
+}
+
+/// `{name, arguments}` with the provider-side generators applied (rules and
+/// generators are rooted at the call object: `$.arguments.plan_id`).
+pub(super) fn call_params(
+    call: &McpToolCall,
+    state_values: &Map<String, Value>,
+) -> Map<String, Value> {
+    let mut root = json!({"arguments": Value::Object(call.arguments.clone())});
+    let ctx = GeneratorContext {
+        provider_state_values: state_values.clone(),
+        mode: GeneratorMode::Provider,
+        ..GeneratorContext::default()
+    };
+    apply_to_json(&mut root, &call.rules.generators, &ctx, &mut rand::rng());
+    let mut params = Map::new();
+    params.insert("name".into(), json!(call.tool));
+    params.insert("arguments".into(), root["arguments"].take());
+    params
 }

@@ -1,10 +1,13 @@
 //! The verifier against the reference provider of `accord-fixtures`, on loopback.
 
 mod a2a_card;
+mod expectations;
 mod hostile;
 mod http;
 mod mcp;
+mod mcp_attribute_pairs;
 mod mcp_attributes;
+mod mcp_contract;
 mod messages;
 mod side_effects;
 mod states;
