@@ -325,23 +325,3 @@ impl Default for Template {
         Template::Literal(Value::Null)
     }
 }
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn type_names_read_json_schema_types_and_any() {
-        let read = |s: &str| yaml_serde::from_str::<TypeName>(s);
-        assert_eq!(
-            read("integer").ok(),
-            Some(TypeName::from(JsonType::Integer))
-        );
-        assert_eq!(read("any").ok(), Some(TypeName::ANY));
-        assert_eq!(read("any").ok().and_then(TypeName::json_type), None);
-        let err = read("strng")
-            .expect_err("a misspelt type is refused")
-            .to_string();
-        assert!(err.contains("strng") && err.contains("`any`"), "{err}");
-    }
-}
