@@ -65,7 +65,7 @@ pub use json::{MAX_DEPTH, match_json};
 pub use message::{match_message, match_metadata};
 pub use mismatch::{Mismatch, MismatchKind};
 pub use path::{DocPath, PathError, PathToken};
-pub use regex::{PactRegex, RegexError, from_java as java_regex_to_rust};
+pub use regex::{PactRegex, RegexError, SearchRegex, from_java as java_regex_to_rust};
 pub use rule::{ArrayContainsVariant, EachRules, MatchingRule, StatusClass};
 pub use rules::{Category, Combine, MatchingRules, PathRules, RuleError, RuleList};
 pub use xml::match_xml;

@@ -66,6 +66,29 @@ impl PactRegex {
     }
 }
 
+/// A pattern searched for anywhere in a text (an expected error's
+/// `message`): the same dialect, engine and bounds as a full-match rule.
+#[derive(Debug, Clone)]
+pub struct SearchRegex(Arc<fancy_regex::Regex>);
+
+impl SearchRegex {
+    /// Compiles `pattern` unanchored.
+    pub fn new(pattern: &str) -> Result<Self, RegexError> {
+        build(&from_java(pattern))
+            .map(|r| SearchRegex(Arc::new(r)))
+            .map_err(|source| RegexError {
+                pattern: pattern.to_string(),
+                source,
+            })
+    }
+
+    /// True when the pattern occurs in `text` (a pattern that exceeds the
+    /// backtracking limit counts as not occurring).
+    pub fn is_found(&self, text: &str) -> bool {
+        self.0.is_match(text).unwrap_or(false)
+    }
+}
+
 fn build(pattern: &str) -> Result<fancy_regex::Regex, fancy_regex::Error> {
     fancy_regex::RegexBuilder::new(pattern)
         .backtrack_limit(BACKTRACK_LIMIT)

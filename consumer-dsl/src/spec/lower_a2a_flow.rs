@@ -35,7 +35,7 @@ pub(crate) fn error(cx: &Ctx<'_>, path: &str, e: &ErrorSpec) -> Result<ErrorExpe
         ));
     }
     if let Some(m) = &e.message {
-        regex::Regex::new(m).map_err(|err| {
+        crate::matching::SearchRegex::new(m).map_err(|err| {
             cx.err(
                 &format!("{path}.message"),
                 format!("invalid regular expression: {err}"),

@@ -19,7 +19,8 @@ pub struct ErrorExpectation {
     /// against a JSON-RPC error carried in HTTP 200.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub http_status: Option<u16>,
-    /// A regular expression the error message must match.
+    /// A regular expression searched for in the error message (the body
+    /// matchers' dialect and engine: look-around and back-references work).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub message: Option<String>,
     /// Whether the consumer treats the error as retryable; the verifier
@@ -96,8 +97,8 @@ impl ErrorExpectation {
         }
         if let Some(m) = &self.message {
             let text = actual.message.as_deref().unwrap_or_default();
-            match regex::Regex::new(m) {
-                Ok(re) if re.is_match(text) => {}
+            match crate::matching::SearchRegex::new(m) {
+                Ok(re) if re.is_found(text) => {}
                 Ok(_) => out.push(format!("expected a message matching `{m}`, got `{text}`")),
                 Err(e) => out.push(format!(
                     "the expected message pattern `{m}` is invalid: {e}"
@@ -221,6 +222,20 @@ impl A2aErrorReason {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_error_message_pattern_takes_look_around_like_a_body_matcher() {
+        let e = ErrorExpectation {
+            message: Some("not found(?! for tenant)".into()),
+            ..ErrorExpectation::default()
+        };
+        let said = |m: &str| ActualError {
+            message: Some(m.into()),
+            ..ActualError::default()
+        };
+        assert!(e.disagreements(&said("task t-1 not found")).is_empty());
+        assert_eq!(e.disagreements(&said("not found for tenant b")).len(), 1);
+    }
 
     #[test]
     fn reasons_carry_the_a2a_json_rpc_codes() {
