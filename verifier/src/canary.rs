@@ -49,6 +49,13 @@ impl Canaries {
         Canaries(out)
     }
 
+    /// Adds a credential (one already watched, or too short, is skipped).
+    pub fn add(&mut self, who: String, token: &str) {
+        if token.len() >= SHORTEST && !self.0.iter().any(|(_, t)| t == token) {
+            self.0.push((who, token.to_owned()));
+        }
+    }
+
     /// Whose credentials `body` carries.
     pub fn found_in(&self, body: &[u8]) -> Vec<&str> {
         let mut who: Vec<&str> = self

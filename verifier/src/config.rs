@@ -148,6 +148,8 @@ pub struct VerifyConfig {
     pub mcp_unknown_tool: UnknownTool,
     /// The Agent Card; `None` means `{base}/.well-known/agent-card.json`.
     pub agent_card_url: Option<String>,
+    /// Which A2A binding `A2A/Task` interactions are replayed on (`--a2a-binding`).
+    pub a2a_binding: A2aBinding,
     pub source: ContractSource,
     /// Pact-compatible provider-state change endpoint.
     pub state_change_url: Option<String>,
@@ -181,6 +183,7 @@ impl VerifyConfig {
             mcp_url: None,
             mcp_unknown_tool: UnknownTool::default(),
             agent_card_url: None,
+            a2a_binding: A2aBinding::default(),
             source,
             state_change_url: None,
             observe_url: None,
@@ -227,4 +230,17 @@ pub enum UnknownTool {
     Spec,
     /// The SDKs' answer is accepted silently where -32602 was expected.
     Sdk,
+}
+
+/// Which of the card's interfaces `A2A/Task` interactions are replayed on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum A2aBinding {
+    /// The first interface of a binding the contract's `agentCard.interfaces`
+    /// relies on, else the card's first interface the verifier speaks.
+    #[default]
+    Auto,
+    /// The card's JSON-RPC interface.
+    JsonRpc,
+    /// The card's HTTP+JSON interface.
+    HttpJson,
 }

@@ -53,6 +53,12 @@ pub struct Exchange<'a> {
     pub mcp_version: Option<&'a str>,
     /// The contract's `mcpTools`: what the consumer relies on of each tool.
     pub mcp_tools: &'a [accord_dsl::model::accord::McpToolExpectation],
+    /// The Agent Card (`--agent-card-url`), for the A2A driver's interfaces.
+    pub agent_card_url: &'a str,
+    /// Which A2A binding to replay on (`--a2a-binding`).
+    pub a2a_binding: crate::config::A2aBinding,
+    /// The contract's `agentCard`: the interfaces and modes it relies on.
+    pub agent_card: Option<&'a accord_dsl::model::accord::AgentCardExpectations>,
 }
 
 impl Exchange<'_> {
@@ -102,6 +108,16 @@ pub struct Sent {
     /// The counters the driver read after its last request, if it did:
     /// the engine takes them as its after-observation.
     pub after: Option<Counters>,
+    /// The driver measured the task-progress limits itself
+    /// (`firstProgressWithinMs`, cancellation): the engine does not report
+    /// them unchecked.
+    pub temporal_measured: bool,
+    /// Counters whose change the driver accounts for in a finding of its
+    /// own (work a cancel did not stop): the engine does not judge them again.
+    pub counters_judged: Vec<String>,
+    /// A request that had to be refused was served (a finding says so):
+    /// whatever the counters did is that request's work, not judged again.
+    pub counters_explained: bool,
 }
 
 /// An expectation of a whole contract, judged once per run.

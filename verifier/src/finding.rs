@@ -137,6 +137,51 @@ pub mod codes {
     pub const SENSITIVE_DATA_IN_ERROR: &str = "SENSITIVE_DATA_IN_ERROR";
     /// A token the verifier presented came back in an answer.
     pub const CREDENTIAL_LEAKED: &str = "CREDENTIAL_LEAKED";
+    /// A2A: a terminal task reported a non-terminal state again.
+    pub const TERMINAL_STATE_REOPENED: &str = "TERMINAL_STATE_REOPENED";
+    /// A2A: a move the task state machine forbids (back to SUBMITTED, one
+    /// terminal state to another).
+    pub const ILLEGAL_TRANSITION: &str = "ILLEGAL_TRANSITION";
+    /// A2A: a status timestamp earlier than the one before it.
+    pub const TIMESTAMP_REGRESSED: &str = "TIMESTAMP_REGRESSED";
+    /// A2A: the same event twice in one stream.
+    pub const DUPLICATE_EVENT: &str = "DUPLICATE_EVENT";
+    /// A2A: an expected status or message never came, in order.
+    pub const EXPECTED_EVENT_MISSING: &str = "EXPECTED_EVENT_MISSING";
+    /// A2A: no artifact answers an expected one.
+    pub const MISSING_REQUIRED_ARTIFACT: &str = "MISSING_REQUIRED_ARTIFACT";
+    /// A2A: the task ended in another state than `terminalState`.
+    pub const TERMINAL_STATE_MISMATCH: &str = "TERMINAL_STATE_MISMATCH";
+    /// A2A: a part of another kind or media type than promised (prose
+    /// where JSON was expected, a mode the card does not declare).
+    pub const CONTENT_MODE_MISMATCH: &str = "CONTENT_MODE_MISMATCH";
+    /// A2A: the stream stayed open after the terminal state.
+    pub const STREAM_NOT_CLOSED_AT_TERMINAL: &str = "STREAM_NOT_CLOSED_AT_TERMINAL";
+    /// A2A: a message to a terminal task was served.
+    pub const TERMINAL_TASK_ACCEPTED_MESSAGE: &str = "TERMINAL_TASK_ACCEPTED_MESSAGE";
+    /// A2A: a request with a missing or unsupported `A2A-Version` was served.
+    pub const VERSION_NOT_REJECTED: &str = "VERSION_NOT_REJECTED";
+    /// A2A: an operation whose capability the card does not declare was served.
+    pub const UNDECLARED_CAPABILITY_ACCEPTED: &str = "UNDECLARED_CAPABILITY_ACCEPTED";
+    /// A2A: an operation whose capability the card declares does not work.
+    pub const DECLARED_CAPABILITY_BROKEN: &str = "DECLARED_CAPABILITY_BROKEN";
+    /// A2A: the first WORKING came later than `firstProgressWithinMs`.
+    pub const FIRST_PROGRESS_LATE: &str = "FIRST_PROGRESS_LATE";
+    /// A2A: the task reached the cancel's state later than
+    /// `cancellationEffectWithinMs`.
+    pub const CANCEL_EFFECT_LATE: &str = "CANCEL_EFFECT_LATE";
+    /// A2A: after an acknowledged cancel the task never reached the
+    /// expected state (it went on, or ended otherwise).
+    pub const CANCEL_NOT_EFFECTIVE: &str = "CANCEL_NOT_EFFECTIVE";
+    /// A2A: a counter moved after the cancel was acknowledged.
+    pub const SIDE_EFFECT_AFTER_CANCEL: &str = "SIDE_EFFECT_AFTER_CANCEL";
+    /// A2A: an effect committed before the cancel was undone by it.
+    pub const CANCELED_HIDES_COMMITTED_EFFECT: &str = "CANCELED_HIDES_COMMITTED_EFFECT";
+    /// A2A: an interface on plain HTTP off loopback.
+    pub const INTERFACE_URL_NOT_HTTPS: &str = "INTERFACE_URL_NOT_HTTPS";
+    /// A2A: an expected push notification did not arrive (or without its
+    /// credentials, or after its config was deleted).
+    pub const PUSH_NOT_DELIVERED: &str = "PUSH_NOT_DELIVERED";
 }
 
 /// One broken expectation.

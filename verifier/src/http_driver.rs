@@ -154,6 +154,9 @@ fn judge(expected: &HttpResponse, received: &Received) -> Sent {
             && (200..300).contains(&received.status),
         checks: Vec::new(),
         after: None,
+        temporal_measured: false,
+        counters_judged: Vec::new(),
+        counters_explained: false,
         refused_because: None,
     }
 }

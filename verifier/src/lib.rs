@@ -18,6 +18,7 @@
 pub mod a2a;
 mod approval;
 pub mod body;
+pub mod canary;
 mod conclude;
 pub mod config;
 mod credential;

@@ -106,6 +106,9 @@ fn judge(expected: Option<&Message>, received: &Received) -> Sent {
         served_unexpectedly: false,
         checks: Vec::new(),
         after: None,
+        temporal_measured: false,
+        counters_judged: Vec::new(),
+        counters_explained: false,
         refused_because: None,
     };
     if !(200..300).contains(&received.status) {

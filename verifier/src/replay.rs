@@ -30,6 +30,7 @@ pub struct Context {
     pub mcp_url: String,
     pub mcp_unknown_tool: crate::config::UnknownTool,
     pub agent_card_url: String,
+    pub a2a_binding: crate::config::A2aBinding,
     pub state_change_url: Option<String>,
     pub observe_url: Option<String>,
     pub principals: BTreeMap<String, Token>,
@@ -80,6 +81,7 @@ impl Context {
                 "/.well-known/agent-card.json",
             )?,
             mcp_unknown_tool: config.mcp_unknown_tool,
+            a2a_binding: config.a2a_binding,
             state_change_url: optional("the state-change URL", &config.state_change_url)?,
             observe_url: optional("the observation URL", &config.observe_url)?,
             principals: config.principals.clone(),
@@ -256,6 +258,9 @@ async fn exercise(
         mcp_unknown_tool: cx.mcp_unknown_tool,
         mcp_version: contract.accord.as_ref().and_then(|a| a.mcp.as_deref()),
         mcp_tools: &contract.mcp_tools,
+        agent_card_url: &cx.agent_card_url,
+        a2a_binding: cx.a2a_binding,
+        agent_card: contract.agent_card.as_ref(),
     };
     let (mut findings, mut warnings, last) =
         send_all(driver.as_ref(), interaction, &exchange, approval.as_ref()).await?;
@@ -312,6 +317,8 @@ async fn send_all(
     {
         judged_counters.push(a.counter.clone());
     }
+    // a served request that had to be refused: its work moved the counters
+    let mut explained = false;
     for n in 0..times {
         let fresh = (n == 0 || per_send).then_some(()).and(before.as_ref());
         let this_send = Exchange {
@@ -320,11 +327,16 @@ async fn send_all(
         };
         let mut sent = driver.send(interaction, &this_send).await?;
         let read_after = sent.after.take();
+        judged_counters.append(&mut sent.counters_judged);
+        explained |= sent.counters_explained;
         if n == 0 || each_matches {
             judged_counters.extend(
                 sent.findings
                     .iter()
-                    .filter(|f| f.layer == Layer::Behavior)
+                    .filter(|f| {
+                        f.layer == Layer::Behavior
+                            || f.reason_code == codes::SIDE_EFFECT_AFTER_CANCEL
+                    })
                     .map(|f| f.path.clone()),
             );
             warnings.append(&mut sent.warnings);
@@ -345,7 +357,7 @@ async fn send_all(
                 findings.extend(found);
             }
             let mut own = judge_side_effects(&meta.description, declared, b, &after)?;
-            own.retain(|f| !judged_counters.contains(&f.path));
+            own.retain(|f| !judged_counters.contains(&f.path) && !explained);
             if times > 1 && !per_send {
                 own.iter_mut()
                     .for_each(|f| crate::verdicts::idempotency(f, declared, times));

@@ -27,11 +27,16 @@ pub struct Received {
 impl Received {
     /// The first value of a header (name case-insensitive).
     pub fn header(&self, name: &str) -> Option<&str> {
-        self.headers
-            .iter()
-            .find(|(n, _)| n.eq_ignore_ascii_case(name))
-            .map(|(_, v)| v.as_str())
+        crate::transport::first_header(&self.headers, name)
     }
+}
+
+/// The first value of header `name` (case-insensitive) in a received list.
+pub fn first_header<'a>(headers: &'a [(String, String)], name: &str) -> Option<&'a str> {
+    headers
+        .iter()
+        .find(|(n, _)| n.eq_ignore_ascii_case(name))
+        .map(|(_, v)| v.as_str())
 }
 
 /// Why a request was cut off.
@@ -121,9 +126,36 @@ impl Transport {
         }
     }
 
+    /// The limits requests are read under.
+    pub fn limits(&self) -> &Limits {
+        &self.limits
+    }
+
     async fn exchange(&self, request: reqwest::RequestBuilder) -> Result<Received, CutOff> {
         let start = Instant::now();
-        let mut response = request.send().await.map_err(failed)?;
+        let response = request.send().await.map_err(failed)?;
+        self.read_body(response, start).await
+    }
+
+    /// Reads a response that has arrived (its head) within the limits:
+    /// the timeout runs from `start`, when its request was sent.
+    pub async fn read(
+        &self,
+        response: reqwest::Response,
+        start: Instant,
+    ) -> Result<Received, CutOff> {
+        let limit = self.limits.request_timeout.saturating_sub(start.elapsed());
+        match tokio::time::timeout(limit, self.read_body(response, start)).await {
+            Ok(result) => result,
+            Err(_) => Err(CutOff::Timeout(self.limits.request_timeout)),
+        }
+    }
+
+    async fn read_body(
+        &self,
+        mut response: reqwest::Response,
+        start: Instant,
+    ) -> Result<Received, CutOff> {
         let ack = start.elapsed();
         let status = response.status().as_u16();
         let headers: Vec<(String, String)> = response
@@ -161,10 +193,7 @@ impl Transport {
 
 /// The first value of a header in a received list.
 fn headers_value(headers: &[(String, String)], name: &str) -> Option<String> {
-    headers
-        .iter()
-        .find(|(n, _)| n.eq_ignore_ascii_case(name))
-        .map(|(_, v)| v.trim().to_ascii_lowercase())
+    first_header(headers, name).map(|v| v.trim().to_ascii_lowercase())
 }
 
 /// The body with its `Content-Encoding` undone (gzip, deflate), so a
@@ -195,7 +224,7 @@ fn decoded(body: Vec<u8>, encoding: Option<&str>, cap: usize) -> Result<Vec<u8>,
 
 /// A transport error as a cut-off, naming the kind of failure (reqwest's
 /// text carries the URL but never request headers, so no token leaks).
-fn failed(err: reqwest::Error) -> CutOff {
+pub(crate) fn failed(err: reqwest::Error) -> CutOff {
     let mut text = err.to_string();
     let mut source = std::error::Error::source(&err);
     while let Some(s) = source {

@@ -89,7 +89,9 @@ pub fn judge_send(meta: &InteractionMeta, sent: Sent) -> Vec<Finding> {
         findings.push(Finding::new(layer, code, "status", detail));
     }
     let temporal = expectations.temporal.as_ref();
-    findings.extend(temporal.into_iter().flat_map(unmeasured));
+    if !sent.temporal_measured {
+        findings.extend(temporal.into_iter().flat_map(unmeasured));
+    }
     let limits = [
         (
             temporal.and_then(|t| t.acknowledge_within_ms),

@@ -1,19 +1,37 @@
-//! A2A verification. Today: the contract's `agentCard` against the agent's
-//! Agent Card (`card.rs`), read once per run from `--agent-card-url`
-//! (default `{base}/.well-known/agent-card.json`) with `A2A-Version: 1.0`,
-//! and reported by digest. `A2A/Task` interactions are not replayed yet:
-//! the engine reports them INTERACTION_TYPE_UNSUPPORTED.
+//! A2A verification: the contract's `agentCard` against the agent's Agent
+//! Card (`card`), read once per run from `--agent-card-url` (default
+//! `{base}/.well-known/agent-card.json`) with `A2A-Version: 1.0` and
+//! reported by digest; and `A2A/Task` interactions replayed on one of the
+//! card's interfaces (`interface`) over JSON-RPC or HTTP+JSON (`wire`,
+//! `stream`): the send, the task's events (`events`) judged against the
+//! steps (`sequence`, `parts`), cancel (`cancel`), follow-ups (`follow`),
+//! the end state (`flow`), expected errors (`refusal`) and probes (`probe`).
 
+mod cancel;
 pub mod card;
+pub mod events;
+mod flow;
+mod follow;
+pub mod interface;
+mod judgement;
+pub mod parts;
+mod plug;
+mod probe;
+pub mod push;
+pub mod refusal;
+pub mod sequence;
+pub mod stream;
+pub mod wire;
 
+use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
-use accord_dsl::{Contract, Interaction};
 use serde_json::Value;
 
-use crate::driver::{BoxFuture, ContractCheck, ContractPart, Driver};
+use crate::config::Token;
 use crate::finding::{Finding, Layer, codes};
 use crate::report::Declaration;
+use crate::transport::Transport;
 
 /// The card as read, or why it could not be.
 type Read = Result<Value, Finding>;
@@ -24,10 +42,26 @@ pub struct A2aDriver {
     /// The card, read once per run.
     card: tokio::sync::Mutex<Option<Arc<Read>>>,
     declared: Mutex<Option<Declaration>>,
+    /// The task each interaction created (by the interaction's address),
+    /// for its probes.
+    created: Mutex<HashMap<usize, flow::Created>>,
+}
+
+/// Where the card is and how to ask for it.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct CardSource<'a> {
+    pub transport: &'a Transport,
+    pub url: &'a str,
+    pub custom_headers: &'a [(String, Token)],
+}
+
+/// A lock that a panic elsewhere does not poison for good.
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
 impl A2aDriver {
-    async fn card(&self, cx: &ContractCheck<'_>) -> Arc<Read> {
+    async fn card(&self, cx: CardSource<'_>) -> Arc<Read> {
         let mut slot = self.card.lock().await;
         if let Some(read) = slot.as_ref() {
             return read.clone();
@@ -36,10 +70,7 @@ impl A2aDriver {
         if let Ok(card) = read.as_ref() {
             let digest = accord_dsl::canonical::digest(card);
             let entries = card["skills"].as_array().map_or(0, Vec::len);
-            *self
-                .declared
-                .lock()
-                .unwrap_or_else(std::sync::PoisonError::into_inner) = Some(Declaration {
+            *lock(&self.declared) = Some(Declaration {
                 kind: "a2a/agent-card",
                 profile: "as written".to_owned(),
                 protocol_version: "1.0".to_owned(),
@@ -53,11 +84,11 @@ impl A2aDriver {
 }
 
 /// Reads the card: unreachable is unchecked, not JSON is an invalid card.
-async fn fetch(cx: &ContractCheck<'_>) -> Read {
+async fn fetch(cx: CardSource<'_>) -> Read {
     let mut request = cx
         .transport
         .client()
-        .get(cx.agent_card_url)
+        .get(cx.url)
         .header("accept", "application/json")
         .header("a2a-version", "1.0");
     for (name, value) in cx.custom_headers {
@@ -71,7 +102,7 @@ async fn fetch(cx: &ContractCheck<'_>) -> Read {
             f.reason_code = codes::EXPECTATION_UNCHECKED;
             f.detail = format!(
                 "the Agent Card at {} could not be read: {}",
-                cx.agent_card_url, f.detail
+                cx.url, f.detail
             );
             return Err(f);
         }
@@ -79,7 +110,7 @@ async fn fetch(cx: &ContractCheck<'_>) -> Read {
     if !(200..300).contains(&received.status) {
         let detail = format!(
             "the Agent Card at {} answered HTTP {}",
-            cx.agent_card_url, received.status
+            cx.url, received.status
         );
         return Err(Finding::new(
             Layer::Declaration,
@@ -91,10 +122,7 @@ async fn fetch(cx: &ContractCheck<'_>) -> Read {
     match serde_json::from_slice::<Value>(&received.body) {
         Ok(card @ Value::Object(_)) => Ok(card),
         _ => {
-            let detail = format!(
-                "the Agent Card at {} is not a JSON object",
-                cx.agent_card_url
-            );
+            let detail = format!("the Agent Card at {} is not a JSON object", cx.url);
             Err(Finding::new(
                 Layer::Declaration,
                 codes::CARD_SCHEMA_INVALID,
@@ -102,48 +130,5 @@ async fn fetch(cx: &ContractCheck<'_>) -> Read {
                 detail,
             ))
         }
-    }
-}
-
-impl Driver for A2aDriver {
-    fn handles(&self, _interaction: &Interaction) -> bool {
-        false
-    }
-
-    fn send<'a>(
-        &'a self,
-        _interaction: &'a Interaction,
-        _exchange: &'a crate::driver::Exchange<'a>,
-    ) -> BoxFuture<'a, Result<crate::driver::Sent, crate::error::VerifyError>> {
-        Box::pin(async { Ok(crate::driver::Sent::default()) })
-    }
-
-    fn contract_parts(&self) -> &'static [ContractPart] {
-        &[ContractPart::AgentCard]
-    }
-
-    fn check_contract<'a>(
-        &'a self,
-        contract: &'a Contract,
-        cx: &'a ContractCheck<'a>,
-    ) -> BoxFuture<'a, Vec<Finding>> {
-        Box::pin(async move {
-            let Some(expect) = &contract.agent_card else {
-                return Vec::new();
-            };
-            match self.card(cx).await.as_ref() {
-                Ok(card) => card::check_card(expect, card),
-                Err(f) => vec![f.clone()],
-            }
-        })
-    }
-
-    fn declarations(&self) -> Vec<Declaration> {
-        self.declared
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
-            .iter()
-            .cloned()
-            .collect()
     }
 }

@@ -4,9 +4,9 @@
 use accord_dsl::Contract;
 use serde_json::json;
 
-use super::canary::Canaries;
 use super::driver::{McpDriver, profile_key};
 use super::wire::{Endpoint, Era};
+use crate::canary::Canaries;
 use crate::driver::{Authorization, ContractCheck};
 use crate::finding::{Finding, Layer, codes};
 

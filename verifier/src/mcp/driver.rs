@@ -11,12 +11,12 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use accord_dsl::model::accord::McpToolCall;
 use serde_json::{Map, Value, json};
 
-use super::canary::Canaries;
 use super::claims::FirstCall;
 use super::enums::judge_enums;
 use super::judge::judge;
 use super::resend::{Answer, call_params};
 use super::wire::{Endpoint, Era, Reply, Session};
+use crate::canary::Canaries;
 use crate::config::{Token, UnknownTool};
 use crate::driver::{Authorization, Exchange, Sent};
 use crate::finding::{Finding, Layer, codes};
@@ -376,6 +376,9 @@ fn sent(
         served_unexpectedly: judged.served && call.error.is_none(),
         checks: Vec::new(),
         after: None,
+        temporal_measured: false,
+        counters_judged: Vec::new(),
+        counters_explained: false,
         refused_because: None,
     }
 }

@@ -2,7 +2,6 @@
 //! era the contract pins (`metadata.accord.mcp`): 2026-07-28, or
 //! 2025-11-25 / 2025-06-18.
 
-mod canary;
 mod claims;
 mod contract;
 pub mod diff;
@@ -15,7 +14,7 @@ pub mod judge;
 mod plug;
 mod probe;
 mod resend;
-mod schemas;
+pub(crate) mod schemas;
 pub mod surface;
 mod variants;
 pub mod wire;

@@ -66,7 +66,7 @@ impl McpDriver {
         match self.call_tool(endpoint, era, params).await {
             Ok(reply) => {
                 let answer = Answer::of(&reply);
-                let canaries = super::canary::Canaries::of(
+                let canaries = crate::canary::Canaries::of(
                     exchange.principals,
                     endpoint.authorization,
                     exchange.custom_headers,

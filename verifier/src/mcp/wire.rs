@@ -74,10 +74,7 @@ pub struct Reply {
 impl Reply {
     /// The first value of a header (name case-insensitive).
     pub fn header(&self, name: &str) -> Option<&str> {
-        self.headers
-            .iter()
-            .find(|(n, _)| n.eq_ignore_ascii_case(name))
-            .map(|(_, v)| v.as_str())
+        crate::transport::first_header(&self.headers, name)
     }
 }
 

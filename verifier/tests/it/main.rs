@@ -1,6 +1,7 @@
 //! The verifier against the reference provider of `accord-fixtures`, on loopback.
 
 mod a2a_card;
+mod a2a_task;
 mod expectations;
 mod hostile;
 mod http;

@@ -1,0 +1,382 @@
+//! What the replay saw of a task, in order: statuses, artifacts (chunks
+//! joined) and direct messages, from stream events and task snapshots
+//! alike, so one judgement serves streamed and polled sends.
+//!
+//! Numbers in data parts that are whole are read as integers: a2a-sdk
+//! carries every number as a protobuf double (`3` arrives as `3.0`), and
+//! `$integer` or an equality must not fail on that.
+
+use std::time::Duration;
+
+use accord_dsl::model::accord::TaskState;
+use serde_json::{Map, Value};
+
+/// One thing the task did.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Event {
+    /// A status: its state (`None`: not an A2A v1.0 state name, kept in
+    /// `wire`), timestamp and message.
+    Status {
+        state: Option<TaskState>,
+        wire: String,
+        timestamp: Option<String>,
+        message: Option<Value>,
+    },
+    /// An artifact, its chunks joined so far.
+    Artifact {
+        id: String,
+        name: Option<String>,
+        parts: Vec<Value>,
+    },
+    /// A direct message from the agent.
+    Message(Value),
+}
+
+/// An event and when and where it was seen.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Observed {
+    pub event: Event,
+    /// Since the send.
+    pub at: Duration,
+    /// `stream`, `SendMessage`, `GetTask`, `followUps[0]`, …
+    pub source: String,
+}
+
+/// Everything seen of one task.
+#[derive(Debug, Clone, Default)]
+pub struct Record {
+    pub events: Vec<Observed>,
+    pub task_id: Option<String>,
+    pub context_id: Option<String>,
+    /// Frames that repeat an earlier one exactly: (source, what).
+    pub duplicates: Vec<(String, String)>,
+    /// What could not be read as A2A v1.0: (source, why).
+    pub malformed: Vec<(String, String)>,
+    /// Stream frames seen, to tell repeats (canonical digests).
+    seen: Vec<String>,
+}
+
+impl Record {
+    /// The last state seen.
+    pub fn last_state(&self) -> Option<TaskState> {
+        self.events.iter().rev().find_map(|o| match o.event {
+            Event::Status { state, .. } => state,
+            _ => None,
+        })
+    }
+
+    /// The state the task ended in: the first terminal state reported
+    /// (what came after it is judged as a reopening), else the last state.
+    pub fn final_state(&self) -> Option<TaskState> {
+        let terminal = self.events.iter().find_map(|o| match o.event {
+            Event::Status { state: Some(s), .. } if s.is_terminal() => Some(s),
+            _ => None,
+        });
+        terminal.or_else(|| self.last_state())
+    }
+
+    /// Whether another state was reported after the first terminal one.
+    pub fn reported_after_end(&self) -> bool {
+        let mut ended: Option<TaskState> = None;
+        for o in &self.events {
+            if let Event::Status { state, .. } = o.event {
+                match ended {
+                    Some(end) if state != Some(end) => return true,
+                    Some(_) => {}
+                    None => ended = state.filter(|s| s.is_terminal()),
+                }
+            }
+        }
+        false
+    }
+
+    /// When a state was first seen.
+    pub fn first_seen(&self, wanted: TaskState) -> Option<Duration> {
+        self.events.iter().find_map(|o| match o.event {
+            Event::Status { state, .. } if state == Some(wanted) => Some(o.at),
+            _ => None,
+        })
+    }
+
+    /// When the task was first seen in a terminal state.
+    pub fn terminal_at(&self) -> Option<Duration> {
+        self.events.iter().find_map(|o| match o.event {
+            Event::Status { state: Some(s), .. } if s.is_terminal() => Some(o.at),
+            _ => None,
+        })
+    }
+
+    /// Takes one `StreamResponse` (a stream event, or a `SendMessage`
+    /// answer: `{"task"}` or `{"message"}`).
+    pub fn take_response(&mut self, response: &Value, at: Duration, source: &str) {
+        if let Some(task) = response.get("task") {
+            self.take_task(task, at, source);
+        } else if let Some(message) = response.get("message") {
+            self.push(Event::Message(normalised(message)), at, source);
+        } else if let Some(update) = response.get("statusUpdate") {
+            // progress may honestly repeat (WORKING, WORKING); an end may not
+            let ends = update["status"]["state"]
+                .as_str()
+                .and_then(TaskState::from_wire)
+                .is_some_and(|s| s.is_terminal());
+            self.note_repeat(response, source, ends);
+            self.same_task(update, "taskId", source);
+            self.push(status(&update["status"]), at, source);
+        } else if let Some(update) = response.get("artifactUpdate") {
+            self.note_repeat(response, source, true);
+            self.same_task(update, "taskId", source);
+            let append = update.get("append").and_then(Value::as_bool) == Some(true);
+            self.take_artifact(&update["artifact"], append, at, source);
+        } else {
+            let why = "a StreamResponse with none of task, message, statusUpdate, artifactUpdate";
+            self.malformed.push((source.to_owned(), why.to_owned()));
+        }
+    }
+
+    /// Takes a task snapshot (a stream's first event, `GetTask`, a
+    /// blocking send's answer): its status when it differs from the last
+    /// one seen, and its artifacts.
+    pub fn take_task(&mut self, task: &Value, at: Duration, source: &str) {
+        let Some(id) = task.get("id").and_then(Value::as_str) else {
+            let why = "a task without an id";
+            self.malformed.push((source.to_owned(), why.to_owned()));
+            return;
+        };
+        if self.task_id.is_none() {
+            self.task_id = Some(id.to_owned());
+            self.context_id = task
+                .get("contextId")
+                .and_then(Value::as_str)
+                .map(str::to_owned);
+        }
+        self.same_task(task, "id", source);
+        for artifact in task
+            .get("artifacts")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+        {
+            self.take_artifact(artifact, false, at, source);
+        }
+        let snapshot = status(&task["status"]);
+        let changed = match (&snapshot, self.events.iter().rev().find(|o| is_status(o))) {
+            (Event::Status { wire, .. }, Some(last)) => match &last.event {
+                Event::Status { wire: was, .. } => wire != was,
+                _ => true,
+            },
+            _ => true,
+        };
+        if changed {
+            self.push(snapshot, at, source);
+        }
+    }
+
+    fn take_artifact(&mut self, artifact: &Value, append: bool, at: Duration, source: &str) {
+        let id = artifact
+            .get("artifactId")
+            .and_then(Value::as_str)
+            .unwrap_or_default()
+            .to_owned();
+        let parts: Vec<Value> = artifact
+            .get("parts")
+            .and_then(Value::as_array)
+            .map(|p| p.iter().map(normalised).collect())
+            .unwrap_or_default();
+        let name = artifact
+            .get("name")
+            .and_then(Value::as_str)
+            .filter(|n| !n.is_empty())
+            .map(str::to_owned);
+        let known = self.events.iter_mut().find_map(|o| match &mut o.event {
+            Event::Artifact {
+                id: known,
+                parts: p,
+                ..
+            } if *known == id => Some(p),
+            _ => None,
+        });
+        match known {
+            Some(existing) if append => existing.extend(parts),
+            Some(existing) => *existing = parts,
+            None => self.push(Event::Artifact { id, name, parts }, at, source),
+        }
+    }
+
+    fn push(&mut self, event: Event, at: Duration, source: &str) {
+        self.events.push(Observed {
+            event,
+            at,
+            source: source.to_owned(),
+        });
+    }
+
+    /// Notes an exact repeat of an earlier frame: an artifact update, or a
+    /// terminal status (progress updates may repeat honestly).
+    fn note_repeat(&mut self, response: &Value, source: &str, comparable: bool) {
+        let digest = accord_dsl::canonical::digest(response);
+        if comparable && self.seen.contains(&digest) {
+            let what = response
+                .as_object()
+                .and_then(|o| o.keys().next())
+                .cloned()
+                .unwrap_or_default();
+            self.duplicates.push((source.to_owned(), what));
+        }
+        self.seen.push(digest);
+    }
+
+    fn same_task(&mut self, value: &Value, key: &str, source: &str) {
+        let got = value.get(key).and_then(Value::as_str);
+        if let (Some(known), Some(got)) = (&self.task_id, got)
+            && known != got
+        {
+            let why = format!("an event of task {got} in the stream of task {known}");
+            self.malformed.push((source.to_owned(), why));
+        }
+    }
+}
+
+fn is_status(o: &Observed) -> bool {
+    matches!(o.event, Event::Status { .. })
+}
+
+/// A `TaskStatus` as an event.
+fn status(status: &Value) -> Event {
+    let wire = status
+        .get("state")
+        .and_then(Value::as_str)
+        .unwrap_or_default()
+        .to_owned();
+    Event::Status {
+        state: TaskState::from_wire(&wire),
+        wire,
+        timestamp: status
+            .get("timestamp")
+            .and_then(Value::as_str)
+            .map(str::to_owned),
+        message: status.get("message").map(normalised),
+    }
+}
+
+/// A copy with whole-valued doubles as integers and ProtoJSON's empty
+/// defaults (`"mediaType": ""`, `"filename": ""`) dropped.
+pub fn normalised(value: &Value) -> Value {
+    match value {
+        Value::Number(n) if n.is_f64() => match n.as_f64() {
+            Some(f) if f.fract() == 0.0 && f.abs() < 9_007_199_254_740_992.0 => {
+                // exact: |f| < 2^53
+                Value::from(f as i64)
+            }
+            _ => value.clone(),
+        },
+        Value::Array(items) => Value::Array(items.iter().map(normalised).collect()),
+        Value::Object(map) => {
+            let mut out = Map::new();
+            for (k, v) in map {
+                let empty_default =
+                    matches!(k.as_str(), "mediaType" | "filename") && v.as_str() == Some("");
+                if !empty_default {
+                    out.insert(k.clone(), normalised(v));
+                }
+            }
+            Value::Object(out)
+        }
+        _ => value.clone(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    fn ms(n: u64) -> Duration {
+        Duration::from_millis(n)
+    }
+
+    #[test]
+    fn a_stream_becomes_statuses_and_joined_artifacts_in_order() {
+        let mut r = Record::default();
+        r.take_response(
+            &json!({"task": {"id": "t", "contextId": "c", "status": {"state": "TASK_STATE_SUBMITTED"}}}),
+            ms(1),
+            "stream",
+        );
+        r.take_response(&json!({"statusUpdate": {"taskId": "t", "status": {"state": "TASK_STATE_WORKING", "timestamp": "2026-01-01T00:00:00Z"}}}), ms(2), "stream");
+        r.take_response(&json!({"artifactUpdate": {"taskId": "t", "artifact": {"artifactId": "a", "name": "plan", "parts": [{"text": "one"}]}}}), ms(3), "stream");
+        r.take_response(&json!({"artifactUpdate": {"taskId": "t", "append": true, "artifact": {"artifactId": "a", "parts": [{"data": {"n": 3.0}}]}}}), ms(4), "stream");
+        r.take_response(
+            &json!({"statusUpdate": {"taskId": "t", "status": {"state": "TASK_STATE_COMPLETED"}}}),
+            ms(5),
+            "stream",
+        );
+        assert_eq!(r.task_id.as_deref(), Some("t"));
+        assert_eq!(r.events.len(), 4);
+        assert_eq!(
+            r.events[2].event,
+            Event::Artifact {
+                id: "a".into(),
+                name: Some("plan".into()),
+                parts: vec![json!({"text": "one"}), json!({"data": {"n": 3}})]
+            }
+        );
+        assert_eq!(r.last_state(), Some(TaskState::Completed));
+        assert_eq!(r.first_seen(TaskState::Working), Some(ms(2)));
+        assert_eq!(r.terminal_at(), Some(ms(5)));
+    }
+
+    #[test]
+    fn an_identical_artifact_or_end_twice_is_a_duplicate_but_progress_is_not() {
+        let mut r = Record::default();
+        let art = json!({"artifactUpdate": {"taskId": "t", "artifact": {"artifactId": "a", "parts": [{"text": "x"}]}}});
+        let bare = json!({"statusUpdate": {"taskId": "t", "status": {"state": "TASK_STATE_WORKING", "timestamp": "2026-01-01T00:00:00Z"}}});
+        let done =
+            json!({"statusUpdate": {"taskId": "t", "status": {"state": "TASK_STATE_COMPLETED"}}});
+        for v in [&art, &bare, &bare, &art, &done, &done] {
+            r.take_response(v, ms(1), "stream");
+        }
+        assert_eq!(
+            r.duplicates,
+            [
+                ("stream".to_owned(), "artifactUpdate".to_owned()),
+                ("stream".to_owned(), "statusUpdate".to_owned())
+            ]
+        );
+    }
+
+    #[test]
+    fn a_snapshot_adds_a_status_only_when_it_changed() {
+        let mut r = Record::default();
+        let working = json!({"id": "t", "status": {"state": "TASK_STATE_WORKING"}});
+        r.take_task(&working, ms(1), "SendMessage");
+        r.take_task(&working, ms(2), "GetTask");
+        r.take_task(
+            &json!({"id": "t", "status": {"state": "TASK_STATE_COMPLETED"}, "artifacts": [{"artifactId": "a", "parts": [{"data": {}, "mediaType": ""}]}]}),
+            ms(3),
+            "GetTask",
+        );
+        let kinds: Vec<_> = r.events.iter().map(|o| o.source.as_str()).collect();
+        assert_eq!(kinds, ["SendMessage", "GetTask", "GetTask"]);
+        assert!(
+            matches!(&r.events[1].event, Event::Artifact { parts, .. } if parts[0] == json!({"data": {}}))
+        );
+    }
+
+    #[test]
+    fn an_event_of_another_task_or_an_unknown_kind_is_malformed() {
+        let mut r = Record::default();
+        r.take_task(
+            &json!({"id": "t", "status": {"state": "TASK_STATE_WORKING"}}),
+            ms(1),
+            "s",
+        );
+        r.take_response(
+            &json!({"statusUpdate": {"taskId": "u", "status": {"state": "TASK_STATE_WORKING"}}}),
+            ms(2),
+            "s",
+        );
+        r.take_response(&json!({"kind": "status-update"}), ms(3), "s");
+        assert_eq!(r.malformed.len(), 2);
+    }
+}

@@ -1,0 +1,141 @@
+//! How the A2A driver plugs into the engine: the card and the interface
+//! for each send, the replay, the probes and the contract-level
+//! `agentCard` check.
+
+use accord_dsl::model::accord::{A2aTaskInteraction, Probe};
+use accord_dsl::{Contract, Interaction};
+
+use super::flow::{Created, Run};
+use super::wire::{Client, Interface};
+use super::{A2aDriver, CardSource, card, interface, lock};
+use crate::driver::{BoxFuture, ContractCheck, ContractPart, Driver, Exchange, Sent};
+use crate::error::VerifyError;
+use crate::finding::Finding;
+use crate::report::Declaration;
+
+/// The key of an interaction's created task: its address, stable for the run.
+fn key(interaction: &Interaction) -> usize {
+    std::ptr::from_ref(interaction) as usize
+}
+
+impl A2aDriver {
+    /// The card and the interface to replay on, or the finding why not.
+    async fn target(
+        &self,
+        exchange: &Exchange<'_>,
+    ) -> Result<(serde_json::Value, Interface), Box<Finding>> {
+        let source = CardSource {
+            transport: exchange.transport,
+            url: exchange.agent_card_url,
+            custom_headers: exchange.custom_headers,
+        };
+        let read = self.card(source).await;
+        let card = read.as_ref().as_ref().map_err(|f| Box::new(f.clone()))?;
+        let chosen = interface::choose(card, exchange.a2a_binding, exchange.agent_card)?;
+        Ok((card.clone(), chosen))
+    }
+
+    async fn replay(
+        &self,
+        interaction: &Interaction,
+        it: &A2aTaskInteraction,
+        exchange: &Exchange<'_>,
+    ) -> Result<Sent, VerifyError> {
+        let (card, chosen) = match self.target(exchange).await {
+            Ok(t) => t,
+            Err(f) => {
+                return Ok(Sent {
+                    findings: vec![*f],
+                    ..Sent::default()
+                });
+            }
+        };
+        let base = Client {
+            transport: exchange.transport,
+            interface: &chosen,
+            authorization: exchange.authorization,
+            custom_headers: exchange.custom_headers,
+            version: "1.0",
+        };
+        let client = Client {
+            version: it.task.a2a_version.as_deref().unwrap_or("1.0"),
+            ..base
+        };
+        let mut run = Run::new(client, base, exchange, &it.meta, &it.task, &card);
+        let mut sent = run.go().await?;
+        sent.findings.extend(interface::insecure(&chosen));
+        let skill = it.task.skill.as_deref();
+        sent.findings
+            .extend(skill.and_then(|s| interface::skill_missing(&card, s)));
+        sent.temporal_measured = true;
+        if let Some(task_id) = run.record.task_id.clone() {
+            let created = Created {
+                task_id,
+                interface: chosen.clone(),
+            };
+            lock(&self.created).insert(key(interaction), created);
+        }
+        Ok(sent)
+    }
+}
+
+impl Driver for A2aDriver {
+    fn handles(&self, interaction: &Interaction) -> bool {
+        matches!(interaction, Interaction::A2aTask(_))
+    }
+
+    fn send<'a>(
+        &'a self,
+        interaction: &'a Interaction,
+        exchange: &'a Exchange<'a>,
+    ) -> BoxFuture<'a, Result<Sent, VerifyError>> {
+        Box::pin(async move {
+            let Interaction::A2aTask(it) = interaction else {
+                return Ok(Sent::default());
+            };
+            self.replay(interaction, it, exchange).await
+        })
+    }
+
+    fn probe<'a>(
+        &'a self,
+        interaction: &'a Interaction,
+        exchange: &'a Exchange<'a>,
+        probe: &'a Probe,
+        index: usize,
+    ) -> BoxFuture<'a, Result<Vec<Finding>, VerifyError>> {
+        Box::pin(async move {
+            let created = lock(&self.created).get(&key(interaction)).cloned();
+            Ok(super::probe::probe(created.as_ref(), exchange, probe, index).await)
+        })
+    }
+
+    fn contract_parts(&self) -> &'static [ContractPart] {
+        &[ContractPart::AgentCard]
+    }
+
+    fn check_contract<'a>(
+        &'a self,
+        contract: &'a Contract,
+        cx: &'a ContractCheck<'a>,
+    ) -> BoxFuture<'a, Vec<Finding>> {
+        Box::pin(async move {
+            let Some(expect) = &contract.agent_card else {
+                return Vec::new();
+            };
+            let source = CardSource {
+                transport: cx.transport,
+                url: cx.agent_card_url,
+                custom_headers: cx.custom_headers,
+            };
+            match self.card(source).await.as_ref() {
+                Ok(read) => card::check_card(expect, read),
+                Err(f) => vec![f.clone()],
+            }
+        })
+    }
+
+    fn declarations(&self) -> Vec<Declaration> {
+        lock(&self.declared).iter().cloned().collect()
+    }
+}

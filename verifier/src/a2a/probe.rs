@@ -1,0 +1,261 @@
+//! `auth.probes` of an `A2A/Task`: the task the interaction created,
+//! accessed as another principal through each listed operation (default
+//! `GetTask`, `CancelTask`, `SubscribeToTask`, `ListTasks`, `SendMessage`
+//! on it), each answer compared with the same access to a random task id.
+//!
+//! | the prober's access | finding |
+//! | --- | --- |
+//! | served (ListTasks: the task is listed) | CROSS_TENANT_ACCESS (authorization) |
+//! | refused otherwise than the unknown id: another HTTP status, JSON-RPC code, reason, or message once both ids are masked | EXISTENCE_LEAK (authorization) |
+//! | no task was created, or no answer | EXPECTATION_UNCHECKED (authorization) |
+
+use accord_dsl::model::accord::{A2aOperation, Probe};
+use serde_json::{Map, Value, json};
+
+use super::flow::Created;
+use super::stream::Opened;
+use super::wire::{Answer, Client, Outcome};
+use crate::driver::Exchange;
+use crate::finding::{Finding, Layer, codes};
+
+const DEFAULT_OPERATIONS: [A2aOperation; 5] = [
+    A2aOperation::GetTask,
+    A2aOperation::CancelTask,
+    A2aOperation::SubscribeToTask,
+    A2aOperation::ListTasks,
+    A2aOperation::SendMessage,
+];
+
+/// Makes probe `index` (as the prober whose credential `exchange` presents).
+pub async fn probe(
+    created: Option<&Created>,
+    exchange: &Exchange<'_>,
+    probe: &Probe,
+    index: usize,
+) -> Vec<Finding> {
+    let path = format!("auth.probes[{index}]");
+    let Some(created) = created else {
+        let detail =
+            "no task was created to probe (the send was refused or answered with a message)";
+        return vec![Finding::new(
+            Layer::Authorization,
+            codes::EXPECTATION_UNCHECKED,
+            path,
+            detail,
+        )];
+    };
+    let client = Client {
+        transport: exchange.transport,
+        interface: &created.interface,
+        authorization: exchange.authorization,
+        custom_headers: exchange.custom_headers,
+        version: "1.0",
+    };
+    let unknown = format!("accord-unknown-{:032x}", rand::random::<u128>());
+    let ops = if probe.operations.is_empty() {
+        &DEFAULT_OPERATIONS[..]
+    } else {
+        &probe.operations[..]
+    };
+    let mut out = Vec::new();
+    for op in ops {
+        let at = format!("{path}.{}", op.as_str());
+        let who = &probe.principal;
+        if *op == A2aOperation::ListTasks {
+            out.extend(listed(&client, &created.task_id, &at, who).await);
+            continue;
+        }
+        let theirs = access(&client, *op, &created.task_id).await;
+        let nobodys = access(&client, *op, &unknown).await;
+        out.extend(compare(
+            theirs,
+            nobodys,
+            &created.task_id,
+            &unknown,
+            &at,
+            who,
+        ));
+    }
+    // a task served to the prober is the fault; how it refused other
+    // operations on it follows from that (one fault, one finding)
+    if out
+        .iter()
+        .any(|f| f.reason_code == codes::CROSS_TENANT_ACCESS)
+    {
+        out.retain(|f| f.reason_code != codes::EXISTENCE_LEAK);
+    }
+    out
+}
+
+/// One access to task `id` through `op`.
+async fn access(client: &Client<'_>, op: A2aOperation, id: &str) -> Option<Answer> {
+    let mut params = Map::new();
+    match op {
+        A2aOperation::SendMessage | A2aOperation::SendStreamingMessage => {
+            let message = json!({"messageId": format!("accord-probe-{:016x}", rand::random::<u64>()),
+                "role": "ROLE_USER", "taskId": id, "parts": [{"text": "probe"}]});
+            params.insert("message".into(), message);
+        }
+        A2aOperation::CreateTaskPushNotificationConfig
+        | A2aOperation::ListTaskPushNotificationConfigs
+        | A2aOperation::GetTaskPushNotificationConfig
+        | A2aOperation::DeleteTaskPushNotificationConfig => {
+            params.insert("taskId".into(), json!(id));
+            params.insert("url".into(), json!("http://127.0.0.1:9/accord-probe"));
+            params.insert("id".into(), json!("accord-probe"));
+        }
+        _ => {
+            params.insert("id".into(), json!(id));
+        }
+    }
+    if matches!(
+        op,
+        A2aOperation::SubscribeToTask | A2aOperation::SendStreamingMessage
+    ) {
+        return match client.open_stream(op, params).await.ok()? {
+            Opened::Answer(a) => Some(a),
+            Opened::Events(s) => Some(Answer {
+                status: s.status,
+                headers: Vec::new(),
+                outcome: Outcome::Result(json!({"stream": true})),
+                ack: s.ack,
+                total: s.ack,
+                body: Vec::new(),
+            }),
+        };
+    }
+    client.call(op, params).await.ok()
+}
+
+fn unchecked(at: &str) -> Finding {
+    let detail = "the probe got no answer: another principal's access was not checked";
+    Finding::new(
+        Layer::Authorization,
+        codes::EXPECTATION_UNCHECKED,
+        at,
+        detail,
+    )
+}
+
+/// The prober's answer against the unknown id's.
+fn compare(
+    theirs: Option<Answer>,
+    nobodys: Option<Answer>,
+    id: &str,
+    unknown: &str,
+    at: &str,
+    who: &str,
+) -> Option<Finding> {
+    let (Some(theirs), Some(nobodys)) = (theirs, nobodys) else {
+        return Some(unchecked(at));
+    };
+    if theirs.served() {
+        let detail = format!("`{who}` was served another principal's task");
+        return Some(Finding::new(
+            Layer::Authorization,
+            codes::CROSS_TENANT_ACCESS,
+            at,
+            detail,
+        ));
+    }
+    let (a, b) = (shape(&theirs, id), shape(&nobodys, unknown));
+    (a != b).then(|| {
+        let detail = format!(
+            "`{who}` is refused otherwise for the task than for an unknown id: the refusal tells the task exists"
+        );
+        Finding::new(Layer::Authorization, codes::EXISTENCE_LEAK, at, detail)
+            .values(Some(Value::String(b)), Some(Value::String(a)))
+    })
+}
+
+/// What tells two refusals apart: status, code, reason and message with
+/// the probed id masked.
+fn shape(answer: &Answer, id: &str) -> String {
+    let masked = |s: &str| s.replace(id, "<id>");
+    match &answer.outcome {
+        Outcome::Error(e) => format!(
+            "HTTP {} {} {} `{}`",
+            answer.status,
+            e.code.map_or_else(String::new, |c| c.to_string()),
+            e.reason.as_deref().unwrap_or_default(),
+            masked(&e.message)
+        ),
+        _ => format!(
+            "HTTP {} {}",
+            answer.status,
+            masked(&String::from_utf8_lossy(&answer.body))
+        ),
+    }
+}
+
+/// ListTasks as the prober must not list the task.
+async fn listed(client: &Client<'_>, id: &str, at: &str, who: &str) -> Option<Finding> {
+    let Some(answer) = client.call(A2aOperation::ListTasks, Map::new()).await.ok() else {
+        return Some(unchecked(at));
+    };
+    let Outcome::Result(r) = &answer.outcome else {
+        return None;
+    };
+    let listed = r["tasks"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .any(|t| t["id"].as_str() == Some(id));
+    listed.then(|| {
+        let detail = format!("`{who}`'s ListTasks lists another principal's task");
+        Finding::new(Layer::Authorization, codes::CROSS_TENANT_ACCESS, at, detail)
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use super::*;
+    use crate::a2a::wire::A2aError;
+
+    fn refusal(status: u16, reason: &str, message: &str) -> Option<Answer> {
+        Some(Answer {
+            status,
+            headers: Vec::new(),
+            outcome: Outcome::Error(A2aError {
+                code: Some(-32001),
+                reason: Some(reason.into()),
+                message: message.into(),
+            }),
+            ack: Duration::ZERO,
+            total: Duration::ZERO,
+            body: Vec::new(),
+        })
+    }
+
+    #[test]
+    fn the_same_refusal_with_the_id_masked_is_indistinguishable() {
+        let a = refusal(200, "TASK_NOT_FOUND", "Task t-1 not found");
+        let b = refusal(200, "TASK_NOT_FOUND", "Task u-9 not found");
+        assert_eq!(compare(a, b, "t-1", "u-9", "p", "bob"), None);
+    }
+
+    #[test]
+    fn another_message_or_a_served_answer_is_found() {
+        let a = refusal(
+            200,
+            "UNSUPPORTED_OPERATION",
+            "Task belongs to another tenant",
+        );
+        let b = refusal(200, "TASK_NOT_FOUND", "Task not found");
+        let f = compare(a, b, "t", "u", "p", "bob").expect("a leak");
+        assert_eq!(f.reason_code, "EXISTENCE_LEAK");
+        let served = Some(Answer {
+            outcome: Outcome::Result(json!({"id": "t"})),
+            ..refusal(200, "", "").expect("an answer")
+        });
+        let b = refusal(200, "TASK_NOT_FOUND", "Task not found");
+        let f = compare(served, b, "t", "u", "p", "bob").expect("served");
+        assert_eq!(f.reason_code, "CROSS_TENANT_ACCESS");
+        assert_eq!(
+            compare(None, None, "t", "u", "p", "bob").map(|f| f.reason_code),
+            Some("EXPECTATION_UNCHECKED")
+        );
+    }
+}

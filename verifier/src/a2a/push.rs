@@ -1,0 +1,388 @@
+//! The contract's `push`: the verifier's own webhook receiver on loopback,
+//! registered with the send (`configuration.taskPushNotificationConfig`:
+//! the receiver's URL, the contract's `token`, and `authentication` with
+//! the contract's `scheme` and a secret of the run), or registered after
+//! the task was created when the registration must fail (`push.error`).
+//!
+//! | expected | received | finding |
+//! | --- | --- | --- |
+//! | `expectStates`, in order (repeats allowed: delivery is at least once) | a state missing, or out of order | PUSH_NOT_DELIVERED (protocol) |
+//! | every delivery with `Authorization: <scheme> <secret>` and `X-A2A-Notification-Token: <token>` | one without them | PUSH_NOT_DELIVERED (protocol) |
+//! | registering fails with `error` | another error, or served (UNDECLARED_CAPABILITY_ACCEPTED when the card does not declare `pushNotifications`) | ERROR_CODE_MISMATCH (protocol) |
+//!
+//! The receiver is a bounded HTTP/1.1 reader (a head of at most 16 KiB, a
+//! body of at most 1 MiB, 200 deliveries) that answers `200` to each POST.
+
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use accord_dsl::model::accord::{PushScenario, TaskState};
+use serde_json::{Value, json};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::TcpListener;
+
+use crate::finding::{Finding, Layer, codes};
+
+const MAX_HEAD: usize = 16 * 1024;
+const MAX_BODY: usize = 1024 * 1024;
+const MAX_DELIVERIES: usize = 200;
+
+/// One POST the agent made to the receiver.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Delivery {
+    /// Header names lower case.
+    pub headers: Vec<(String, String)>,
+    pub body: Vec<u8>,
+}
+
+impl Delivery {
+    fn header(&self, name: &str) -> Option<&str> {
+        self.headers
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v.as_str())
+    }
+
+    /// The task state the notification reports (a status update or a task).
+    fn state(&self) -> Option<TaskState> {
+        let v: Value = serde_json::from_slice(&self.body).ok()?;
+        let status = v
+            .get("statusUpdate")
+            .map(|u| &u["status"])
+            .or_else(|| v.get("task").map(|t| &t["status"]))
+            .or_else(|| v.get("status"))?;
+        TaskState::from_wire(status.get("state")?.as_str()?)
+    }
+}
+
+/// A webhook receiver running on loopback for one interaction.
+#[derive(Debug)]
+pub struct Receiver {
+    pub url: String,
+    /// The credentials the agent must present with each delivery.
+    pub secret: String,
+    received: Arc<Mutex<Vec<Delivery>>>,
+    task: tokio::task::JoinHandle<()>,
+}
+
+impl Drop for Receiver {
+    fn drop(&mut self) {
+        self.task.abort();
+    }
+}
+
+impl Receiver {
+    /// Binds `127.0.0.1:0` and starts accepting.
+    pub async fn start() -> std::io::Result<Receiver> {
+        let listener = TcpListener::bind("127.0.0.1:0").await?;
+        let url = format!("http://{}/accord-webhook", listener.local_addr()?);
+        let received: Arc<Mutex<Vec<Delivery>>> = Arc::default();
+        let into = received.clone();
+        let task = tokio::spawn(async move {
+            while let Ok((mut socket, _)) = listener.accept().await {
+                let into = into.clone();
+                tokio::spawn(async move {
+                    while let Some(d) = read_request(&mut socket).await {
+                        {
+                            let mut list = into
+                                .lock()
+                                .unwrap_or_else(std::sync::PoisonError::into_inner);
+                            if list.len() < MAX_DELIVERIES {
+                                list.push(d);
+                            }
+                        }
+                        let ok = b"HTTP/1.1 200 OK\r\ncontent-length: 0\r\n\r\n";
+                        if socket.write_all(ok).await.is_err() {
+                            return;
+                        }
+                    }
+                });
+            }
+        });
+        Ok(Receiver {
+            url,
+            secret: format!("accord-push-{:032x}", rand::random::<u128>()),
+            received,
+            task,
+        })
+    }
+
+    /// The config registered with the send (A2A v1.0 `TaskPushNotificationConfig`).
+    pub fn config(&self, push: &PushScenario) -> Value {
+        let mut config = json!({"url": self.url,
+            "authentication": {"scheme": push.scheme.as_deref().unwrap_or("Bearer"), "credentials": self.secret}});
+        if let Some(t) = &push.token {
+            config["token"] = json!(t);
+        }
+        config
+    }
+
+    /// What arrived so far.
+    pub fn deliveries(&self) -> Vec<Delivery> {
+        self.received
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .clone()
+    }
+
+    /// Waits (at most `limit`) until the expected states arrived.
+    pub async fn settle(&self, push: &PushScenario, limit: Duration) -> Vec<Delivery> {
+        let deadline = Instant::now() + limit;
+        loop {
+            let got = self.deliveries();
+            if in_order(&push.expect_states, &got).is_none() || Instant::now() >= deadline {
+                return got;
+            }
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+    }
+}
+
+/// Reads one request (head and `content-length` body) from a connection.
+async fn read_request(socket: &mut tokio::net::TcpStream) -> Option<Delivery> {
+    let mut buf = Vec::new();
+    let head_end = loop {
+        if let Some(at) = buf.windows(4).position(|w| w == b"\r\n\r\n") {
+            break at;
+        }
+        if buf.len() > MAX_HEAD {
+            return None;
+        }
+        let mut chunk = [0u8; 4096];
+        let n = socket.read(&mut chunk).await.ok()?;
+        if n == 0 {
+            return None;
+        }
+        buf.extend_from_slice(&chunk[..n]);
+    };
+    let head = String::from_utf8_lossy(&buf[..head_end]).into_owned();
+    let headers: Vec<(String, String)> = head
+        .lines()
+        .skip(1)
+        .filter_map(|l| l.split_once(':'))
+        .map(|(n, v)| (n.trim().to_ascii_lowercase(), v.trim().to_owned()))
+        .collect();
+    let length: usize = headers
+        .iter()
+        .find(|(n, _)| n == "content-length")
+        .and_then(|(_, v)| v.parse().ok())
+        .unwrap_or(0);
+    if length > MAX_BODY {
+        return None;
+    }
+    let mut body = buf[head_end + 4..].to_vec();
+    while body.len() < length {
+        let mut chunk = vec![0u8; (length - body.len()).min(64 * 1024)];
+        let n = socket.read(&mut chunk).await.ok()?;
+        if n == 0 {
+            return None;
+        }
+        body.extend_from_slice(&chunk[..n]);
+    }
+    body.truncate(length);
+    Some(Delivery { headers, body })
+}
+
+/// The first expected state that did not arrive in order, if any.
+fn in_order(expected: &[TaskState], got: &[Delivery]) -> Option<TaskState> {
+    let mut states = got.iter().filter_map(Delivery::state);
+    expected
+        .iter()
+        .find(|want| !states.by_ref().any(|s| s == **want))
+        .copied()
+}
+
+/// The deliveries against the scenario.
+pub fn judge(push: &PushScenario, secret: &str, got: &[Delivery]) -> Vec<Finding> {
+    let mut out = Vec::new();
+    let scheme = push.scheme.as_deref().unwrap_or("Bearer");
+    let authorization = format!("{scheme} {secret}");
+    let bare = got.iter().filter(|d| {
+        d.header("authorization") != Some(authorization.as_str())
+            || push
+                .token
+                .as_deref()
+                .is_some_and(|t| d.header("x-a2a-notification-token") != Some(t))
+    });
+    let bare = bare.count();
+    if bare > 0 {
+        let detail = format!(
+            "{bare} of {} notifications came without the registered credentials (Authorization: {scheme} …, X-A2A-Notification-Token)",
+            got.len()
+        );
+        out.push(Finding::new(
+            Layer::Protocol,
+            codes::PUSH_NOT_DELIVERED,
+            "push",
+            detail,
+        ));
+    }
+    if let Some(missing) = in_order(&push.expect_states, got) {
+        let seen: Vec<&str> = got
+            .iter()
+            .filter_map(Delivery::state)
+            .map(TaskState::as_str)
+            .collect();
+        let detail = format!(
+            "{missing} was not delivered in order (delivered: {})",
+            seen.join(", ")
+        );
+        out.push(
+            Finding::new(
+                Layer::Protocol,
+                codes::PUSH_NOT_DELIVERED,
+                "push.expectStates",
+                detail,
+            )
+            .values(Some(json!(push.expect_states)), Some(json!(seen))),
+        );
+    }
+    out
+}
+
+impl super::flow::Run<'_> {
+    /// Starts the receiver and registers it with the send's params, unless
+    /// the registration must fail (then it is made once the task exists).
+    pub async fn register_push(&mut self, params: &mut serde_json::Map<String, Value>) {
+        let Some(push) = self.task.push.as_ref().filter(|p| p.error.is_none()) else {
+            return;
+        };
+        match Receiver::start().await {
+            Ok(receiver) => {
+                let config = receiver.config(push);
+                let configuration = params.entry("configuration").or_insert_with(|| json!({}));
+                configuration["taskPushNotificationConfig"] = config;
+                self.receiver = Some(receiver);
+            }
+            Err(e) => {
+                let detail =
+                    format!("the verifier's webhook receiver could not listen on loopback: {e}");
+                let f = Finding::new(
+                    Layer::Protocol,
+                    codes::EXPECTATION_UNCHECKED,
+                    "push",
+                    detail,
+                );
+                self.out.findings.push(f);
+            }
+        }
+    }
+
+    /// A registration that must fail, once the task exists.
+    pub async fn refused_push(&mut self) {
+        let Some(push) = self.task.push.as_ref() else {
+            return;
+        };
+        let (Some(expected), Some(id)) = (&push.error, self.record.task_id.clone()) else {
+            return;
+        };
+        self.push_tried = true;
+        let mut params = serde_json::Map::new();
+        params.insert("taskId".into(), json!(id));
+        params.insert(
+            "url".into(),
+            json!("http://127.0.0.1:9/accord-unused-webhook"),
+        );
+        if let Some(t) = &push.token {
+            params.insert("token".into(), json!(t));
+        }
+        let op = accord_dsl::model::accord::A2aOperation::CreateTaskPushNotificationConfig;
+        let answer = match self.base.call(op, params).await {
+            Ok(a) => a,
+            Err(cut) => {
+                self.out.findings.push(cut.finding("push"));
+                return;
+            }
+        };
+        self.watch(&answer, "push");
+        let served = if self.declares("pushNotifications") {
+            super::refusal::Served::MISMATCH
+        } else {
+            super::refusal::Served {
+                layer: Layer::Protocol,
+                code: codes::UNDECLARED_CAPABILITY_ACCEPTED,
+            }
+        };
+        let found = super::refusal::judge_error(expected, &answer, "push.error", served);
+        self.out.findings.extend(found);
+    }
+
+    /// At the end: what the receiver got against the scenario.
+    pub async fn judge_push(&mut self) {
+        let (Some(push), Some(receiver)) = (self.task.push.as_ref(), self.receiver.take()) else {
+            return;
+        };
+        let limit = self
+            .exchange
+            .transport
+            .limits()
+            .request_timeout
+            .min(Duration::from_secs(3));
+        let got = receiver.settle(push, limit).await;
+        self.out
+            .findings
+            .extend(judge(push, &receiver.secret, &got));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn delivery(state: &str, auth: Option<&str>) -> Delivery {
+        let mut headers = vec![("x-a2a-notification-token".to_owned(), "tok-1".to_owned())];
+        if let Some(a) = auth {
+            headers.push(("authorization".to_owned(), a.to_owned()));
+        }
+        let body = json!({"statusUpdate": {"taskId": "t", "status": {"state": state}}});
+        Delivery {
+            headers,
+            body: body.to_string().into_bytes(),
+        }
+    }
+
+    fn scenario() -> PushScenario {
+        PushScenario {
+            token: Some("tok-1".into()),
+            scheme: Some("Bearer".into()),
+            expect_states: vec![TaskState::Working, TaskState::Completed],
+            error: None,
+        }
+    }
+
+    #[test]
+    fn expected_states_in_order_with_their_credentials_pass_even_twice() {
+        let a = Some("Bearer s3cret");
+        let got = [
+            delivery("TASK_STATE_WORKING", a),
+            delivery("TASK_STATE_WORKING", a),
+            delivery("TASK_STATE_COMPLETED", a),
+        ];
+        assert!(judge(&scenario(), "s3cret", &got).is_empty());
+    }
+
+    #[test]
+    fn a_missing_state_or_a_bare_delivery_is_not_delivered() {
+        let a = Some("Bearer s3cret");
+        let got = [
+            delivery("TASK_STATE_COMPLETED", a),
+            delivery("TASK_STATE_WORKING", a),
+        ];
+        let f = judge(&scenario(), "s3cret", &got);
+        assert_eq!(f.len(), 1);
+        assert!(
+            f[0].detail.contains("TASK_STATE_COMPLETED"),
+            "{}",
+            f[0].detail
+        );
+        let got = [
+            delivery("TASK_STATE_WORKING", None),
+            delivery("TASK_STATE_COMPLETED", a),
+        ];
+        let f = judge(&scenario(), "s3cret", &got);
+        assert_eq!(
+            f.iter().map(|f| f.path.as_str()).collect::<Vec<_>>(),
+            ["push"]
+        );
+    }
+}

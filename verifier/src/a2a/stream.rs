@@ -1,0 +1,245 @@
+//! A2A event streams (`SendStreamingMessage`, `SubscribeToTask`): Server-Sent
+//! Events read one at a time as they arrive, so the replay can act while a
+//! task runs (cancel it once WORKING, send the input it asks for), with
+//! the SSE framing parsed by `eventsource-stream`.
+//!
+//! An answer that is not `text/event-stream` is a unary answer (A2A sends
+//! an error before the first event as a normal response). Each frame is a
+//! JSON-RPC response with the request's id (JSON-RPC) or a bare
+//! `StreamResponse` (HTTP+JSON); `event: error` frames carry a mid-stream
+//! error. The stream's bytes count against the response size cap.
+
+use std::pin::Pin;
+use std::time::{Duration, Instant};
+
+use accord_dsl::model::accord::A2aOperation;
+use eventsource_stream::{Event, EventStreamError, Eventsource};
+use futures_util::{Stream, StreamExt};
+use serde_json::{Map, Value};
+
+use super::wire::{A2aError, Answer, Binding, Client, Outcome, rest_error, rpc_outcome};
+use crate::transport::{CutOff, Received};
+
+type Frames = Pin<Box<dyn Stream<Item = Result<Event, EventStreamError<reqwest::Error>>> + Send>>;
+
+/// What opening a stream gave.
+#[derive(Debug)]
+pub enum Opened {
+    /// A unary answer instead of a stream (an error, or a server that
+    /// does not stream).
+    Answer(Answer),
+    /// The events, to read one by one.
+    Events(EventStream),
+}
+
+/// The next thing a stream had.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Next {
+    /// One `StreamResponse`.
+    Event(Value),
+    /// An error frame.
+    Error(A2aError),
+    /// A frame that is not A2A: why.
+    Malformed(String),
+    /// The server closed the stream.
+    Closed,
+    /// Nothing arrived within the wait.
+    Idle,
+    /// The stream broke or grew past the cap.
+    Cut(CutOff),
+}
+
+/// An open event stream.
+pub struct EventStream {
+    frames: Frames,
+    binding: Binding,
+    started: Instant,
+    /// Time to the response head.
+    pub ack: Duration,
+    pub status: u16,
+    /// Every frame's data, for the canaries (capped like a body).
+    pub raw: Vec<u8>,
+    cap: usize,
+}
+
+impl std::fmt::Debug for EventStream {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "EventStream({:?}, {} bytes)",
+            self.binding,
+            self.raw.len()
+        )
+    }
+}
+
+impl Client<'_> {
+    /// Opens a streaming operation (`SendStreamingMessage`, `SubscribeToTask`).
+    pub async fn open_stream(
+        &self,
+        op: A2aOperation,
+        params: Map<String, Value>,
+    ) -> Result<Opened, CutOff> {
+        let limits = self.transport.limits();
+        let started = Instant::now();
+        let request = self.request(op, params, true)?;
+        let response = tokio::time::timeout(limits.request_timeout, request.send())
+            .await
+            .map_err(|_| CutOff::Timeout(limits.request_timeout))?
+            .map_err(crate::transport::failed)?;
+        let ack = started.elapsed();
+        let status = response.status().as_u16();
+        let sse = response
+            .headers()
+            .get("content-type")
+            .and_then(|v| v.to_str().ok())
+            .is_some_and(|t| t.to_ascii_lowercase().starts_with("text/event-stream"));
+        if !sse || !(200..300).contains(&status) {
+            let received: Received = self.transport.read(response, started).await?;
+            return Ok(Opened::Answer(self.answer(received)));
+        }
+        let chunks = futures_util::stream::unfold(response, |mut r| async move {
+            match r.chunk().await {
+                Ok(Some(bytes)) => Some((Ok(bytes), r)),
+                Ok(None) => None,
+                Err(e) => Some((Err(e), r)),
+            }
+        });
+        Ok(Opened::Events(EventStream {
+            frames: Box::pin(chunks.eventsource()),
+            binding: self.interface.binding,
+            started,
+            ack,
+            status,
+            raw: Vec::new(),
+            cap: limits.max_response_bytes,
+        }))
+    }
+}
+
+impl EventStream {
+    /// Time since the request was sent.
+    pub fn elapsed(&self) -> Duration {
+        self.started.elapsed()
+    }
+
+    /// The next frame, waiting at most `wait`.
+    pub async fn next(&mut self, wait: Duration) -> Next {
+        loop {
+            let frame = match tokio::time::timeout(wait, self.frames.next()).await {
+                Err(_) => return Next::Idle,
+                Ok(None) => return Next::Closed,
+                Ok(Some(Err(EventStreamError::Transport(e)))) => {
+                    return Next::Cut(crate::transport::failed(e));
+                }
+                Ok(Some(Err(e))) => return Next::Malformed(e.to_string()),
+                Ok(Some(Ok(frame))) => frame,
+            };
+            if self.raw.len() + frame.data.len() > self.cap {
+                return Next::Cut(CutOff::TooLarge(self.cap));
+            }
+            self.raw.extend_from_slice(frame.data.as_bytes());
+            self.raw.push(b'\n');
+            if frame.data.trim().is_empty() {
+                // a keep-alive or priming frame
+                continue;
+            }
+            return self.decode(&frame);
+        }
+    }
+
+    fn decode(&self, frame: &Event) -> Next {
+        let Ok(value) = serde_json::from_str::<Value>(&frame.data) else {
+            return Next::Malformed("an event whose data is not JSON".into());
+        };
+        let outcome = match self.binding {
+            Binding::JsonRpc => rpc_outcome(&value, self.status),
+            Binding::HttpJson if frame.event == "error" => match rest_error(&value) {
+                Some(e) => Outcome::Error(e),
+                None => Outcome::NotA2a("an error event without an A2A error body".into()),
+            },
+            Binding::HttpJson => Outcome::Result(value),
+        };
+        match outcome {
+            Outcome::Result(v) => Next::Event(v),
+            Outcome::Error(e) => Next::Error(e),
+            Outcome::NotA2a(why) => Next::Malformed(why),
+        }
+    }
+}
+
+/// Reads a stream to its end into `record` (a follow-up's stream, nothing
+/// to do while it runs): the findings of a stream that broke, or stayed
+/// open after a terminal state.
+pub async fn collect(
+    mut stream: EventStream,
+    record: &mut super::events::Record,
+    source: &str,
+    timeout: Duration,
+) -> (Vec<crate::finding::Finding>, Vec<u8>) {
+    use crate::finding::{Finding, Layer, codes};
+    let mut ended = false;
+    let mut findings = Vec::new();
+    loop {
+        let wait = if ended {
+            super::flow::CLOSE_GRACE
+        } else {
+            timeout
+        };
+        match stream.next(wait).await {
+            Next::Event(v) => {
+                record.take_response(&v, stream.elapsed(), source);
+                ended = record
+                    .last_state()
+                    .is_some_and(|s| s.is_terminal() || s.is_interrupted());
+            }
+            Next::Closed => break,
+            Next::Idle if ended => {
+                if record.last_state().is_some_and(|s| s.is_terminal()) {
+                    let detail = "the stream stayed open after the terminal state";
+                    findings.push(Finding::new(
+                        Layer::Protocol,
+                        codes::STREAM_NOT_CLOSED_AT_TERMINAL,
+                        source,
+                        detail,
+                    ));
+                }
+                break;
+            }
+            Next::Idle => {
+                let detail = format!("no event within {} ms", timeout.as_millis());
+                findings.push(Finding::new(
+                    Layer::Temporal,
+                    codes::RESPONSE_TIMEOUT,
+                    source,
+                    detail,
+                ));
+                break;
+            }
+            Next::Error(e) => {
+                let detail = format!("the stream ended with an error: {}", e.message);
+                findings.push(Finding::new(
+                    Layer::Schema,
+                    codes::RESPONSE_MISMATCH,
+                    source,
+                    detail,
+                ));
+                break;
+            }
+            Next::Malformed(why) => {
+                findings.push(Finding::new(
+                    Layer::Protocol,
+                    codes::MALFORMED_RESPONSE,
+                    source,
+                    why,
+                ));
+                break;
+            }
+            Next::Cut(cut) => {
+                findings.push(cut.finding(source));
+                break;
+            }
+        }
+    }
+    (findings, stream.raw)
+}

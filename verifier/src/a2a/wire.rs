@@ -1,0 +1,475 @@
+//! A2A v1.0 on the wire, as raw as a verdict needs: one operation is one
+//! HTTP request on the interface's binding, and the answer keeps its HTTP
+//! status, headers, body and the A2A result or error.
+//!
+//! - JSON-RPC: `POST` to the interface URL, the method named as A2A v1.0
+//!   names it (`SendMessage`), errors in HTTP 200 with `ErrorInfo` in
+//!   `data`; the interface's `tenant` goes into the params.
+//! - HTTP+JSON: the routes of the spec (`POST /message:send`,
+//!   `GET /tasks/{id}`, …) under the interface URL (after `/{tenant}`
+//!   when the interface has one), errors as AIP-193 bodies whose
+//!   `ErrorInfo.reason` is the discriminator.
+//!
+//! Every request carries `A2A-Version` (the pinned `1.0`, or the
+//! interaction's `a2aVersion`; empty: none).
+
+use std::time::Duration;
+
+use accord_dsl::model::accord::{A2aOperation, ActualError};
+use serde_json::{Map, Value, json};
+
+use crate::config::Token;
+use crate::driver::Authorization;
+use crate::transport::{CutOff, Received, Transport};
+
+/// The protocol binding of an interface the verifier speaks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Binding {
+    /// `JSONRPC`.
+    JsonRpc,
+    /// `HTTP+JSON`.
+    HttpJson,
+}
+
+impl Binding {
+    /// The card's `protocolBinding` value.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Binding::JsonRpc => "JSONRPC",
+            Binding::HttpJson => "HTTP+JSON",
+        }
+    }
+
+    /// The binding a card names, if the verifier speaks it.
+    pub fn of(name: &str) -> Option<Binding> {
+        match name.to_ascii_uppercase().as_str() {
+            "JSONRPC" => Some(Binding::JsonRpc),
+            "HTTP+JSON" => Some(Binding::HttpJson),
+            _ => None,
+        }
+    }
+}
+
+/// One interface of the agent's card.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Interface {
+    pub binding: Binding,
+    pub url: String,
+    /// Sent as the binding says when set (JSON-RPC param, REST path prefix).
+    pub tenant: Option<String>,
+}
+
+/// An A2A error as answered.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct A2aError {
+    /// The JSON-RPC code (none on HTTP+JSON, whose `code` is the status).
+    pub code: Option<i64>,
+    /// `ErrorInfo.reason`.
+    pub reason: Option<String>,
+    pub message: String,
+}
+
+/// What an operation's answer held.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Outcome {
+    /// The result (a `SendMessageResponse`, a `Task`, …).
+    Result(Value),
+    /// An A2A error.
+    Error(A2aError),
+    /// No A2A answer at all (an HTTP refusal without an A2A body, not
+    /// JSON, another JSON-RPC id): why.
+    NotA2a(String),
+}
+
+/// The answer to one operation.
+#[derive(Debug, Clone)]
+pub struct Answer {
+    pub status: u16,
+    pub headers: Vec<(String, String)>,
+    pub outcome: Outcome,
+    pub ack: Duration,
+    pub total: Duration,
+    pub body: Vec<u8>,
+}
+
+impl Answer {
+    /// The error as the contract's error expectation judges it.
+    pub fn actual_error(&self) -> Option<ActualError> {
+        let (code, reason, message) = match &self.outcome {
+            Outcome::Error(e) => (e.code, e.reason.clone(), Some(e.message.clone())),
+            Outcome::NotA2a(_) if self.status >= 400 => (None, None, None),
+            _ => return None,
+        };
+        Some(ActualError {
+            code,
+            reason,
+            http_status: Some(self.status),
+            message,
+        })
+    }
+
+    /// Served: a result came back.
+    pub fn served(&self) -> bool {
+        matches!(self.outcome, Outcome::Result(_))
+    }
+
+    /// The first value of a header (name case-insensitive).
+    pub fn header(&self, name: &str) -> Option<&str> {
+        crate::transport::first_header(&self.headers, name)
+    }
+}
+
+/// Who sends, where, with which version header.
+#[derive(Debug, Clone, Copy)]
+pub struct Client<'a> {
+    pub transport: &'a Transport,
+    pub interface: &'a Interface,
+    pub authorization: Authorization<'a>,
+    pub custom_headers: &'a [(String, Token)],
+    /// The `A2A-Version` header; empty: none.
+    pub version: &'a str,
+}
+
+/// The JSON-RPC id of every request (one request per connection use).
+pub const RPC_ID: u64 = 1;
+
+impl Client<'_> {
+    /// The same client with another credential.
+    pub fn with_authorization<'b>(&self, authorization: Authorization<'b>) -> Client<'b>
+    where
+        Self: 'b,
+    {
+        Client {
+            authorization,
+            ..*self
+        }
+    }
+
+    /// Sends one unary operation and reads its answer.
+    pub async fn call(
+        &self,
+        op: A2aOperation,
+        params: Map<String, Value>,
+    ) -> Result<Answer, CutOff> {
+        let request = self.request(op, params, false)?;
+        let received = self.transport.send(request).await?;
+        Ok(self.answer(received))
+    }
+
+    /// The HTTP request of an operation; `stream` asks for an event stream.
+    pub fn request(
+        &self,
+        op: A2aOperation,
+        mut params: Map<String, Value>,
+        stream: bool,
+    ) -> Result<reqwest::RequestBuilder, CutOff> {
+        let client = self.transport.client();
+        let mut builder = match self.interface.binding {
+            Binding::JsonRpc => {
+                if let Some(t) = &self.interface.tenant {
+                    params.insert("tenant".into(), json!(t));
+                }
+                let body = json!({"jsonrpc": "2.0", "id": RPC_ID, "method": op.as_str(), "params": params});
+                client
+                    .post(&self.interface.url)
+                    .header("content-type", "application/json")
+                    .body(body.to_string())
+            }
+            Binding::HttpJson => rest_request(client, self.interface, op, params)?,
+        };
+        builder = builder.header(
+            "accept",
+            if stream {
+                "text/event-stream"
+            } else {
+                "application/a2a+json, application/json"
+            },
+        );
+        if !self.version.is_empty() {
+            builder = builder.header("a2a-version", self.version);
+        }
+        for (name, value) in self.custom_headers {
+            let is_auth = name.eq_ignore_ascii_case("authorization");
+            if !(is_auth && self.authorization != Authorization::AsWritten) {
+                builder = builder.header(name.as_str(), value.expose());
+            }
+        }
+        if let Authorization::Bearer(t) = self.authorization {
+            builder = builder.header("authorization", format!("Bearer {t}"));
+        }
+        Ok(builder)
+    }
+
+    /// The answer in a received response.
+    pub fn answer(&self, received: Received) -> Answer {
+        let outcome = outcome(self.interface.binding, received.status, &received.body);
+        Answer {
+            status: received.status,
+            headers: received.headers,
+            outcome,
+            ack: received.ack,
+            total: received.total,
+            body: received.body,
+        }
+    }
+}
+
+/// The HTTP+JSON request of an operation (A2A v1.0 §11.3 routes).
+fn rest_request(
+    client: &reqwest::Client,
+    interface: &Interface,
+    op: A2aOperation,
+    mut params: Map<String, Value>,
+) -> Result<reqwest::RequestBuilder, CutOff> {
+    use A2aOperation::*;
+    let mut url = reqwest::Url::parse(&interface.url)
+        .map_err(|e| CutOff::Failed(format!("interface URL {}: {e}", interface.url)))?;
+    let mut take = |key: &str| match params.remove(key) {
+        Some(Value::String(s)) => s,
+        Some(other) => other.to_string(),
+        None => String::new(),
+    };
+    let (task_key, id_key) = match op {
+        GetTask | CancelTask | SubscribeToTask => ("id", ""),
+        CreateTaskPushNotificationConfig | ListTaskPushNotificationConfigs => ("taskId", ""),
+        GetTaskPushNotificationConfig | DeleteTaskPushNotificationConfig => ("taskId", "id"),
+        _ => ("", ""),
+    };
+    let task = if task_key.is_empty() {
+        String::new()
+    } else {
+        take(task_key)
+    };
+    let config = if id_key.is_empty() {
+        String::new()
+    } else {
+        take(id_key)
+    };
+    let segments: Vec<String> = match op {
+        SendMessage => vec!["message:send".into()],
+        SendStreamingMessage => vec!["message:stream".into()],
+        GetTask => vec!["tasks".into(), task],
+        ListTasks => vec!["tasks".into()],
+        CancelTask => vec!["tasks".into(), format!("{task}:cancel")],
+        SubscribeToTask => vec!["tasks".into(), format!("{task}:subscribe")],
+        CreateTaskPushNotificationConfig | ListTaskPushNotificationConfigs => {
+            vec!["tasks".into(), task, "pushNotificationConfigs".into()]
+        }
+        GetTaskPushNotificationConfig | DeleteTaskPushNotificationConfig => {
+            vec![
+                "tasks".into(),
+                task,
+                "pushNotificationConfigs".into(),
+                config,
+            ]
+        }
+        GetExtendedAgentCard => vec!["extendedAgentCard".into()],
+    };
+    {
+        let mut path = url
+            .path_segments_mut()
+            .map_err(|()| CutOff::Failed(format!("interface URL {} has no path", interface.url)))?;
+        path.pop_if_empty();
+        if let Some(t) = &interface.tenant {
+            path.push(t);
+        }
+        path.extend(&segments);
+    }
+    let (method, body) = match op {
+        GetTask
+        | ListTasks
+        | GetTaskPushNotificationConfig
+        | ListTaskPushNotificationConfigs
+        | GetExtendedAgentCard => (reqwest::Method::GET, None),
+        DeleteTaskPushNotificationConfig => (reqwest::Method::DELETE, None),
+        _ => (reqwest::Method::POST, Some(Value::Object(params.clone()))),
+    };
+    if body.is_none() {
+        let mut query = url.query_pairs_mut();
+        for (k, v) in &params {
+            match v {
+                Value::Array(items) => items.iter().for_each(|i| {
+                    query.append_pair(k, &scalar(i));
+                }),
+                v => {
+                    query.append_pair(k, &scalar(v));
+                }
+            }
+        }
+    }
+    if url.query() == Some("") {
+        url.set_query(None);
+    }
+    let mut builder = client.request(method, url);
+    if let Some(body) = body {
+        builder = builder
+            .header("content-type", "application/a2a+json")
+            .body(body.to_string());
+    }
+    Ok(builder)
+}
+
+/// A query parameter's text: strings as they are, the rest as JSON.
+fn scalar(v: &Value) -> String {
+    match v {
+        Value::String(s) => s.clone(),
+        other => other.to_string(),
+    }
+}
+
+/// The A2A outcome of a body on a binding.
+pub fn outcome(binding: Binding, status: u16, body: &[u8]) -> Outcome {
+    let Ok(value) = serde_json::from_slice::<Value>(body) else {
+        return Outcome::NotA2a(format!("HTTP {status} with a body that is not JSON"));
+    };
+    match binding {
+        Binding::JsonRpc => rpc_outcome(&value, status),
+        Binding::HttpJson if (200..300).contains(&status) => Outcome::Result(value),
+        Binding::HttpJson => match rest_error(&value) {
+            Some(e) => Outcome::Error(e),
+            None => Outcome::NotA2a(format!("HTTP {status} without an A2A error body")),
+        },
+    }
+}
+
+/// A JSON-RPC response (or one SSE frame of one) with the request's id.
+pub fn rpc_outcome(value: &Value, status: u16) -> Outcome {
+    if value.get("jsonrpc") != Some(&json!("2.0")) {
+        return Outcome::NotA2a(format!("HTTP {status}: not a JSON-RPC 2.0 response"));
+    }
+    let null_id_error = value.get("id").is_none_or(Value::is_null) && value.get("error").is_some();
+    if value.get("id") != Some(&json!(RPC_ID)) && !null_id_error {
+        let got = value.get("id").cloned().unwrap_or(Value::Null);
+        return Outcome::NotA2a(format!(
+            "a JSON-RPC response with id {got}, the request's id is {RPC_ID}"
+        ));
+    }
+    if let Some(error) = value.get("error") {
+        return Outcome::Error(A2aError {
+            code: error.get("code").and_then(Value::as_i64),
+            reason: error_info_reason(error.get("data")),
+            message: text_of(error.get("message")),
+        });
+    }
+    match value.get("result") {
+        Some(result) => Outcome::Result(result.clone()),
+        None => Outcome::NotA2a("a JSON-RPC response with neither result nor error".into()),
+    }
+}
+
+/// An AIP-193 error body (`{"error": {code, status, message, details}}`).
+pub fn rest_error(value: &Value) -> Option<A2aError> {
+    let error = value.get("error")?.as_object()?;
+    Some(A2aError {
+        code: None,
+        reason: error_info_reason(error.get("details")),
+        message: text_of(error.get("message")),
+    })
+}
+
+/// The `reason` of the first `google.rpc.ErrorInfo` in a details array.
+fn error_info_reason(details: Option<&Value>) -> Option<String> {
+    details?
+        .as_array()?
+        .iter()
+        .filter(|d| {
+            d.get("@type")
+                .and_then(Value::as_str)
+                .is_none_or(|t| t.ends_with("google.rpc.ErrorInfo"))
+        })
+        .find_map(|d| d.get("reason")?.as_str().map(str::to_owned))
+}
+
+fn text_of(v: Option<&Value>) -> String {
+    v.and_then(Value::as_str).unwrap_or_default().to_owned()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_json_rpc_error_carries_its_code_and_error_info_reason() {
+        let body = json!({"jsonrpc": "2.0", "id": 1, "error": {"code": -32001, "message": "Task not found",
+            "data": [{"@type": "type.googleapis.com/google.rpc.ErrorInfo", "reason": "TASK_NOT_FOUND", "domain": "a2a-protocol.org"}]}});
+        let o = outcome(Binding::JsonRpc, 200, body.to_string().as_bytes());
+        assert_eq!(
+            o,
+            Outcome::Error(A2aError {
+                code: Some(-32001),
+                reason: Some("TASK_NOT_FOUND".into()),
+                message: "Task not found".into()
+            })
+        );
+    }
+
+    #[test]
+    fn a_rest_error_is_judged_by_its_reason_and_a_rest_success_is_the_body() {
+        let body = json!({"error": {"code": 404, "status": "NOT_FOUND", "message": "Task not found",
+            "details": [{"@type": "type.googleapis.com/google.rpc.ErrorInfo", "reason": "TASK_NOT_FOUND"}]}});
+        let Outcome::Error(e) = outcome(Binding::HttpJson, 404, body.to_string().as_bytes()) else {
+            panic!("an error");
+        };
+        assert_eq!(
+            (e.code, e.reason.as_deref()),
+            (None, Some("TASK_NOT_FOUND"))
+        );
+        let ok = outcome(Binding::HttpJson, 200, br#"{"task": {"id": "t"}}"#);
+        assert_eq!(ok, Outcome::Result(json!({"task": {"id": "t"}})));
+    }
+
+    #[test]
+    fn another_id_or_a_refusal_without_a2a_body_is_no_a2a_answer() {
+        let other = json!({"jsonrpc": "2.0", "id": 7, "result": {}});
+        assert!(matches!(
+            outcome(Binding::JsonRpc, 200, other.to_string().as_bytes()),
+            Outcome::NotA2a(_)
+        ));
+        assert!(matches!(
+            outcome(Binding::HttpJson, 401, br#"{"detail": "no"}"#),
+            Outcome::NotA2a(_)
+        ));
+    }
+
+    #[test]
+    fn rest_routes_follow_the_spec_with_the_tenant_first() {
+        let transport = Transport::new(crate::config::Limits::default()).expect("a client");
+        let interface = Interface {
+            binding: Binding::HttpJson,
+            url: "http://127.0.0.1:9/a2a/rest".into(),
+            tenant: Some("acme".into()),
+        };
+        let mut params = Map::new();
+        params.insert("id".into(), json!("t-1"));
+        params.insert("historyLength".into(), json!(0));
+        let built = rest_request(
+            transport.client(),
+            &interface,
+            A2aOperation::GetTask,
+            params,
+        )
+        .expect("a request")
+        .build()
+        .expect("built");
+        assert_eq!(
+            built.url().as_str(),
+            "http://127.0.0.1:9/a2a/rest/acme/tasks/t-1?historyLength=0"
+        );
+        let mut params = Map::new();
+        params.insert("id".into(), json!("t-1"));
+        let built = rest_request(
+            transport.client(),
+            &interface,
+            A2aOperation::CancelTask,
+            params,
+        )
+        .expect("a request")
+        .build()
+        .expect("built");
+        assert_eq!(built.method(), reqwest::Method::POST);
+        assert_eq!(
+            built.url().as_str(),
+            "http://127.0.0.1:9/a2a/rest/acme/tasks/t-1:cancel"
+        );
+    }
+}
