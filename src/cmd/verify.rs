@@ -100,10 +100,15 @@ pub struct VerifyArgs {
     /// `MCP/ToolCall` interactions speak the era the contract pins.
     #[arg(long)]
     mcp_url: Option<String>,
-    /// The agent's Agent Card, checked against the contracts' `agentCard`
+    /// The agent's Agent Card, checked against the contracts' `agentCard`; `A2A/Task`
+    /// interactions are replayed on its interfaces
     /// (default: `{provider base URL}/.well-known/agent-card.json`).
     #[arg(long)]
     agent_card_url: Option<String>,
+    /// The card's interface `A2A/Task` interactions are replayed on: `auto` takes the first
+    /// binding the contract's `agentCard.interfaces` relies on, else the card's first.
+    #[arg(long, value_enum, default_value = "auto")]
+    a2a_binding: super::verify_parse::A2aBindingArg,
     /// How to grade the answer to a tool the server does not list: MCP says a JSON-RPC
     /// error (-32602), the official SDKs answer `isError: true`. `warn`: either passes, the
     /// unexpected one is a warning; `spec`: -32602 is required; `sdk`: `isError` passes too.
@@ -348,6 +353,7 @@ fn config(args: &VerifyArgs, source: ContractSource) -> anyhow::Result<VerifyCon
     config.mcp_url = args.mcp_url.clone();
     config.agent_card_url = args.agent_card_url.clone();
     config.mcp_unknown_tool = args.mcp_unknown_tool.into();
+    config.a2a_binding = args.a2a_binding.into();
     config.principals = args
         .principals
         .iter()

@@ -62,3 +62,22 @@ impl From<UnknownToolArg> for accord_verifier::UnknownTool {
         }
     }
 }
+
+/// `--a2a-binding`.
+#[derive(Debug, Clone, Copy, clap::ValueEnum)]
+pub enum A2aBindingArg {
+    Auto,
+    Jsonrpc,
+    #[value(name = "http+json")]
+    HttpJson,
+}
+
+impl From<A2aBindingArg> for accord_verifier::config::A2aBinding {
+    fn from(a: A2aBindingArg) -> Self {
+        match a {
+            A2aBindingArg::Auto => Self::Auto,
+            A2aBindingArg::Jsonrpc => Self::JsonRpc,
+            A2aBindingArg::HttpJson => Self::HttpJson,
+        }
+    }
+}
