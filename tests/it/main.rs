@@ -8,6 +8,8 @@ mod contract_cmd;
 mod fake_broker;
 mod match_cmd;
 mod pact_cli;
+mod peers;
+mod peers_a2a;
 mod peers_mcp;
 mod publish_cmd;
 mod resources_cmd;

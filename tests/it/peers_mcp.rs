@@ -5,69 +5,17 @@
 //! Needs `ACCORD_PYTHON`, a Python with `mcp` installed (`.ci/run` sets it);
 //! without it the test says it skipped, except under `CI=true`.
 
-use std::process::{Child, Command, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use accord_verifier::{
     ContractSource, SourcedContract, VerificationReport, VerifyConfig, verify_blocking,
 };
 use serde_json::json;
 
-use crate::support::repo_root;
+use crate::peers::{Peer, python, start};
 
-/// A running peer; killed on drop.
-struct Peer {
-    child: Child,
-    base: String,
-}
-
-impl Drop for Peer {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-fn python() -> Option<String> {
-    match std::env::var("ACCORD_PYTHON") {
-        Ok(p) if !p.is_empty() => Some(p),
-        _ if std::env::var("CI").is_ok_and(|v| v == "true") => {
-            panic!("CI=true but ACCORD_PYTHON (a Python with the mcp SDK) is not set")
-        }
-        _ => {
-            eprintln!("skipped the mcp SDK peer: ACCORD_PYTHON is not set");
-            None
-        }
-    }
-}
-
-fn start(python: &str, fault: Option<&str>) -> Peer {
-    let port = std::net::TcpListener::bind("127.0.0.1:0")
-        .and_then(|l| l.local_addr())
-        .expect("a free port")
-        .port();
-    let mut cmd = Command::new(python);
-    cmd.arg(repo_root().join("tests/peers/mcp_work_planning.py"))
-        .args(["--port", &port.to_string()])
-        .stdout(Stdio::null())
-        .stderr(Stdio::null());
-    if let Some(f) = fault {
-        cmd.args(["--fault", f]);
-    }
-    let peer = Peer {
-        child: cmd.spawn().expect("the peer starts"),
-        base: format!("http://127.0.0.1:{port}"),
-    };
-    let deadline = Instant::now() + Duration::from_secs(30);
-    while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
-        assert!(
-            Instant::now() < deadline,
-            "the mcp peer did not listen on {port}"
-        );
-        std::thread::sleep(Duration::from_millis(100));
-    }
-    peer
-}
+/// The peer, relative to the repository.
+const SCRIPT: &str = "tests/peers/mcp_work_planning.py";
 
 fn contract(era: &str) -> SourcedContract {
     let plan =
@@ -152,7 +100,7 @@ fn the_python_sdk_server_passes_and_its_faults_are_caught_in_both_eras() {
         ("title_unbounded", "draft a plan", "INVALID_INPUT_ACCEPTED"),
     ];
     for era in ["2026-07-28", "2025-11-25"] {
-        let clean = start(&python, None);
+        let clean = start(&python, SCRIPT, None);
         let report = run(&clean, era);
         assert_eq!(
             found(&report),
@@ -180,7 +128,7 @@ fn the_python_sdk_server_passes_and_its_faults_are_caught_in_both_eras() {
         assert_eq!(refused, want, "{era}: {checks:?}");
         drop(clean);
         for (fault, interaction, code) in faults {
-            let peer = start(&python, Some(fault));
+            let peer = start(&python, SCRIPT, Some(fault));
             let got = found(&run(&peer, era));
             assert!(
                 got.contains(&(interaction.to_owned(), code)),

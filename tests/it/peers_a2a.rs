@@ -1,0 +1,165 @@
+//! The verifier against a real A2A agent on the official Python SDK
+//! (`tests/peers/a2a_work_planning.py`, `a2a-sdk` 1.x) on both bindings:
+//! the correct agent passes, each injected fault is caught with exactly
+//! its reason code.
+
+use std::collections::BTreeSet;
+use std::time::Duration;
+
+use accord_verifier::config::A2aBinding;
+use accord_verifier::{
+    ContractSource, SourcedContract, VerificationReport, VerifyConfig, verify_blocking,
+};
+use serde_json::{Value, json};
+
+use crate::peers::{Peer, python, start};
+
+/// The peer, relative to the repository.
+const SCRIPT: &str = "tests/peers/a2a_work_planning.py";
+
+fn users() -> Value {
+    json!([{"name": "a user named alice", "params": {"tenant": "tenant-a"}},
+           {"name": "a user named bob", "params": {"tenant": "tenant-b"}}])
+}
+
+fn request(extra: Value) -> Value {
+    let mut data = json!({"request_id": "r-1", "items": [{"title": "rotate keys"}]});
+    for (k, v) in extra.as_object().into_iter().flatten() {
+        data[k] = v.clone();
+    }
+    json!({"message": {"role": "ROLE_USER", "parts": [{"data": data}]},
+           "generators": {"body": {"$.message.parts[0].data.request_id": {"type": "Uuid"}}}})
+}
+
+fn plan() -> Value {
+    json!({"artifact": {"name": "work-plan", "parts": [{
+        "data": {"plan_id": "plan-1", "status": "draft", "steps": [{"title": "rotate keys"}]},
+        "mediaType": "application/json",
+        "schema": {"type": "object", "required": ["plan_id", "status"], "properties": {"plan_id": {"type": "string"}}},
+        "matchingRules": {"body": {"$.data.plan_id": {"combine": "AND",
+            "matchers": [{"match": "regex", "regex": "^plan-\\d+$"}]}}}}]}})
+}
+
+fn contract() -> SourcedContract {
+    let alice = json!({"principal": "alice", "tenant": "tenant-a"});
+    let doc = json!({
+        "consumer": {"name": "orchestrator"}, "provider": {"name": "planning-agent"},
+        "agentCard": {"skills": [{"id": "work-planning", "outputModes": ["application/json"]}],
+                      "capabilities": {"streaming": true}},
+        "interactions": [
+            {"type": "A2A/Task", "description": "draft a plan", "providerStates": users(),
+             "skill": "work-planning", "streaming": true, "sideEffects": {"records": 1},
+             "auth": {"principal": "alice", "tenant": "tenant-a", "probes": [{"principal": "bob"}]},
+             "request": request(json!({})),
+             "steps": [{"status": {"state": "TASK_STATE_WORKING"}}, plan(), {"status": {"state": "TASK_STATE_COMPLETED"}}],
+             "terminalState": "TASK_STATE_COMPLETED",
+             "push": {"token": "push-token-1", "scheme": "Bearer",
+                      "expectStates": ["TASK_STATE_WORKING", "TASK_STATE_COMPLETED"]},
+             "followUps": [
+                 {"operation": "SendMessage", "request": {"message": {"role": "ROLE_USER", "parts": [{"text": "more"}]}},
+                  "error": {"reason": "UNSUPPORTED_OPERATION"}},
+                 {"operation": "GetTask", "auth": {"principal": "bob"}, "error": {"reason": "TASK_NOT_FOUND"}}]},
+            {"type": "A2A/Task", "description": "draft a plan, blocking", "providerStates": users(),
+             "skill": "work-planning", "auth": alice, "sideEffects": {"records": 1},
+             "request": request(json!({})), "steps": [plan()], "terminalState": "TASK_STATE_COMPLETED"},
+            {"type": "A2A/Task", "description": "a cancelled plan writes nothing", "providerStates": users(),
+             "streaming": true, "auth": alice, "sideEffects": {"records": 0},
+             "temporal": {"noNewSideEffectAfterCancelAck": true},
+             "request": request(json!({"work_ms": 1000})),
+             "cancel": {"at": "TASK_STATE_WORKING", "observeMs": 400}, "terminalState": "TASK_STATE_CANCELED"},
+            {"type": "A2A/Task", "description": "the agent asks for a deadline", "providerStates": users(),
+             "streaming": true, "auth": alice, "sideEffects": {"records": 1},
+             "request": request(json!({"needs_input": true})),
+             "steps": [{"status": {"state": "TASK_STATE_INPUT_REQUIRED", "messageParts": [{"text": "Which deadline?"}]}}],
+             "followUps": [{"operation": "SendMessage", "after": "TASK_STATE_INPUT_REQUIRED",
+                 "request": {"message": {"role": "ROLE_USER", "parts": [{"text": "Friday"}]}},
+                 "expect": {"state": "TASK_STATE_COMPLETED"}}],
+             "terminalState": "TASK_STATE_COMPLETED"},
+            {"type": "A2A/Task", "description": "no version header is refused", "providerStates": users(),
+             "auth": alice, "a2aVersion": "",
+             "request": {"message": {"role": "ROLE_USER", "parts": [{"data": {"reply": "message"}}]}},
+             "error": {"code": -32009, "reason": "VERSION_NOT_SUPPORTED"}}
+        ],
+        "metadata": {"pactSpecification": {"version": "4.0"}, "accord": {"formatVersion": "1.0", "a2a": "1.0"}}
+    });
+    SourcedContract::new(
+        accord_dsl::pact::from_value(&doc, "peer").expect("a contract"),
+        "peer",
+    )
+}
+
+fn run(peer: &Peer, binding: A2aBinding) -> VerificationReport {
+    let mut config = VerifyConfig::new(
+        "planning-agent",
+        peer.base.clone(),
+        ContractSource::Loaded(vec![contract()]),
+    );
+    config.state_change_url = Some(format!("{}/_accord/state", peer.base));
+    config.observe_url = Some(format!("{}/_accord/observe", peer.base));
+    config.a2a_binding = binding;
+    config.limits.request_timeout = Duration::from_secs(10);
+    verify_blocking(&config).expect("no operational failure")
+}
+
+fn found(report: &VerificationReport) -> BTreeSet<&'static str> {
+    report
+        .interactions()
+        .flat_map(|(_, i)| i.findings.iter().map(|f| f.reason_code))
+        .collect()
+}
+
+fn shown(report: &VerificationReport) -> String {
+    let lines: Vec<String> = report
+        .interactions()
+        .flat_map(|(_, i)| {
+            i.findings.iter().map(move |f| {
+                format!(
+                    "{}: {} {} {}",
+                    i.description, f.reason_code, f.path, f.detail
+                )
+            })
+        })
+        .collect();
+    lines.join("\n")
+}
+
+#[test]
+fn the_python_sdk_agent_passes_on_both_bindings_and_its_faults_are_caught() {
+    let Some(python) = python() else { return };
+    for binding in [A2aBinding::JsonRpc, A2aBinding::HttpJson] {
+        let clean = start(&python, SCRIPT, None);
+        let report = run(&clean, binding);
+        assert!(
+            found(&report).is_empty(),
+            "{binding:?}:\n{}",
+            shown(&report)
+        );
+    }
+    let faults = [
+        ("prose_artifact", "CONTENT_MODE_MISMATCH"),
+        ("cancel_keeps_writing", "SIDE_EFFECT_AFTER_CANCEL"),
+        ("cross_tenant", "CROSS_TENANT_ACCESS"),
+        ("schema_violation", "OUTPUT_SCHEMA_VIOLATION"),
+        ("missing_artifact", "MISSING_REQUIRED_ARTIFACT"),
+        ("terminal_reopened", "TERMINAL_STATE_REOPENED"),
+    ];
+    let mut wrong = Vec::new();
+    for (fault, code) in faults {
+        let peer = start(&python, SCRIPT, Some(fault));
+        let report = run(&peer, A2aBinding::JsonRpc);
+        if found(&report) != BTreeSet::from([code]) {
+            wrong.push(format!(
+                "{fault}: expected only {code}:\n{}",
+                shown(&report)
+            ));
+        }
+    }
+    let peer = start(&python, SCRIPT, Some("fail_instead"));
+    let report = run(&peer, A2aBinding::HttpJson);
+    assert!(
+        found(&report).contains("TERMINAL_STATE_MISMATCH"),
+        "{}",
+        shown(&report)
+    );
+    assert!(wrong.is_empty(), "{}", wrong.join("\n\n"));
+}
