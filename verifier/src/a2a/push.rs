@@ -362,6 +362,25 @@ mod tests {
     }
 
     #[test]
+    fn another_scheme_or_token_than_registered_is_not_delivered() {
+        let mut basic = delivery("TASK_STATE_WORKING", Some("Basic s3cret"));
+        let f = judge(&scenario(), "s3cret", std::slice::from_ref(&basic));
+        assert!(f.iter().any(|f| f.path == "push"), "{f:?}");
+        basic.headers = vec![
+            ("authorization".into(), "Bearer s3cret".into()),
+            ("x-a2a-notification-token".into(), "tok-2".into()),
+        ];
+        let f = judge(&scenario(), "s3cret", std::slice::from_ref(&basic));
+        assert!(f.iter().any(|f| f.path == "push"), "{f:?}");
+        let tokenless = PushScenario {
+            token: None,
+            ..scenario()
+        };
+        let f = judge(&tokenless, "s3cret", &[basic]);
+        assert!(f.iter().all(|f| f.path != "push"), "{f:?}");
+    }
+
+    #[test]
     fn a_missing_state_or_a_bare_delivery_is_not_delivered() {
         let a = Some("Bearer s3cret");
         let got = [

@@ -238,6 +238,10 @@ fn each_fault_is_caught_with_exactly_its_reason_code() {
             ("behavior", "CANCEL_NOT_EFFECTIVE"),
         ),
         (
+            A2aFault::SlowCancel(1500),
+            ("temporal", "CANCEL_EFFECT_LATE"),
+        ),
+        (
             A2aFault::GetTaskDisagrees,
             ("protocol", "ILLEGAL_TRANSITION"),
         ),
