@@ -31,9 +31,15 @@ pub fn credential(
     Ok(match auth.credential {
         Credential::None => Presented::Nothing,
         Credential::Invalid => Presented::Bearer("accord-invalid-credential".into()),
-        Credential::Expired => Presented::Bearer(
-            from_state("expiredToken").unwrap_or_else(|| "accord-expired-credential".into()),
-        ),
+        Credential::Expired => match from_state("expiredToken") {
+            Some(t) => Presented::Bearer(t),
+            // never a made-up token: it would test nothing
+            None => {
+                return Err(VerifyError::NoExpiredCredential {
+                    interaction: meta.description.clone(),
+                });
+            }
+        },
         Credential::Valid => {
             // A tenant without a principal: the consumer's own credential.
             let Some(principal) = &auth.principal else {

@@ -85,6 +85,12 @@ pub enum VerifyError {
         interaction: String,
         principal: String,
     },
+    /// An interaction presents an expired credential, and no provider
+    /// state can issue one: the verifier never makes one up.
+    #[error(
+        "interaction '{interaction}' presents an expired credential, but no provider state issues one (a state-change reply's `expiredToken`; give the interaction such a state and --state-change-url)"
+    )]
+    NoExpiredCredential { interaction: String },
     /// Several interactions need what the configuration does not give
     /// (found before the first request).
     #[error("the contracts cannot be run as configured: {}", .0.iter().map(ToString::to_string).collect::<Vec<_>>().join("; "))]

@@ -7,7 +7,7 @@ use std::collections::VecDeque;
 use std::sync::Arc;
 
 use accord_dsl::Interaction;
-use accord_dsl::model::accord::Credential;
+use accord_dsl::model::accord::{Auth, Credential};
 
 use crate::config::{SourcedContract, VerifyConfig};
 use crate::error::VerifyError;
@@ -66,7 +66,17 @@ fn of(config: &VerifyConfig, interaction: &Interaction) -> Vec<VerifyError> {
     // a token can come from a state's reply only when states are set up
     let states_issue = config.state_change_url.is_some() && !meta.provider_states.is_empty();
     let known = |p: &str| states_issue || config.principals.contains_key(p);
-    if let Some(auth) = &e.auth {
+    // the interaction's own credential, its probes', its follow-ups'
+    let mut auths: Vec<&Auth> = e.auth.iter().collect();
+    if let Interaction::A2aTask(a2a) = interaction {
+        auths.extend(a2a.task.follow_ups.iter().filter_map(|f| f.auth.as_ref()));
+    }
+    for auth in auths {
+        if auth.credential == Credential::Expired && !states_issue {
+            out.push(VerifyError::NoExpiredCredential {
+                interaction: name(),
+            });
+        }
         let sent_as = auth
             .principal
             .as_deref()

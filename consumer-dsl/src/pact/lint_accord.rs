@@ -9,6 +9,7 @@ pub(super) fn check_accord(i: usize, interaction: &Interaction, problems: &mut V
     let at = format!("$.interactions[{i}]");
     match interaction {
         Interaction::A2aTask(t) => {
+            meaningless(&at, t, problems);
             for (suffix, part) in t.task.part_expectations() {
                 let Some(schema) = &part.schema else { continue };
                 if let Err(why) = crate::schema::compile(schema) {
@@ -50,5 +51,40 @@ pub(super) fn check_accord(i: usize, interaction: &Interaction, problems: &mut V
             ));
         }
         _ => {}
+    }
+}
+
+/// Combinations of an `A2A/Task` that can never be judged as written:
+/// warnings, the verifier reports them unchecked.
+fn meaningless(
+    at: &str,
+    t: &crate::model::accord::A2aTaskInteraction,
+    problems: &mut Vec<LintProblem>,
+) {
+    let e = &t.meta.expectations;
+    let mut warn = |code: &'static str, path: &str, message: &str| {
+        problems.push(LintProblem::new(
+            Severity::Warning,
+            code,
+            format!("{at}{path}"),
+            message.into(),
+        ));
+    };
+    let progress = e.temporal.as_ref().and_then(|t| t.first_progress_within_ms);
+    if progress.is_some() && !t.task.streaming {
+        warn(
+            "PROGRESS_UNOBSERVABLE",
+            ".temporal.firstProgressWithinMs",
+            "a blocking send shows no progress: set `streaming: true` to have the first-progress limit measured",
+        );
+    }
+    let refused = e.refusal_expected() || t.task.error.is_some();
+    let probes = e.auth.as_ref().is_some_and(|a| !a.probes.is_empty());
+    if refused && probes {
+        warn(
+            "PROBES_WITHOUT_TASK",
+            ".auth.probes",
+            "the send must be refused, so no task is created for the probes to access",
+        );
     }
 }

@@ -179,3 +179,36 @@ fn a_response_generator_the_verifier_never_applies_does_not_block() {
     assert_eq!(blocking.len(), 1, "{blocking:?}");
     assert!(blocking[0].contains(".request.generators"), "{blocking:?}");
 }
+
+#[test]
+fn a2a_combinations_that_cannot_be_judged_are_warned_about() {
+    let blocking_progress = json!({"type": "A2A/Task", "description": "p",
+        "request": {"message": {"parts": [{"text": "hi"}]}},
+        "temporal": {"firstProgressWithinMs": 500}, "terminalState": "TASK_STATE_COMPLETED"});
+    let refused_probes = json!({"type": "A2A/Task", "description": "r",
+        "request": {"message": {"parts": [{"text": "hi"}]}}, "negative": true,
+        "auth": {"principal": "alice", "probes": [{"principal": "bob"}]}, "error": {"httpStatus": 403}});
+    let c = pinned(json!([blocking_progress, refused_probes]));
+    let problems = lint(&c);
+    let found: Vec<(&str, &str, Severity)> = problems
+        .iter()
+        .map(|p| (p.code, p.path.as_str(), p.severity))
+        .collect();
+    assert!(
+        found.contains(&(
+            "PROGRESS_UNOBSERVABLE",
+            "$.interactions[0].temporal.firstProgressWithinMs",
+            Severity::Warning
+        )),
+        "{found:?}"
+    );
+    assert!(
+        found.contains(&(
+            "PROBES_WITHOUT_TASK",
+            "$.interactions[1].auth.probes",
+            Severity::Warning
+        )),
+        "{found:?}"
+    );
+    assert!(super::blocking(&c).is_empty(), "warnings do not block");
+}

@@ -113,9 +113,12 @@ impl Run<'_> {
         Ok(match auth.credential {
             Credential::None => None,
             Credential::Invalid => Some("accord-invalid-credential".into()),
-            Credential::Expired => {
-                Some(state("expiredToken").unwrap_or_else(|| "accord-expired-credential".into()))
-            }
+            Credential::Expired => match state("expiredToken") {
+                Some(t) => Some(t),
+                None => {
+                    return Err("no state issued an expired credential (`expiredToken`)".into());
+                }
+            },
             Credential::Valid => {
                 let Some(p) = &auth.principal else {
                     return Ok(match self.exchange.authorization {

@@ -45,6 +45,8 @@ pub struct A2aDriver {
     /// The task each interaction created (by the interaction's address),
     /// for its probes.
     created: Mutex<HashMap<usize, flow::Created>>,
+    /// The interfaces whose version check was probed this run.
+    version_probed: Mutex<std::collections::HashSet<String>>,
 }
 
 /// Where the card is and how to ask for it.

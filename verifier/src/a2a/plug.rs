@@ -110,6 +110,29 @@ impl Driver for A2aDriver {
         })
     }
 
+    fn derived_checks<'a>(
+        &'a self,
+        _interaction: &'a Interaction,
+        exchange: &'a Exchange<'a>,
+    ) -> BoxFuture<'a, Result<Sent, VerifyError>> {
+        Box::pin(async move {
+            let Ok((_, chosen)) = self.target(exchange).await else {
+                return Ok(Sent::default());
+            };
+            let first = lock(&self.version_probed).insert(chosen.url.clone());
+            if !first {
+                return Ok(Sent::default());
+            }
+            Ok(Sent {
+                findings: super::probe::version(&chosen, exchange)
+                    .await
+                    .into_iter()
+                    .collect(),
+                ..Sent::default()
+            })
+        })
+    }
+
     fn contract_parts(&self) -> &'static [ContractPart] {
         &[ContractPart::AgentCard]
     }

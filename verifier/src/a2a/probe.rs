@@ -14,7 +14,7 @@ use serde_json::{Map, Value, json};
 
 use super::flow::Created;
 use super::stream::Opened;
-use super::wire::{Answer, Client, Outcome};
+use super::wire::{Answer, Client, Interface, Outcome};
 use crate::driver::Exchange;
 use crate::finding::{Finding, Layer, codes};
 
@@ -204,6 +204,37 @@ async fn listed(client: &Client<'_>, id: &str, at: &str, who: &str) -> Option<Fi
     listed.then(|| {
         let detail = format!("`{who}`'s ListTasks lists another principal's task");
         Finding::new(Layer::Authorization, codes::CROSS_TENANT_ACCESS, at, detail)
+    })
+}
+
+/// Once per interface and run: a `GetTask` of an unknown id without
+/// `A2A-Version` (which A2A v1.0 reads as 0.3) must be refused as
+/// VERSION_NOT_SUPPORTED. Served, or answered TASK_NOT_FOUND (the request
+/// was processed as 1.0), is VERSION_NOT_REJECTED; another refusal (a 0.3
+/// compatibility layer that does not know the method) is not judged.
+pub async fn version(interface: &Interface, exchange: &Exchange<'_>) -> Option<Finding> {
+    let client = Client {
+        transport: exchange.transport,
+        interface,
+        authorization: exchange.authorization,
+        custom_headers: exchange.custom_headers,
+        version: "",
+    };
+    let unknown = format!("accord-unknown-{:032x}", rand::random::<u128>());
+    let answer = access(&client, A2aOperation::GetTask, &unknown).await?;
+    let processed = match &answer.outcome {
+        Outcome::Result(_) => true,
+        Outcome::Error(e) => {
+            e.reason.as_deref() == Some("TASK_NOT_FOUND") || e.code == Some(-32001)
+        }
+        Outcome::NotA2a(_) => false,
+    };
+    processed.then(|| {
+        let detail = format!(
+            "a GetTask without A2A-Version (read as 0.3) on the {} interface was processed as 1.0 instead of refused with VERSION_NOT_SUPPORTED",
+            interface.binding.as_str()
+        );
+        Finding::new(Layer::Protocol, codes::VERSION_NOT_REJECTED, "A2A-Version", detail)
     })
 }
 

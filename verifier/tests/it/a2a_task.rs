@@ -300,3 +300,31 @@ fn streaming_served_where_the_card_declares_none_is_undeclared() {
         describe(&report)
     );
 }
+
+#[test]
+fn an_agent_that_ignores_the_version_header_is_found_once_per_interface() {
+    let doc = json!({"consumer": {"name": "orchestrator"}, "provider": {"name": "planning-agent"},
+        "interactions": [interactions()[0].clone(), interactions()[1].clone()],
+        "metadata": {"pactSpecification": {"version": "4.0"}, "accord": {"formatVersion": "1.0", "a2a": "1.0"}}});
+    let c = || {
+        SourcedContract::new(
+            accord_dsl::pact::from_value(&doc, "t").expect("a contract"),
+            "t",
+        )
+    };
+    let agent = A2aAgent::start().expect("the agent starts");
+    assert!(codes(&run_on(&agent, A2aBinding::HttpJson, c())).is_empty());
+    let agent = A2aAgent::start().expect("the agent starts");
+    agent.set_fault(Some(A2aFault::VersionUnchecked));
+    let report = run_on(&agent, A2aBinding::HttpJson, c());
+    let paths: Vec<(String, &str)> = report
+        .interactions()
+        .flat_map(|(_, i)| i.findings.iter().map(|f| (f.path.clone(), f.reason_code)))
+        .collect();
+    assert_eq!(
+        paths,
+        [("A2A-Version".to_owned(), "VERSION_NOT_REJECTED")],
+        "{}",
+        describe(&report)
+    );
+}

@@ -212,6 +212,13 @@ fn what_a_run_needs_is_checked_before_the_first_request_naming_every_missing_pie
         json!({"status": 200}),
     );
     as_carol["auth"] = json!({"principal": "carol"});
+    let mut expired = http(
+        "an expired credential is refused",
+        json!({"method": "GET", "path": "/secure"}),
+        json!({"status": 401}),
+    );
+    expired["auth"] = json!({"credential": "expired"});
+    expired["negative"] = json!(true);
     let fine = http(
         "get",
         json!({"method": "GET", "path": "/items/1"}),
@@ -229,6 +236,7 @@ fn what_a_run_needs_is_checked_before_the_first_request_naming_every_missing_pie
             fine,
             create(json!({"records": 1})),
             as_carol,
+            expired,
         ])],
     )
     .source;
@@ -244,7 +252,12 @@ fn what_a_run_needs_is_checked_before_the_first_request_naming_every_missing_pie
         matches!(&problems[1], VerifyError::UnknownPrincipal { principal, .. } if principal == "carol"),
         "{err}"
     );
-    assert_eq!(problems.len(), 2, "{err}");
+    // no state issues an expired credential: none is made up
+    assert!(
+        matches!(&problems[2], VerifyError::NoExpiredCredential { interaction } if interaction.starts_with("an expired")),
+        "{err}"
+    );
+    assert_eq!(problems.len(), 3, "{err}");
 }
 
 #[test]
