@@ -135,3 +135,57 @@ async fn post(
         .await
         .expect("the agent answers")
 }
+
+#[divan::bench(sample_count = 1)]
+fn zz_phases() {
+    let (agent, _) = setup(1);
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("a runtime");
+    let client = reqwest::Client::new();
+    runtime.block_on(async {
+        let url = agent.jsonrpc_url();
+        let n = 100;
+        let mut sums = [Duration::ZERO; 8];
+        for _ in 0..n {
+            let t0 = std::time::Instant::now();
+            let send = json!({"jsonrpc": "2.0", "id": 1, "method": "SendStreamingMessage",
+                "params": {"message": {"messageId": fresh_id(), "role": "ROLE_USER",
+                    "parts": [{"data": {"request_id": fresh_id(), "items": [{"title": "x"}]}}]}}});
+            let mut resp = post(&client, &url, &send, "text/event-stream").await;
+            sums[0] += t0.elapsed();
+            let mut body = Vec::new();
+            let mut k = 1;
+            while let Some(c) = resp.chunk().await.expect("chunk") {
+                body.extend_from_slice(&c);
+                if k < 6 {
+                    sums[k] += t0.elapsed();
+                }
+                k += 1;
+            }
+            sums[6] += t0.elapsed();
+            let stream = String::from_utf8_lossy(&body);
+            let first = stream
+                .lines()
+                .find_map(|l| l.strip_prefix("data:"))
+                .unwrap();
+            let first: Value = serde_json::from_str(first.trim()).unwrap();
+            let task_id = first["result"]["task"]["id"].as_str().unwrap();
+            let get =
+                json!({"jsonrpc": "2.0", "id": 1, "method": "GetTask", "params": {"id": task_id}});
+            let t1 = std::time::Instant::now();
+            let _ = post(&client, &url, &get, "application/json")
+                .await
+                .bytes()
+                .await;
+            sums[7] += t1.elapsed();
+        }
+        eprintln!("per task (ms, cumulative from send): headers, chunk1..5, body end; GetTask");
+        for s in sums {
+            eprint!("{:.2} ", s.as_secs_f64() * 1000.0 / n as f64);
+        }
+        eprintln!();
+    });
+    drop(agent);
+}

@@ -121,8 +121,15 @@ pub struct Declaration {
     /// `sha256:` and the hex sha256 of the RFC 8785 canonical JSON of the
     /// listing, tools ordered by name.
     pub digest: String,
-    /// How many entries (tools) it lists.
+    /// How many entries (tools, skills) it lists.
     pub entries: usize,
+    /// The HTTP `ETag` it was served with (the Agent Card), if any.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub etag: Option<String>,
+    /// What of it the run used (the Agent Card's interfaces replayed on:
+    /// binding and URL).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub used: Vec<String>,
 }
 
 /// Counts for the summary.

@@ -45,6 +45,8 @@ pub struct A2aDriver {
     /// The task each interaction created (by the interaction's address),
     /// for its probes.
     created: Mutex<HashMap<usize, flow::Created>>,
+    /// The interfaces replayed on this run (`BINDING url`), for the report.
+    used: Mutex<std::collections::BTreeSet<String>>,
     /// The interfaces whose version check was probed this run.
     version_probed: Mutex<std::collections::HashSet<String>>,
 }
@@ -68,7 +70,8 @@ impl A2aDriver {
         if let Some(read) = slot.as_ref() {
             return read.clone();
         }
-        let read = Arc::new(fetch(cx).await);
+        let (read, etag) = fetch(cx).await;
+        let read = Arc::new(read);
         if let Ok(card) = read.as_ref() {
             let digest = accord_dsl::canonical::digest(card);
             let entries = card["skills"].as_array().map_or(0, Vec::len);
@@ -78,6 +81,8 @@ impl A2aDriver {
                 protocol_version: "1.0".to_owned(),
                 digest: format!("sha256:{digest}"),
                 entries,
+                etag,
+                used: Vec::new(),
             });
         }
         *slot = Some(read.clone());
@@ -85,8 +90,16 @@ impl A2aDriver {
     }
 }
 
-/// Reads the card: unreachable is unchecked, not JSON is an invalid card.
-async fn fetch(cx: CardSource<'_>) -> Read {
+/// Reads the card (and its `ETag`): unreachable is unchecked, not JSON is
+/// an invalid card.
+async fn fetch(cx: CardSource<'_>) -> (Read, Option<String>) {
+    match read_card(cx).await {
+        Ok((card, etag)) => (Ok(card), etag),
+        Err(f) => (Err(f), None),
+    }
+}
+
+async fn read_card(cx: CardSource<'_>) -> Result<(Value, Option<String>), Finding> {
     let mut request = cx
         .transport
         .client()
@@ -121,8 +134,9 @@ async fn fetch(cx: CardSource<'_>) -> Read {
             detail,
         ));
     }
+    let etag = received.header("etag").map(str::to_owned);
     match serde_json::from_slice::<Value>(&received.body) {
-        Ok(card @ Value::Object(_)) => Ok(card),
+        Ok(card @ Value::Object(_)) => Ok((card, etag)),
         _ => {
             let detail = format!("the Agent Card at {} is not a JSON object", cx.url);
             Err(Finding::new(

@@ -61,6 +61,8 @@ impl A2aDriver {
             version: it.task.a2a_version.as_deref().unwrap_or("1.0"),
             ..base
         };
+        let used = format!("{} {}", chosen.binding.as_str(), chosen.url);
+        lock(&self.used).insert(used);
         let mut run = Run::new(client, base, exchange, &it.meta, &it.task, &card);
         let mut sent = run.go().await?;
         sent.findings.extend(interface::insecure(&chosen));
@@ -159,6 +161,14 @@ impl Driver for A2aDriver {
     }
 
     fn declarations(&self) -> Vec<Declaration> {
-        lock(&self.declared).iter().cloned().collect()
+        let used: Vec<String> = lock(&self.used).iter().cloned().collect();
+        lock(&self.declared)
+            .iter()
+            .cloned()
+            .map(|d| Declaration {
+                used: used.clone(),
+                ..d
+            })
+            .collect()
     }
 }

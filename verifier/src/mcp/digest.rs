@@ -25,6 +25,8 @@ pub fn declaration(profile: String, era: Era, tools: &[Value]) -> Declaration {
         protocol_version: era.version().to_owned(),
         digest: format!("sha256:{}", accord_dsl::canonical::digest(&value)),
         entries: tools.len(),
+        etag: None,
+        used: Vec::new(),
     }
 }
 

@@ -53,6 +53,12 @@ pub fn summary(report: &VerificationReport) -> String {
                 "  {} as {} ({}): {} entries, {}",
                 d.kind, d.profile, d.protocol_version, d.entries, d.digest
             );
+            if let Some(etag) = &d.etag {
+                let _ = writeln!(out, "    ETag {etag}");
+            }
+            for used in &d.used {
+                let _ = writeln!(out, "    replayed on {used}");
+            }
         }
     }
     let unset = report

@@ -166,6 +166,22 @@ fn the_clean_agent_passes_a_realistic_planning_contract_on_both_bindings() {
             "{binding:?}:\n{}",
             describe(&report)
         );
+        // the card by digest, with its ETag and the interface replayed on
+        let card = report
+            .declarations
+            .iter()
+            .find(|d| d.kind == "a2a/agent-card")
+            .expect("the card");
+        assert!(
+            card.digest.starts_with("sha256:") && card.etag.is_some(),
+            "{card:?}"
+        );
+        let binding_name = match binding {
+            A2aBinding::JsonRpc => "JSONRPC",
+            _ => "HTTP+JSON",
+        };
+        assert_eq!(card.used.len(), 1, "{card:?}");
+        assert!(card.used[0].starts_with(binding_name), "{card:?}");
         let warnings: Vec<_> = report
             .interactions()
             .flat_map(|(_, i)| i.warnings.iter())
