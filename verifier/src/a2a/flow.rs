@@ -83,6 +83,8 @@ pub(super) struct Run<'a> {
     pub receiver: Option<super::push::Receiver>,
     /// The registration that must fail was made.
     pub push_tried: bool,
+    /// The send was refused where it had to be served (already a finding).
+    pub send_refused: bool,
 }
 
 impl<'a> Run<'a> {
@@ -111,6 +113,7 @@ impl<'a> Run<'a> {
             fatal: None,
             receiver: None,
             push_tried: false,
+            send_refused: false,
         }
     }
 
@@ -250,7 +253,12 @@ impl<'a> Run<'a> {
             return None;
         }
         if let Some(f) = not_served(&answer, "response") {
-            self.fail(f);
+            let broken = self.broken_send(&answer);
+            self.fail(broken.unwrap_or(f));
+            // nothing was done: counters that did not move, probes with no
+            // task, follow up from this one fault
+            self.out.counters_explained = true;
+            self.send_refused = true;
             return None;
         }
         if let Outcome::Result(result) = &answer.outcome {

@@ -301,6 +301,38 @@ impl Run<'_> {
         })
     }
 
+    /// A send refused as unsupported though the card declares what it
+    /// uses: streaming, or the push config registered with it.
+    pub fn broken_send(&self, answer: &Answer) -> Option<Finding> {
+        let Outcome::Error(e) = &answer.outcome else {
+            return None;
+        };
+        let reason = e.reason.as_deref();
+        let (capability, what) = if self.task.streaming
+            && reason == Some(A2aErrorReason::UnsupportedOperation.as_str())
+        {
+            ("streaming", "SendStreamingMessage")
+        } else if self.receiver.is_some()
+            && reason == Some(A2aErrorReason::PushNotificationNotSupported.as_str())
+        {
+            ("pushNotifications", "a push config with the send")
+        } else {
+            return None;
+        };
+        self.declares(capability).then(|| {
+            let detail = format!(
+                "the card declares {capability}, but {what} was refused: {}",
+                e.message
+            );
+            Finding::new(
+                Layer::Protocol,
+                codes::DECLARED_CAPABILITY_BROKEN,
+                "response",
+                detail,
+            )
+        })
+    }
+
     /// A served follow-up against its `expect`.
     fn expect(&mut self, f: &FollowUp, answer: &Answer, own: &Record, path: &str) {
         let Some(expect) = &f.expect else { return };

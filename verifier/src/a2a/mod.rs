@@ -45,6 +45,8 @@ pub struct A2aDriver {
     /// The task each interaction created (by the interaction's address),
     /// for its probes.
     created: Mutex<HashMap<usize, flow::Created>>,
+    /// Interactions whose send was refused where it had to be served.
+    refused: Mutex<std::collections::HashSet<usize>>,
     /// The interfaces replayed on this run (`BINDING url`), for the report.
     used: Mutex<std::collections::BTreeSet<String>>,
     /// The interfaces whose version check was probed this run.

@@ -70,12 +70,15 @@ impl A2aDriver {
         sent.findings
             .extend(skill.and_then(|s| interface::skill_missing(&card, s)));
         sent.temporal_measured = true;
-        if let Some(task_id) = run.record.task_id.clone() {
+        let task_id = run.record.task_id.clone();
+        if let Some(task_id) = task_id.filter(|_| !run.send_refused) {
             let created = Created {
                 task_id,
                 interface: chosen.clone(),
             };
             lock(&self.created).insert(key(interaction), created);
+        } else if run.send_refused {
+            lock(&self.refused).insert(key(interaction));
         }
         Ok(sent)
     }
@@ -107,6 +110,10 @@ impl Driver for A2aDriver {
         index: usize,
     ) -> BoxFuture<'a, Result<Vec<Finding>, VerifyError>> {
         Box::pin(async move {
+            if lock(&self.refused).contains(&key(interaction)) {
+                // the refused send is the finding: there is no task to probe
+                return Ok(Vec::new());
+            }
             let created = lock(&self.created).get(&key(interaction)).cloned();
             Ok(super::probe::probe(created.as_ref(), exchange, probe, index).await)
         })

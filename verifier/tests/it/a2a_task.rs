@@ -258,6 +258,10 @@ fn each_fault_is_caught_with_exactly_its_reason_code() {
             ("temporal", "CANCEL_EFFECT_LATE"),
         ),
         (
+            A2aFault::StreamingBroken,
+            ("protocol", "DECLARED_CAPABILITY_BROKEN"),
+        ),
+        (
             A2aFault::GetTaskDisagrees,
             ("protocol", "ILLEGAL_TRANSITION"),
         ),
