@@ -46,7 +46,9 @@ pub fn mode_of(part: &Value) -> Option<String> {
 }
 
 /// Whether media type `got` is `want` (parameters and case aside;
-/// `*/*` and `type/*` in `want` match their range).
+/// `*/*` and `type/*` in `want` match their range). A mode written
+/// without a slash, as many cards do (`"text"`, `"json"`), names a type
+/// (`text` is `text/*`) or a subtype (`json` is `*/json`).
 pub fn same_mode(want: &str, got: &str) -> bool {
     let base = |m: &str| {
         m.split(';')
@@ -56,11 +58,11 @@ pub fn same_mode(want: &str, got: &str) -> bool {
             .to_ascii_lowercase()
     };
     let (want, got) = (base(want), base(got));
+    let (kind, sub) = got.split_once('/').unwrap_or((got.as_str(), ""));
     want == got
         || want == "*/*"
-        || want
-            .strip_suffix("/*")
-            .is_some_and(|range| got.split('/').next() == Some(range))
+        || want.strip_suffix("/*").is_some_and(|range| kind == range)
+        || (!want.contains('/') && (want == kind || want == sub))
 }
 
 /// One expected part against one actual part; `at` names the part

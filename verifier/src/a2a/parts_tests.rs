@@ -73,6 +73,10 @@ fn another_media_type_is_a_content_mode_mismatch_and_a_missing_one_is_inferred()
         "application/json; charset=utf-8"
     ));
     assert!(!same_mode("text/plain", "application/json"));
+    // modes written without a slash, as SDK examples do
+    assert!(same_mode("text", "text/plain"));
+    assert!(same_mode("json", "application/json"));
+    assert!(!same_mode("text", "application/json"));
 }
 
 #[test]
