@@ -15,6 +15,7 @@ mod publish_cmd;
 mod resources_cmd;
 mod support;
 mod verdicts_vs_pact;
+mod verify_a2a;
 mod verify_broker;
 mod verify_cmd;
 mod verify_legacy;

@@ -1,0 +1,92 @@
+//! `accord verify` of `A2A/Task` contracts against the reference A2A agent,
+//! through the CLI, on both bindings (`--a2a-binding`).
+
+use accord_fixtures::a2a::{A2aAgent, A2aFault};
+use serde_json::{Value, json};
+
+use crate::support::{accord, temp_dir};
+
+fn contract_file(name: &str) -> std::path::PathBuf {
+    let doc = json!({
+        "consumer": {"name": "orchestrator"}, "provider": {"name": "planning-agent"},
+        "agentCard": {"skills": [{"id": "work-planning"}], "capabilities": {"streaming": true}},
+        "interactions": [{"type": "A2A/Task", "description": "draft a plan", "skill": "work-planning",
+            "streaming": true, "sideEffects": {"records": 1},
+            "request": {"message": {"role": "ROLE_USER", "parts": [{"data": {"request_id": "r-1", "items": [{"title": "rotate keys"}]}}]}},
+            "steps": [{"status": {"state": "TASK_STATE_WORKING"}},
+                      {"artifact": {"name": "work-plan", "parts": [{"data": {"status": "draft"}, "mediaType": "application/json"}]}},
+                      {"status": {"state": "TASK_STATE_COMPLETED"}}],
+            "terminalState": "TASK_STATE_COMPLETED"}],
+        "metadata": {"pactSpecification": {"version": "4.0"}, "accord": {"formatVersion": "1.0", "a2a": "1.0"}}
+    });
+    let file = temp_dir(&format!("verify-a2a-{name}")).join("contract.json");
+    std::fs::write(&file, doc.to_string()).expect("write contract");
+    file
+}
+
+fn verify(agent: &A2aAgent, binding: &str) -> (Option<i32>, Value) {
+    let out = accord()
+        .args([
+            "verify",
+            "--provider",
+            "planning-agent",
+            "--provider-base-url",
+        ])
+        .arg(agent.base_url())
+        .args(["--a2a-binding", binding])
+        .args(["--state-change-url", &agent.state_change_url()])
+        .args(["--observe-url", &agent.observe_url()])
+        .args(["--output", "json", "--contract"])
+        .arg(contract_file(binding))
+        .output()
+        .expect("runs");
+    let report = serde_json::from_slice(&out.stdout).unwrap_or(Value::Null);
+    (out.status.code(), report)
+}
+
+#[test]
+fn verify_passes_a_correct_agent_and_names_the_fault_of_a_wrong_one_on_both_bindings() {
+    for binding in ["jsonrpc", "http+json"] {
+        let agent = A2aAgent::start().expect("agent");
+        let (code, report) = verify(&agent, binding);
+        assert_eq!(code, Some(0), "{binding}: {report}");
+        let used = report["declarations"][0]["used"][0]
+            .as_str()
+            .unwrap_or_default();
+        let expected = if binding == "jsonrpc" {
+            "JSONRPC "
+        } else {
+            "HTTP+JSON "
+        };
+        assert!(used.starts_with(expected), "{binding}: {report}");
+        let agent = A2aAgent::start().expect("agent");
+        agent.set_fault(Some(A2aFault::ProseArtifact));
+        let (code, report) = verify(&agent, binding);
+        assert_eq!(code, Some(1), "{binding}: {report}");
+        let finding = &report["contracts"][0]["interactions"][0]["findings"][0];
+        assert_eq!(
+            finding["reasonCode"], "CONTENT_MODE_MISMATCH",
+            "{binding}: {report}"
+        );
+        assert_eq!(finding["layer"], "schema");
+        assert_eq!(finding["path"], "steps[1].artifact.parts[0]");
+    }
+}
+
+#[test]
+fn an_unknown_binding_is_a_usage_error() {
+    let out = accord()
+        .args([
+            "verify",
+            "--provider",
+            "p",
+            "--provider-base-url",
+            "http://127.0.0.1:9",
+        ])
+        .args(["--a2a-binding", "grpc", "--contract", "x.json"])
+        .output()
+        .expect("runs");
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("http+json"), "{err}");
+}
