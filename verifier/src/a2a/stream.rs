@@ -83,10 +83,21 @@ impl Client<'_> {
         let limits = self.transport.limits();
         let started = Instant::now();
         let request = self.request(op, params, true)?;
-        let response = tokio::time::timeout(limits.request_timeout, request.send())
-            .await
-            .map_err(|_| CutOff::Timeout(limits.request_timeout))?
-            .map_err(crate::transport::failed)?;
+        // HTTP+JSON subscribe: the spec's POST, else the proto's GET
+        let retry = (op == A2aOperation::SubscribeToTask
+            && self.interface.binding == Binding::HttpJson)
+            .then(|| as_get(&request))
+            .flatten();
+        let send = |request: reqwest::RequestBuilder| async move {
+            tokio::time::timeout(limits.request_timeout, request.send())
+                .await
+                .map_err(|_| CutOff::Timeout(limits.request_timeout))?
+                .map_err(crate::transport::failed)
+        };
+        let mut response = send(request).await?;
+        if let Some(get) = retry.filter(|_| matches!(response.status().as_u16(), 404 | 405)) {
+            response = send(get).await?;
+        }
         let ack = started.elapsed();
         let status = response.status().as_u16();
         let sse = response
@@ -115,6 +126,16 @@ impl Client<'_> {
             cap: limits.max_response_bytes,
         }))
     }
+}
+
+/// The same request as a `GET` without a body.
+fn as_get(request: &reqwest::RequestBuilder) -> Option<reqwest::RequestBuilder> {
+    let (client, built) = request.try_clone()?.build_split();
+    let mut built = built.ok()?;
+    *built.method_mut() = reqwest::Method::GET;
+    *built.body_mut() = None;
+    built.headers_mut().remove("content-type");
+    Some(reqwest::RequestBuilder::from_parts(client, built))
 }
 
 impl EventStream {

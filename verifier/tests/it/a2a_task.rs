@@ -348,3 +348,30 @@ fn an_agent_that_ignores_the_version_header_is_found_once_per_interface() {
         describe(&report)
     );
 }
+
+#[test]
+fn a_rest_subscribe_falls_back_to_get_where_post_is_not_routed() {
+    let watch = json!({"type": "A2A/Task", "description": "watch a plan being made",
+        "providerStates": users(), "auth": alice(), "sideEffects": {"records": 1},
+        "request": plan_request(json!({"work_ms": 400})), "terminalState": "TASK_STATE_COMPLETED",
+        "followUps": [{"operation": "SubscribeToTask", "after": "TASK_STATE_WORKING",
+                       "expect": {"steps": [{"status": {"state": "TASK_STATE_COMPLETED"}}]}}]});
+    let doc = json!({"consumer": {"name": "orchestrator"}, "provider": {"name": "planning-agent"},
+        "interactions": [watch], "metadata": {"pactSpecification": {"version": "4.0"}, "accord": {"formatVersion": "1.0", "a2a": "1.0"}}});
+    let c = SourcedContract::new(
+        accord_dsl::pact::from_value(&doc, "t").expect("a contract"),
+        "t",
+    );
+    let agent = A2aAgent::start().expect("the agent starts");
+    agent.set_fault(Some(A2aFault::SubscribeGetOnly));
+    let report = run_on(&agent, A2aBinding::HttpJson, c);
+    assert!(codes(&report).is_empty(), "{}", describe(&report));
+    let verbs: Vec<String> = agent.with_state(|s| {
+        s.seen
+            .iter()
+            .filter(|r| r.method.contains("subscribe") || r.method == "SubscribeToTask")
+            .map(|r| r.method.clone())
+            .collect()
+    });
+    assert_eq!(verbs.len(), 2, "a POST, then a GET: {verbs:?}");
+}
