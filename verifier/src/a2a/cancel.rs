@@ -89,12 +89,15 @@ impl Run<'_> {
         }
     }
 
-    /// When `want` was first reported at or after `since`.
+    /// When `want` was first reported after the cancel: at or after
+    /// `since`, or, reported just before it on a stream read a moment
+    /// later, as the state the task is in (at the acknowledgement).
     fn effect_at(&self, want: TaskState, since: Duration) -> Option<Duration> {
-        self.record.events.iter().find_map(|o| match o.event {
+        let after = self.record.events.iter().find_map(|o| match o.event {
             Event::Status { state, .. } if state == Some(want) && o.at >= since => Some(o.at),
             _ => None,
-        })
+        });
+        after.or_else(|| (self.record.last_state() == Some(want)).then_some(since))
     }
 
     /// After the sequence: the cancel's effect, its time and the counters
@@ -104,16 +107,19 @@ impl Run<'_> {
             return;
         };
         if !self.cancel.done {
-            let at = scenario
-                .at
-                .map_or("its creation".to_owned(), |s| s.to_string());
-            let detail = format!("the cancel was not sent: the task never reached {at}");
-            self.out.findings.push(Finding::new(
-                Layer::Behavior,
-                codes::EXPECTED_EVENT_MISSING,
-                "cancel.at",
-                detail,
-            ));
+            match scenario.at {
+                Some(at) => self.never_reached(at, "cancel.at".into(), "the cancel was not sent"),
+                None => {
+                    let detail = "the cancel was not sent: no task was created";
+                    let f = Finding::new(
+                        Layer::Behavior,
+                        codes::EXPECTED_EVENT_MISSING,
+                        "cancel",
+                        detail,
+                    );
+                    self.out.findings.push(f);
+                }
+            }
             return;
         }
         let (Some(acked_at), Some(acked)) = (self.cancel.acked_at, self.cancel.acked) else {
@@ -182,6 +188,26 @@ impl Run<'_> {
             );
             return;
         };
+        // acknowledged as cancelled, then finished otherwise anyway
+        if let Some(end) = self
+            .record
+            .last_state()
+            .filter(|s| s.is_terminal() && *s != want)
+        {
+            self.cancel.ineffective = true;
+            let detail =
+                format!("the cancel was acknowledged, but the task then ended {end}, not {want}");
+            self.out.findings.push(
+                Finding::new(
+                    Layer::Behavior,
+                    codes::CANCEL_NOT_EFFECTIVE,
+                    "cancel.expectState",
+                    detail,
+                )
+                .values(Some(json!(want.as_str())), Some(json!(end.as_str()))),
+            );
+            return;
+        }
         let took = u64::try_from(at.saturating_sub(acked_at).as_millis()).unwrap_or(u64::MAX);
         if let Some(limit) = limit.filter(|l| took > *l) {
             let detail = format!(

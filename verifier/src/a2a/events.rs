@@ -2,9 +2,10 @@
 //! joined) and direct messages, from stream events and task snapshots
 //! alike, so one judgement serves streamed and polled sends.
 //!
-//! Numbers in data parts that are whole are read as integers: a2a-sdk
-//! carries every number as a protobuf double (`3` arrives as `3.0`), and
-//! `$integer` or an equality must not fail on that.
+//! ProtoJSON's empty defaults are dropped; numbers are kept as sent, and
+//! [`whole_numbers`] gives the reading with whole doubles as integers
+//! (a2a-sdk carries every number as a protobuf double: `3` arrives as
+//! `3.0`), which the part judgement also tries.
 
 use std::time::Duration;
 
@@ -123,7 +124,9 @@ impl Record {
             self.same_task(update, "taskId", source);
             self.push(status(&update["status"]), at, source);
         } else if let Some(update) = response.get("artifactUpdate") {
-            self.note_repeat(response, source, true);
+            // appended chunks (streamed tokens) may honestly repeat
+            let whole = update.get("append").and_then(Value::as_bool) != Some(true);
+            self.note_repeat(response, source, whole);
             self.same_task(update, "taskId", source);
             let append = update.get("append").and_then(Value::as_bool) == Some(true);
             self.take_artifact(&update["artifact"], append, at, source);
@@ -150,14 +153,6 @@ impl Record {
                 .map(str::to_owned);
         }
         self.same_task(task, "id", source);
-        for artifact in task
-            .get("artifacts")
-            .and_then(Value::as_array)
-            .into_iter()
-            .flatten()
-        {
-            self.take_artifact(artifact, false, at, source);
-        }
         let snapshot = status(&task["status"]);
         let changed = match (&snapshot, self.events.iter().rev().find(|o| is_status(o))) {
             (Event::Status { wire, .. }, Some(last)) => match &last.event {
@@ -166,7 +161,21 @@ impl Record {
             },
             _ => true,
         };
-        if changed {
+        // a snapshot's artifacts were made while it ran: after a running
+        // state, before the state it ended in
+        let ended = matches!(snapshot, Event::Status { state: Some(s), .. } if s.is_terminal() || s.is_interrupted());
+        if changed && !ended {
+            self.push(snapshot.clone(), at, source);
+        }
+        for artifact in task
+            .get("artifacts")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+        {
+            self.take_artifact(artifact, false, at, source);
+        }
+        if changed && ended {
             self.push(snapshot, at, source);
         }
     }
@@ -191,13 +200,21 @@ impl Record {
             Event::Artifact {
                 id: known,
                 parts: p,
-                ..
-            } if *known == id => Some(p),
+                name: n,
+            } if *known == id => Some((p, n)),
             _ => None,
         });
         match known {
-            Some(existing) if append => existing.extend(parts),
-            Some(existing) => *existing = parts,
+            Some((existing, known_name)) => {
+                if known_name.is_none() {
+                    *known_name = name;
+                }
+                if append {
+                    existing.extend(parts);
+                } else {
+                    *existing = parts;
+                }
+            }
             None => self.push(Event::Artifact { id, name, parts }, at, source),
         }
     }
@@ -258,17 +275,11 @@ fn status(status: &Value) -> Event {
     }
 }
 
-/// A copy with whole-valued doubles as integers and ProtoJSON's empty
-/// defaults (`"mediaType": ""`, `"filename": ""`) dropped.
+/// A copy with ProtoJSON's empty defaults (`"mediaType": ""`,
+/// `"filename": ""`) dropped. Numbers stay as sent: the part judgement
+/// reads whole doubles both ways (see [`whole_numbers`]).
 pub fn normalised(value: &Value) -> Value {
     match value {
-        Value::Number(n) if n.is_f64() => match n.as_f64() {
-            Some(f) if f.fract() == 0.0 && f.abs() < 9_007_199_254_740_992.0 => {
-                // exact: |f| < 2^53
-                Value::from(f as i64)
-            }
-            _ => value.clone(),
-        },
         Value::Array(items) => Value::Array(items.iter().map(normalised).collect()),
         Value::Object(map) => {
             let mut out = Map::new();
@@ -281,6 +292,27 @@ pub fn normalised(value: &Value) -> Value {
             }
             Value::Object(out)
         }
+        _ => value.clone(),
+    }
+}
+
+/// A copy with whole-valued doubles as integers: a2a-sdk carries every
+/// number as a protobuf double (`3` arrives as `3.0`).
+pub fn whole_numbers(value: &Value) -> Value {
+    match value {
+        Value::Number(n) if n.is_f64() => match n.as_f64() {
+            // exact: |f| < 2^53
+            Some(f) if f.fract() == 0.0 && f.abs() < 9_007_199_254_740_992.0 => {
+                Value::from(f as i64)
+            }
+            _ => value.clone(),
+        },
+        Value::Array(items) => Value::Array(items.iter().map(whole_numbers).collect()),
+        Value::Object(map) => Value::Object(
+            map.iter()
+                .map(|(k, v)| (k.clone(), whole_numbers(v)))
+                .collect(),
+        ),
         _ => value.clone(),
     }
 }
@@ -318,7 +350,7 @@ mod tests {
             Event::Artifact {
                 id: "a".into(),
                 name: Some("plan".into()),
-                parts: vec![json!({"text": "one"}), json!({"data": {"n": 3}})]
+                parts: vec![json!({"text": "one"}), json!({"data": {"n": 3.0}})]
             }
         );
         assert_eq!(r.last_state(), Some(TaskState::Completed));

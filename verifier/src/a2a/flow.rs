@@ -177,17 +177,11 @@ impl<'a> Run<'a> {
                 self.out.total = Some(answer.total);
                 self.sent(answer, "SendStreamingMessage")
             }
-            Ok(Opened::Events(stream)) => {
+            Ok(Opened::Events(mut stream)) => {
                 self.out.ack = Some(stream.ack);
                 if self.task.error.is_some() || self.refusal_expected() {
-                    let answer = Answer {
-                        status: stream.status,
-                        headers: Vec::new(),
-                        outcome: Outcome::Result(json!({"stream": true})),
-                        ack: stream.ack,
-                        total: stream.elapsed(),
-                        body: Vec::new(),
-                    };
+                    let timeout = self.exchange.transport.limits().request_timeout;
+                    let answer = super::stream::first_answer(&mut stream, timeout).await;
                     return self.sent(answer, "SendStreamingMessage");
                 }
                 Some(Source::Stream(Box::new(stream)))
@@ -275,7 +269,7 @@ impl<'a> Run<'a> {
     /// Reads events until the task ended (or the stream broke).
     async fn drive(&mut self, mut source: Source) {
         let timeout = self.exchange.transport.limits().request_timeout;
-        let mut ended = false;
+        let mut ended: Option<Instant> = None;
         loop {
             source = match source {
                 Source::Done => return,
@@ -284,15 +278,18 @@ impl<'a> Run<'a> {
                     return;
                 }
                 Source::Stream(mut stream) => {
-                    let wait = if ended { CLOSE_GRACE } else { timeout };
+                    let wait = super::stream::wait_for(ended, timeout);
                     match stream.next(wait).await {
                         Next::Event(v) => {
-                            self.record.take_response(&v, stream.elapsed(), "stream");
+                            let at = self.started.elapsed();
+                            self.record.take_response(&v, at, "stream");
                             if let Some(next) = self.react().await {
                                 self.keep_stream(&stream);
                                 next
                             } else {
-                                ended = self.finished();
+                                if self.finished() && ended.is_none() {
+                                    ended = Some(Instant::now());
+                                }
                                 Source::Stream(stream)
                             }
                         }
@@ -304,7 +301,7 @@ impl<'a> Run<'a> {
                                 Source::Poll
                             }
                         }
-                        Next::Idle if ended => {
+                        Next::Idle if ended.is_some() => {
                             self.keep_stream(&stream);
                             self.held_open();
                             Source::Done
@@ -366,6 +363,33 @@ impl<'a> Run<'a> {
             ),
         };
         self.fail(f);
+    }
+
+    /// A state the contract acts at that the task never reached: missing,
+    /// or — on a polled send that saw the task end — unobservable between
+    /// two polls (a warning).
+    pub fn never_reached(&mut self, state: TaskState, path: String, what: &str) {
+        let polled_past = !self.task.streaming && self.finished();
+        let (layer, code, detail, list) = if polled_past {
+            let detail = format!(
+                "{what}: {state} was not observed between two polls of the blocking send; send it streaming to act at every state"
+            );
+            (
+                Layer::Protocol,
+                codes::EXPECTATION_UNCHECKED,
+                detail,
+                &mut self.out.warnings,
+            )
+        } else {
+            let detail = format!("{what}: the task never reached {state}");
+            (
+                Layer::Behavior,
+                codes::EXPECTED_EVENT_MISSING,
+                detail,
+                &mut self.out.findings,
+            )
+        };
+        list.push(Finding::new(layer, code, path, detail));
     }
 
     /// The task ended: terminal, or interrupted with nothing left to do there.
@@ -510,14 +534,8 @@ impl<'a> Run<'a> {
             }
             self.followed[i] = true;
             if let Some(state) = self.task.follow_ups[i].after {
-                let detail = format!("not run: the task never reached {state}");
                 let path = format!("followUps[{i}].after");
-                self.fail(Finding::new(
-                    Layer::Behavior,
-                    codes::EXPECTED_EVENT_MISSING,
-                    path,
-                    detail,
-                ));
+                self.never_reached(state, path, "the follow-up was not run");
                 continue;
             }
             let op = self.task.follow_ups[i].operation;

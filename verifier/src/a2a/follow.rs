@@ -65,7 +65,13 @@ impl Run<'_> {
         let params = self.follow_params(f, continues);
         let mut own = Record::default();
         let Some(answer) = self
-            .exchange_follow(&client, f.operation, params, &mut own, &path)
+            .exchange_follow(
+                &client,
+                (f.operation, f.error.is_some()),
+                params,
+                &mut own,
+                &path,
+            )
             .await
         else {
             return false;
@@ -87,7 +93,7 @@ impl Run<'_> {
         }
         if let Some(refused) = not_served(&answer, &path) {
             self.out.findings.push(
-                self.broken_capability(f.operation, &answer)
+                self.broken_capability(f.operation, &answer, &path)
                     .unwrap_or(refused),
             );
             return false;
@@ -182,7 +188,7 @@ impl Run<'_> {
     async fn exchange_follow(
         &mut self,
         client: &Client<'_>,
-        op: A2aOperation,
+        (op, refusal): (A2aOperation, bool),
         params: Map<String, Value>,
         own: &mut Record,
         path: &str,
@@ -203,9 +209,15 @@ impl Run<'_> {
                 return None;
             }
             Ok(Opened::Answer(answer)) => answer,
+            Ok(Opened::Events(mut stream)) if refusal => {
+                let answer = super::stream::first_answer(&mut stream, timeout).await;
+                self.bodies
+                    .push((stream.raw.clone(), false, path.to_owned()));
+                return Some(answer);
+            }
             Ok(Opened::Events(stream)) => {
                 let (status, ack) = (stream.status, stream.ack);
-                let (found, raw) = collect(stream, own, path, timeout).await;
+                let (found, raw) = collect(stream, own, path, timeout, self.started).await;
                 self.out.findings.extend(found);
                 self.bodies.push((raw, false, path.to_owned()));
                 return Some(Answer {
@@ -278,7 +290,7 @@ impl Run<'_> {
     }
 
     /// A declared capability refused as unsupported.
-    fn broken_capability(&self, op: A2aOperation, answer: &Answer) -> Option<Finding> {
+    fn broken_capability(&self, op: A2aOperation, answer: &Answer, path: &str) -> Option<Finding> {
         let (cap, reason) = op.required_capability()?;
         let Outcome::Error(e) = &answer.outcome else {
             return None;
@@ -295,7 +307,7 @@ impl Run<'_> {
             Finding::new(
                 Layer::Protocol,
                 codes::DECLARED_CAPABILITY_BROKEN,
-                op.as_str(),
+                path,
                 detail,
             )
         })

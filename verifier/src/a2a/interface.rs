@@ -97,6 +97,23 @@ pub fn choose(
     })
 }
 
+/// Whether the card also offers A2A 0.x (an interface of version `0.…`,
+/// or a v0.3 card's top-level `protocolVersion`): a request without
+/// `A2A-Version` is then legitimately served as 0.3.
+pub fn speaks_v03(card: &Value) -> bool {
+    let old = |v: Option<&Value>| {
+        v.and_then(Value::as_str)
+            .is_some_and(|v| v.starts_with("0."))
+    };
+    old(card.get("protocolVersion"))
+        || card
+            .get("supportedInterfaces")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .any(|i| old(i.get("protocolVersion")))
+}
+
 /// An interface on plain HTTP to another host than this one: credentials
 /// and task data would cross the network in the clear. Loopback is the
 /// local test setup, and allowed.
@@ -192,6 +209,8 @@ mod tests {
             ..remote
         };
         assert!(insecure(&tls).is_none());
+        assert!(speaks_v03(&super::tests::card()));
+        assert!(!speaks_v03(&json!({"supportedInterfaces": []})));
         let card = json!({"skills": [{"id": "work-planning"}]});
         assert!(skill_missing(&card, "work-planning").is_none());
         assert_eq!(

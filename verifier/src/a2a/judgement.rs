@@ -48,6 +48,7 @@ impl Run<'_> {
             self.out.total = Some(at);
         }
         self.progress();
+        self.unmeasured();
         self.canaries();
     }
 
@@ -70,13 +71,18 @@ impl Run<'_> {
                 .find(|s| s.get("id").and_then(Value::as_str) == Some(id))
         });
         let skill_modes = strings(skill.and_then(|s| s.get("outputModes")));
-        let mut out = if skill_modes.is_empty() {
-            vec![(
-                "the card's defaultOutputModes",
-                strings(self.card.get("defaultOutputModes")),
-            )]
-        } else {
+        let defaults = strings(self.card.get("defaultOutputModes"));
+        let mut out = if !skill_modes.is_empty() {
             vec![("the skill's outputModes", skill_modes)]
+        } else if self.task.skill.is_none() {
+            // no skill named: any skill may have answered
+            let mut any = defaults;
+            for s in self.card["skills"].as_array().into_iter().flatten() {
+                any.extend(strings(s.get("outputModes")));
+            }
+            vec![("the card's output modes", any)]
+        } else {
+            vec![("the card's defaultOutputModes", defaults)]
         };
         if let Some(c) = &self.task.request.configuration {
             out.push((
@@ -106,6 +112,15 @@ impl Run<'_> {
             _ => None,
         });
         let path = "temporal.firstProgressWithinMs";
+        let late = moved.is_some_and(|at| at.as_millis() > u128::from(limit));
+        if late && !self.task.streaming {
+            // a blocking send's first state is its answer, or a poll: when
+            // the task really moved is not observable
+            let detail = "no progress was observable in time: a blocking send shows only its answer and the polls";
+            let f = Finding::new(Layer::Temporal, codes::EXPECTATION_UNCHECKED, path, detail);
+            self.out.warnings.push(f);
+            return;
+        }
         match moved {
             Some(at) if at.as_millis() > u128::from(limit) => {
                 let ms = u64::try_from(at.as_millis()).unwrap_or(u64::MAX);
@@ -131,6 +146,46 @@ impl Run<'_> {
                 path,
                 "no progress was observable: a blocking send shows no intermediate state",
             )),
+        }
+    }
+
+    /// The cancellation limits this replay could not measure: no cancel
+    /// was acknowledged (none in the contract, or one that must fail), or
+    /// no counters to watch. Never passed unmeasured.
+    fn unmeasured(&mut self) {
+        let Some(t) = self.meta.expectations.temporal.as_ref() else {
+            return;
+        };
+        let acked = self.cancel.acked_at.is_some();
+        let watched = acked && self.exchange.observe_url.is_some();
+        let limits = [
+            (
+                "cancellationEffectWithinMs",
+                t.cancellation_effect_within_ms.is_some() && !acked,
+            ),
+            (
+                "noNewSideEffectAfterCancelAck",
+                t.no_new_side_effect_after_cancel_ack && !watched,
+            ),
+        ];
+        for (name, unmeasured) in limits {
+            if unmeasured {
+                let detail = format!(
+                    "`{name}` could not be measured: it needs an acknowledged cancel{}",
+                    if name.starts_with("noNew") {
+                        " and --observe-url"
+                    } else {
+                        ""
+                    }
+                );
+                let path = format!("temporal.{name}");
+                self.out.findings.push(Finding::new(
+                    Layer::Temporal,
+                    codes::EXPECTATION_UNCHECKED,
+                    path,
+                    detail,
+                ));
+            }
         }
     }
 

@@ -14,6 +14,7 @@ use accord_dsl::matching::match_json;
 use accord_dsl::model::accord::{PartContent, PartExpectation};
 use serde_json::{Map, Value, json};
 
+use super::events::whole_numbers;
 use crate::finding::{Finding, Layer, codes};
 use crate::mcp::schemas::pointer_to_path;
 
@@ -105,8 +106,22 @@ pub fn judge_part(expected: &PartExpectation, actual: &Value, at: &str) -> Vec<F
     }
     let taken: Vec<String> = refused.iter().map(|f| f.path.clone()).collect();
     out.extend(refused);
+    // numbers as sent (`3.0` under a decimal rule) and whole doubles as
+    // integers (`3.0` where the consumer wrote `3` or `$integer`): the
+    // reading that agrees more is the one judged
+    let as_sent = examples(expected, actual, at);
+    let mismatches = if as_sent.is_empty() {
+        as_sent
+    } else {
+        let whole = examples(expected, &whole_numbers(actual), at);
+        if whole.len() < as_sent.len() {
+            whole
+        } else {
+            as_sent
+        }
+    };
     out.extend(
-        examples(expected, actual, at)
+        mismatches
             .into_iter()
             .filter(|f| !taken.iter().any(|t| f.path.starts_with(t.as_str()))),
     );

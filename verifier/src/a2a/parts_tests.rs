@@ -94,3 +94,18 @@ fn each_expected_part_takes_a_distinct_actual_part_the_best_one_reported() {
     let two = [json!({"text": "no"}), json!({"data": {"a": 1}})];
     assert!(judge_parts(&want[..1], &two, "x.parts").is_empty());
 }
+
+#[test]
+fn a_whole_double_from_the_sdk_meets_an_integer_and_a_decimal_rule_alike() {
+    let integer = data_part(json!({"n": 3}), None);
+    assert!(judge_part(&integer, &json!({"data": {"n": 3.0}}), "p").is_empty());
+    let mut decimal = data_part(json!({"n": 2.5}), None);
+    let rules =
+        json!({"body": {"$.data.n": {"combine": "AND", "matchers": [{"match": "decimal"}]}}});
+    decimal.rules = serde_json::from_value(json!({"matchingRules": rules})).expect("rules");
+    assert!(judge_part(&decimal, &json!({"data": {"n": 10.0}}), "p").is_empty());
+    assert_eq!(
+        judge_part(&integer, &json!({"data": {"n": 4.0}}), "p").len(),
+        1
+    );
+}

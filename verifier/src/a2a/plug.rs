@@ -62,10 +62,13 @@ impl A2aDriver {
             ..base
         };
         let used = format!("{} {}", chosen.binding.as_str(), chosen.url);
-        lock(&self.used).insert(used);
+        let first_use = lock(&self.used).insert(used);
         let mut run = Run::new(client, base, exchange, &it.meta, &it.task, &card);
         let mut sent = run.go().await?;
-        sent.findings.extend(interface::insecure(&chosen));
+        if first_use {
+            // a deployment choice the consumer cannot see: said once, not failed
+            sent.warnings.extend(interface::insecure(&chosen));
+        }
         let skill = it.task.skill.as_deref();
         sent.findings
             .extend(skill.and_then(|s| interface::skill_missing(&card, s)));
@@ -125,9 +128,13 @@ impl Driver for A2aDriver {
         exchange: &'a Exchange<'a>,
     ) -> BoxFuture<'a, Result<Sent, VerifyError>> {
         Box::pin(async move {
-            let Ok((_, chosen)) = self.target(exchange).await else {
+            let Ok((card, chosen)) = self.target(exchange).await else {
                 return Ok(Sent::default());
             };
+            if interface::speaks_v03(&card) {
+                // a request without A2A-Version is a 0.3 request there
+                return Ok(Sent::default());
+            }
             let first = lock(&self.version_probed).insert(chosen.url.clone());
             if !first {
                 return Ok(Sent::default());

@@ -112,16 +112,10 @@ async fn access(client: &Client<'_>, op: A2aOperation, id: &str) -> Option<Answe
         op,
         A2aOperation::SubscribeToTask | A2aOperation::SendStreamingMessage
     ) {
+        let timeout = client.transport.limits().request_timeout;
         return match client.open_stream(op, params).await.ok()? {
             Opened::Answer(a) => Some(a),
-            Opened::Events(s) => Some(Answer {
-                status: s.status,
-                headers: Vec::new(),
-                outcome: Outcome::Result(json!({"stream": true})),
-                ack: s.ack,
-                total: s.ack,
-                body: Vec::new(),
-            }),
+            Opened::Events(mut s) => Some(super::stream::first_answer(&mut s, timeout).await),
         };
     }
     client.call(op, params).await.ok()

@@ -26,6 +26,8 @@ use crate::finding::{Finding, Layer, codes};
 const MAX_HEAD: usize = 16 * 1024;
 const MAX_BODY: usize = 1024 * 1024;
 const MAX_DELIVERIES: usize = 200;
+/// How long one delivery may take to arrive once its connection is open.
+const READ_TIMEOUT: Duration = Duration::from_secs(5);
 
 /// One POST the agent made to the receiver.
 #[derive(Debug, Clone, PartialEq)]
@@ -43,14 +45,23 @@ impl Delivery {
             .map(|(_, v)| v.as_str())
     }
 
+    /// The status the notification reports (a status update or a task).
+    fn status(&self) -> Option<Value> {
+        let v: Value = serde_json::from_slice(&self.body).ok()?;
+        v.get("statusUpdate")
+            .map(|u| u["status"].clone())
+            .or_else(|| v.get("task").map(|t| t["status"].clone()))
+            .or_else(|| v.get("status").cloned())
+    }
+
+    fn timestamp(&self) -> Option<chrono::DateTime<chrono::FixedOffset>> {
+        let status = self.status()?;
+        chrono::DateTime::parse_from_rfc3339(status.get("timestamp")?.as_str()?).ok()
+    }
+
     /// The task state the notification reports (a status update or a task).
     fn state(&self) -> Option<TaskState> {
-        let v: Value = serde_json::from_slice(&self.body).ok()?;
-        let status = v
-            .get("statusUpdate")
-            .map(|u| &u["status"])
-            .or_else(|| v.get("task").map(|t| &t["status"]))
-            .or_else(|| v.get("status"))?;
+        let status = self.status()?;
         TaskState::from_wire(status.get("state")?.as_str()?)
     }
 }
@@ -79,10 +90,16 @@ impl Receiver {
         let received: Arc<Mutex<Vec<Delivery>>> = Arc::default();
         let into = received.clone();
         let task = tokio::spawn(async move {
+            // the connections live as long as the accept loop: aborting it
+            // drops the set, which aborts them
+            let mut connections = tokio::task::JoinSet::new();
             while let Ok((mut socket, _)) = listener.accept().await {
                 let into = into.clone();
-                tokio::spawn(async move {
-                    while let Some(d) = read_request(&mut socket).await {
+                while connections.try_join_next().is_some() {}
+                connections.spawn(async move {
+                    loop {
+                        let read = tokio::time::timeout(READ_TIMEOUT, read_request(&mut socket));
+                        let Ok(Some(d)) = read.await else { return };
                         {
                             let mut list = into
                                 .lock()
@@ -183,13 +200,46 @@ async fn read_request(socket: &mut tokio::net::TcpStream) -> Option<Delivery> {
     Some(Delivery { headers, body })
 }
 
-/// The first expected state that did not arrive in order, if any.
+/// The first expected state that did not arrive in order, if any. Order
+/// is either the arrival or the status timestamps': an agent may send its
+/// notifications without waiting for each other (a2a-js does), so arrival
+/// alone is no evidence, and timestamps that go backwards are a finding of
+/// their own.
 fn in_order(expected: &[TaskState], got: &[Delivery]) -> Option<TaskState> {
-    let mut states = got.iter().filter_map(Delivery::state);
+    let arrived: Vec<TaskState> = got.iter().filter_map(Delivery::state).collect();
+    let missing = first_missing(expected, &arrived)?;
+    let mut timed: Vec<(Option<chrono::DateTime<chrono::FixedOffset>>, TaskState)> = got
+        .iter()
+        .filter_map(|d| Some((d.timestamp(), d.state()?)))
+        .collect();
+    if !timed.iter().all(|(t, _)| t.is_some()) {
+        return Some(missing);
+    }
+    timed.sort_by_key(|(t, _)| *t);
+    let stamped: Vec<TaskState> = timed.into_iter().map(|(_, s)| s).collect();
+    first_missing(expected, &stamped).map(|_| missing)
+}
+
+fn first_missing(expected: &[TaskState], states: &[TaskState]) -> Option<TaskState> {
+    let mut states = states.iter();
     expected
         .iter()
-        .find(|want| !states.by_ref().any(|s| s == **want))
+        .find(|want| !states.by_ref().any(|s| s == *want))
         .copied()
+}
+
+/// Whether a delivery presents a registered credential and no wrong one:
+/// the `Authorization` of the registered scheme and secret, or the
+/// registered token (the Python SDK sends only the token, the JavaScript
+/// SDK only `Authorization` when both are registered).
+fn authenticated(d: &Delivery, authorization: &str, token: Option<&str>) -> bool {
+    let auth = d.header("authorization");
+    let sent_token = d.header("x-a2a-notification-token");
+    let auth_ok = auth == Some(authorization);
+    let token_ok = token.is_some() && sent_token == token;
+    let wrong = auth.is_some_and(|a| a != authorization)
+        || (token.is_some() && sent_token.is_some_and(|t| Some(t) != token));
+    (auth_ok || token_ok) && !wrong
 }
 
 /// The deliveries against the scenario.
@@ -197,17 +247,14 @@ pub fn judge(push: &PushScenario, secret: &str, got: &[Delivery]) -> Vec<Finding
     let mut out = Vec::new();
     let scheme = push.scheme.as_deref().unwrap_or("Bearer");
     let authorization = format!("{scheme} {secret}");
-    let bare = got.iter().filter(|d| {
-        d.header("authorization") != Some(authorization.as_str())
-            || push
-                .token
-                .as_deref()
-                .is_some_and(|t| d.header("x-a2a-notification-token") != Some(t))
-    });
-    let bare = bare.count();
+    let token = push.token.as_deref();
+    let bare = got
+        .iter()
+        .filter(|d| !authenticated(d, &authorization, token))
+        .count();
     if bare > 0 {
         let detail = format!(
-            "{bare} of {} notifications came without the registered credentials (Authorization: {scheme} …, X-A2A-Notification-Token)",
+            "{bare} of {} notifications came without a registered credential, or with a wrong one (Authorization: {scheme} …, X-A2A-Notification-Token)",
             got.len()
         );
         out.push(Finding::new(
@@ -381,6 +428,33 @@ mod tests {
     }
 
     #[test]
+    fn either_registered_credential_is_enough_as_each_sdk_sends_one() {
+        let mut python = delivery("TASK_STATE_WORKING", None);
+        let mut js = delivery("TASK_STATE_COMPLETED", Some("Bearer s3cret"));
+        js.headers.retain(|(n, _)| n == "authorization");
+        assert!(judge(&scenario(), "s3cret", &[python.clone(), js]).is_empty());
+        python.headers.clear();
+        let f = judge(&scenario(), "s3cret", &[python]);
+        assert!(f.iter().any(|f| f.path == "push"), "{f:?}");
+    }
+
+    #[test]
+    fn notifications_are_ordered_by_their_timestamps_not_their_arrival() {
+        let at = |state: &str, ts: &str| {
+            let body = json!({"statusUpdate": {"taskId": "t", "status": {"state": state, "timestamp": ts}}});
+            Delivery {
+                headers: vec![("x-a2a-notification-token".to_owned(), "tok-1".to_owned())],
+                body: body.to_string().into_bytes(),
+            }
+        };
+        let got = [
+            at("TASK_STATE_COMPLETED", "2026-01-01T00:00:02Z"),
+            at("TASK_STATE_WORKING", "2026-01-01T00:00:01Z"),
+        ];
+        assert!(judge(&scenario(), "s3cret", &got).is_empty());
+    }
+
+    #[test]
     fn a_missing_state_or_a_bare_delivery_is_not_delivered() {
         let a = Some("Bearer s3cret");
         let got = [
@@ -394,10 +468,9 @@ mod tests {
             "{}",
             f[0].detail
         );
-        let got = [
-            delivery("TASK_STATE_WORKING", None),
-            delivery("TASK_STATE_COMPLETED", a),
-        ];
+        let mut bare = delivery("TASK_STATE_WORKING", None);
+        bare.headers.clear();
+        let got = [bare, delivery("TASK_STATE_COMPLETED", a)];
         let f = judge(&scenario(), "s3cret", &got);
         assert_eq!(
             f.iter().map(|f| f.path.as_str()).collect::<Vec<_>>(),

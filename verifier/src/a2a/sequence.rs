@@ -417,9 +417,14 @@ pub fn output_modes(record: &Record, allowed: &[(&str, Vec<String>)]) -> Vec<Fin
         };
         for (j, part) in parts.iter().enumerate() {
             let Some(mode) = mode_of(part) else { continue };
+            let implied = part
+                .get("mediaType")
+                .and_then(Value::as_str)
+                .is_none_or(str::is_empty);
+            let fits = |m: &String| same_mode(m, &mode) || (implied && implied_fits(m, &mode));
             let Some((whose, modes)) = allowed
                 .iter()
-                .find(|(_, modes)| !modes.is_empty() && !modes.iter().any(|m| same_mode(m, &mode)))
+                .find(|(_, modes)| !modes.is_empty() && !modes.iter().any(fits))
             else {
                 continue;
             };
@@ -440,6 +445,17 @@ pub fn output_modes(record: &Record, allowed: &[(&str, Vec<String>)]) -> Vec<Fin
         }
     }
     out
+}
+
+/// A part that names no media type fits any mode of its kind: a text part
+/// any `text/…` mode, a data part any JSON mode (`…/json`, `…+json`).
+fn implied_fits(mode: &str, implied: &str) -> bool {
+    let mode = mode.to_ascii_lowercase();
+    match implied {
+        "text/plain" => mode.starts_with("text/") || mode == "text",
+        "application/json" => mode.ends_with("/json") || mode.ends_with("+json") || mode == "json",
+        _ => false,
+    }
 }
 
 #[cfg(test)]

@@ -10,6 +10,8 @@
 //! error. The stream's bytes count against the response size cap.
 
 use std::pin::Pin;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use accord_dsl::model::accord::A2aOperation;
@@ -19,6 +21,20 @@ use serde_json::{Map, Value};
 
 use super::wire::{A2aError, Answer, Binding, Client, Outcome, rest_error, rpc_outcome};
 use crate::transport::{CutOff, Received};
+
+/// A stream's whole budget, in per-request timeouts: an agent that sends
+/// a progress event just inside every wait cannot hold the run for ever.
+const STREAM_BUDGET_TIMEOUTS: u32 = 10;
+
+/// How long to wait for the next frame: the per-request timeout, or once
+/// the task ended, what is left of the close grace counted from that end
+/// (not from each later event).
+pub fn wait_for(ended: Option<Instant>, timeout: Duration) -> Duration {
+    match ended {
+        Some(at) => super::flow::CLOSE_GRACE.saturating_sub(at.elapsed()),
+        None => timeout,
+    }
+}
 
 type Frames = Pin<Box<dyn Stream<Item = Result<Event, EventStreamError<reqwest::Error>>> + Send>>;
 
@@ -54,6 +70,10 @@ pub struct EventStream {
     frames: Frames,
     binding: Binding,
     started: Instant,
+    /// No stream lasts past this, however busy.
+    budget: Instant,
+    /// The bytes received went past the cap; reading stopped.
+    overflow: Arc<AtomicBool>,
     /// Time to the response head.
     pub ack: Duration,
     pub status: u16,
@@ -109,21 +129,38 @@ impl Client<'_> {
             let received: Received = self.transport.read(response, started).await?;
             return Ok(Opened::Answer(self.answer(received)));
         }
-        let chunks = futures_util::stream::unfold(response, |mut r| async move {
-            match r.chunk().await {
-                Ok(Some(bytes)) => Some((Ok(bytes), r)),
-                Ok(None) => None,
-                Err(e) => Some((Err(e), r)),
+        // every byte received counts against the cap, framed or not (a
+        // line that never ends must not grow without bound)
+        let cap = limits.max_response_bytes;
+        let overflow = Arc::new(AtomicBool::new(false));
+        let flag = overflow.clone();
+        let chunks = futures_util::stream::unfold((response, 0usize), move |(mut r, seen)| {
+            let flag = flag.clone();
+            async move {
+                match r.chunk().await {
+                    Ok(Some(bytes)) if seen + bytes.len() > cap => {
+                        flag.store(true, Ordering::Relaxed);
+                        None
+                    }
+                    Ok(Some(bytes)) => {
+                        let seen = seen + bytes.len();
+                        Some((Ok(bytes), (r, seen)))
+                    }
+                    Ok(None) => None,
+                    Err(e) => Some((Err(e), (r, seen))),
+                }
             }
         });
         Ok(Opened::Events(EventStream {
             frames: Box::pin(chunks.eventsource()),
             binding: self.interface.binding,
             started,
+            budget: started + limits.request_timeout * STREAM_BUDGET_TIMEOUTS,
             ack,
             status,
             raw: Vec::new(),
-            cap: limits.max_response_bytes,
+            cap,
+            overflow,
         }))
     }
 }
@@ -144,11 +181,20 @@ impl EventStream {
         self.started.elapsed()
     }
 
-    /// The next frame, waiting at most `wait`.
+    /// The next frame, waiting at most `wait` (and never past the
+    /// stream's whole budget).
     pub async fn next(&mut self, wait: Duration) -> Next {
+        let deadline = (Instant::now() + wait).min(self.budget);
         loop {
-            let frame = match tokio::time::timeout(wait, self.frames.next()).await {
+            let left = deadline.saturating_duration_since(Instant::now());
+            let frame = match tokio::time::timeout(left, self.frames.next()).await {
+                Err(_) if Instant::now() >= self.budget => {
+                    return Next::Cut(CutOff::Timeout(self.budget - self.started));
+                }
                 Err(_) => return Next::Idle,
+                Ok(None) if self.overflow.load(Ordering::Relaxed) => {
+                    return Next::Cut(CutOff::TooLarge(self.cap));
+                }
                 Ok(None) => return Next::Closed,
                 Ok(Some(Err(EventStreamError::Transport(e)))) => {
                     return Next::Cut(crate::transport::failed(e));
@@ -189,33 +235,53 @@ impl EventStream {
     }
 }
 
+/// What an opened stream answers where a refusal is expected: its first
+/// frame, an error frame being the refusal (a server may open the stream
+/// and refuse in it); any other frame means the operation was served.
+pub async fn first_answer(stream: &mut EventStream, timeout: Duration) -> Answer {
+    let outcome = match stream.next(timeout).await {
+        Next::Error(e) => Outcome::Error(e),
+        _ => Outcome::Result(serde_json::json!({"stream": true})),
+    };
+    Answer {
+        status: stream.status,
+        headers: Vec::new(),
+        outcome,
+        ack: stream.ack,
+        total: stream.elapsed(),
+        body: stream.raw.clone(),
+    }
+}
+
 /// Reads a stream to its end into `record` (a follow-up's stream, nothing
-/// to do while it runs): the findings of a stream that broke, or stayed
-/// open after a terminal state.
+/// to do while it runs), events timed from `since` (the replay's send):
+/// the findings of a stream that broke, or stayed open after a terminal
+/// state.
 pub async fn collect(
     mut stream: EventStream,
     record: &mut super::events::Record,
     source: &str,
     timeout: Duration,
+    since: Instant,
 ) -> (Vec<crate::finding::Finding>, Vec<u8>) {
     use crate::finding::{Finding, Layer, codes};
-    let mut ended = false;
+    let mut ended: Option<Instant> = None;
     let mut findings = Vec::new();
     loop {
-        let wait = if ended {
-            super::flow::CLOSE_GRACE
-        } else {
-            timeout
-        };
+        let wait = wait_for(ended, timeout);
         match stream.next(wait).await {
             Next::Event(v) => {
-                record.take_response(&v, stream.elapsed(), source);
-                ended = record
+                // one clock for every event of the replay: since its send
+                record.take_response(&v, since.elapsed(), source);
+                let now = record
                     .last_state()
                     .is_some_and(|s| s.is_terminal() || s.is_interrupted());
+                if now && ended.is_none() {
+                    ended = Some(Instant::now());
+                }
             }
             Next::Closed => break,
-            Next::Idle if ended => {
+            Next::Idle if ended.is_some() => {
                 if record.last_state().is_some_and(|s| s.is_terminal()) {
                     let detail = "the stream stayed open after the terminal state";
                     findings.push(Finding::new(

@@ -319,6 +319,11 @@ fn scalar(v: &Value) -> String {
 
 /// The A2A outcome of a body on a binding.
 pub fn outcome(binding: Binding, status: u16, body: &[u8]) -> Outcome {
+    let empty = body.iter().all(u8::is_ascii_whitespace);
+    if binding == Binding::HttpJson && empty && (200..300).contains(&status) {
+        // a REST success with nothing to say (204 to a DELETE)
+        return Outcome::Result(json!({}));
+    }
     let Ok(value) = serde_json::from_slice::<Value>(body) else {
         return Outcome::NotA2a(format!("HTTP {status} with a body that is not JSON"));
     };
@@ -416,6 +421,10 @@ mod tests {
         );
         let ok = outcome(Binding::HttpJson, 200, br#"{"task": {"id": "t"}}"#);
         assert_eq!(ok, Outcome::Result(json!({"task": {"id": "t"}})));
+        assert_eq!(
+            outcome(Binding::HttpJson, 204, b""),
+            Outcome::Result(json!({}))
+        );
     }
 
     #[test]

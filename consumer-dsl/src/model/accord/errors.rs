@@ -79,9 +79,15 @@ impl ErrorExpectation {
                 show(actual_code)
             ));
         }
+        // an error without ErrorInfo (a SHOULD since A2A v1.0.1) is known
+        // by its A2A code
+        let actual_reason = actual.reason.clone().or_else(|| {
+            let code = actual.code?;
+            A2aErrorReason::from_json_rpc_code(code).map(|r| r.as_str().to_owned())
+        });
         if let Some(r) = self
             .reason
-            .filter(|r| actual.reason.as_deref() != Some(r.as_str()))
+            .filter(|r| actual_reason.as_deref() != Some(r.as_str()))
         {
             out.push(format!(
                 "expected reason {}, got {}",
@@ -120,7 +126,10 @@ impl ErrorExpectation {
             return false;
         };
         let in_200 = actual.code.is_some() && got == 200;
-        let both_mapped = self.reason.is_some_and(|r| {
+        let reason = self
+            .reason
+            .or_else(|| A2aErrorReason::from_json_rpc_code(self.code?));
+        let both_mapped = reason.is_some_and(|r| {
             r.http_statuses().contains(&expected) && r.http_statuses().contains(&got)
         });
         got == expected || in_200 || both_mapped
@@ -331,6 +340,33 @@ mod tests {
             ..v1_0_0
         };
         assert_eq!(e.disagreements(&teapot).len(), 1);
+    }
+
+    #[test]
+    fn an_error_without_error_info_is_known_by_its_code_and_mapped_by_it() {
+        let by_reason = ErrorExpectation {
+            reason: Some(A2aErrorReason::TaskNotCancelable),
+            ..ErrorExpectation::default()
+        };
+        let bare = ActualError {
+            code: Some(-32002),
+            reason: None,
+            http_status: Some(200),
+            message: None,
+        };
+        assert!(by_reason.disagreements(&bare).is_empty());
+        let by_code = ErrorExpectation {
+            code: Some(-32002),
+            http_status: Some(409),
+            ..ErrorExpectation::default()
+        };
+        let rest = ActualError {
+            code: None,
+            reason: Some("TASK_NOT_CANCELABLE".into()),
+            http_status: Some(400),
+            message: None,
+        };
+        assert!(by_code.disagreements(&rest).is_empty());
     }
 
     #[test]
