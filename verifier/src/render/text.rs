@@ -50,8 +50,8 @@ pub fn summary(report: &VerificationReport) -> String {
         for d in &report.declarations {
             let _ = writeln!(
                 out,
-                "  {} as {} ({}): {} entries, {}",
-                d.kind, d.profile, d.protocol_version, d.entries, d.digest
+                "  {} ({}, read {}): {} entries, {}",
+                d.kind, d.protocol_version, d.profile, d.entries, d.digest
             );
             if let Some(etag) = &d.etag {
                 let _ = writeln!(out, "    ETag {etag}");
