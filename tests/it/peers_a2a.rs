@@ -163,3 +163,52 @@ fn the_python_sdk_agent_passes_on_both_bindings_and_its_faults_are_caught() {
     );
     assert!(wrong.is_empty(), "{}", wrong.join("\n\n"));
 }
+
+/// The same kind of contract written in the spec language
+/// (`tests/peers/a2a_work_planning.yaml`), compiled as `accord contract
+/// compile` does.
+fn from_spec() -> SourcedContract {
+    let path = crate::support::repo_root().join("tests/peers/a2a_work_planning.yaml");
+    let text = std::fs::read_to_string(&path).expect("the spec");
+    let contract = accord_dsl::spec::compile_spec(
+        &text,
+        "a2a_work_planning.yaml",
+        &accord_dsl::spec::NoSchemaFiles,
+    )
+    .expect("the spec compiles");
+    SourcedContract::new(contract, "spec")
+}
+
+#[test]
+fn a_contract_written_in_the_spec_language_passes_the_sdk_agent_and_catches_its_faults() {
+    let Some(python) = python() else { return };
+    let run_spec = |peer: &Peer, binding| {
+        let mut config = VerifyConfig::new(
+            "planning-agent",
+            peer.base.clone(),
+            ContractSource::Loaded(vec![from_spec()]),
+        );
+        config.state_change_url = Some(format!("{}/_accord/state", peer.base));
+        config.observe_url = Some(format!("{}/_accord/observe", peer.base));
+        config.a2a_binding = binding;
+        config.limits.request_timeout = Duration::from_secs(10);
+        verify_blocking(&config).expect("no operational failure")
+    };
+    for binding in [A2aBinding::JsonRpc, A2aBinding::HttpJson] {
+        let clean = start(&python, SCRIPT, None);
+        let report = run_spec(&clean, binding);
+        assert!(
+            found(&report).is_empty(),
+            "{binding:?}:\n{}",
+            shown(&report)
+        );
+    }
+    let peer = start(&python, SCRIPT, Some("cross_tenant"));
+    let report = run_spec(&peer, A2aBinding::JsonRpc);
+    assert_eq!(
+        found(&report),
+        BTreeSet::from(["CROSS_TENANT_ACCESS"]),
+        "{}",
+        shown(&report)
+    );
+}
