@@ -16,14 +16,13 @@
 //! e.g. the input an INPUT_REQUIRED task asked for) adds its events to the
 //! task's own, so `terminalState` is judged on how the task really ended.
 
-use accord_dsl::model::accord::{
-    A2aErrorReason, A2aOperation, Auth, Credential, ErrorExpectation, FollowUp, ResponseKind,
-};
+use accord_dsl::model::accord::{A2aOperation, Auth, Credential, FollowUp, ResponseKind};
 use serde_json::{Map, Value, json};
 
+use super::capability::leaks;
 use super::events::Record;
 use super::flow::{Continue, Run, send_params};
-use super::refusal::{Served, judge_error, not_served};
+use super::refusal::{judge_error, not_served};
 use super::sequence::{Expected, judge};
 use super::stream::{Opened, collect};
 use super::wire::{Answer, Client, Outcome};
@@ -242,109 +241,6 @@ impl Run<'_> {
         Some(answer)
     }
 
-    /// What a served follow-up that had to be refused is.
-    fn served_code(&self, f: &FollowUp, expected: &ErrorExpectation, on_terminal: bool) -> Served {
-        let own = self
-            .meta
-            .expectations
-            .auth
-            .as_ref()
-            .and_then(|a| a.principal.as_ref());
-        if let Some(auth) = &f.auth {
-            let code = match auth.credential {
-                Credential::None | Credential::Invalid => Some(codes::UNAUTHENTICATED_ACCESS),
-                Credential::Expired => Some(codes::EXPIRED_CREDENTIAL_ACCEPTED),
-                Credential::Valid if auth.principal.is_some() && auth.principal.as_ref() != own => {
-                    Some(codes::CROSS_TENANT_ACCESS)
-                }
-                Credential::Valid => None,
-            };
-            if let Some(code) = code {
-                return Served {
-                    layer: Layer::Authorization,
-                    code,
-                };
-            }
-        }
-        if on_terminal {
-            return Served {
-                layer: Layer::Protocol,
-                code: codes::TERMINAL_TASK_ACCEPTED_MESSAGE,
-            };
-        }
-        if let Some((cap, reason)) = f.operation.required_capability()
-            && !self.declares(cap)
-            && expected.reason.is_none_or(|r| r == reason)
-        {
-            return Served {
-                layer: Layer::Protocol,
-                code: codes::UNDECLARED_CAPABILITY_ACCEPTED,
-            };
-        }
-        Served::MISMATCH
-    }
-
-    /// Whether the card declares a capability.
-    pub fn declares(&self, capability: &str) -> bool {
-        self.card["capabilities"][capability].as_bool() == Some(true)
-    }
-
-    /// A declared capability refused as unsupported.
-    fn broken_capability(&self, op: A2aOperation, answer: &Answer, path: &str) -> Option<Finding> {
-        let (cap, reason) = op.required_capability()?;
-        let Outcome::Error(e) = &answer.outcome else {
-            return None;
-        };
-        let unsupported = [reason, A2aErrorReason::UnsupportedOperation]
-            .iter()
-            .any(|r| e.reason.as_deref() == Some(r.as_str()));
-        (self.declares(cap) && unsupported).then(|| {
-            let detail = format!(
-                "the card declares {cap}, but {} was refused: {}",
-                op.as_str(),
-                e.message
-            );
-            Finding::new(
-                Layer::Protocol,
-                codes::DECLARED_CAPABILITY_BROKEN,
-                path,
-                detail,
-            )
-        })
-    }
-
-    /// A send refused as unsupported though the card declares what it
-    /// uses: streaming, or the push config registered with it.
-    pub fn broken_send(&self, answer: &Answer) -> Option<Finding> {
-        let Outcome::Error(e) = &answer.outcome else {
-            return None;
-        };
-        let reason = e.reason.as_deref();
-        let (capability, what) = if self.task.streaming
-            && reason == Some(A2aErrorReason::UnsupportedOperation.as_str())
-        {
-            ("streaming", "SendStreamingMessage")
-        } else if self.receiver.is_some()
-            && reason == Some(A2aErrorReason::PushNotificationNotSupported.as_str())
-        {
-            ("pushNotifications", "a push config with the send")
-        } else {
-            return None;
-        };
-        self.declares(capability).then(|| {
-            let detail = format!(
-                "the card declares {capability}, but {what} was refused: {}",
-                e.message
-            );
-            Finding::new(
-                Layer::Protocol,
-                codes::DECLARED_CAPABILITY_BROKEN,
-                "response",
-                detail,
-            )
-        })
-    }
-
     /// A served follow-up against its `expect`.
     fn expect(&mut self, f: &FollowUp, answer: &Answer, own: &Record, path: &str) {
         let Some(expect) = &f.expect else { return };
@@ -406,17 +302,6 @@ impl Run<'_> {
             self.out.warnings.extend(judged.warnings);
         }
     }
-}
-
-/// Another principal expected to get "task not found" got another refusal.
-fn leaks(expected: &ErrorExpectation, found: &[Finding]) -> bool {
-    let not_found = expected.reason == Some(A2aErrorReason::TaskNotFound)
-        || expected.code == Some(A2aErrorReason::TaskNotFound.json_rpc_code());
-    not_found
-        && !found.is_empty()
-        && found
-            .iter()
-            .all(|f| f.reason_code == codes::ERROR_CODE_MISMATCH)
 }
 
 /// Where a push config the contract registers without a URL points: a

@@ -8,12 +8,16 @@
 //! the end state (`flow`), expected errors (`refusal`) and probes (`probe`).
 
 mod cancel;
+mod capability;
 pub mod card;
+mod drive;
 pub mod events;
 mod flow;
 mod follow;
 pub mod interface;
 mod judgement;
+mod machine;
+mod modes;
 pub mod parts;
 mod plug;
 mod probe;

@@ -1,5 +1,6 @@
 //! A task's observed events against the contract: pure, so every rule is
-//! a unit test.
+//! a unit test (the state machine's rules are in `machine`, the output
+//! modes in `modes`).
 //!
 //! | what was seen | finding |
 //! | --- | --- |
@@ -20,12 +21,14 @@
 //! (EXPECTATION_UNCHECKED), never a pass and never a failure.
 
 use accord_dsl::model::accord::{
-    ArtifactExpectation, MessageStep, ResponseKind, StatusStep, TaskState, TaskStep, Transition,
+    ArtifactExpectation, MessageStep, ResponseKind, StatusStep, TaskState, TaskStep,
 };
 use serde_json::{Value, json};
 
 use super::events::{Event, Observed, Record};
-use super::parts::{judge_parts, mode_of, same_mode};
+pub(super) use super::machine::{states, timestamps, transitions, well_formed};
+pub(super) use super::modes::output_modes;
+use super::parts::judge_parts;
 use crate::finding::{Finding, Layer, codes};
 
 /// What the sequence is judged against.
@@ -70,111 +73,6 @@ pub fn judge(expected: &Expected<'_>, record: &Record) -> Judged {
                 .values(Some(json!(want.as_str())), Some(json!(got))),
             );
         }
-    }
-    out
-}
-
-/// Duplicates and what could not be read.
-fn well_formed(record: &Record) -> Vec<Finding> {
-    let mut out: Vec<Finding> = record
-        .duplicates
-        .iter()
-        .map(|(source, what)| {
-            let detail = format!("the same {what} event came twice ({source})");
-            Finding::new(Layer::Protocol, codes::DUPLICATE_EVENT, source, detail)
-        })
-        .collect();
-    out.extend(record.malformed.iter().map(|(source, why)| {
-        Finding::new(Layer::Protocol, codes::MALFORMED_RESPONSE, source, why)
-    }));
-    out
-}
-
-fn states(events: &[Observed]) -> impl Iterator<Item = (&Observed, Option<TaskState>, &str)> {
-    events.iter().filter_map(|o| match &o.event {
-        Event::Status { state, wire, .. } => Some((o, *state, wire.as_str())),
-        _ => None,
-    })
-}
-
-/// The state machine: a terminal task never changes, no task goes back to
-/// SUBMITTED, every state is an A2A v1.0 name.
-pub fn transitions(events: &[Observed]) -> Vec<Finding> {
-    let mut out = Vec::new();
-    let mut last: Option<TaskState> = None;
-    for (o, state, wire) in states(events) {
-        let Some(state) = state else {
-            let detail = format!("`{wire}` is not an A2A v1.0 task state (TASK_STATE_…)");
-            out.push(
-                Finding::new(
-                    Layer::Protocol,
-                    codes::MALFORMED_RESPONSE,
-                    &o.source,
-                    detail,
-                )
-                .values(None, Some(json!(wire))),
-            );
-            continue;
-        };
-        if let Some(prev) = last {
-            let code = match prev.transition_to(state) {
-                Transition::FromTerminal if !state.is_terminal() => {
-                    Some(codes::TERMINAL_STATE_REOPENED)
-                }
-                Transition::FromTerminal | Transition::BackToSubmitted => {
-                    Some(codes::ILLEGAL_TRANSITION)
-                }
-                _ => None,
-            };
-            if let Some(code) = code {
-                let detail = format!("{prev} was followed by {state} ({})", o.source);
-                out.push(
-                    Finding::new(Layer::Protocol, code, &o.source, detail)
-                        .values(Some(json!(prev.as_str())), Some(json!(state.as_str()))),
-                );
-            }
-        }
-        last = Some(state);
-    }
-    out
-}
-
-/// Status timestamps never go backwards.
-fn timestamps(events: &[Observed]) -> Vec<Finding> {
-    let mut out = Vec::new();
-    let mut last: Option<(chrono::DateTime<chrono::FixedOffset>, &str)> = None;
-    for o in events {
-        let Event::Status {
-            timestamp: Some(t), ..
-        } = &o.event
-        else {
-            continue;
-        };
-        let Ok(at) = chrono::DateTime::parse_from_rfc3339(t) else {
-            let detail = format!("status timestamp `{t}` is not ISO-8601");
-            out.push(Finding::new(
-                Layer::Protocol,
-                codes::MALFORMED_RESPONSE,
-                &o.source,
-                detail,
-            ));
-            continue;
-        };
-        if let Some((before, was)) = last
-            && at < before
-        {
-            let detail = format!("status timestamp {t} is earlier than the one before, {was}");
-            out.push(
-                Finding::new(
-                    Layer::Protocol,
-                    codes::TIMESTAMP_REGRESSED,
-                    &o.source,
-                    detail,
-                )
-                .values(Some(json!(was)), Some(json!(t))),
-            );
-        }
-        last = Some((at, t));
     }
     out
 }
@@ -404,57 +302,6 @@ fn response_kind(expected: &Expected<'_>, record: &Record, out: &mut Vec<Finding
             "response",
             detail,
         ));
-    }
-}
-
-/// Every artifact part's media type against each list of allowed output
-/// modes (the skill's or card's, the request's `acceptedOutputModes`).
-pub fn output_modes(record: &Record, allowed: &[(&str, Vec<String>)]) -> Vec<Finding> {
-    let mut out = Vec::new();
-    for o in &record.events {
-        let Event::Artifact { id, name, parts } = &o.event else {
-            continue;
-        };
-        for (j, part) in parts.iter().enumerate() {
-            let Some(mode) = mode_of(part) else { continue };
-            let implied = part
-                .get("mediaType")
-                .and_then(Value::as_str)
-                .is_none_or(str::is_empty);
-            let fits = |m: &String| same_mode(m, &mode) || (implied && implied_fits(m, &mode));
-            let Some((whose, modes)) = allowed
-                .iter()
-                .find(|(_, modes)| !modes.is_empty() && !modes.iter().any(fits))
-            else {
-                continue;
-            };
-            let shown = name.as_deref().unwrap_or(id);
-            let detail = format!(
-                "artifact `{shown}` part {j} is {mode}, not among {whose} ({})",
-                modes.join(", ")
-            );
-            out.push(
-                Finding::new(
-                    Layer::Schema,
-                    codes::CONTENT_MODE_MISMATCH,
-                    format!("artifacts[{shown}].parts[{j}]"),
-                    detail,
-                )
-                .values(Some(json!(modes)), Some(json!(mode))),
-            );
-        }
-    }
-    out
-}
-
-/// A part that names no media type fits any mode of its kind: a text part
-/// any `text/…` mode, a data part any JSON mode (`…/json`, `…+json`).
-fn implied_fits(mode: &str, implied: &str) -> bool {
-    let mode = mode.to_ascii_lowercase();
-    match implied {
-        "text/plain" => mode.starts_with("text/") || mode == "text",
-        "application/json" => mode.ends_with("/json") || mode.ends_with("+json") || mode == "json",
-        _ => false,
     }
 }
 

@@ -1,6 +1,7 @@
 //! The verifier against the reference provider of `accord-fixtures`, on loopback.
 
 mod a2a_attribute_pairs;
+mod a2a_attribute_pairs_more;
 mod a2a_attributes;
 mod a2a_card;
 mod a2a_task;

@@ -1,0 +1,92 @@
+use serde_json::json;
+
+use super::*;
+
+fn ms(n: u64) -> Duration {
+    Duration::from_millis(n)
+}
+
+#[test]
+fn a_stream_becomes_statuses_and_joined_artifacts_in_order() {
+    let mut r = Record::default();
+    r.take_response(
+        &json!({"task": {"id": "t", "contextId": "c", "status": {"state": "TASK_STATE_SUBMITTED"}}}),
+        ms(1),
+        "stream",
+    );
+    r.take_response(&json!({"statusUpdate": {"taskId": "t", "status": {"state": "TASK_STATE_WORKING", "timestamp": "2026-01-01T00:00:00Z"}}}), ms(2), "stream");
+    r.take_response(&json!({"artifactUpdate": {"taskId": "t", "artifact": {"artifactId": "a", "name": "plan", "parts": [{"text": "one"}]}}}), ms(3), "stream");
+    r.take_response(&json!({"artifactUpdate": {"taskId": "t", "append": true, "artifact": {"artifactId": "a", "parts": [{"data": {"n": 3.0}}]}}}), ms(4), "stream");
+    r.take_response(
+        &json!({"statusUpdate": {"taskId": "t", "status": {"state": "TASK_STATE_COMPLETED"}}}),
+        ms(5),
+        "stream",
+    );
+    assert_eq!(r.task_id.as_deref(), Some("t"));
+    assert_eq!(r.events.len(), 4);
+    assert_eq!(
+        r.events[2].event,
+        Event::Artifact {
+            id: "a".into(),
+            name: Some("plan".into()),
+            parts: vec![json!({"text": "one"}), json!({"data": {"n": 3.0}})]
+        }
+    );
+    assert_eq!(r.last_state(), Some(TaskState::Completed));
+    assert_eq!(r.first_seen(TaskState::Working), Some(ms(2)));
+    assert_eq!(r.terminal_at(), Some(ms(5)));
+}
+
+#[test]
+fn an_identical_artifact_or_end_twice_is_a_duplicate_but_progress_is_not() {
+    let mut r = Record::default();
+    let art = json!({"artifactUpdate": {"taskId": "t", "artifact": {"artifactId": "a", "parts": [{"text": "x"}]}}});
+    let bare = json!({"statusUpdate": {"taskId": "t", "status": {"state": "TASK_STATE_WORKING", "timestamp": "2026-01-01T00:00:00Z"}}});
+    let done =
+        json!({"statusUpdate": {"taskId": "t", "status": {"state": "TASK_STATE_COMPLETED"}}});
+    for v in [&art, &bare, &bare, &art, &done, &done] {
+        r.take_response(v, ms(1), "stream");
+    }
+    assert_eq!(
+        r.duplicates,
+        [
+            ("stream".to_owned(), "artifactUpdate".to_owned()),
+            ("stream".to_owned(), "statusUpdate".to_owned())
+        ]
+    );
+}
+
+#[test]
+fn a_snapshot_adds_a_status_only_when_it_changed() {
+    let mut r = Record::default();
+    let working = json!({"id": "t", "status": {"state": "TASK_STATE_WORKING"}});
+    r.take_task(&working, ms(1), "SendMessage");
+    r.take_task(&working, ms(2), "GetTask");
+    r.take_task(
+        &json!({"id": "t", "status": {"state": "TASK_STATE_COMPLETED"}, "artifacts": [{"artifactId": "a", "parts": [{"data": {}, "mediaType": ""}]}]}),
+        ms(3),
+        "GetTask",
+    );
+    let kinds: Vec<_> = r.events.iter().map(|o| o.source.as_str()).collect();
+    assert_eq!(kinds, ["SendMessage", "GetTask", "GetTask"]);
+    assert!(
+        matches!(&r.events[1].event, Event::Artifact { parts, .. } if parts[0] == json!({"data": {}}))
+    );
+}
+
+#[test]
+fn an_event_of_another_task_or_an_unknown_kind_is_malformed() {
+    let mut r = Record::default();
+    r.take_task(
+        &json!({"id": "t", "status": {"state": "TASK_STATE_WORKING"}}),
+        ms(1),
+        "s",
+    );
+    r.take_response(
+        &json!({"statusUpdate": {"taskId": "u", "status": {"state": "TASK_STATE_WORKING"}}}),
+        ms(2),
+        "s",
+    );
+    r.take_response(&json!({"kind": "status-update"}), ms(3), "s");
+    assert_eq!(r.malformed.len(), 2);
+}

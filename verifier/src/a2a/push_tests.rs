@@ -1,0 +1,104 @@
+use super::*;
+
+fn delivery(state: &str, auth: Option<&str>) -> Delivery {
+    let mut headers = vec![("x-a2a-notification-token".to_owned(), "tok-1".to_owned())];
+    if let Some(a) = auth {
+        headers.push(("authorization".to_owned(), a.to_owned()));
+    }
+    let body = json!({"statusUpdate": {"taskId": "t", "status": {"state": state}}});
+    Delivery {
+        headers,
+        body: body.to_string().into_bytes(),
+    }
+}
+
+fn scenario() -> PushScenario {
+    PushScenario {
+        token: Some("tok-1".into()),
+        scheme: Some("Bearer".into()),
+        expect_states: vec![TaskState::Working, TaskState::Completed],
+        error: None,
+    }
+}
+
+#[test]
+fn expected_states_in_order_with_their_credentials_pass_even_twice() {
+    let a = Some("Bearer s3cret");
+    let got = [
+        delivery("TASK_STATE_WORKING", a),
+        delivery("TASK_STATE_WORKING", a),
+        delivery("TASK_STATE_COMPLETED", a),
+    ];
+    assert!(judge(&scenario(), "s3cret", &got).is_empty());
+}
+
+#[test]
+fn another_scheme_or_token_than_registered_is_not_delivered() {
+    let mut basic = delivery("TASK_STATE_WORKING", Some("Basic s3cret"));
+    let f = judge(&scenario(), "s3cret", std::slice::from_ref(&basic));
+    assert!(f.iter().any(|f| f.path == "push"), "{f:?}");
+    basic.headers = vec![
+        ("authorization".into(), "Bearer s3cret".into()),
+        ("x-a2a-notification-token".into(), "tok-2".into()),
+    ];
+    let f = judge(&scenario(), "s3cret", std::slice::from_ref(&basic));
+    assert!(f.iter().any(|f| f.path == "push"), "{f:?}");
+    let tokenless = PushScenario {
+        token: None,
+        ..scenario()
+    };
+    let f = judge(&tokenless, "s3cret", &[basic]);
+    assert!(f.iter().all(|f| f.path != "push"), "{f:?}");
+}
+
+#[test]
+fn either_registered_credential_is_enough_as_each_sdk_sends_one() {
+    let mut python = delivery("TASK_STATE_WORKING", None);
+    let mut js = delivery("TASK_STATE_COMPLETED", Some("Bearer s3cret"));
+    js.headers.retain(|(n, _)| n == "authorization");
+    assert!(judge(&scenario(), "s3cret", &[python.clone(), js]).is_empty());
+    python.headers.clear();
+    let f = judge(&scenario(), "s3cret", &[python]);
+    assert!(f.iter().any(|f| f.path == "push"), "{f:?}");
+}
+
+#[test]
+fn notifications_are_ordered_by_their_timestamps_not_their_arrival() {
+    let at = |state: &str, ts: &str| {
+        let body =
+            json!({"statusUpdate": {"taskId": "t", "status": {"state": state, "timestamp": ts}}});
+        Delivery {
+            headers: vec![("x-a2a-notification-token".to_owned(), "tok-1".to_owned())],
+            body: body.to_string().into_bytes(),
+        }
+    };
+    let got = [
+        at("TASK_STATE_COMPLETED", "2026-01-01T00:00:02Z"),
+        at("TASK_STATE_WORKING", "2026-01-01T00:00:01Z"),
+    ];
+    assert!(judge(&scenario(), "s3cret", &got).is_empty());
+}
+
+#[test]
+fn a_missing_state_or_a_bare_delivery_is_not_delivered() {
+    let a = Some("Bearer s3cret");
+    let got = [
+        delivery("TASK_STATE_COMPLETED", a),
+        delivery("TASK_STATE_WORKING", a),
+    ];
+    let f = judge(&scenario(), "s3cret", &got);
+    assert_eq!(f.len(), 1);
+    assert!(
+        f[0].detail.contains("TASK_STATE_COMPLETED"),
+        "{}",
+        f[0].detail
+    );
+    let mut bare = delivery("TASK_STATE_WORKING", None);
+    bare.headers.clear();
+    let got = [bare, delivery("TASK_STATE_COMPLETED", a)];
+    let f = judge(&scenario(), "s3cret", &got);
+    assert_eq!(
+        f.iter().map(|f| f.path.as_str()).collect::<Vec<_>>(),
+        ["push"]
+    );
+}
