@@ -6,12 +6,7 @@ use accord_fixtures::a2a::A2aFault;
 use serde_json::{Value, json};
 
 /// Two interactions that differ only in `attribute`.
-pub struct Pair {
-    pub attribute: &'static str,
-    pub without: Value,
-    pub with: Value,
-    pub fault: Option<A2aFault>,
-}
+pub(crate) type Pair = crate::walk::Pair<A2aFault>;
 
 pub(crate) fn users() -> Value {
     json!([{"name": "a user named alice", "params": {"tenant": "tenant-a"}},

@@ -5,7 +5,6 @@
 //! one): the two verdicts must differ. An attribute listed without a pair
 //! fails the walk.
 
-use std::collections::BTreeSet;
 use std::time::Duration;
 
 use accord_fixtures::a2a::{A2aAgent, A2aFault};
@@ -13,6 +12,7 @@ use accord_verifier::{ContractSource, SourcedContract, VerifyConfig, verify_bloc
 use serde_json::{Value, json};
 
 use crate::a2a_attribute_pairs::pairs;
+use crate::walk::{Verdict, verdict_of, walk};
 
 /// Every attribute of `A2A/Task` (and the interaction attributes a task
 /// takes), as `docs/contract-format.md` lists them.
@@ -94,7 +94,7 @@ const ELSEWHERE: &[(&str, &str)] = &[
 ];
 
 /// Whether a run passed, and every finding's and warning's code and path.
-fn verdict(interaction: &Value, fault: Option<A2aFault>) -> (bool, BTreeSet<String>) {
+fn verdict(interaction: &Value, fault: Option<A2aFault>) -> Verdict {
     let agent = A2aAgent::start().expect("the agent starts");
     agent.set_fault(fault);
     let doc = json!({"consumer": {"name": "orchestrator"}, "provider": {"name": "planning-agent"},
@@ -110,54 +110,10 @@ fn verdict(interaction: &Value, fault: Option<A2aFault>) -> (bool, BTreeSet<Stri
     config.observe_url = Some(agent.observe_url());
     config.limits.request_timeout = Duration::from_secs(5);
     let report = verify_blocking(&config).expect("no operational failure");
-    let mut seen = BTreeSet::new();
-    for (_, i) in report.interactions() {
-        seen.extend(
-            i.findings
-                .iter()
-                .map(|f| format!("{} {}", f.reason_code, f.path)),
-        );
-        seen.extend(
-            i.warnings
-                .iter()
-                .map(|f| format!("warning {} {}", f.reason_code, f.path)),
-        );
-    }
-    (report.passed(), seen)
+    verdict_of(&report)
 }
 
 #[test]
 fn every_documented_a2a_attribute_changes_the_verdict() {
-    let pairs = pairs();
-    let covered: BTreeSet<&str> = pairs.iter().map(|p| p.attribute).collect();
-    let missing: Vec<&&str> = DOCUMENTED
-        .iter()
-        .filter(|a| !covered.contains(**a))
-        .collect();
-    assert!(
-        missing.is_empty(),
-        "documented attributes without a pair: {missing:?}"
-    );
-    let undocumented: Vec<&&str> = covered.iter().filter(|a| !DOCUMENTED.contains(a)).collect();
-    assert!(
-        undocumented.is_empty(),
-        "pairs of attributes not listed: {undocumented:?}"
-    );
-    assert!(
-        ELSEWHERE
-            .iter()
-            .all(|(a, why)| !covered.contains(a) && !why.is_empty())
-    );
-    let mut silent = Vec::new();
-    for pair in &pairs {
-        let without = verdict(&pair.without, pair.fault);
-        let with = verdict(&pair.with, pair.fault);
-        if without == with {
-            silent.push((pair.attribute, without));
-        }
-    }
-    assert!(
-        silent.is_empty(),
-        "attributes that changed nothing: {silent:#?}"
-    );
+    walk(DOCUMENTED, ELSEWHERE, &pairs(), verdict);
 }

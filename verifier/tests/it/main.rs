@@ -16,3 +16,4 @@ mod messages;
 mod side_effects;
 mod states;
 mod support;
+mod walk;

@@ -69,12 +69,7 @@ fn doc(interactions: Vec<Value>, tools: Vec<Value>) -> Value {
 
 /// One attribute's pair: the contract without it (or with another value)
 /// and with it, against the server with `fault`.
-pub(crate) struct Pair {
-    pub attribute: &'static str,
-    pub without: Value,
-    pub with: Value,
-    pub fault: Option<McpFault>,
-}
+pub(crate) type Pair = crate::walk::Pair<McpFault>;
 
 /// `v` with the value at `pointer` replaced, or added to its parent.
 fn set(mut v: Value, pointer: &str, value: Value) -> Value {

@@ -5,13 +5,12 @@
 //! guards against one): the two verdicts must differ. An attribute added to
 //! the list without a pair fails the walk.
 
-use std::collections::BTreeSet;
-
 use accord_fixtures::mcp::{McpFault, McpProvider};
 use accord_verifier::{ContractSource, SourcedContract, Token, VerifyConfig, verify_blocking};
 use serde_json::Value;
 
 use crate::mcp_attribute_pairs::pairs;
+use crate::walk::{Verdict, verdict_of, walk};
 
 /// Every attribute of `MCP/ToolCall` (and the interaction attributes an MCP
 /// call takes) and of `mcpTools`, as `docs/contract-format.md` lists them.
@@ -71,7 +70,7 @@ const ELSEWHERE: &[(&str, &str)] = &[
 
 /// What a run says: whether it passed, and every finding's and warning's
 /// code with where it is.
-fn verdict(d: &Value, fault: Option<McpFault>) -> (bool, BTreeSet<String>) {
+fn verdict(d: &Value, fault: Option<McpFault>) -> Verdict {
     let server = McpProvider::start().expect("server");
     server.set_fault(fault);
     let contract = accord_dsl::pact::from_value(d, "walk").expect("a contract");
@@ -87,53 +86,10 @@ fn verdict(d: &Value, fault: Option<McpFault>) -> (bool, BTreeSet<String>) {
         config.principals.insert(who.into(), token);
     }
     let report = verify_blocking(&config).expect("no operational failure");
-    let mut seen: BTreeSet<String> = report.contracts[0]
-        .findings
-        .iter()
-        .map(|f| format!("contract {} {}", f.reason_code, f.path))
-        .collect();
-    for (_, i) in report.interactions() {
-        seen.extend(
-            i.findings
-                .iter()
-                .map(|f| format!("{} {}", f.reason_code, f.path)),
-        );
-        seen.extend(
-            i.warnings
-                .iter()
-                .map(|f| format!("warning {} {}", f.reason_code, f.path)),
-        );
-    }
-    (report.passed(), seen)
+    verdict_of(&report)
 }
 
 #[test]
 fn every_documented_mcp_attribute_changes_the_verdict() {
-    let pairs = pairs();
-    let covered: BTreeSet<&str> = pairs.iter().map(|p| p.attribute).collect();
-    let missing: Vec<&&str> = DOCUMENTED
-        .iter()
-        .filter(|a| !covered.contains(**a))
-        .collect();
-    assert!(
-        missing.is_empty(),
-        "documented attributes without a pair: {missing:?}"
-    );
-    assert!(
-        ELSEWHERE
-            .iter()
-            .all(|(a, why)| !covered.contains(a) && !why.is_empty())
-    );
-    let mut silent = Vec::new();
-    for pair in &pairs {
-        let without = verdict(&pair.without, pair.fault);
-        let with = verdict(&pair.with, pair.fault);
-        if without == with {
-            silent.push((pair.attribute, without));
-        }
-    }
-    assert!(
-        silent.is_empty(),
-        "attributes that changed nothing: {silent:#?}"
-    );
+    walk(DOCUMENTED, ELSEWHERE, &pairs(), verdict);
 }
