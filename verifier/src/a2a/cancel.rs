@@ -72,15 +72,17 @@ impl Run<'_> {
         }
     }
 
+    /// The interaction's temporal limits.
+    fn temporal(&self) -> Option<&accord_dsl::model::accord::Temporal> {
+        self.meta.expectations.temporal.as_ref()
+    }
+
     /// How long after the acknowledgement the counters are read again.
     fn window(&self) -> Option<Duration> {
         self.exchange.observe_url?;
         let scenario = self.task.cancel.as_ref()?;
         let flag = self
-            .meta
-            .expectations
-            .temporal
-            .as_ref()
+            .temporal()
             .is_some_and(|t| t.no_new_side_effect_after_cancel_ack);
         match scenario.observe_ms {
             Some(ms) => Some(Duration::from_millis(ms)),
@@ -144,10 +146,7 @@ impl Run<'_> {
 
     async fn effect(&mut self, want: TaskState, acked_at: Duration) {
         let limit = self
-            .meta
-            .expectations
-            .temporal
-            .as_ref()
+            .temporal()
             .and_then(|t| t.cancellation_effect_within_ms);
         let timeout = self.exchange.transport.limits().request_timeout;
         let deadline = Instant::now() + timeout;
@@ -232,10 +231,7 @@ impl Run<'_> {
         window: Duration,
     ) {
         let forbid_growth = self
-            .meta
-            .expectations
-            .temporal
-            .as_ref()
+            .temporal()
             .is_some_and(|t| t.no_new_side_effect_after_cancel_ack);
         let names: std::collections::BTreeSet<&String> =
             before.keys().chain(after.keys()).collect();
