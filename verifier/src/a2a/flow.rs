@@ -75,6 +75,9 @@ pub(super) struct Run<'a> {
     pub followed: Vec<bool>,
     /// The last push config id a follow-up created.
     pub push_config: Option<String>,
+    /// The send's params as sent the first time (generators applied), for
+    /// the repeats of the interaction.
+    pub request_params: Option<Map<String, Value>>,
     /// An operational failure (the observation endpoint) that ends the run.
     pub fatal: Option<VerifyError>,
     /// The webhook receiver of the contract's `push`.
@@ -108,6 +111,7 @@ impl<'a> Run<'a> {
             cancel: Cancelled::default(),
             followed: vec![false; task.follow_ups.len()],
             push_config: None,
+            request_params: None,
             fatal: None,
             receiver: None,
             push_tried: false,
@@ -135,12 +139,26 @@ impl<'a> Run<'a> {
         let acts_while_running =
             self.task.cancel.is_some() || self.task.follow_ups.iter().any(|f| f.after.is_some());
         let immediately = !self.task.streaming && acts_while_running;
-        let mut params = send_params(
-            &self.task.request,
-            self.exchange.state_values,
-            &Continue::default(),
-            immediately,
-        );
+        // a repeat sends the same request (generated values included: the
+        // same idempotency key), as a new message
+        let mut params = match self.request_params.clone() {
+            Some(mut same) => {
+                if let (None, Some(m)) = (
+                    &self.task.request.message.message_id,
+                    same.get_mut("message"),
+                ) {
+                    m["messageId"] = json!(fresh_message_id());
+                }
+                same
+            }
+            None => send_params(
+                &self.task.request,
+                self.exchange.state_values,
+                &Continue::default(),
+                immediately,
+            ),
+        };
+        self.request_params = Some(params.clone());
         self.register_push(&mut params).await;
         let source = if self.task.streaming {
             self.send_streaming(params).await
@@ -294,7 +312,7 @@ pub fn send_params(
     apply_to_json(&mut root, &request.rules.generators, &ctx, &mut rand::rng());
     let message = &mut root["message"];
     if message.get("messageId").is_none() {
-        message["messageId"] = json!(format!("accord-{:032x}", rand::random::<u128>()));
+        message["messageId"] = json!(fresh_message_id());
     }
     if let Some(t) = continues.task_id {
         message["taskId"] = json!(t);
@@ -309,4 +327,9 @@ pub fn send_params(
         Value::Object(map) => map,
         _ => Map::new(),
     }
+}
+
+/// A `messageId` for a message the contract gives none.
+fn fresh_message_id() -> String {
+    format!("accord-{:032x}", rand::random::<u128>())
 }

@@ -64,7 +64,11 @@ impl A2aDriver {
         let used = format!("{} {}", chosen.binding.as_str(), chosen.url);
         let first_use = lock(&self.used).insert(used);
         let mut run = Run::new(client, base, exchange, &it.meta, &it.task, &card);
+        run.request_params = lock(&self.requests).get(&key(interaction)).cloned();
         let mut sent = run.go().await?;
+        if let Some(params) = run.request_params.take() {
+            lock(&self.requests).insert(key(interaction), params);
+        }
         if first_use {
             // a deployment choice the consumer cannot see: said once, not failed
             sent.warnings.extend(interface::insecure(&chosen));

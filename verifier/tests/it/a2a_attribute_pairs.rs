@@ -214,12 +214,16 @@ fn steps_pairs() -> Vec<Pair> {
 }
 
 fn send_pairs() -> Vec<Pair> {
-    let twice = |generated: bool| {
-        let mut i = with(set(&["repeat"], json!({"times": 2})));
-        i["sideEffects"] = json!({"records": 1});
+    // the plan's step is titled from the state's `tenant` when generated
+    let titled = |generated: bool| {
+        let mut i = with(set(
+            &["steps", "1"],
+            json!({"artifact": {"name": "work-plan", "parts": [
+            {"data": {"status": "draft", "steps": [{"title": "rotate keys"}]}}]}}),
+        ));
         if generated {
-            i["request"]["generators"] =
-                json!({"body": {"$.message.parts[0].data.request_id": {"type": "Uuid"}}});
+            i["request"]["generators"] = json!({"body": {"$.message.parts[0].data.items[0].title":
+                {"type": "ProviderState", "expression": "${tenant}", "dataType": "STRING"}}});
         }
         i
     };
@@ -231,7 +235,7 @@ fn send_pairs() -> Vec<Pair> {
             with(set(&["request"], request(json!({"fail": true})))),
             None,
         ),
-        pair("request.generators", twice(false), twice(true), None),
+        pair("request.generators", titled(false), titled(true), None),
         pair(
             "request.configuration.acceptedOutputModes",
             plan(),

@@ -236,12 +236,15 @@ pub(crate) fn expectation_pairs() -> Vec<Pair> {
         ),
         pair(
             "repeat",
-            with(set(&["sideEffects"], json!({"records": 1}))),
+            // no idempotency key: each send makes a plan
             with(|i| {
                 i["sideEffects"] = json!({"records": 1});
+                i["request"] = json!({"message": {"role": "ROLE_USER", "parts": [{"data": {"items": [{"title": "x"}]}}]}});
+            }),
+            with(|i| {
+                i["sideEffects"] = json!({"records": 1});
+                i["request"] = json!({"message": {"role": "ROLE_USER", "parts": [{"data": {"items": [{"title": "x"}]}}]}});
                 i["repeat"] = json!({"times": 2});
-                i["request"]["generators"] =
-                    json!({"body": {"$.message.parts[0].data.request_id": {"type": "Uuid"}}});
             }),
             None,
         ),

@@ -375,3 +375,36 @@ fn a_rest_subscribe_falls_back_to_get_where_post_is_not_routed() {
     });
     assert_eq!(verbs.len(), 2, "a POST, then a GET: {verbs:?}");
 }
+
+#[test]
+fn a_repeat_sends_the_same_generated_idempotency_key_as_a_new_message() {
+    let twice = json!({"type": "A2A/Task", "description": "the same generated request twice",
+        "providerStates": users(), "auth": alice(), "repeat": {"times": 2}, "sideEffects": {"records": 1},
+        "request": plan_request(json!({})), "terminalState": "TASK_STATE_COMPLETED"});
+    let doc = json!({"consumer": {"name": "orchestrator"}, "provider": {"name": "planning-agent"},
+        "interactions": [twice], "metadata": {"pactSpecification": {"version": "4.0"}, "accord": {"formatVersion": "1.0", "a2a": "1.0"}}});
+    let c = SourcedContract::new(
+        accord_dsl::pact::from_value(&doc, "t").expect("a contract"),
+        "t",
+    );
+    let agent = A2aAgent::start().expect("the agent starts");
+    let report = run_on(&agent, A2aBinding::JsonRpc, c);
+    assert!(codes(&report).is_empty(), "{}", describe(&report));
+    let sent: Vec<serde_json::Value> = agent.with_state(|s| {
+        s.seen
+            .iter()
+            .filter(|r| r.method == "SendMessage")
+            .map(|r| r.body.clone())
+            .collect()
+    });
+    assert_eq!(sent.len(), 2);
+    // the agent records each request's params
+    let key = |b: &serde_json::Value| b["message"]["parts"][0]["data"]["request_id"].clone();
+    let id = |b: &serde_json::Value| b["message"]["messageId"].clone();
+    assert!(
+        key(&sent[0]).is_string() && id(&sent[0]).is_string(),
+        "{sent:?}"
+    );
+    assert_eq!(key(&sent[0]), key(&sent[1]), "one idempotency key");
+    assert_ne!(id(&sent[0]), id(&sent[1]), "two messages");
+}
