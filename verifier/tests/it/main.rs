@@ -4,6 +4,7 @@ mod a2a_attribute_pairs;
 mod a2a_attribute_pairs_more;
 mod a2a_attributes;
 mod a2a_card;
+mod a2a_hostile;
 mod a2a_task;
 mod expectations;
 mod hostile;
