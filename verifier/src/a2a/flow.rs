@@ -227,18 +227,27 @@ impl<'a> Run<'a> {
             // what the counters did is the served request's work
             self.out.counters_explained = true;
         }
+        let old_version = self
+            .task
+            .a2a_version
+            .as_deref()
+            .is_some_and(|v| !v.starts_with("1."));
+        let streamed_undeclared = self.task.streaming && !self.declares("streaming");
         if negative && answer.served() {
             self.out.served_unexpectedly = true;
+            // why it had to be refused, where the send tells (else the
+            // engine's: the credential, the approval, another's resource)
+            self.out.refused_because = if old_version {
+                Some((Layer::Protocol, codes::VERSION_NOT_REJECTED))
+            } else if streamed_undeclared {
+                Some((Layer::Protocol, codes::UNDECLARED_CAPABILITY_ACCEPTED))
+            } else {
+                None
+            };
             return None;
         }
         if let Some(expected) = &self.task.error {
-            let old_version = self
-                .task
-                .a2a_version
-                .as_deref()
-                .is_some_and(|v| !v.starts_with("1."));
-            let undeclared = self.task.streaming
-                && !self.declares("streaming")
+            let undeclared = streamed_undeclared
                 && expected
                     .reason
                     .is_none_or(|r| r == A2aErrorReason::UnsupportedOperation);

@@ -408,3 +408,32 @@ fn a_repeat_sends_the_same_generated_idempotency_key_as_a_new_message() {
     assert_eq!(key(&sent[0]), key(&sent[1]), "one idempotency key");
     assert_ne!(id(&sent[0]), id(&sent[1]), "two messages");
 }
+
+#[test]
+fn a_served_negative_is_named_by_what_the_send_had_to_be_refused_for() {
+    let old = json!({"type": "A2A/Task", "description": "an 0.3 request must be refused",
+        "providerStates": users(), "auth": alice(), "negative": true, "a2aVersion": "0.3",
+        "request": {"message": {"role": "ROLE_USER", "parts": [{"data": {"reply": "message"}}]}}});
+    let doc = json!({"consumer": {"name": "orchestrator"}, "provider": {"name": "planning-agent"},
+        "interactions": [old], "metadata": {"pactSpecification": {"version": "4.0"}, "accord": {"formatVersion": "1.0", "a2a": "1.0"}}});
+    let c = || {
+        SourcedContract::new(
+            accord_dsl::pact::from_value(&doc, "t").expect("a contract"),
+            "t",
+        )
+    };
+    let agent = A2aAgent::start().expect("the agent starts");
+    assert!(codes(&run_on(&agent, A2aBinding::JsonRpc, c())).is_empty());
+    agent.set_fault(Some(A2aFault::VersionUnchecked));
+    let report = run_on(&agent, A2aBinding::JsonRpc, c());
+    assert!(
+        codes(&report).contains(&("protocol", "VERSION_NOT_REJECTED")),
+        "{}",
+        describe(&report)
+    );
+    assert!(
+        !codes(&report).contains(&("authorization", "CROSS_TENANT_ACCESS")),
+        "{}",
+        describe(&report)
+    );
+}
