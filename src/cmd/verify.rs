@@ -10,10 +10,9 @@
 
 use std::path::PathBuf;
 use std::sync::Arc;
-use std::time::Duration;
 
 use accord_verifier::render::{junit, summary};
-use accord_verifier::{ContractSource, Filter, Limits, VerificationReport, VerifyConfig};
+use accord_verifier::{ContractSource, VerificationReport};
 use anyhow::Context;
 use clap::{Args, ValueEnum};
 use serde_json::Value;
@@ -25,6 +24,10 @@ use super::verify_publish::{self, Publication, Target};
 use crate::client::{BrokerArgs, BrokerClient};
 
 /// Replay contracts against a running provider and report findings by layer.
+#[path = "verify_config.rs"]
+mod config_of;
+use config_of::config;
+
 #[derive(Debug, Args)]
 pub struct VerifyArgs {
     /// The provider's name (contracts for another provider are refused).
@@ -109,6 +112,10 @@ pub struct VerifyArgs {
     /// binding the contract's `agentCard.interfaces` relies on, else the card's first.
     #[arg(long, value_enum, default_value = "auto")]
     a2a_binding: super::verify_parse::A2aBindingArg,
+    /// A public key the consumers trust to sign Agent Cards: a file with a JWK or a JWKS
+    /// (repeatable); a contract whose `agentCard` is `signed` needs a signature one verifies.
+    #[arg(long = "trust-card-key", value_name = "FILE")]
+    trust_card_keys: Vec<std::path::PathBuf>,
     /// How to grade the answer to a tool the server does not list: MCP says a JSON-RPC
     /// error (-32602), the official SDKs answer `isError: true`. `warn`: either passes, the
     /// unexpected one is a warning; `spec`: -32602 is required; `sdk`: `isError` passes too.
@@ -333,50 +340,6 @@ fn say(args: &VerifyArgs, line: &str) {
     } else {
         eprintln!("{line}");
     }
-}
-
-fn config(args: &VerifyArgs, source: ContractSource) -> anyhow::Result<VerifyConfig> {
-    let base_url = match (&args.provider_base_url, args.port) {
-        (Some(url), _) => url.clone(),
-        (None, Some(port)) => format!(
-            "{}://{}:{port}",
-            args.scheme.as_deref().unwrap_or("http"),
-            args.hostname.as_deref().unwrap_or("localhost")
-        ),
-        (None, None) => anyhow::bail!("give --provider-base-url (or --hostname and --port)"),
-    };
-    let mut config = VerifyConfig::new(&args.provider, &base_url, source);
-    config.provider_version = args.provider_version.clone();
-    config.state_change_url = args.state_change_url.clone();
-    config.observe_url = args.observe_url.clone();
-    config.message_url = args.message_url.clone();
-    config.mcp_url = args.mcp_url.clone();
-    config.agent_card_url = args.agent_card_url.clone();
-    config.mcp_unknown_tool = args.mcp_unknown_tool.into();
-    config.a2a_binding = args.a2a_binding.into();
-    config.principals = args
-        .principals
-        .iter()
-        .map(|p| super::verify_parse::parse_principal(p))
-        .collect::<anyhow::Result<_>>()?;
-    config.custom_headers = args
-        .headers
-        .iter()
-        .map(|h| super::verify_parse::parse_header(h))
-        .collect::<anyhow::Result<_>>()?;
-    config.jobs = usize::from(args.jobs);
-    config.filter = Filter::parse(
-        args.filter_description.as_deref(),
-        args.filter_state.as_deref(),
-    )?;
-    config.filter.no_state = args.filter_no_state;
-    config.filter.consumers = args.filter_consumers.clone();
-    config.limits = Limits {
-        request_timeout: Duration::from_millis(args.request_timeout_ms),
-        max_response_bytes: args.max_response_bytes,
-        follow_redirects: args.follow_redirects,
-    };
-    Ok(config)
 }
 
 fn emit(args: &VerifyArgs, report: &VerificationReport) -> anyhow::Result<()> {

@@ -81,3 +81,26 @@ impl From<A2aBindingArg> for accord_verifier::config::A2aBinding {
         }
     }
 }
+
+/// The JWKs of a `--trust-card-key` file: a JWK, or a JWKS (`{"keys": […]}`).
+pub fn read_card_keys(file: &std::path::Path) -> anyhow::Result<Vec<Value>> {
+    let text = std::fs::read_to_string(file)
+        .map_err(|e| anyhow::anyhow!("--trust-card-key {}: {e}", file.display()))?;
+    let value: Value = serde_json::from_str(&text)
+        .map_err(|e| anyhow::anyhow!("--trust-card-key {}: not JSON: {e}", file.display()))?;
+    let keys = match value.get("keys").and_then(Value::as_array) {
+        Some(keys) => keys.clone(),
+        None => vec![value],
+    };
+    for (i, key) in keys.iter().enumerate() {
+        let usable = serde_json::from_value::<jsonwebtoken::jwk::Jwk>(key.clone())
+            .is_ok_and(|jwk| jsonwebtoken::DecodingKey::from_jwk(&jwk).is_ok());
+        if !usable {
+            anyhow::bail!(
+                "--trust-card-key {}: key {i} is not a public JWK (kty, and its parameters)",
+                file.display()
+            );
+        }
+    }
+    Ok(keys)
+}

@@ -90,3 +90,41 @@ fn an_unknown_binding_is_a_usage_error() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("http+json"), "{err}");
 }
+
+#[test]
+fn a_signed_card_is_checked_against_the_trusted_key_files() {
+    let agent = A2aAgent::start().expect("agent");
+    let dir = temp_dir("verify-a2a-signed");
+    let doc = json!({"consumer": {"name": "orchestrator"}, "provider": {"name": "planning-agent"},
+        "agentCard": {"skills": [{"id": "work-planning"}], "signed": true}, "interactions": [],
+        "metadata": {"pactSpecification": {"version": "4.0"}, "accord": {"formatVersion": "1.0", "a2a": "1.0"}}});
+    let contract = dir.join("contract.json");
+    std::fs::write(&contract, doc.to_string()).expect("write contract");
+    let jwks = dir.join("keys.json");
+    std::fs::write(&jwks, json!({"keys": [agent.card_key()]}).to_string()).expect("write keys");
+    let run = |keys: Option<&std::path::Path>| {
+        let mut cmd = accord();
+        cmd.args([
+            "verify",
+            "--provider",
+            "planning-agent",
+            "--provider-base-url",
+        ])
+        .arg(agent.base_url())
+        .arg("--contract")
+        .arg(&contract);
+        if let Some(k) = keys {
+            cmd.arg("--trust-card-key").arg(k);
+        }
+        cmd.output().expect("runs")
+    };
+    assert_eq!(run(Some(&jwks)).status.code(), Some(0));
+    let unsigned = run(None);
+    assert_eq!(unsigned.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&unsigned.stdout).contains("CARD_SIGNATURE_INVALID"));
+    let junk = dir.join("junk.json");
+    std::fs::write(&junk, "{\"kty\": 3}").expect("write junk");
+    let refused = run(Some(&junk));
+    assert_eq!(refused.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&refused.stderr).contains("junk.json"));
+}

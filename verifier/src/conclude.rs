@@ -21,6 +21,7 @@ pub async fn conclude(cx: &Context, contracts: &[Arc<SourcedContract>]) -> Vec<V
         agent_card_url: &cx.agent_card_url,
         principals: &cx.principals,
         custom_headers: &cx.custom_headers,
+        trusted_card_keys: &cx.trusted_card_keys,
     };
     let mut all = Vec::new();
     for sourced in contracts {

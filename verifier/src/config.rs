@@ -150,6 +150,9 @@ pub struct VerifyConfig {
     pub agent_card_url: Option<String>,
     /// Which A2A binding `A2A/Task` interactions are replayed on (`--a2a-binding`).
     pub a2a_binding: A2aBinding,
+    /// Public keys (JWK) the consumers trust to sign Agent Cards
+    /// (`--trust-card-key`).
+    pub trusted_card_keys: Vec<serde_json::Value>,
     pub source: ContractSource,
     /// Pact-compatible provider-state change endpoint.
     pub state_change_url: Option<String>,
@@ -184,6 +187,7 @@ impl VerifyConfig {
             mcp_unknown_tool: UnknownTool::default(),
             agent_card_url: None,
             a2a_binding: A2aBinding::default(),
+            trusted_card_keys: Vec::new(),
             source,
             state_change_url: None,
             observe_url: None,

@@ -163,6 +163,8 @@ pub struct ContractCheck<'a> {
     /// Every principal's token (a profile is a principal). Never logged.
     pub principals: &'a BTreeMap<String, Token>,
     pub custom_headers: &'a [(String, Token)],
+    /// Keys trusted to sign the Agent Card (`--trust-card-key`).
+    pub trusted_card_keys: &'a [serde_json::Value],
 }
 
 /// One interaction family's way of replaying and judging.

@@ -177,6 +177,9 @@ pub mod codes {
     pub const SIDE_EFFECT_AFTER_CANCEL: &str = "SIDE_EFFECT_AFTER_CANCEL";
     /// A2A: an effect committed before the cancel was undone by it.
     pub const CANCELED_HIDES_COMMITTED_EFFECT: &str = "CANCELED_HIDES_COMMITTED_EFFECT";
+    /// A2A: the card carries no signature a trusted key verifies, where
+    /// the contract requires a signed card.
+    pub const CARD_SIGNATURE_INVALID: &str = "CARD_SIGNATURE_INVALID";
     /// A2A: an interface on plain HTTP off loopback.
     pub const INTERFACE_URL_NOT_HTTPS: &str = "INTERFACE_URL_NOT_HTTPS";
     /// A2A: an expected push notification did not arrive (or without its

@@ -85,6 +85,12 @@ impl AgentCardBuilder {
         self.0.security_schemes.push(name.into());
         self
     }
+
+    /// The card must be signed by a key the consumer trusts.
+    pub fn signed(mut self) -> Self {
+        self.0.signed = true;
+        self
+    }
 }
 
 /// Builds one MCP tool expectation.

@@ -34,6 +34,7 @@ const AGENT_CARD: &[&str] = &[
     "interfaces",
     "extensions",
     "securitySchemes",
+    "signed",
 ];
 
 /// The unknown keys of the contract's closed objects.

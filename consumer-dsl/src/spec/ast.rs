@@ -61,6 +61,9 @@ pub struct AgentCardSpec {
     pub extensions: Vec<ExtensionSpec>,
     #[serde(default)]
     pub security_schemes: Vec<String>,
+    /// The card must be signed by a key the consumer trusts.
+    #[serde(default)]
+    pub signed: bool,
 }
 
 /// A skill: its id, or the id with modes and tags.

@@ -54,6 +54,7 @@ pub(crate) fn agent_card(
             })
             .collect(),
         security_schemes: c.security_schemes.clone(),
+        signed: c.signed,
         extra: Map::new(),
     })
 }

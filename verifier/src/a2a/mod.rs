@@ -24,6 +24,7 @@ mod probe;
 pub mod push;
 pub mod refusal;
 pub mod sequence;
+pub mod signature;
 pub mod stream;
 pub mod wire;
 

@@ -172,7 +172,15 @@ impl Driver for A2aDriver {
                 custom_headers: cx.custom_headers,
             };
             match self.card(source).await.as_ref() {
-                Ok(read) => card::check_card(expect, read),
+                Ok(read) => {
+                    let mut found = card::check_card(expect, read);
+                    found.extend(super::signature::check(
+                        read,
+                        cx.trusted_card_keys,
+                        expect.signed,
+                    ));
+                    found
+                }
                 Err(f) => vec![f.clone()],
             }
         })

@@ -89,7 +89,7 @@ const ELSEWHERE: &[(&str, &str)] = &[
     ),
     (
         "agentCard",
-        "judged against the agent's card: verifier/tests/it/a2a_card.rs and the a2a::card unit tests",
+        "judged against the agent's card: verifier/tests/it/a2a_card.rs, the a2a::card unit tests, and `signed` in a2a_task.rs (a_card_that_must_be_signed_…)",
     ),
 ];
 

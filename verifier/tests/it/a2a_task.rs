@@ -437,3 +437,45 @@ fn a_served_negative_is_named_by_what_the_send_had_to_be_refused_for() {
         describe(&report)
     );
 }
+
+#[test]
+fn a_card_that_must_be_signed_is_verified_against_the_trusted_keys() {
+    let doc = json!({"consumer": {"name": "orchestrator"}, "provider": {"name": "planning-agent"},
+        "agentCard": {"skills": [{"id": "work-planning"}], "signed": true},
+        "interactions": [], "metadata": {"pactSpecification": {"version": "4.0"}, "accord": {"formatVersion": "1.0", "a2a": "1.0"}}});
+    let check = |fault: Option<A2aFault>, trust: bool| {
+        let agent = A2aAgent::start().expect("the agent starts");
+        agent.set_fault(fault);
+        let c = SourcedContract::new(
+            accord_dsl::pact::from_value(&doc, "t").expect("a contract"),
+            "t",
+        );
+        let mut config = VerifyConfig::new(
+            "planning-agent",
+            agent.base_url(),
+            ContractSource::Loaded(vec![c]),
+        );
+        if trust {
+            config.trusted_card_keys = vec![agent.card_key()];
+        }
+        let report = verify_blocking(&config).expect("no operational failure");
+        report.contracts[0]
+            .findings
+            .iter()
+            .map(|f| (f.reason_code, f.detail.clone()))
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(check(None, true), []);
+    let untrusted = check(None, false);
+    assert_eq!(untrusted.len(), 1);
+    assert_eq!(untrusted[0].0, "CARD_SIGNATURE_INVALID");
+    assert!(untrusted[0].1.contains("--trust-card-key"), "{untrusted:?}");
+    for fault in [A2aFault::UnsignedCard, A2aFault::TamperedCard] {
+        let found = check(Some(fault), true);
+        assert_eq!(
+            found.iter().map(|f| f.0).collect::<Vec<_>>(),
+            ["CARD_SIGNATURE_INVALID"],
+            "{fault:?}: {found:?}"
+        );
+    }
+}

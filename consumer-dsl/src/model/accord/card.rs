@@ -29,6 +29,10 @@ pub struct AgentCardExpectations {
     /// Names of security schemes the consumer can satisfy (one must be declared).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub security_schemes: Vec<String>,
+    /// The card must carry a JWS signature (A2A v1.0 §8.4) by a key the
+    /// consumer trusts (the verifier's `--trust-card-key`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub signed: bool,
     /// Attributes this version does not know, kept for the round trip.
     #[serde(flatten)]
     pub extra: Map<String, Value>,

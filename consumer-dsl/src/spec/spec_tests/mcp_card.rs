@@ -30,12 +30,15 @@ fn mcp_calls_compile_arguments_results_and_protocol_errors() {
 
 #[test]
 fn agent_card_and_mcp_tool_expectations_compile() {
-    let text = "consumer: a\nprovider: b\nagent_card:\n  skills: [s1, { id: s2, output_modes: [text/plain] }]\n  capabilities: { streaming: true }\n  interfaces: [{ binding: JSONRPC }]\n  extensions: [urn:x]\nmcp_tools:\n  - name: t\n    arguments: { id: string }\n    reads: { 'items[*].title': string }\n    annotations: { read_only: true }\n";
+    let text = "consumer: a\nprovider: b\nagent_card:\n  skills: [s1, { id: s2, output_modes: [text/plain] }]\n  signed: true\n  capabilities: { streaming: true }\n  interfaces: [{ binding: JSONRPC }]\n  extensions: [urn:x]\nmcp_tools:\n  - name: t\n    arguments: { id: string }\n    reads: { 'items[*].title': string }\n    annotations: { read_only: true }\n";
     let c = compile_spec(text, "t.yaml", &NoSchemaFiles).expect("valid");
     let card = c.agent_card.as_ref().expect("card");
     assert_eq!(card.skills[1].output_modes, ["text/plain"]);
     assert_eq!(card.interfaces[0].protocol_version, "1.0");
     assert_eq!(card.extensions[0].uri, "urn:x");
+    assert!(card.signed);
+    let written = serde_json::to_value(card).expect("serialisable");
+    assert_eq!(written["signed"], true);
     let tool = &c.mcp_tools[0];
     assert_eq!(tool.result_fields[0].path, "$.items[*].title");
     assert_eq!(tool.annotations.and_then(|a| a.read_only_hint), Some(true));

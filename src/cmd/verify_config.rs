@@ -1,0 +1,59 @@
+//! `VerifyArgs` into a typed `VerifyConfig`: the base URL (Pact's
+//! `--hostname`/`--port`/`--scheme` too), principals, headers, trusted
+//! card keys, filters and limits.
+
+use std::time::Duration;
+
+use accord_verifier::{ContractSource, VerifyConfig};
+use accord_verifier::{Filter, Limits};
+
+use super::VerifyArgs;
+
+pub(super) fn config(args: &VerifyArgs, source: ContractSource) -> anyhow::Result<VerifyConfig> {
+    let base_url = match (&args.provider_base_url, args.port) {
+        (Some(url), _) => url.clone(),
+        (None, Some(port)) => format!(
+            "{}://{}:{port}",
+            args.scheme.as_deref().unwrap_or("http"),
+            args.hostname.as_deref().unwrap_or("localhost")
+        ),
+        (None, None) => anyhow::bail!("give --provider-base-url (or --hostname and --port)"),
+    };
+    let mut config = VerifyConfig::new(&args.provider, &base_url, source);
+    config.provider_version = args.provider_version.clone();
+    config.state_change_url = args.state_change_url.clone();
+    config.observe_url = args.observe_url.clone();
+    config.message_url = args.message_url.clone();
+    config.mcp_url = args.mcp_url.clone();
+    config.agent_card_url = args.agent_card_url.clone();
+    config.mcp_unknown_tool = args.mcp_unknown_tool.into();
+    config.a2a_binding = args.a2a_binding.into();
+    for file in &args.trust_card_keys {
+        config
+            .trusted_card_keys
+            .extend(crate::cmd::verify_parse::read_card_keys(file)?);
+    }
+    config.principals = args
+        .principals
+        .iter()
+        .map(|p| crate::cmd::verify_parse::parse_principal(p))
+        .collect::<anyhow::Result<_>>()?;
+    config.custom_headers = args
+        .headers
+        .iter()
+        .map(|h| crate::cmd::verify_parse::parse_header(h))
+        .collect::<anyhow::Result<_>>()?;
+    config.jobs = usize::from(args.jobs);
+    config.filter = Filter::parse(
+        args.filter_description.as_deref(),
+        args.filter_state.as_deref(),
+    )?;
+    config.filter.no_state = args.filter_no_state;
+    config.filter.consumers = args.filter_consumers.clone();
+    config.limits = Limits {
+        request_timeout: Duration::from_millis(args.request_timeout_ms),
+        max_response_bytes: args.max_response_bytes,
+        follow_redirects: args.follow_redirects,
+    };
+    Ok(config)
+}
