@@ -112,6 +112,10 @@ pub struct VerifyArgs {
     /// binding the contract's `agentCard.interfaces` relies on, else the card's first.
     #[arg(long, value_enum, default_value = "auto")]
     a2a_binding: super::verify_parse::A2aBindingArg,
+    /// The HTTP statuses A2A errors must have on HTTP+JSON: `1.0.1` (the SDKs), `1.0.0` (the
+    /// TCK), or `either`; they differ for four reasons (TASK_NOT_CANCELABLE 400 or 409, …).
+    #[arg(long, value_enum, default_value = "either")]
+    a2a_status_mapping: super::verify_parse::StatusMappingArg,
     /// A public key the consumers trust to sign Agent Cards: a file with a JWK or a JWKS
     /// (repeatable); a contract whose `agentCard` is `signed` needs a signature one verifies.
     #[arg(long = "trust-card-key", value_name = "FILE")]

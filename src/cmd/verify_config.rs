@@ -28,6 +28,7 @@ pub(super) fn config(args: &VerifyArgs, source: ContractSource) -> anyhow::Resul
     config.agent_card_url = args.agent_card_url.clone();
     config.mcp_unknown_tool = args.mcp_unknown_tool.into();
     config.a2a_binding = args.a2a_binding.into();
+    config.a2a_status_mapping = args.a2a_status_mapping.into();
     for file in &args.trust_card_keys {
         config
             .trusted_card_keys

@@ -104,3 +104,23 @@ pub fn read_card_keys(file: &std::path::Path) -> anyhow::Result<Vec<Value>> {
     }
     Ok(keys)
 }
+
+/// `--a2a-status-mapping`.
+#[derive(Debug, Clone, Copy, clap::ValueEnum)]
+pub enum StatusMappingArg {
+    Either,
+    #[value(name = "1.0.1")]
+    V101,
+    #[value(name = "1.0.0")]
+    V100,
+}
+
+impl From<StatusMappingArg> for accord_verifier::config::A2aStatusMapping {
+    fn from(a: StatusMappingArg) -> Self {
+        match a {
+            StatusMappingArg::Either => Self::Either,
+            StatusMappingArg::V101 => Self::V1_0_1,
+            StatusMappingArg::V100 => Self::V1_0_0,
+        }
+    }
+}

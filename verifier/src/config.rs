@@ -150,6 +150,9 @@ pub struct VerifyConfig {
     pub agent_card_url: Option<String>,
     /// Which A2A binding `A2A/Task` interactions are replayed on (`--a2a-binding`).
     pub a2a_binding: A2aBinding,
+    /// Which A2A HTTP status mapping an HTTP+JSON error must follow
+    /// (`--a2a-status-mapping`).
+    pub a2a_status_mapping: A2aStatusMapping,
     /// Public keys (JWK) the consumers trust to sign Agent Cards
     /// (`--trust-card-key`).
     pub trusted_card_keys: Vec<serde_json::Value>,
@@ -188,6 +191,7 @@ impl VerifyConfig {
             agent_card_url: None,
             a2a_binding: A2aBinding::default(),
             trusted_card_keys: Vec::new(),
+            a2a_status_mapping: A2aStatusMapping::default(),
             source,
             state_change_url: None,
             observe_url: None,
@@ -247,4 +251,18 @@ pub enum A2aBinding {
     JsonRpc,
     /// The card's HTTP+JSON interface.
     HttpJson,
+}
+
+/// The HTTP statuses A2A errors map to on HTTP+JSON: v1.0.1 follows
+/// `google.rpc.Code` (400 for TASK_NOT_CANCELABLE), v1.0.0 differed for four
+/// reasons (409, 415, 502 and 400); the SDKs follow v1.0.1, the TCK v1.0.0.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum A2aStatusMapping {
+    /// Either mapping passes.
+    #[default]
+    Either,
+    /// v1.0.1's statuses only.
+    V1_0_1,
+    /// v1.0.0's statuses only.
+    V1_0_0,
 }

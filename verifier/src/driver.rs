@@ -57,6 +57,8 @@ pub struct Exchange<'a> {
     pub agent_card_url: &'a str,
     /// Which A2A binding to replay on (`--a2a-binding`).
     pub a2a_binding: crate::config::A2aBinding,
+    /// Which A2A HTTP status mapping errors must follow (`--a2a-status-mapping`).
+    pub a2a_status_mapping: crate::config::A2aStatusMapping,
     /// The contract's `agentCard`: the interfaces and modes it relies on.
     pub agent_card: Option<&'a accord_dsl::model::accord::AgentCardExpectations>,
 }

@@ -32,6 +32,7 @@ pub struct Context {
     pub agent_card_url: String,
     pub a2a_binding: crate::config::A2aBinding,
     pub trusted_card_keys: Vec<serde_json::Value>,
+    pub a2a_status_mapping: crate::config::A2aStatusMapping,
     pub state_change_url: Option<String>,
     pub observe_url: Option<String>,
     pub principals: BTreeMap<String, Token>,
@@ -84,6 +85,7 @@ impl Context {
             mcp_unknown_tool: config.mcp_unknown_tool,
             a2a_binding: config.a2a_binding,
             trusted_card_keys: config.trusted_card_keys.clone(),
+            a2a_status_mapping: config.a2a_status_mapping,
             state_change_url: optional("the state-change URL", &config.state_change_url)?,
             observe_url: optional("the observation URL", &config.observe_url)?,
             principals: config.principals.clone(),
@@ -262,6 +264,7 @@ async fn exercise(
         mcp_tools: &contract.mcp_tools,
         agent_card_url: &cx.agent_card_url,
         a2a_binding: cx.a2a_binding,
+        a2a_status_mapping: cx.a2a_status_mapping,
         agent_card: contract.agent_card.as_ref(),
     };
     let (mut findings, mut warnings, last) =

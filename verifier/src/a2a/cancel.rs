@@ -21,7 +21,7 @@ use serde_json::{Map, Value, json};
 
 use super::events::Event;
 use super::flow::Run;
-use super::refusal::{Served, judge_error, not_served};
+use super::refusal::{Served, not_served};
 use super::wire::Outcome;
 use crate::finding::{Finding, Layer, codes};
 
@@ -49,7 +49,7 @@ impl Run<'_> {
         };
         self.watch(&answer, "cancel");
         if let Some(expected) = &scenario.error {
-            let found = judge_error(expected, &answer, "cancel.error", Served::MISMATCH);
+            let found = self.judge_error(expected, &answer, "cancel.error", Served::MISMATCH);
             self.out.findings.extend(found);
             return;
         }

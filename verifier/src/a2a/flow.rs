@@ -123,6 +123,21 @@ impl<'a> Run<'a> {
         self.out.findings.push(f);
     }
 
+    /// `answer` against an expected error, and its status against the
+    /// chosen A2A status mapping.
+    pub fn judge_error(
+        &self,
+        expected: &accord_dsl::model::accord::ErrorExpectation,
+        answer: &Answer,
+        path: &str,
+        served: Served,
+    ) -> Vec<Finding> {
+        let mut found = judge_error(expected, answer, path, served);
+        let mapping = self.exchange.a2a_status_mapping;
+        found.extend(super::refusal::status_mapping(answer, mapping, path));
+        found
+    }
+
     /// Keeps an answer's body for the canaries.
     pub fn watch(&mut self, answer: &Answer, path: &str) {
         self.bodies
@@ -264,7 +279,7 @@ impl<'a> Run<'a> {
             };
             self.out
                 .findings
-                .extend(judge_error(expected, &answer, "error", served));
+                .extend(self.judge_error(expected, &answer, "error", served));
             return None;
         }
         if negative {

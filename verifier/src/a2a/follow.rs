@@ -22,7 +22,7 @@ use serde_json::{Map, Value, json};
 use super::capability::leaks;
 use super::events::Record;
 use super::flow::{Continue, Run, send_params};
-use super::refusal::{judge_error, not_served};
+use super::refusal::not_served;
 use super::sequence::{Expected, judge};
 use super::stream::{Opened, collect};
 use super::wire::{Answer, Client, Outcome};
@@ -77,7 +77,7 @@ impl Run<'_> {
         };
         if let Some(expected) = &f.error {
             let served = self.served_code(f, expected, terminal && continues);
-            let mut found = judge_error(expected, &answer, &format!("{path}.error"), served);
+            let mut found = self.judge_error(expected, &answer, &format!("{path}.error"), served);
             if served.code == codes::CROSS_TENANT_ACCESS && leaks(expected, &found) {
                 let detail = "another principal is refused otherwise than for a task that does not exist: the refusal tells the task exists";
                 found = vec![Finding::new(

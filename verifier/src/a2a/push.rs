@@ -350,7 +350,7 @@ impl super::flow::Run<'_> {
                 code: codes::UNDECLARED_CAPABILITY_ACCEPTED,
             }
         };
-        let found = super::refusal::judge_error(expected, &answer, "push.error", served);
+        let found = self.judge_error(expected, &answer, "push.error", served);
         self.out.findings.extend(found);
     }
 

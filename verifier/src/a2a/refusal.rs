@@ -8,10 +8,11 @@
 //! | a result | an error or an HTTP refusal | RESPONSE_MISMATCH (schema) |
 //! | anything | an HTTP 2xx that is no A2A answer | MALFORMED_RESPONSE (protocol) |
 
-use accord_dsl::model::accord::ErrorExpectation;
+use accord_dsl::model::accord::{A2aErrorReason, ErrorExpectation};
 use serde_json::json;
 
 use super::wire::{Answer, Outcome};
+use crate::config::A2aStatusMapping;
 use crate::finding::{Finding, Layer, codes};
 
 /// Why a served answer was wrong where an error was expected.
@@ -70,6 +71,34 @@ pub fn judge_error(
         ));
     }
     out
+}
+
+/// An HTTP+JSON error's status against one A2A status mapping (the
+/// expectation's own judgement accepts either): a reason whose statuses
+/// differ between v1.0.1 and v1.0.0 must take the chosen one.
+pub fn status_mapping(answer: &Answer, mapping: A2aStatusMapping, path: &str) -> Option<Finding> {
+    let Outcome::Error(e) = &answer.outcome else {
+        return None;
+    };
+    if e.code.is_some() {
+        return None; // JSON-RPC: errors travel in HTTP 200
+    }
+    let reason = A2aErrorReason::from_wire(e.reason.as_deref()?)?;
+    let statuses = reason.http_statuses();
+    let want = match mapping {
+        A2aStatusMapping::Either => return None,
+        A2aStatusMapping::V1_0_1 => statuses[0],
+        A2aStatusMapping::V1_0_0 => *statuses.last()?,
+    };
+    (answer.status != want).then(|| {
+        let detail = format!(
+            "{} answered HTTP {}, the chosen A2A status mapping says {want}",
+            reason.as_str(),
+            answer.status
+        );
+        Finding::new(Layer::Protocol, codes::ERROR_CODE_MISMATCH, path, detail)
+            .values(Some(json!(want)), Some(json!(answer.status)))
+    })
 }
 
 /// What an expected error names, for a sentence.

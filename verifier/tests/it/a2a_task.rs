@@ -479,3 +479,38 @@ fn a_card_that_must_be_signed_is_verified_against_the_trusted_keys() {
         );
     }
 }
+
+#[test]
+fn a_rest_error_status_may_be_held_to_one_a2a_mapping() {
+    // the reference agent answers TASK_NOT_CANCELABLE with v1.0.1's 400
+    let cancel_done = json!({"type": "A2A/Task", "description": "a finished plan cannot be cancelled",
+        "providerStates": users(), "auth": alice(), "sideEffects": {"records": 1},
+        "request": plan_request(json!({})), "terminalState": "TASK_STATE_COMPLETED",
+        "followUps": [{"operation": "CancelTask", "error": {"reason": "TASK_NOT_CANCELABLE"}}]});
+    let doc = json!({"consumer": {"name": "orchestrator"}, "provider": {"name": "planning-agent"},
+        "interactions": [cancel_done], "metadata": {"pactSpecification": {"version": "4.0"}, "accord": {"formatVersion": "1.0", "a2a": "1.0"}}});
+    let run = |mapping| {
+        let agent = A2aAgent::start().expect("the agent starts");
+        let c = SourcedContract::new(
+            accord_dsl::pact::from_value(&doc, "t").expect("a contract"),
+            "t",
+        );
+        let mut config = VerifyConfig::new(
+            "planning-agent",
+            agent.base_url(),
+            ContractSource::Loaded(vec![c]),
+        );
+        config.state_change_url = Some(agent.state_change_url());
+        config.observe_url = Some(agent.observe_url());
+        config.a2a_binding = A2aBinding::HttpJson;
+        config.a2a_status_mapping = mapping;
+        codes(&verify_blocking(&config).expect("no operational failure"))
+    };
+    use accord_verifier::config::A2aStatusMapping;
+    assert!(run(A2aStatusMapping::Either).is_empty());
+    assert!(run(A2aStatusMapping::V1_0_1).is_empty());
+    assert_eq!(
+        run(A2aStatusMapping::V1_0_0),
+        BTreeSet::from([("protocol", "ERROR_CODE_MISMATCH")])
+    );
+}
