@@ -3,7 +3,7 @@
 
 use serde_json::{Map, Value};
 
-use crate::model::accord::{A2aOperation, Credential};
+use crate::model::accord::{A2aOperation, Credential, TaskState};
 use crate::spec::CounterSpec;
 use crate::spec::StateSpec;
 use crate::spec::ast::{ApprovalSpec, CommonSpec, ProbeSpec, RepeatSpec, WithinSpec};
@@ -100,6 +100,18 @@ pub trait Common: Sized {
             principal: principal.into(),
             operations,
             unknown,
+            after: None,
+        });
+        self
+    }
+
+    /// A2A: probe as `principal` once the task reached `state`, while it
+    /// still runs.
+    fn probe_as_after(mut self, principal: impl Into<String>, state: TaskState) -> Self {
+        self.common().probe_as.push(ProbeSpec {
+            principal: principal.into(),
+            after: Some(state),
+            ..ProbeSpec::default()
         });
         self
     }

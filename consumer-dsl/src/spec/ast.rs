@@ -198,13 +198,15 @@ pub struct ToolApprovalSpec {
     pub counter: String,
 }
 
-/// `probe_as:` entry: a principal name, or `{ principal, operations, unknown }`.
+/// `probe_as:` entry: a principal name, or `{ principal, operations, unknown, after }`.
 #[derive(Debug, Clone, PartialEq, Default, Deserialize)]
 #[serde(from = "super::ast_forms::ProbeForm")]
 pub struct ProbeSpec {
     pub principal: String,
     pub operations: Vec<A2aOperation>,
     pub unknown: Option<serde_json::Map<String, Value>>,
+    /// A2A: probe once the task reached this state.
+    pub after: Option<crate::model::accord::TaskState>,
 }
 
 /// `within:` — temporal limits.

@@ -166,6 +166,8 @@ pub(crate) struct ProbeFull {
     #[serde(default)]
     operations: Vec<A2aOperation>,
     unknown: Option<Map<String, Value>>,
+    #[serde(default)]
+    after: Option<super::ast_values::StateName>,
 }
 
 /// `probe_as:` entry: a principal or the full form.
@@ -182,6 +184,7 @@ impl From<ProbeForm> for ProbeSpec {
                 principal: p.principal,
                 operations: p.operations,
                 unknown: p.unknown,
+                after: p.after.map(|s| s.0),
             },
         }
     }

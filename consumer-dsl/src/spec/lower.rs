@@ -340,6 +340,7 @@ pub(crate) fn auth(
                 tenant: cx.tenant_of(&format!("{path}.probe_as[{i}]"), &p.principal)?,
                 operations: p.operations.clone(),
                 unknown: p.unknown.clone(),
+                after: p.after,
             })
         })
         .collect::<Result<Vec<_>, DslError>>()?;

@@ -245,6 +245,8 @@ impl Run<'_> {
             if !self.push_tried && self.task.push.as_ref().is_some_and(|p| p.error.is_some()) {
                 self.refused_push().await;
             }
+            // while the task is in this state: before a cancel changes it
+            self.probes_at(state).await;
             let cancel_now = self
                 .task
                 .cancel
@@ -301,6 +303,7 @@ impl Run<'_> {
             }
             self.follow_up(i).await;
         }
+        self.unreached_probes();
         self.cancel_aftermath().await;
         self.judge_push().await;
         self.judge();

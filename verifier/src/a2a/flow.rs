@@ -84,6 +84,8 @@ pub(super) struct Run<'a> {
     pub receiver: Option<super::push::Receiver>,
     /// The registration that must fail was made.
     pub push_tried: bool,
+    /// Which of `auth.probes` ran while the task ran (those with `after`).
+    pub probed: Vec<bool>,
     /// The send was refused where it had to be served (already a finding).
     pub send_refused: bool,
 }
@@ -115,6 +117,13 @@ impl<'a> Run<'a> {
             fatal: None,
             receiver: None,
             push_tried: false,
+            probed: vec![
+                false;
+                meta.expectations
+                    .auth
+                    .as_ref()
+                    .map_or(0, |a| a.probes.len())
+            ],
             send_refused: false,
         }
     }

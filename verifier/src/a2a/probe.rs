@@ -232,6 +232,81 @@ pub async fn version(interface: &Interface, exchange: &Exchange<'_>) -> Option<F
     })
 }
 
+impl super::flow::Run<'_> {
+    /// The probes `after` this state, made now, while the task is in it.
+    pub async fn probes_at(&mut self, state: accord_dsl::model::accord::TaskState) {
+        let meta = self.meta;
+        let probes = meta
+            .expectations
+            .auth
+            .as_ref()
+            .map_or(&[][..], |a| &a.probes[..]);
+        for (i, p) in probes.iter().enumerate() {
+            if p.after != Some(state) || self.probed.get(i).copied().unwrap_or(true) {
+                continue;
+            }
+            self.probed[i] = true;
+            let Some(task_id) = self.record.task_id.clone() else {
+                continue;
+            };
+            let values = self.exchange.state_values;
+            let issued = values
+                .get("tokens")
+                .and_then(|t| t.get(&p.principal))
+                .and_then(Value::as_str);
+            let configured = self
+                .exchange
+                .principals
+                .get(&p.principal)
+                .map(|t| t.expose());
+            let Some(token) = issued.or(configured).map(str::to_owned) else {
+                let detail = format!(
+                    "no token for principal `{}`: the probe was not made",
+                    p.principal
+                );
+                let at = format!("auth.probes[{i}]");
+                self.out.findings.push(Finding::new(
+                    Layer::Authorization,
+                    codes::EXPECTATION_UNCHECKED,
+                    at,
+                    detail,
+                ));
+                continue;
+            };
+            let as_prober = Exchange {
+                authorization: crate::driver::Authorization::Bearer(&token),
+                ..*self.exchange
+            };
+            let created = Created {
+                task_id,
+                interface: self.base.interface.clone(),
+            };
+            let found = probe(Some(&created), &as_prober, p, i).await;
+            self.out.findings.extend(found);
+        }
+    }
+
+    /// Probes whose state the task never reached.
+    pub fn unreached_probes(&mut self) {
+        let meta = self.meta;
+        let probes = meta
+            .expectations
+            .auth
+            .as_ref()
+            .map_or(&[][..], |a| &a.probes[..]);
+        for (i, p) in probes.iter().enumerate() {
+            if let (Some(state), false) = (p.after, self.probed.get(i).copied().unwrap_or(true)) {
+                self.probed[i] = true;
+                self.never_reached(
+                    state,
+                    format!("auth.probes[{i}].after"),
+                    "the probe was not made",
+                );
+            }
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use std::time::Duration;

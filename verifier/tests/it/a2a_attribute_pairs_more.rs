@@ -218,6 +218,18 @@ pub(crate) fn expectation_pairs() -> Vec<Pair> {
             Some(A2aFault::ExistenceLeak),
         ),
         pair(
+            "auth.probes.after",
+            with(set(
+                &["auth", "probes"],
+                json!([{"principal": "bob", "operations": ["GetTask"]}]),
+            )),
+            with(set(
+                &["auth", "probes"],
+                json!([{"principal": "bob", "operations": ["GetTask"], "after": "TASK_STATE_INPUT_REQUIRED"}]),
+            )),
+            None,
+        ),
+        pair(
             "negative",
             with(|i| {
                 i.as_object_mut().map(|o| {

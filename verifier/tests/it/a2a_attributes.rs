@@ -69,6 +69,7 @@ const DOCUMENTED: &[&str] = &[
     "auth.credential",
     "auth.probes",
     "auth.probes.operations",
+    "auth.probes.after",
     "negative",
     "repeat",
     "sideEffects",

@@ -514,3 +514,40 @@ fn a_rest_error_status_may_be_held_to_one_a2a_mapping() {
         BTreeSet::from([("protocol", "ERROR_CODE_MISMATCH")])
     );
 }
+
+#[test]
+fn a_probe_after_a_state_accesses_the_task_while_it_runs() {
+    let watched = json!({"type": "A2A/Task", "description": "nobody else sees my running task",
+        "providerStates": users(), "streaming": true, "sideEffects": {"records": 1},
+        "auth": {"principal": "alice", "probes": [{"principal": "bob", "after": "TASK_STATE_WORKING", "operations": ["GetTask", "ListTasks"]}]},
+        "request": plan_request(json!({"work_ms": 400})), "terminalState": "TASK_STATE_COMPLETED"});
+    let doc = json!({"consumer": {"name": "orchestrator"}, "provider": {"name": "planning-agent"},
+        "interactions": [watched], "metadata": {"pactSpecification": {"version": "4.0"}, "accord": {"formatVersion": "1.0", "a2a": "1.0"}}});
+    let c = || {
+        SourcedContract::new(
+            accord_dsl::pact::from_value(&doc, "t").expect("a contract"),
+            "t",
+        )
+    };
+    let agent = A2aAgent::start().expect("the agent starts");
+    assert!(codes(&run_on(&agent, A2aBinding::JsonRpc, c())).is_empty());
+    let agent = A2aAgent::start().expect("the agent starts");
+    agent.set_fault(Some(A2aFault::CrossTenant));
+    let report = run_on(&agent, A2aBinding::JsonRpc, c());
+    assert_eq!(
+        codes(&report),
+        BTreeSet::from([("authorization", "CROSS_TENANT_ACCESS")]),
+        "{}",
+        describe(&report)
+    );
+    // made by the replay while the task ran (the engine's after-send
+    // probing leaves `after` probes alone): its path is the probe's
+    let paths: Vec<String> = report
+        .interactions()
+        .flat_map(|(_, i)| i.findings.iter().map(|f| f.path.clone()))
+        .collect();
+    assert_eq!(
+        paths,
+        ["auth.probes[0].GetTask", "auth.probes[0].ListTasks"]
+    );
+}

@@ -189,6 +189,10 @@ pub struct Probe {
     /// "unknown id" call the probe's answer is compared with.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub unknown: Option<Map<String, Value>>,
+    /// A2A: probe once the task reached this state (while it still runs),
+    /// instead of after the interaction.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub after: Option<super::TaskState>,
 }
 
 impl Probe {
