@@ -106,6 +106,10 @@ impl Run<'_> {
     /// through the observation window.
     pub async fn cancel_aftermath(&mut self) {
         let Some(scenario) = self.task.cancel.as_ref() else {
+            // a CancelTask follow-up is the cancel the time limit is about
+            if let (Some(want), Some(acked_at)) = (self.cancel.by_follow_up, self.cancel.acked_at) {
+                self.effect(want, acked_at).await;
+            }
             return;
         };
         if !self.cancel.done {

@@ -54,6 +54,9 @@ pub(super) struct Cancelled {
     pub answered: Option<TaskState>,
     /// The task never reached the cancel's state.
     pub ineffective: bool,
+    /// A CancelTask follow-up was acknowledged (no `cancel` scenario): the
+    /// state it expects, for `cancellationEffectWithinMs`.
+    pub by_follow_up: Option<TaskState>,
 }
 
 /// One replay in progress.

@@ -103,6 +103,22 @@ impl Run<'_> {
             self.push_config = cfg.get("id").and_then(Value::as_str).map(str::to_owned);
         }
         self.expect(f, &answer, &own, &path);
+        if f.operation == A2aOperation::CancelTask
+            && self.task.cancel.is_none()
+            && self.cancel.acked_at.is_none()
+            && let Outcome::Result(task) = &answer.outcome
+        {
+            // the cancel `cancellationEffectWithinMs` measures
+            self.cancel.done = true;
+            self.cancel.acked_at = Some(self.started.elapsed());
+            self.cancel.acked = Some(std::time::Instant::now());
+            self.cancel.answered = task["status"]["state"]
+                .as_str()
+                .and_then(accord_dsl::model::accord::TaskState::from_wire);
+            let want = f.expect.as_ref().and_then(|e| e.state);
+            self.cancel.by_follow_up =
+                Some(want.unwrap_or(accord_dsl::model::accord::TaskState::Canceled));
+        }
         if continues {
             self.record.events.extend(own.events);
             self.record.duplicates.extend(own.duplicates);

@@ -551,3 +551,32 @@ fn a_probe_after_a_state_accesses_the_task_while_it_runs() {
         ["auth.probes[0].GetTask", "auth.probes[0].ListTasks"]
     );
 }
+
+#[test]
+fn a_cancel_follow_up_is_the_cancel_the_effect_limit_measures() {
+    let cancelled = json!({"type": "A2A/Task", "description": "cancelled by a follow-up",
+        "providerStates": users(), "auth": alice(), "streaming": true, "sideEffects": {"records": 0},
+        "temporal": {"cancellationEffectWithinMs": 200},
+        "request": plan_request(json!({"work_ms": 1000})), "terminalState": "TASK_STATE_CANCELED",
+        "followUps": [{"operation": "CancelTask", "after": "TASK_STATE_WORKING", "expect": {}}]});
+    let doc = json!({"consumer": {"name": "orchestrator"}, "provider": {"name": "planning-agent"},
+        "interactions": [cancelled], "metadata": {"pactSpecification": {"version": "4.0"}, "accord": {"formatVersion": "1.0", "a2a": "1.0"}}});
+    let c = || {
+        SourcedContract::new(
+            accord_dsl::pact::from_value(&doc, "t").expect("a contract"),
+            "t",
+        )
+    };
+    let agent = A2aAgent::start().expect("the agent starts");
+    let report = run_on(&agent, A2aBinding::JsonRpc, c());
+    assert!(codes(&report).is_empty(), "{}", describe(&report));
+    let agent = A2aAgent::start().expect("the agent starts");
+    agent.set_fault(Some(A2aFault::SlowCancel(600)));
+    let report = run_on(&agent, A2aBinding::JsonRpc, c());
+    assert_eq!(
+        codes(&report),
+        BTreeSet::from([("temporal", "CANCEL_EFFECT_LATE")]),
+        "{}",
+        describe(&report)
+    );
+}
