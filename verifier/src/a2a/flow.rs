@@ -3,9 +3,9 @@
 //! `GetTask` polls) with the judgement of its first answer; what follows
 //! the task is in `drive`.
 //!
-//! A blocking send with a cancel or a follow-up `after` a state is sent
-//! with `returnImmediately: true`, so the task can be acted on while it
-//! runs.
+//! A blocking send with a cancel, or a follow-up or probe `after` a state,
+//! is sent with `returnImmediately: true`, so the task can be acted on
+//! while it runs.
 
 use std::time::{Duration, Instant};
 
@@ -163,8 +163,15 @@ impl<'a> Run<'a> {
 
     /// Sends, follows the task to its end and judges it.
     pub async fn go(&mut self) -> Result<Sent, VerifyError> {
-        let acts_while_running =
-            self.task.cancel.is_some() || self.task.follow_ups.iter().any(|f| f.after.is_some());
+        let probes_while_running = self
+            .meta
+            .expectations
+            .auth
+            .as_ref()
+            .is_some_and(|a| a.probes.iter().any(|p| p.after.is_some()));
+        let acts_while_running = self.task.cancel.is_some()
+            || self.task.follow_ups.iter().any(|f| f.after.is_some())
+            || probes_while_running;
         let immediately = !self.task.streaming && acts_while_running;
         // a repeat sends the same request (generated values included: the
         // same idempotency key), as a new message

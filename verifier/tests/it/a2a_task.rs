@@ -580,3 +580,26 @@ fn a_cancel_follow_up_is_the_cancel_the_effect_limit_measures() {
         describe(&report)
     );
 }
+
+#[test]
+fn a_blocking_send_with_a_probe_after_a_state_returns_at_once_to_probe_while_it_runs() {
+    let watched = json!({"type": "A2A/Task", "description": "nobody else sees my running task (blocking)",
+        "providerStates": users(), "sideEffects": {"records": 1},
+        "auth": {"principal": "alice", "probes": [{"principal": "bob", "after": "TASK_STATE_WORKING", "operations": ["GetTask"]}]},
+        "request": plan_request(json!({"work_ms": 600})), "terminalState": "TASK_STATE_COMPLETED"});
+    let doc = json!({"consumer": {"name": "orchestrator"}, "provider": {"name": "planning-agent"},
+        "interactions": [watched], "metadata": {"pactSpecification": {"version": "4.0"}, "accord": {"formatVersion": "1.0", "a2a": "1.0"}}});
+    let c = SourcedContract::new(
+        accord_dsl::pact::from_value(&doc, "t").expect("a contract"),
+        "t",
+    );
+    let agent = A2aAgent::start().expect("the agent starts");
+    agent.set_fault(Some(A2aFault::CrossTenant));
+    let report = run_on(&agent, A2aBinding::JsonRpc, c);
+    assert_eq!(
+        codes(&report),
+        BTreeSet::from([("authorization", "CROSS_TENANT_ACCESS")]),
+        "{}",
+        describe(&report)
+    );
+}
