@@ -6,6 +6,7 @@ mod a2a_attributes;
 mod a2a_card;
 mod a2a_hostile;
 mod a2a_task;
+mod a2a_task_cases;
 mod expectations;
 mod hostile;
 mod http;
