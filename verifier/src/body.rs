@@ -2,7 +2,7 @@
 
 use accord_dsl::matching::{ContentKind, content_kind};
 use accord_dsl::model::{Body, BodyContent};
-use serde_json::Value;
+use serde_json::{Map, Value};
 
 /// The body the provider sent: JSON for JSON content types (and for no
 /// content type when the bytes parse), text for text types, else bytes.
@@ -35,6 +35,27 @@ fn text_or_bytes(bytes: &[u8]) -> BodyContent {
         Ok(s) => BodyContent::Text(s.to_string()),
         Err(_) => BodyContent::Bytes(bytes.to_vec()),
     }
+}
+
+/// The keys of `want` (an expected object's examples, rooted at the
+/// object that holds `rules`) against the same keys of `actual`, under the
+/// rules' `body` category; an absent key is `null`. Extra keys of `actual`
+/// are allowed. Used for MCP results and A2A parts.
+pub fn match_keys(
+    want: Map<String, Value>,
+    actual: &Value,
+    rules: &accord_dsl::model::accord::BodyRules,
+) -> Vec<accord_dsl::matching::Mismatch> {
+    let got: Map<String, Value> = want
+        .keys()
+        .map(|k| (k.clone(), actual.get(k).cloned().unwrap_or(Value::Null)))
+        .collect();
+    let body = rules
+        .matching_rules
+        .category("body")
+        .cloned()
+        .unwrap_or_default();
+    accord_dsl::matching::match_json(&Value::Object(want), &Value::Object(got), &body, true)
 }
 
 /// The bytes to send for a body, and its content type.

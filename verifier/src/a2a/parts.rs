@@ -10,7 +10,6 @@
 //! Each expected part must be matched by a distinct actual part; when no
 //! actual part matches, the closest one's findings are reported.
 
-use accord_dsl::matching::match_json;
 use accord_dsl::model::accord::{PartContent, PartExpectation};
 use serde_json::{Map, Value, json};
 
@@ -166,17 +165,7 @@ fn examples(expected: &PartExpectation, actual: &Value, at: &str) -> Vec<Finding
     if let Some(f) = &expected.filename {
         want.insert("filename".into(), json!(f));
     }
-    let mut got = Map::new();
-    for k in want.keys() {
-        got.insert(k.clone(), actual.get(k).cloned().unwrap_or(Value::Null));
-    }
-    let rules = expected
-        .rules
-        .matching_rules
-        .category("body")
-        .cloned()
-        .unwrap_or_default();
-    match_json(&Value::Object(want), &Value::Object(got), &rules, true)
+    crate::body::match_keys(want, actual, &expected.rules)
         .iter()
         .map(|m| {
             let mut f = Finding::from_mismatch(m);

@@ -17,7 +17,6 @@
 //! | a protocol error -32602 | `isError: true` (what the Python and TypeScript SDKs answer for an unknown tool) | ERROR_CODE_MISMATCH as a warning |
 //! | a protocol error | another tool result | ERROR_CODE_MISMATCH, or ERROR_DISGUISED_AS_SUCCESS for `isError: false` |
 
-use accord_dsl::matching::match_json;
 use accord_dsl::model::accord::{ActualError, ErrorExpectation, McpResultExpectation, McpToolCall};
 use serde_json::{Map, Value};
 
@@ -305,17 +304,7 @@ fn examples(expected: &McpResultExpectation, result: &Value, out: &mut Judged) {
     if want.is_empty() {
         return;
     }
-    let mut got = Map::new();
-    for key in want.keys() {
-        got.insert(key.clone(), result.get(key).cloned().unwrap_or(Value::Null));
-    }
-    let rules = expected
-        .rules
-        .matching_rules
-        .category("body")
-        .cloned()
-        .unwrap_or_default();
-    for m in match_json(&Value::Object(want), &Value::Object(got), &rules, true) {
+    for m in crate::body::match_keys(want, result, &expected.rules) {
         out.findings.push(Finding::from_mismatch(&m));
     }
 }
