@@ -2,11 +2,13 @@
 //! for each send, the replay, the probes and the contract-level
 //! `agentCard` check.
 
+use std::sync::Arc;
+
 use accord_dsl::model::accord::{A2aTaskInteraction, Probe};
 use accord_dsl::{Contract, Interaction};
 
 use super::flow::{Created, Run};
-use super::wire::{Client, Interface};
+use super::wire::Client;
 use super::{A2aDriver, CardSource, card, interface, lock};
 use crate::driver::{BoxFuture, ContractCheck, ContractPart, Driver, Exchange, Sent};
 use crate::error::VerifyError;
@@ -19,20 +21,14 @@ fn key(interaction: &Interaction) -> usize {
 }
 
 impl A2aDriver {
-    /// The card and the interface to replay on, or the finding why not.
-    async fn target(
-        &self,
-        exchange: &Exchange<'_>,
-    ) -> Result<(serde_json::Value, Interface), Box<Finding>> {
+    /// The card as read once per run (shared, not copied per send).
+    async fn read_card(&self, exchange: &Exchange<'_>) -> Arc<super::Read> {
         let source = CardSource {
             transport: exchange.transport,
             url: exchange.agent_card_url,
             custom_headers: exchange.custom_headers,
         };
-        let read = self.card(source).await;
-        let card = read.as_ref().as_ref().map_err(|f| Box::new(f.clone()))?;
-        let chosen = interface::choose(card, exchange.a2a_binding, exchange.agent_card)?;
-        Ok((card.clone(), chosen))
+        self.card(source).await
     }
 
     async fn replay(
@@ -41,7 +37,16 @@ impl A2aDriver {
         it: &A2aTaskInteraction,
         exchange: &Exchange<'_>,
     ) -> Result<Sent, VerifyError> {
-        let (card, chosen) = match self.target(exchange).await {
+        let read = self.read_card(exchange).await;
+        let target = read
+            .as_ref()
+            .as_ref()
+            .map_err(|f| Box::new(f.clone()))
+            .and_then(|card| {
+                interface::choose(card, exchange.a2a_binding, exchange.agent_card)
+                    .map(|i| (card, i))
+            });
+        let (card, chosen) = match target {
             Ok(t) => t,
             Err(f) => {
                 return Ok(Sent {
@@ -63,7 +68,7 @@ impl A2aDriver {
         };
         let used = format!("{} {}", chosen.binding.as_str(), chosen.url);
         let first_use = lock(&self.used).insert(used);
-        let mut run = Run::new(client, base, exchange, &it.meta, &it.task, &card);
+        let mut run = Run::new(client, base, exchange, &it.meta, &it.task, card);
         run.request_params = lock(&self.requests).get(&key(interaction)).cloned();
         let mut sent = run.go().await?;
         if let Some(params) = run.request_params.take() {
@@ -75,7 +80,7 @@ impl A2aDriver {
         }
         let skill = it.task.skill.as_deref();
         sent.findings
-            .extend(skill.and_then(|s| interface::skill_missing(&card, s)));
+            .extend(skill.and_then(|s| interface::skill_missing(card, s)));
         sent.temporal_measured = true;
         let task_id = run.record.task_id.clone();
         if let Some(task_id) = task_id.filter(|_| !run.send_refused) {
@@ -136,10 +141,15 @@ impl Driver for A2aDriver {
         exchange: &'a Exchange<'a>,
     ) -> BoxFuture<'a, Result<Sent, VerifyError>> {
         Box::pin(async move {
-            let Ok((card, chosen)) = self.target(exchange).await else {
+            let read = self.read_card(exchange).await;
+            let Ok(card) = read.as_ref() else {
                 return Ok(Sent::default());
             };
-            if interface::speaks_v03(&card) {
+            let Ok(chosen) = interface::choose(card, exchange.a2a_binding, exchange.agent_card)
+            else {
+                return Ok(Sent::default());
+            };
+            if interface::speaks_v03(card) {
                 // a request without A2A-Version is a 0.3 request there
                 return Ok(Sent::default());
             }
