@@ -115,7 +115,8 @@ pub struct Sent {
     /// them unchecked.
     pub temporal_measured: bool,
     /// Counters whose change the driver accounts for in a finding of its
-    /// own (work a cancel did not stop): the engine does not judge them again.
+    /// own on another layer than behavior (a side effect after a cancel,
+    /// work a cancel did not stop): the engine does not judge them again.
     pub counters_judged: Vec<String>,
     /// A request that had to be refused was served (a finding says so):
     /// whatever the counters did is that request's work, not judged again.

@@ -338,10 +338,7 @@ async fn send_all(
             judged_counters.extend(
                 sent.findings
                     .iter()
-                    .filter(|f| {
-                        f.layer == Layer::Behavior
-                            || f.reason_code == codes::SIDE_EFFECT_AFTER_CANCEL
-                    })
+                    .filter(|f| f.layer == Layer::Behavior)
                     .map(|f| f.path.clone()),
             );
             warnings.append(&mut sent.warnings);

@@ -266,6 +266,8 @@ impl Run<'_> {
                 ),
                 _ => continue,
             };
+            // this finding judges the counter: the engine does not again
+            self.out.counters_judged.push(name.clone());
             self.out.findings.push(
                 Finding::new(layer, code, name.as_str(), detail)
                     .values(Some(Value::from(0)), Some(Value::from(delta))),
