@@ -39,6 +39,13 @@ pub fn python() -> Option<String> {
 /// Starts `script` (relative to the repository) with `--fault` if given,
 /// and waits until it listens.
 pub fn start(python: &str, script: &str, fault: Option<&str>) -> Peer {
+    // one start at a time: a free port is only free until a peer binds it,
+    // and two peers started together could be handed the same one (the
+    // second then dies, and the wait below would see the first listening)
+    static STARTING: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    let _one = STARTING
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
     let port = std::net::TcpListener::bind("127.0.0.1:0")
         .and_then(|l| l.local_addr())
         .expect("a free port")
@@ -51,12 +58,17 @@ pub fn start(python: &str, script: &str, fault: Option<&str>) -> Peer {
     if let Some(f) = fault {
         cmd.args(["--fault", f]);
     }
-    let peer = Peer {
+    let mut peer = Peer {
         child: cmd.spawn().expect("the peer starts"),
         base: format!("http://127.0.0.1:{port}"),
     };
     let deadline = Instant::now() + Duration::from_secs(30);
     while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
+        let exited = peer.child.try_wait().ok().flatten();
+        assert!(
+            exited.is_none(),
+            "{script} exited before it listened: {exited:?}"
+        );
         assert!(
             Instant::now() < deadline,
             "{script} did not listen on {port}"
