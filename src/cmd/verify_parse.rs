@@ -70,6 +70,7 @@ pub enum A2aBindingArg {
     Jsonrpc,
     #[value(name = "http+json")]
     HttpJson,
+    All,
 }
 
 impl From<A2aBindingArg> for accord_verifier::config::A2aBinding {
@@ -78,6 +79,7 @@ impl From<A2aBindingArg> for accord_verifier::config::A2aBinding {
             A2aBindingArg::Auto => Self::Auto,
             A2aBindingArg::Jsonrpc => Self::JsonRpc,
             A2aBindingArg::HttpJson => Self::HttpJson,
+            A2aBindingArg::All => Self::All,
         }
     }
 }

@@ -78,6 +78,8 @@ pub struct Filter {
     pub no_state: bool,
     /// Only the contracts of these consumers (exact names); empty: all.
     pub consumers: Vec<String>,
+    /// Only `A2A/Task` interactions (the second run of `--a2a-binding all`).
+    pub a2a_only: bool,
 }
 
 impl Filter {
@@ -251,6 +253,10 @@ pub enum A2aBinding {
     JsonRpc,
     /// The card's HTTP+JSON interface.
     HttpJson,
+    /// Every interface of a binding the verifier speaks that the card
+    /// offers: each A2A interaction replayed once per binding (see
+    /// `bindings.rs`).
+    All,
 }
 
 /// The HTTP statuses A2A errors map to on HTTP+JSON: v1.0.1 follows

@@ -61,6 +61,38 @@ pub struct Exchange<'a> {
     pub a2a_status_mapping: crate::config::A2aStatusMapping,
     /// The contract's `agentCard`: the interfaces and modes it relies on.
     pub agent_card: Option<&'a accord_dsl::model::accord::AgentCardExpectations>,
+    /// How the generated values of this send relate to the other repeats.
+    pub generation: Generation<'a>,
+}
+
+/// How a send's generated values relate to the other repeats of its
+/// interaction (`repeat`). Without `repeat.key` every repeat is the same
+/// request: the same seed, so the same generated values. With a key every
+/// repeat draws new values and the key keeps the first send's value, so
+/// the provider is tested on its business key, not on a byte-identical
+/// request (protocol ids — JSON-RPC ids, A2A `messageId`s — are always
+/// new).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Generation<'a> {
+    /// Seed of the generators' random values.
+    pub seed: u64,
+    /// `repeat.key` and the value the first send carried there.
+    pub pin: Option<(&'a str, &'a Value)>,
+}
+
+impl Generation<'_> {
+    /// The random source of this send's generators.
+    pub fn rng(&self) -> rand::rngs::StdRng {
+        rand::SeedableRng::seed_from_u64(self.seed)
+    }
+
+    /// Writes the pinned key into a request view (see
+    /// `accord_dsl::model::views`).
+    pub fn pin_into(&self, view: &mut Value) {
+        if let Some((path, value)) = self.pin {
+            accord_dsl::generators::replace_at(view, path, value);
+        }
+    }
 }
 
 impl Exchange<'_> {
@@ -121,6 +153,11 @@ pub struct Sent {
     /// A request that had to be refused was served (a finding says so):
     /// whatever the counters did is that request's work, not judged again.
     pub counters_explained: bool,
+    /// The request as sent, in the view `repeat.key` points into
+    /// (`accord_dsl::model::views`).
+    pub request: Option<Value>,
+    /// The answer, in the view `repeat.sameFields` point into.
+    pub answer: Option<Value>,
 }
 
 /// An expectation of a whole contract, judged once per run.

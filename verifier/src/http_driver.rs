@@ -5,13 +5,13 @@
 use accord_dsl::Interaction;
 use accord_dsl::generators::{GeneratorContext, GeneratorMode, apply_to_request};
 use accord_dsl::matching::match_response;
-use accord_dsl::model::{HttpRequest, HttpResponse};
+use accord_dsl::model::{HttpRequest, HttpResponse, views};
 use indexmap::IndexMap;
-use serde_json::{Map, Value};
+use serde_json::{Map, Value, json};
 
 use crate::body::{body_from_bytes, body_to_bytes};
 use crate::config::Token;
-use crate::driver::{Authorization, BoxFuture, Driver, Exchange, Sent};
+use crate::driver::{Authorization, BoxFuture, Driver, Exchange, Generation, Sent};
 use crate::error::VerifyError;
 use crate::finding::Finding;
 use crate::transport::Received;
@@ -34,11 +34,23 @@ impl Driver for HttpDriver {
             let Interaction::Http(http) = interaction else {
                 return Ok(Sent::default());
             };
-            let request = generated_request(&http.request, exchange.state_values);
+            let request =
+                generated_request_with(&http.request, exchange.state_values, &exchange.generation);
+            // the expected side gets the same state values (`equality` rules)
+            let (expected, unchecked) =
+                crate::expected::http_response(&http.response, exchange.state_values);
             let built = build(exchange, &request);
             match exchange.transport.send(built).await {
                 Ok(received) => {
-                    let mut sent = judge(&http.response, &received);
+                    let mut sent = judge(&expected, &received);
+                    sent.findings.extend(unchecked);
+                    sent.request = Some(views::http_request_view(&request));
+                    let actual = actual_response(&received);
+                    sent.answer = Some(json!({
+                        "status": actual.status,
+                        "headers": views::headers_value(actual.headers.as_ref()),
+                        "body": views::body_value(&actual.body),
+                    }));
                     let retryable = http.meta.expectations.retryable;
                     let after = received.header("retry-after");
                     sent.findings.extend(
@@ -57,13 +69,32 @@ impl Driver for HttpDriver {
 
 /// The request with the provider-side generators applied.
 pub fn generated_request(expected: &HttpRequest, state_values: &Map<String, Value>) -> HttpRequest {
+    let fresh = Generation {
+        seed: rand::random(),
+        pin: None,
+    };
+    generated_request_with(expected, state_values, &fresh)
+}
+
+/// The request with the provider-side generators applied from this send's
+/// seed, and a repeat's idempotency key kept.
+pub fn generated_request_with(
+    expected: &HttpRequest,
+    state_values: &Map<String, Value>,
+    generation: &Generation<'_>,
+) -> HttpRequest {
     let mut request = expected.clone();
     let ctx = GeneratorContext {
         provider_state_values: state_values.clone(),
         mode: GeneratorMode::Provider,
         ..GeneratorContext::default()
     };
-    apply_to_request(&mut request, &ctx, &mut rand::rng());
+    apply_to_request(&mut request, &ctx, &mut generation.rng());
+    if generation.pin.is_some() {
+        let mut view = views::http_request_view(&request);
+        generation.pin_into(&mut view);
+        views::apply_http_request_view(&mut request, &view);
+    }
     request
 }
 
@@ -158,6 +189,8 @@ fn judge(expected: &HttpResponse, received: &Received) -> Sent {
         counters_judged: Vec::new(),
         counters_explained: false,
         refused_because: None,
+        request: None,
+        answer: None,
     }
 }
 

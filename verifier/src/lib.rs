@@ -17,6 +17,7 @@
 
 pub mod a2a;
 mod approval;
+mod bindings;
 pub mod body;
 pub mod canary;
 mod conclude;
@@ -24,6 +25,7 @@ pub mod config;
 mod credential;
 pub mod driver;
 pub mod error;
+mod expected;
 pub mod finding;
 pub mod http_driver;
 pub mod load;
@@ -39,6 +41,7 @@ pub mod report;
 mod retry;
 pub mod run;
 pub mod schedule;
+mod sends;
 pub mod states;
 pub mod transport;
 mod verdicts;

@@ -110,6 +110,8 @@ fn judge(expected: Option<&Message>, received: &Received) -> Sent {
         counters_judged: Vec::new(),
         counters_explained: false,
         refused_because: None,
+        request: None,
+        answer: None,
     };
     if !(200..300).contains(&received.status) {
         let detail = format!("the message endpoint answered status {}", received.status);

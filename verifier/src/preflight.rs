@@ -46,7 +46,13 @@ fn of(config: &VerifyConfig, interaction: &Interaction) -> Vec<VerifyError> {
     let e = &meta.expectations;
     let name = || meta.description.clone();
     let mut out = Vec::new();
-    if (e.side_effects.is_some() || e.approval.is_some()) && config.observe_url.is_none() {
+    // an A2A follow-up's own `sideEffects` are read around it
+    let follow_ups_count = match interaction {
+        Interaction::A2aTask(a2a) => a2a.task.follow_ups.iter().any(|f| f.side_effects.is_some()),
+        _ => false,
+    };
+    let counted = e.side_effects.is_some() || e.approval.is_some() || follow_ups_count;
+    if counted && config.observe_url.is_none() {
         out.push(VerifyError::ObservationRequired {
             interaction: name(),
         });

@@ -8,7 +8,6 @@ use std::time::Instant;
 
 use accord_dsl::Interaction;
 use accord_dsl::model::InteractionMeta;
-use accord_dsl::model::accord::RepeatJudgement;
 use serde_json::{Map, Value};
 
 use crate::config::Token;
@@ -16,7 +15,6 @@ use crate::credential::Presented;
 use crate::driver::{Authorization, Driver, Exchange, Sent};
 use crate::error::VerifyError;
 use crate::finding::{Finding, Layer, codes};
-use crate::observe::{Counters, judge_side_effects};
 use crate::report::{InteractionResult, Outcome};
 use crate::states::{Action, change_states, generator_values};
 use crate::transport::Transport;
@@ -266,9 +264,10 @@ async fn exercise(
         a2a_binding: cx.a2a_binding,
         a2a_status_mapping: cx.a2a_status_mapping,
         agent_card: contract.agent_card.as_ref(),
+        generation: crate::driver::Generation::default(),
     };
     let (mut findings, mut warnings, last) =
-        send_all(driver.as_ref(), interaction, &exchange, approval.as_ref()).await?;
+        crate::sends::send_all(driver.as_ref(), interaction, &exchange, approval.as_ref()).await?;
     let mut checks = Vec::new();
     if findings.is_empty() && !meta.expectations.refusal_expected() {
         let derived =
@@ -286,88 +285,4 @@ async fn exercise(
         checks,
         ..Sent::default()
     })
-}
-
-/// Sends every repeat, judging each answer and the counters (after each
-/// send, or once over all of them).
-async fn send_all(
-    driver: &dyn Driver,
-    interaction: &Interaction,
-    exchange: &Exchange<'_>,
-    approval: Option<&crate::approval::Resolved>,
-) -> Result<(Vec<Finding>, Vec<Finding>, Option<Counters>), VerifyError> {
-    let meta = interaction.meta();
-    let declared = meta.expectations.side_effects.as_ref();
-    let repeat = meta.expectations.repeat.as_ref();
-    let times = repeat.map_or(1, |r| r.times.max(1));
-    if times > MAX_REPEAT {
-        return Err(VerifyError::RepeatTooLarge {
-            interaction: meta.description.clone(),
-            times,
-            max: MAX_REPEAT,
-        });
-    }
-    let each_matches = repeat.is_none_or(|r| r.each_matches);
-    let per_send = repeat.is_some_and(|r| r.side_effects == RepeatJudgement::Each);
-    let mut before = exchange.observe().await?;
-    let first = before.clone();
-    let mut findings = Vec::new();
-    let mut warnings = Vec::new();
-    // counters a driver already judged (an MCP tool's annotations): the
-    // engine's own judgement of the same counter would repeat the fault
-    let mut judged_counters: Vec<String> = Vec::new();
-    // the approval owns its counter unless sideEffects names it
-    if let Some(a) = approval
-        && declared.is_none_or(|d| !d.contains_key(&a.counter))
-    {
-        judged_counters.push(a.counter.clone());
-    }
-    // a served request that had to be refused: its work moved the counters
-    let mut explained = false;
-    for n in 0..times {
-        let fresh = (n == 0 || per_send).then_some(()).and(before.as_ref());
-        let this_send = Exchange {
-            observed: fresh,
-            ..*exchange
-        };
-        let mut sent = driver.send(interaction, &this_send).await?;
-        let read_after = sent.after.take();
-        judged_counters.append(&mut sent.counters_judged);
-        explained |= sent.counters_explained;
-        if n == 0 || each_matches {
-            judged_counters.extend(
-                sent.findings
-                    .iter()
-                    .filter(|f| f.layer == Layer::Behavior)
-                    .map(|f| f.path.clone()),
-            );
-            warnings.append(&mut sent.warnings);
-            findings.extend(crate::verdicts::judge_send(meta, sent));
-        }
-        let last = n + 1 == times;
-        if let Some(b) = before.as_ref().filter(|_| per_send || last) {
-            let after = match read_after {
-                Some(read) => read,
-                None => exchange.observe().await?.unwrap_or_default(),
-            };
-            // the approval is judged over all sends; its counter once
-            if let (true, Some(a), Some(f)) = (last, approval, first.as_ref()) {
-                let found = crate::approval::judge(a, declared, f, &after);
-                if found.is_some() {
-                    judged_counters.push(a.counter.clone());
-                }
-                findings.extend(found);
-            }
-            let mut own = judge_side_effects(&meta.description, declared, b, &after)?;
-            own.retain(|f| !judged_counters.contains(&f.path) && !explained);
-            if times > 1 && !per_send {
-                own.iter_mut()
-                    .for_each(|f| crate::verdicts::idempotency(f, declared, times));
-            }
-            findings.extend(own);
-            before = Some(after);
-        }
-    }
-    // the last reading: the counters as the sends left them
-    Ok((findings, warnings, before))
 }

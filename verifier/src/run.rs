@@ -59,6 +59,11 @@ pub fn verify_on_threads(
     drivers: Vec<Arc<dyn Driver>>,
     progress: Option<Arc<dyn Progress>>,
 ) -> Result<VerificationReport, VerifyError> {
+    if let Some((first, second)) = crate::bindings::passes(config) {
+        let one = verify_on_threads(&first, drivers.clone(), progress.clone())?;
+        let two = verify_on_threads(&second, drivers, progress)?;
+        return Ok(crate::bindings::merge(one, two));
+    }
     let plan = Arc::new(Plan::new(config, progress.as_deref())?);
     let cores = std::thread::available_parallelism().map_or(1, usize::from);
     let threads = config.jobs.max(1).min(cores).min(plan.chains().max(1));
@@ -101,6 +106,11 @@ pub async fn verify(
     drivers: Vec<Arc<dyn Driver>>,
     progress: Option<Arc<dyn Progress>>,
 ) -> Result<VerificationReport, VerifyError> {
+    if let Some((first, second)) = crate::bindings::passes(config) {
+        let one = Box::pin(verify(&first, drivers.clone(), progress.clone())).await?;
+        let two = Box::pin(verify(&second, drivers, progress)).await?;
+        return Ok(crate::bindings::merge(one, two));
+    }
     let plan = Arc::new(Plan::new(config, progress.as_deref())?);
     let observe_lock = Arc::new(tokio::sync::Mutex::new(()));
     let cx = Arc::new(Context::new(config, drivers, observe_lock)?);
@@ -345,7 +355,8 @@ pub fn selected(filter: &Filter, interaction: &Interaction) -> bool {
         .as_ref()
         .is_none_or(|r| meta.provider_states.iter().any(|s| r.is_match(&s.name)));
     let stateless = !filter.no_state || meta.provider_states.is_empty();
-    description && state && stateless
+    let kind = crate::bindings::replayed(filter.a2a_only, interaction);
+    description && state && stateless && kind
 }
 
 #[cfg(test)]

@@ -3,7 +3,7 @@
 //! over repeats.
 
 use accord_dsl::model::InteractionMeta;
-use accord_dsl::model::accord::{CounterChange, Credential, SideEffects, Temporal};
+use accord_dsl::model::accord::{CounterChange, Credential, RefusalKind, SideEffects, Temporal};
 use serde_json::{Value, json};
 
 use crate::driver::Sent;
@@ -13,23 +13,9 @@ use crate::finding::{Finding, Layer, codes};
 /// progress and cancellation, which the A2A driver will follow): never
 /// passed unmeasured.
 fn unmeasured(t: &Temporal) -> Vec<Finding> {
-    let set = [
-        (
-            "firstProgressWithinMs",
-            t.first_progress_within_ms.is_some(),
-        ),
-        (
-            "cancellationEffectWithinMs",
-            t.cancellation_effect_within_ms.is_some(),
-        ),
-        (
-            "noNewSideEffectAfterCancelAck",
-            t.no_new_side_effect_after_cancel_ack,
-        ),
-    ];
-    set.into_iter()
-        .filter(|(_, on)| *on)
-        .map(|(name, _)| {
+    t.task_limits_set()
+        .into_iter()
+        .map(|name| {
             Finding::new(
                 Layer::Temporal,
                 codes::EXPECTATION_UNCHECKED,
@@ -43,7 +29,14 @@ fn unmeasured(t: &Temporal) -> Vec<Finding> {
 /// Over several sends judged as one (`repeat`, `sideEffects: total`), a
 /// declared counter that moved beyond its bound is the repeats' doing: the
 /// same request had more effect the second time (IDEMPOTENCY_VIOLATION).
-pub fn idempotency(f: &mut Finding, declared: Option<&SideEffects>, times: u32) {
+/// With `repeat.key`, the detail names the key and the value every send
+/// carried.
+pub fn idempotency(
+    f: &mut Finding,
+    declared: Option<&SideEffects>,
+    times: u32,
+    key: Option<(&str, &Value)>,
+) {
     let bound = declared
         .and_then(|d| d.get(&f.path))
         .and_then(|c| match *c {
@@ -56,7 +49,112 @@ pub fn idempotency(f: &mut Finding, declared: Option<&SideEffects>, times: u32) 
         && delta > bound
     {
         f.reason_code = codes::IDEMPOTENCY_VIOLATION;
-        f.detail = format!("the same request sent {times} times: {}", f.detail);
+        f.detail = match key {
+            Some((path, value)) => format!(
+                "sent {times} times with the same idempotency key ({path} = {value}): {}",
+                f.detail
+            ),
+            None => format!("the same request sent {times} times: {}", f.detail),
+        };
+    }
+}
+
+/// The value of `repeat.key` in the first send's request view.
+pub fn key_of(request: Option<&Value>, key: &str) -> Option<Value> {
+    accord_dsl::generators::values_at(request?, key)?
+        .into_iter()
+        .next()
+}
+
+/// The key could not be read from what the driver sent: the repeats are
+/// not tested on it.
+pub fn key_missing(key: &str) -> Finding {
+    Finding::new(
+        Layer::Behavior,
+        codes::EXPECTATION_UNCHECKED,
+        "repeat.key",
+        format!(
+            "`{key}` selects nothing in the request as sent: the repeats could not keep the key"
+        ),
+    )
+}
+
+/// `repeat.sameFields`: each field's values in every answer must equal
+/// the first answer's (IDEMPOTENCY_VIOLATION); a field no answer has, or
+/// a send without an answer to compare, is reported unchecked — unless the
+/// answers already failed their expectations, which explains it (one
+/// fault, one finding).
+pub fn same_fields(fields: &[String], answers: &[Option<Value>], failed: bool) -> Vec<Finding> {
+    let mut out = Vec::new();
+    for (i, field) in fields.iter().enumerate() {
+        let at = format!("repeat.sameFields[{i}]");
+        let seen: Vec<Option<Vec<Value>>> = answers
+            .iter()
+            .map(|a| {
+                a.as_ref()
+                    .and_then(|a| accord_dsl::generators::values_at(a, field))
+            })
+            .collect();
+        let unchecked = |detail: String| {
+            Finding::new(Layer::Behavior, codes::EXPECTATION_UNCHECKED, &at, detail)
+        };
+        if let Some(n) = seen.iter().position(Option::is_none) {
+            if failed {
+                continue;
+            }
+            out.push(unchecked(format!(
+                "send {} has no answer to compare `{field}` in",
+                n + 1
+            )));
+            continue;
+        }
+        let seen: Vec<Vec<Value>> = seen.into_iter().flatten().collect();
+        if seen.iter().all(Vec::is_empty) {
+            if !failed {
+                out.push(unchecked(format!(
+                    "`{field}` selects nothing in any answer"
+                )));
+            }
+            continue;
+        }
+        let first = &seen[0];
+        if let Some(n) = seen.iter().position(|s| s != first) {
+            let show = |v: &[Value]| match v {
+                [one] => one.clone(),
+                [] => Value::Null,
+                many => Value::Array(many.to_vec()),
+            };
+            let detail = format!(
+                "`{field}` differs between repeats: send 1 answered {}, send {} answered {}",
+                show(first),
+                n + 1,
+                show(&seen[n])
+            );
+            out.push(
+                Finding::new(Layer::Behavior, codes::IDEMPOTENCY_VIOLATION, &at, detail)
+                    .values(Some(show(first)), Some(show(&seen[n]))),
+            );
+        }
+    }
+    out
+}
+
+/// What a served negative case is reported as, for the kind the contract
+/// names.
+fn served_as(kind: RefusalKind) -> (Layer, &'static str) {
+    match kind {
+        RefusalKind::Unauthenticated => (Layer::Authorization, codes::UNAUTHENTICATED_ACCESS),
+        RefusalKind::ExpiredCredential => {
+            (Layer::Authorization, codes::EXPIRED_CREDENTIAL_ACCEPTED)
+        }
+        RefusalKind::CrossTenant => (Layer::Authorization, codes::CROSS_TENANT_ACCESS),
+        RefusalKind::InvalidInput => (Layer::Schema, codes::INVALID_INPUT_ACCEPTED),
+        RefusalKind::MissingApproval => (Layer::Authorization, codes::APPROVAL_BYPASSED),
+        RefusalKind::UnsupportedVersion => (Layer::Protocol, codes::VERSION_NOT_REJECTED),
+        RefusalKind::TerminalTask => (Layer::Protocol, codes::TERMINAL_TASK_ACCEPTED_MESSAGE),
+        RefusalKind::UndeclaredCapability => {
+            (Layer::Protocol, codes::UNDECLARED_CAPABILITY_ACCEPTED)
+        }
     }
 }
 
@@ -74,7 +172,7 @@ pub fn judge_send(meta: &InteractionMeta, sent: Sent) -> Vec<Finding> {
         // why it had to be refused: the credential, a missing approval,
         // what the driver can tell (arguments its schema forbids), else
         // another principal's resource
-        let (layer, code) = match (credential, sent.refused_because) {
+        let derived = match (credential, sent.refused_because) {
             (Credential::None | Credential::Invalid, _) => {
                 (Layer::Authorization, codes::UNAUTHENTICATED_ACCESS)
             }
@@ -85,6 +183,8 @@ pub fn judge_send(meta: &InteractionMeta, sent: Sent) -> Vec<Finding> {
             (Credential::Valid, Some(because)) => because,
             (Credential::Valid, None) => (Layer::Authorization, codes::CROSS_TENANT_ACCESS),
         };
+        // the contract's own word on why, else what the send tells
+        let (layer, code) = expectations.negative.kind().map_or(derived, served_as);
         let detail = "a request the contract says must be refused was served".to_string();
         findings.push(Finding::new(layer, code, "status", detail));
     }

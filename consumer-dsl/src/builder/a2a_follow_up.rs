@@ -6,8 +6,8 @@ use serde_json::{Map, Value};
 use super::a2a_parts::ErrorBuilder;
 use super::{ErrorSlot, template};
 use crate::model::accord::{A2aOperation, Credential, TaskState};
-use crate::spec::StateName;
-use crate::spec::ast::{FollowUpExpectSpec, FollowUpSpec, SendSpec};
+use crate::spec::ast::{FollowUpExpectSpec, FollowUpSpec, SendSpec, WithinSpec};
+use crate::spec::{CounterSpec, StateName};
 
 /// Builds a follow-up operation.
 #[derive(Debug)]
@@ -27,6 +27,8 @@ impl FollowUpBuilder {
             params: Map::new(),
             expect: None,
             error: None,
+            side_effects: None,
+            within: None,
         };
         FollowUpBuilder {
             spec,
@@ -101,6 +103,41 @@ impl FollowUpBuilder {
     /// The operation must fail.
     pub fn fails_with(mut self, f: impl FnOnce(ErrorBuilder) -> ErrorBuilder) -> Self {
         self.spec.error = Some(f(ErrorBuilder::default()).0);
+        self
+    }
+
+    /// This operation moves `counter` by exactly `delta` (read right before
+    /// its request and right after its answer).
+    pub fn side_effect(self, counter: impl Into<String>, delta: i64) -> Self {
+        self.side_effect_between(counter, Some(delta), Some(delta))
+    }
+
+    /// This operation moves `counter` by a delta within bounds.
+    pub fn side_effect_between(
+        mut self,
+        counter: impl Into<String>,
+        min: Option<i64>,
+        max: Option<i64>,
+    ) -> Self {
+        self.spec
+            .side_effects
+            .get_or_insert_with(Default::default)
+            .insert(counter.into(), CounterSpec { min, max });
+        self
+    }
+
+    /// This operation moves no counter at all (`side_effects: {}`).
+    pub fn no_side_effects(mut self) -> Self {
+        self.spec.side_effects.get_or_insert_with(Default::default);
+        self
+    }
+
+    /// Its time limits: `acknowledge_ms` (first answer or event) and
+    /// `completion_ms` (the whole operation); the other limits of
+    /// [`WithinSpec`] belong to the interaction and are refused here.
+    pub fn within(mut self, f: impl FnOnce(WithinSpec) -> WithinSpec) -> Self {
+        let w = self.spec.within.take().unwrap_or_default();
+        self.spec.within = Some(f(w));
         self
     }
 }

@@ -3,7 +3,7 @@
 
 use serde_json::{Map, Value};
 
-use crate::model::accord::{A2aOperation, Credential, TaskState};
+use crate::model::accord::{A2aOperation, Credential, Negative, RefusalKind, TaskState};
 use crate::spec::CounterSpec;
 use crate::spec::StateSpec;
 use crate::spec::ast::{ApprovalSpec, CommonSpec, ProbeSpec, RepeatSpec, WithinSpec};
@@ -150,7 +150,14 @@ pub trait Common: Sized {
 
     /// A case the provider must refuse.
     fn negative(mut self) -> Self {
-        self.common().negative = true;
+        self.common().negative = Negative::Refused;
+        self
+    }
+
+    /// A case the provider must refuse, for this reason: a served one is
+    /// reported with the code of what the refusal protects.
+    fn negative_as(mut self, kind: RefusalKind) -> Self {
+        self.common().negative = Negative::Kind(kind);
         self
     }
 
@@ -160,6 +167,22 @@ pub trait Common: Sized {
             times,
             each: false,
             each_matches: true,
+            key: None,
+            same_fields: Vec::new(),
+        });
+        self
+    }
+
+    /// Send `times` times with the business idempotency key at `key` (a
+    /// path into the request, e.g. `$.body.requestId`) kept and everything
+    /// else generated anew; the answers' `same_fields` must be equal.
+    fn repeat_keyed(mut self, times: u32, key: &str, same_fields: &[&str]) -> Self {
+        self.common().repeat = Some(RepeatSpec {
+            times,
+            each: false,
+            each_matches: true,
+            key: Some(key.to_owned()),
+            same_fields: same_fields.iter().map(|f| (*f).to_owned()).collect(),
         });
         self
     }
@@ -170,6 +193,8 @@ pub trait Common: Sized {
             times,
             each: true,
             each_matches: true,
+            key: None,
+            same_fields: Vec::new(),
         });
         self
     }

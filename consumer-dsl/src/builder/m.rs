@@ -38,6 +38,12 @@ pub fn from_state(expression: &str, example: impl Into<Value>) -> Value {
     json!({"$fromState": expression, "example": example.into()})
 }
 
+/// A value the provider state returns (`${name}`) that the provider must
+/// answer exactly (`equal: true`: an `equality` rule), with an example.
+pub fn from_state_equal(expression: &str, example: impl Into<Value>) -> Value {
+    json!({"$fromState": expression, "example": example.into(), "equal": true})
+}
+
 /// A UUID, generated at replay time.
 pub fn uuid() -> Value {
     json!({"$uuid": null})

@@ -1,10 +1,14 @@
-//! Writing generated values into requests, responses, messages and JSON.
+//! Writing generated values into requests, responses, messages and JSON,
+//! and the provider-state values into the expected side of a verification.
+
+use std::borrow::Cow;
 
 use indexmap::IndexMap;
-use rand::Rng;
-use serde_json::Value;
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
+use serde_json::{Map, Value};
 
-use super::{Category, GeneratorContext, Generators, path};
+use super::{Category, Generator, GeneratorContext, GeneratorMode, Generators, path};
 use crate::matching::{ContentKind, MatchingRule, MatchingRules, content_kind};
 use crate::model::{Body, BodyContent, HttpRequest, HttpResponse, Message};
 
@@ -32,10 +36,12 @@ pub fn apply_to_json(
 /// the matching rule): at each rule path, the generators of a variant
 /// apply to the list item at the variant's index, with paths relative to
 /// that item (pact-reference `Generator::ArrayContains`, produced by
-/// `build_generators` from the body rules).
-pub fn apply_array_contains(
+/// `build_generators` from the body rules). `scope` picks which of the
+/// variants' generators apply.
+fn apply_array_contains(
     value: &mut Value,
     rules: &MatchingRules,
+    scope: Scope,
     ctx: &GeneratorContext,
     rng: &mut impl Rng,
 ) {
@@ -53,6 +59,7 @@ pub fn apply_array_contains(
                 }) else {
                     continue;
                 };
+                let generators = scope.select(&generators);
                 path::visit_mut(value, &steps, &mut |list| {
                     if let Some(item) = list.get_mut(variant.index) {
                         apply_to_json(item, &generators, ctx, rng);
@@ -66,12 +73,13 @@ pub fn apply_array_contains(
 fn apply_to_body(
     body: &mut Body,
     (generators, rules): (&Generators, &MatchingRules),
+    scope: Scope,
     ctx: &GeneratorContext,
     rng: &mut impl Rng,
 ) {
     let mut generate = |value: &mut Value| {
         apply_to_json(value, generators, ctx, rng);
-        apply_array_contains(value, rules, ctx, rng);
+        apply_array_contains(value, rules, scope, ctx, rng);
     };
     let Body::Present {
         content,
@@ -175,6 +183,7 @@ pub fn apply_to_request(request: &mut HttpRequest, ctx: &GeneratorContext, rng: 
     apply_to_body(
         &mut request.body,
         (&generators, &request.matching_rules),
+        Scope::Every,
         ctx,
         rng,
     );
@@ -184,6 +193,16 @@ pub fn apply_to_request(request: &mut HttpRequest, ctx: &GeneratorContext, rng: 
 /// status outside 100..=599 is ignored.
 pub fn apply_to_response(response: &mut HttpResponse, ctx: &GeneratorContext, rng: &mut impl Rng) {
     let generators = response.generators.clone();
+    apply_to_response_with(response, &generators, Scope::Every, ctx, rng);
+}
+
+fn apply_to_response_with(
+    response: &mut HttpResponse,
+    generators: &Generators,
+    scope: Scope,
+    ctx: &GeneratorContext,
+    rng: &mut impl Rng,
+) {
     if let Some((_, g)) = generators.category(Category::Status).next() {
         let status = g
             .generate(&Value::from(response.status), ctx, rng)
@@ -196,14 +215,15 @@ pub fn apply_to_response(response: &mut HttpResponse, ctx: &GeneratorContext, rn
     }
     apply_to_multimap(
         &mut response.headers,
-        &generators,
+        generators,
         Category::Header,
         ctx,
         rng,
     );
     apply_to_body(
         &mut response.body,
-        (&generators, &response.matching_rules),
+        (generators, &response.matching_rules),
+        scope,
         ctx,
         rng,
     );
@@ -215,6 +235,7 @@ pub fn apply_to_message(message: &mut Message, ctx: &GeneratorContext, rng: &mut
     apply_to_body(
         &mut message.contents,
         (&generators, &message.matching_rules),
+        Scope::Every,
         ctx,
         rng,
     );
@@ -226,6 +247,94 @@ pub fn apply_to_message(message: &mut Message, ctx: &GeneratorContext, rng: &mut
     }
 }
 
+/// Which generators apply.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Scope {
+    /// Every generator (a request to send, a response or message to produce).
+    Every,
+    /// `ProviderState` generators only (the expected side of a verification).
+    StateValues,
+}
+
+impl Scope {
+    fn select(self, generators: &Generators) -> Cow<'_, Generators> {
+        match self {
+            Scope::Every => Cow::Borrowed(generators),
+            Scope::StateValues => Cow::Owned(state_generators(generators)),
+        }
+    }
+}
+
+/// Only the `ProviderState` generators of `generators`.
+pub fn state_generators(generators: &Generators) -> Generators {
+    let mut out = Generators::default();
+    for (category, key, g) in generators.iter() {
+        if matches!(g, Generator::ProviderState { .. }) {
+            out.insert(category, key, g.clone());
+        }
+    }
+    out
+}
+
+/// The provider-mode context of the state values.
+fn state_context(values: &Map<String, Value>) -> GeneratorContext {
+    GeneratorContext {
+        provider_state_values: values.clone(),
+        mode: GeneratorMode::Provider,
+        ..GeneratorContext::default()
+    }
+}
+
+/// The expected side of a provider verification: writes the values the
+/// provider states returned where the response's `ProviderState`
+/// generators (and those of its `arrayContains` variants) put them, as a
+/// request gets them, so that a rule comparing values (`equality`)
+/// compares with the state's value. No other generator applies: a random
+/// value on the expected side could only make an `equality` rule fail, and
+/// under any other rule (type, regex, …) it changes nothing. A value the
+/// states did not return keeps the example, as in a request.
+pub fn apply_state_values_to_response(response: &mut HttpResponse, values: &Map<String, Value>) {
+    let generators = state_generators(&response.generators);
+    let ctx = state_context(values);
+    let mut rng = StdRng::seed_from_u64(0);
+    apply_to_response_with(response, &generators, Scope::StateValues, &ctx, &mut rng);
+}
+
+/// Like [`apply_state_values_to_response`] for a JSON document whose `body`
+/// generators and rules are rooted at it (an A2A part, an MCP result).
+pub fn apply_state_values_to_json(
+    value: &mut Value,
+    generators: &Generators,
+    rules: &MatchingRules,
+    values: &Map<String, Value>,
+) {
+    let ctx = state_context(values);
+    let mut rng = StdRng::seed_from_u64(0);
+    apply_to_json(value, &state_generators(generators), &ctx, &mut rng);
+    apply_array_contains(value, rules, Scope::StateValues, &ctx, &mut rng);
+}
+
+/// The `ProviderState` generators that cannot produce a value from
+/// `values` (a `${name}` the states did not return, or a value that does
+/// not convert to the generator's `dataType`), with category and key: the
+/// example stays where they are.
+pub fn unresolved_state_generators<'a>(
+    generators: &'a Generators,
+    values: &Map<String, Value>,
+) -> Vec<(Category, &'a str, &'a Generator)> {
+    let ctx = state_context(values);
+    let mut rng = StdRng::seed_from_u64(0);
+    generators
+        .iter()
+        .filter(|(_, _, g)| matches!(g, Generator::ProviderState { .. }))
+        .filter(|(_, _, g)| g.generate(&Value::Null, &ctx, &mut rng).is_none())
+        .collect()
+}
+
 #[cfg(test)]
 #[path = "apply_tests.rs"]
 mod tests;
+
+#[cfg(test)]
+#[path = "apply_state_tests.rs"]
+mod state_tests;

@@ -17,11 +17,15 @@ mod path;
 mod regex_gen;
 mod validate;
 
-pub use apply::{apply_to_json, apply_to_message, apply_to_request, apply_to_response};
+pub use apply::{
+    apply_state_values_to_json, apply_state_values_to_response, apply_to_json, apply_to_message,
+    apply_to_request, apply_to_response, state_generators, unresolved_state_generators,
+};
 pub use datetime::{parse_date_expression, parse_time_expression};
 pub use generate::{GeneratorContext, GeneratorMode};
 pub use generator::{DataType, Generator, UuidFormat};
 pub use java_format::{format_java, java_to_chrono_format};
+pub use path::{replace_at, values_at};
 pub use validate::is_valid_body_path;
 
 use indexmap::IndexMap;

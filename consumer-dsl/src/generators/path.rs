@@ -90,6 +90,27 @@ pub(super) fn visit_mut(value: &mut Value, steps: &[Step], f: &mut dyn FnMut(&mu
     }
 }
 
+/// Copies of the values `path` (Pact path syntax) selects in `value`;
+/// `None` when `path` is not a valid path.
+pub fn values_at(value: &Value, path: &str) -> Option<Vec<Value>> {
+    let steps = parse(path)?;
+    let mut copy = value.clone();
+    let mut out = Vec::new();
+    visit_mut(&mut copy, &steps, &mut |v| out.push(v.clone()));
+    Some(out)
+}
+
+/// Sets every value `path` selects in `value` to `new`; how many it set.
+pub fn replace_at(value: &mut Value, path: &str, new: &Value) -> usize {
+    let Some(steps) = parse(path) else { return 0 };
+    let mut n = 0;
+    visit_mut(value, &steps, &mut |v| {
+        *v = new.clone();
+        n += 1;
+    });
+    n
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -122,6 +143,17 @@ mod tests {
                 visit_mut(&mut v, &steps, &mut |x| *x = json!(null));
             }
         }
+    }
+
+    #[test]
+    fn reads_and_replaces_the_selected_values() {
+        let mut v = json!({"body": {"key": "k-1", "items": [1, 2]}});
+        assert_eq!(values_at(&v, "$.body.key"), Some(vec![json!("k-1")]));
+        assert_eq!(values_at(&v, "$.body.none"), Some(vec![]));
+        assert_eq!(values_at(&v, "$..x"), None);
+        assert_eq!(replace_at(&mut v, "$.body.items[*]", &json!(0)), 2);
+        assert_eq!(v["body"]["items"], json!([0, 0]));
+        assert_eq!(replace_at(&mut v, "$.body.none", &json!(0)), 0);
     }
 
     #[test]

@@ -13,6 +13,7 @@ mod provider_state;
 mod spec_version;
 
 pub mod accord;
+pub mod views;
 
 pub use body::{Body, BodyContent};
 pub use contract::{AccordMetadata, Contract, Pacticipant};

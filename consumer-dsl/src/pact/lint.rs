@@ -22,6 +22,8 @@
 //! | `INVALID_SCHEMA` | error | an embedded JSON Schema that does not compile as 2020-12 (not a schema, or a `$ref` that cannot resolve offline) |
 //! | `MCP_NO_EXPECTATION` | error | an `MCP/ToolCall` with neither `result` nor `error` (`result: null` counts as none) |
 //! | `MCP_RESULT_AND_ERROR` | error | an `MCP/ToolCall` with both |
+//! | `NEGATIVE_KIND_CONFLICT` | error | `negative` names a kind of refusal the interaction cannot provoke (`unauthenticated` with a valid credential, `missing_approval` without `approval: {granted: false}`, …) |
+//! | `INVALID_REPEAT_PATH` | error | `repeat.key` or a `repeat.sameFields` entry that is not a path, or a key that selects nothing in the request |
 //! | `UNKNOWN_ATTRIBUTE` | warning | a key Accord does not know in an HTTP request or response, an MCP call, an `mcpTools` entry or the `agentCard` (kept, checks nothing; a close known name is suggested) |
 //!
 //! Some errors mean a verifier cannot run the contract at all
@@ -143,6 +145,7 @@ pub fn lint(contract: &Contract) -> Vec<LintProblem> {
         check_interaction(i, interaction, &mut problems);
         check_generators(i, interaction, &mut problems);
         check_accord(i, interaction, &mut problems);
+        super::lint_expectations::check_expectations(i, interaction, &mut problems);
     }
     check_protocol_pins(contract, &mut problems);
     super::lint_keys::check_keys(contract, &mut problems);
@@ -152,7 +155,7 @@ pub fn lint(contract: &Contract) -> Vec<LintProblem> {
 /// The problem codes that stop a verifier from running a contract: a
 /// request it cannot build or send, a protocol version it cannot pick, an
 /// expectation it cannot evaluate.
-pub const BLOCKING: [&str; 7] = [
+pub const BLOCKING: [&str; 9] = [
     "EMPTY_METHOD",
     "GENERATOR_UNUSABLE",
     "INVALID_GENERATOR_PATH",
@@ -160,6 +163,8 @@ pub const BLOCKING: [&str; 7] = [
     "INVALID_SCHEMA",
     "MCP_NO_EXPECTATION",
     "MCP_RESULT_AND_ERROR",
+    "NEGATIVE_KIND_CONFLICT",
+    "INVALID_REPEAT_PATH",
 ];
 
 /// The problems of `contract` that stop a verifier from running it (the

@@ -136,7 +136,7 @@ fn a_v4_document_with_every_interaction_type_round_trips() {
         (accord.a2a.as_deref(), accord.mcp.as_deref()),
         (Some("1.0"), Some("2026-07-28"))
     );
-    assert!(c.interactions[3].meta().expectations.negative);
+    assert!(c.interactions[3].meta().expectations.negative.is_set());
     assert_eq!(
         c.mcp_tools.first().map(|t| t.name.as_str()),
         Some("work_plan_lookup")

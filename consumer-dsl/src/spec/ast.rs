@@ -14,7 +14,7 @@ pub use super::ast_fields::{FieldSpec, TypeName};
 use super::ast_forms::OneOrMany;
 use super::ast_values::{CounterSpec, Principals, StateName, StateSpec};
 use super::template::Template;
-use crate::model::accord::{A2aOperation, Credential};
+use crate::model::accord::{A2aOperation, Credential, Negative};
 
 /// A whole spec file.
 #[derive(Debug, Clone, PartialEq, Default, Deserialize)]
@@ -177,7 +177,7 @@ pub struct CommonSpec {
     pub probe_as: Vec<ProbeSpec>,
     pub side_effects: IndexMap<String, CounterSpec>,
     pub within: Option<WithinSpec>,
-    pub negative: bool,
+    pub negative: Negative,
     pub repeat: Option<RepeatSpec>,
     pub retryable: Option<bool>,
     pub approval: Option<ApprovalSpec>,
@@ -221,13 +221,16 @@ pub struct WithinSpec {
     pub no_side_effects_after_cancel_ack: bool,
 }
 
-/// `repeat:` — a count, or `{ times, side_effects: total|each, each_matches }`.
+/// `repeat:` — a count, or `{ times, side_effects: total|each,
+/// each_matches, key, same_fields }`.
 #[derive(Debug, Clone, PartialEq, Eq, Default, Deserialize)]
 #[serde(from = "super::ast_forms::RepeatForm")]
 pub struct RepeatSpec {
     pub times: u32,
     pub each: bool,
     pub each_matches: bool,
+    pub key: Option<String>,
+    pub same_fields: Vec<String>,
 }
 
 /// Keys of an `http:` interaction.

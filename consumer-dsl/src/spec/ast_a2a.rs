@@ -1,10 +1,12 @@
 //! The spec document's A2A parts: the message sent, expected steps and
 //! parts, errors, cancel, push and follow-ups.
 
+use indexmap::IndexMap;
 use serde::Deserialize;
 use serde_json::Value;
 
-use super::ast_values::StateName;
+use super::ast::WithinSpec;
+use super::ast_values::{CounterSpec, StateName};
 use super::template::Template;
 use crate::model::accord::{A2aErrorReason, A2aOperation, Credential};
 
@@ -141,6 +143,10 @@ pub struct FollowUpSpec {
     pub params: serde_json::Map<String, Value>,
     pub expect: Option<FollowUpExpectSpec>,
     pub error: Option<ErrorSpec>,
+    /// The counters this operation moves (`{}`: none), judged around it.
+    pub side_effects: Option<IndexMap<String, CounterSpec>>,
+    /// Its time limits: `acknowledge_ms`, `completion_ms`.
+    pub within: Option<WithinSpec>,
 }
 
 /// The expected answer of a follow-up.

@@ -199,6 +199,10 @@ pub(crate) struct RepeatFull {
     side_effects: Option<Judge>,
     #[serde(default)]
     each_matches: Option<bool>,
+    #[serde(default)]
+    key: Option<String>,
+    #[serde(default)]
+    same_fields: Vec<String>,
 }
 
 #[derive(Deserialize, PartialEq)]
@@ -218,11 +222,15 @@ impl From<RepeatForm> for RepeatSpec {
                 times,
                 each: false,
                 each_matches: true,
+                key: None,
+                same_fields: Vec::new(),
             },
             Form::Full(r) => RepeatSpec {
                 times: r.times,
                 each: r.side_effects == Some(Judge::Each),
                 each_matches: r.each_matches.unwrap_or(true),
+                key: r.key,
+                same_fields: r.same_fields,
             },
         }
     }

@@ -69,7 +69,7 @@ pub(crate) struct RawInteraction {
     side_effects: IndexMap<String, CounterSpec>,
     within: Option<WithinSpec>,
     #[serde(default)]
-    negative: bool,
+    negative: crate::model::accord::Negative,
     repeat: Option<RepeatSpec>,
     retryable: Option<bool>,
     approval: Option<ApprovalSpec>,

@@ -12,8 +12,7 @@ use crate::DslError;
 use crate::generators::Generators;
 use crate::matching::MatchingRules;
 use crate::model::accord::{
-    A2aOperation, Approval, Auth, BodyRules, CounterChange, Expectations, Probe, Repeat,
-    RepeatJudgement, Temporal,
+    A2aOperation, Approval, Auth, BodyRules, Expectations, Probe, Repeat, RepeatJudgement,
 };
 use crate::model::{
     AccordMetadata, Contract, Interaction, InteractionMeta, PactSpec, Pacticipant, ProviderState,
@@ -257,19 +256,9 @@ fn meta(
         })
         .collect();
     let expectations = Expectations {
-        side_effects: (!c.side_effects.is_empty()).then(|| {
-            c.side_effects
-                .iter()
-                .map(|(k, v)| (k.clone(), counter(v.min, v.max)))
-                .collect()
-        }),
-        temporal: c.within.as_ref().map(|w| Temporal {
-            acknowledge_within_ms: w.acknowledge_ms,
-            first_progress_within_ms: w.first_progress_ms,
-            completion_within_ms: w.completion_ms,
-            cancellation_effect_within_ms: w.cancellation_effect_ms,
-            no_new_side_effect_after_cancel_ack: w.no_side_effects_after_cancel_ack,
-        }),
+        side_effects: (!c.side_effects.is_empty())
+            .then(|| super::lower_expect::side_effects(&c.side_effects)),
+        temporal: c.within.as_ref().map(super::lower_expect::temporal),
         auth: auth(cx, path, c.principal.as_deref(), c.credential, &c.probe_as)?,
         negative: c.negative,
         repeat: repeat(cx, path, c)?,
@@ -290,13 +279,6 @@ fn meta(
     })
 }
 
-fn counter(min: Option<i64>, max: Option<i64>) -> CounterChange {
-    match (min, max) {
-        (Some(a), Some(b)) if a == b => CounterChange::Exact(a),
-        _ => CounterChange::Range { min, max },
-    }
-}
-
 fn repeat(cx: &Ctx<'_>, path: &str, c: &CommonSpec) -> Result<Option<Repeat>, DslError> {
     let Some(r) = &c.repeat else { return Ok(None) };
     if r.times == 0 {
@@ -313,6 +295,8 @@ fn repeat(cx: &Ctx<'_>, path: &str, c: &CommonSpec) -> Result<Option<Repeat>, Ds
             RepeatJudgement::Total
         },
         each_matches: r.each_matches,
+        key: r.key.clone(),
+        same_fields: r.same_fields.clone(),
     }))
 }
 

@@ -5,6 +5,7 @@ use super::ast::{CancelSpec, ErrorSpec, FollowUpExpectSpec, FollowUpSpec, PushSp
 use super::lower::{Ctx, auth};
 use super::lower_a2a::send_request;
 use super::lower_a2a_steps::steps;
+use super::lower_expect;
 use crate::DslError;
 use serde_json::{Map, Value};
 
@@ -115,6 +116,12 @@ pub(crate) fn follow_up(
             .error
             .as_ref()
             .map(|e| error(cx, &format!("{path}.error"), e))
+            .transpose()?,
+        side_effects: f.side_effects.as_ref().map(lower_expect::side_effects),
+        temporal: f
+            .within
+            .as_ref()
+            .map(|w| lower_expect::follow_up_within(cx, path, w))
             .transpose()?,
     })
 }

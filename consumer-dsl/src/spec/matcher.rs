@@ -36,7 +36,7 @@ pub const KEYWORDS: &[(&str, &[&str])] = &[
     ("$arrayContains", &[]),
     ("$contentType", &["example"]),
     ("$statusCode", &["example"]),
-    ("$fromState", &["example"]),
+    ("$fromState", &["example", "equal"]),
     ("$uuid", &[]),
     ("$randomInt", &["min", "max"]),
     ("$randomDecimal", &["digits"]),

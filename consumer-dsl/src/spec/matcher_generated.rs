@@ -46,6 +46,10 @@ pub(crate) fn generated(a: &mut Args) -> Result<Matcher, String> {
     Ok(m)
 }
 
+/// `$fromState`: the value a provider state returned. The rule is `type`
+/// (any value of the example's type), or with `equal: true` `equality`: the
+/// verifier writes the state's value into the expected side too, so the
+/// provider must answer exactly the value the state returned.
 fn from_state(a: &mut Args) -> Result<Parts, String> {
     let expr = string_value(a)?;
     if !expr.contains("${") {
@@ -54,8 +58,10 @@ fn from_state(a: &mut Args) -> Result<Parts, String> {
     let Template::Literal(example) = a.example()? else {
         return Err("$fromState: `example` must be a plain value".into());
     };
+    let equal = a.flag("equal")?;
     let g = json!({"type": "ProviderState", "expression": expr, "dataType": data_type(&example)});
-    Ok((rule("type"), g, example))
+    let matched = if equal { "equality" } else { "type" };
+    Ok((rule(matched), g, example))
 }
 
 fn uuid(v: Value) -> Result<Parts, String> {
@@ -134,3 +140,7 @@ fn mock_server_url(a: &mut Args) -> Result<Parts, String> {
     let g = json!({"type": "MockServerURL", "example": s, "regex": re});
     Ok((json!({"match": "regex", "regex": re}), g, Value::from(s)))
 }
+
+#[cfg(test)]
+#[path = "matcher_from_state_tests.rs"]
+mod tests;

@@ -19,6 +19,7 @@ mod lower_a2a_flow;
 mod lower_a2a_steps;
 mod lower_capabilities;
 mod lower_card;
+mod lower_expect;
 mod lower_http;
 mod lower_mcp;
 pub mod matcher;
@@ -54,7 +55,31 @@ pub fn compile_spec(
     resolver: &dyn SchemaResolver,
 ) -> Result<Contract, DslError> {
     let doc = parse_spec(text, origin)?;
-    lower(&doc, origin, resolver).map_err(|e| with_position(text, e))
+    let contract = lower(&doc, origin, resolver).map_err(|e| with_position(text, e))?;
+    refuse_unjudgeable(&contract, origin).map_err(|e| with_position(text, e))?;
+    Ok(contract)
+}
+
+/// The lint errors of expectations a verifier could only misjudge (a kind
+/// of refusal the interaction cannot provoke, a `repeat` path that selects
+/// nothing), refused at compile time with the spec's field.
+fn refuse_unjudgeable(contract: &Contract, origin: &str) -> Result<(), DslError> {
+    const CODES: [&str; 2] = ["NEGATIVE_KIND_CONFLICT", "INVALID_REPEAT_PATH"];
+    let Some(p) = crate::pact::lint(contract)
+        .into_iter()
+        .find(|p| CODES.contains(&p.code))
+    else {
+        return Ok(());
+    };
+    let path = p
+        .path
+        .trim_start_matches("$.")
+        .replace("sameFields", "same_fields");
+    Err(DslError::Invalid {
+        origin: origin.to_owned(),
+        path,
+        message: format!("{} ({})", p.message, p.code),
+    })
 }
 
 /// Adds the file position to an error found after parsing.

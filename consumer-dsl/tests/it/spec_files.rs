@@ -111,7 +111,7 @@ fn the_example_expresses_auth_cases() {
         unauth.expectations.auth.as_ref().map(|a| a.credential),
         Some(Credential::None)
     );
-    assert!(unauth.expectations.negative);
+    assert!(unauth.expectations.negative.is_set());
     let probe = by_desc("nobody else sees my task").meta();
     let probes = &probe.expectations.auth.as_ref().expect("auth").probes;
     assert_eq!(probes[0].principal, "bob");

@@ -18,7 +18,7 @@ use super::events::Record;
 use super::refusal::{Served, judge_error, not_served, refused};
 use super::stream::{EventStream, Opened};
 use super::wire::{Answer, Client, Interface, Outcome};
-use crate::driver::{Exchange, Sent};
+use crate::driver::{Exchange, Generation, Sent};
 use crate::error::VerifyError;
 use crate::finding::{Finding, Layer, codes};
 use crate::observe::Counters;
@@ -78,9 +78,6 @@ pub(super) struct Run<'a> {
     pub followed: Vec<bool>,
     /// The last push config id a follow-up created.
     pub push_config: Option<String>,
-    /// The send's params as sent the first time (generators applied), for
-    /// the repeats of the interaction.
-    pub request_params: Option<Map<String, Value>>,
     /// An operational failure (the observation endpoint) that ends the run.
     pub fatal: Option<VerifyError>,
     /// The webhook receiver of the contract's `push`.
@@ -116,7 +113,6 @@ impl<'a> Run<'a> {
             cancel: Cancelled::default(),
             followed: vec![false; task.follow_ups.len()],
             push_config: None,
-            request_params: None,
             fatal: None,
             receiver: None,
             push_tried: false,
@@ -173,26 +169,16 @@ impl<'a> Run<'a> {
             || self.task.follow_ups.iter().any(|f| f.after.is_some())
             || probes_while_running;
         let immediately = !self.task.streaming && acts_while_running;
-        // a repeat sends the same request (generated values included: the
-        // same idempotency key), as a new message
-        let mut params = match self.request_params.clone() {
-            Some(mut same) => {
-                if let (None, Some(m)) = (
-                    &self.task.request.message.message_id,
-                    same.get_mut("message"),
-                ) {
-                    m["messageId"] = json!(fresh_message_id());
-                }
-                same
-            }
-            None => send_params(
-                &self.task.request,
-                self.exchange.state_values,
-                &Continue::default(),
-                immediately,
-            ),
-        };
-        self.request_params = Some(params.clone());
+        // a repeat draws the same generated values (the same seed) or keeps
+        // only its key, and is a new message (a new messageId)
+        let mut params = send_params_with(
+            &self.task.request,
+            self.exchange.state_values,
+            &Continue::default(),
+            immediately,
+            &self.exchange.generation,
+        );
+        self.out.request = Some(Value::Object(params.clone()));
         self.register_push(&mut params).await;
         let source = if self.task.streaming {
             self.send_streaming(params).await
@@ -203,6 +189,7 @@ impl<'a> Run<'a> {
             self.react().await;
             self.drive(source).await;
             self.end().await;
+            self.out.answer = Some(self.record.answer_view());
         } else {
             self.canaries();
         }
@@ -342,6 +329,22 @@ pub fn send_params(
     continues: &Continue<'_>,
     immediately: bool,
 ) -> Map<String, Value> {
+    let fresh = Generation {
+        seed: rand::random(),
+        pin: None,
+    };
+    send_params_with(request, state_values, continues, immediately, &fresh)
+}
+
+/// [`send_params`] from this send's seed, a repeat's idempotency key kept
+/// (a new `messageId` all the same: a protocol id is never repeated).
+pub fn send_params_with(
+    request: &SendRequest,
+    state_values: &Map<String, Value>,
+    continues: &Continue<'_>,
+    immediately: bool,
+    generation: &Generation<'_>,
+) -> Map<String, Value> {
     let mut root = serde_json::to_value(request).unwrap_or_else(|_| json!({}));
     if let Some(o) = root.as_object_mut() {
         o.remove("matchingRules");
@@ -352,7 +355,13 @@ pub fn send_params(
         mode: GeneratorMode::Provider,
         ..GeneratorContext::default()
     };
-    apply_to_json(&mut root, &request.rules.generators, &ctx, &mut rand::rng());
+    apply_to_json(
+        &mut root,
+        &request.rules.generators,
+        &ctx,
+        &mut generation.rng(),
+    );
+    generation.pin_into(&mut root);
     let message = &mut root["message"];
     if message.get("messageId").is_none() {
         message["messageId"] = json!(fresh_message_id());

@@ -15,6 +15,11 @@
 //! A message that continues the task (`SendMessage` with its `taskId`,
 //! e.g. the input an INPUT_REQUIRED task asked for) adds its events to the
 //! task's own, so `terminalState` is judged on how the task really ended.
+//!
+//! A follow-up's own `sideEffects` and `temporal` are judged around its
+//! request (`window`).
+
+mod window;
 
 use accord_dsl::model::accord::{A2aOperation, Auth, Credential, FollowUp, ResponseKind};
 use serde_json::{Map, Value, json};
@@ -62,6 +67,9 @@ impl Run<'_> {
         let continues =
             is_send(f.operation) && f.expect.as_ref().and_then(|e| e.new_task) != Some(true);
         let params = self.follow_params(f, continues);
+        let Some(window) = self.open_window(f).await else {
+            return false;
+        };
         let mut own = Record::default();
         let Some(answer) = self
             .exchange_follow(
@@ -75,6 +83,10 @@ impl Run<'_> {
         else {
             return false;
         };
+        self.close_window(i, window, &answer, &own).await;
+        if self.fatal.is_some() {
+            return false;
+        }
         if let Some(expected) = &f.error {
             let served = self.served_code(f, expected, terminal && continues);
             let mut found = self.judge_error(expected, &answer, &format!("{path}.error"), served);

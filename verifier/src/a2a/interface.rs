@@ -50,7 +50,8 @@ pub fn choose(
     let chosen = match wanted {
         A2aBinding::JsonRpc => by(Binding::JsonRpc),
         A2aBinding::HttpJson => by(Binding::HttpJson),
-        A2aBinding::Auto => relied
+        // `all` is split into one run per binding before any send
+        A2aBinding::Auto | A2aBinding::All => relied
             .into_iter()
             .flat_map(|c| &c.interfaces)
             .filter_map(|i| Binding::of(&i.protocol_binding))
@@ -76,7 +77,7 @@ pub fn choose(
             })
             .collect();
         let asked = match wanted {
-            A2aBinding::Auto => "a JSONRPC or HTTP+JSON interface".to_owned(),
+            A2aBinding::Auto | A2aBinding::All => "a JSONRPC or HTTP+JSON interface".to_owned(),
             A2aBinding::JsonRpc => "a JSONRPC interface".to_owned(),
             A2aBinding::HttpJson => "an HTTP+JSON interface".to_owned(),
         };

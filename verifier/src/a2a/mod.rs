@@ -7,6 +7,7 @@
 //! steps (`sequence`, `parts`), cancel (`cancel`), follow-ups (`follow`),
 //! the end state (`flow`), expected errors (`refusal`) and probes (`probe`).
 
+mod answer;
 mod cancel;
 mod capability;
 pub mod card;
@@ -50,8 +51,6 @@ pub struct A2aDriver {
     /// The task each interaction created (by the interaction's address),
     /// for its probes.
     created: Mutex<HashMap<usize, flow::Created>>,
-    /// The request each interaction sent first, for its repeats.
-    requests: Mutex<HashMap<usize, serde_json::Map<String, Value>>>,
     /// Interactions whose send was refused where it had to be served.
     refused: Mutex<std::collections::HashSet<usize>>,
     /// The interfaces replayed on this run (`BINDING url`), for the report.

@@ -68,12 +68,11 @@ impl A2aDriver {
         };
         let used = format!("{} {}", chosen.binding.as_str(), chosen.url);
         let first_use = lock(&self.used).insert(used);
-        let mut run = Run::new(client, base, exchange, &it.meta, &it.task, card);
-        run.request_params = lock(&self.requests).get(&key(interaction)).cloned();
+        // expected parts (steps, follow-ups) get the state values the send gets
+        let (task, unchecked) = crate::expected::a2a_task(&it.task, exchange.state_values);
+        let mut run = Run::new(client, base, exchange, &it.meta, &task, card);
         let mut sent = run.go().await?;
-        if let Some(params) = run.request_params.take() {
-            lock(&self.requests).insert(key(interaction), params);
-        }
+        sent.findings.extend(unchecked);
         if first_use {
             // a deployment choice the consumer cannot see: said once, not failed
             sent.warnings.extend(interface::insecure(&chosen));
@@ -83,6 +82,9 @@ impl A2aDriver {
             .extend(skill.and_then(|s| interface::skill_missing(card, s)));
         sent.temporal_measured = true;
         let task_id = run.record.task_id.clone();
+        // an address may be reused by another run's contract (`--a2a-binding all`)
+        lock(&self.created).remove(&key(interaction));
+        lock(&self.refused).remove(&key(interaction));
         if let Some(task_id) = task_id.filter(|_| !run.send_refused) {
             let created = Created {
                 task_id,

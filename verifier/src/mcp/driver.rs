@@ -14,7 +14,7 @@ use serde_json::{Map, Value, json};
 use super::claims::FirstCall;
 use super::enums::judge_enums;
 use super::judge::judge;
-use super::resend::{Answer, call_params};
+use super::resend::{Answer, call_params_with};
 use super::wire::{Endpoint, Era, Reply, Session};
 use crate::canary::Canaries;
 use crate::config::{Token, UnknownTool};
@@ -186,7 +186,8 @@ impl McpDriver {
             custom_headers: exchange.custom_headers,
         };
         let key = profile_key(&endpoint, era);
-        let params = call_params(call, exchange.state_values);
+        let params = call_params_with(call, exchange.state_values, &exchange.generation);
+        let request_view = Value::Object(params.clone());
         let mut session = None;
         if let Era::Legacy(_) = era {
             match self.session(&endpoint, era, &key, false).await? {
@@ -273,6 +274,11 @@ impl McpDriver {
             judged.findings.extend(found);
             judged.after = after;
         }
+        judged.request = Some(request_view);
+        judged.answer = match &reply.outcome {
+            Ok(Ok(result)) => Some(result.clone()),
+            _ => None,
+        };
         Ok((judged, reply))
     }
 }
@@ -380,5 +386,7 @@ fn sent(
         counters_judged: Vec::new(),
         counters_explained: false,
         refused_because: None,
+        request: None,
+        answer: None,
     }
 }

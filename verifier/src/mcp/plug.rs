@@ -44,20 +44,21 @@ impl Driver for McpDriver {
                 });
             };
             let negative = mcp.meta.expectations.refusal_expected();
-            Ok(
-                match self.replay(&mcp.call, negative, era, exchange).await {
-                    Ok((mut sent, reply)) => {
-                        let top = mcp.meta.expectations.retryable;
-                        sent.findings.extend(retry_finding(&mcp.call, top, &reply));
-                        sent.warnings.extend(retry_unchecked(&mcp.call, top));
-                        sent
-                    }
-                    Err(cut) => Sent {
-                        findings: vec![cut.finding("response")],
-                        ..Sent::default()
-                    },
+            // the expected result gets the state values the arguments get
+            let (call, unchecked) = crate::expected::mcp_call(&mcp.call, exchange.state_values);
+            Ok(match self.replay(&call, negative, era, exchange).await {
+                Ok((mut sent, reply)) => {
+                    sent.findings.extend(unchecked);
+                    let top = mcp.meta.expectations.retryable;
+                    sent.findings.extend(retry_finding(&mcp.call, top, &reply));
+                    sent.warnings.extend(retry_unchecked(&mcp.call, top));
+                    sent
+                }
+                Err(cut) => Sent {
+                    findings: vec![cut.finding("response")],
+                    ..Sent::default()
                 },
-            )
+            })
         })
     }
 

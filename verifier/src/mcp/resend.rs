@@ -11,7 +11,7 @@ use accord_dsl::generators::{GeneratorContext, GeneratorMode, apply_to_json};
 use super::driver::{McpDriver, expects_success, lock, profile_key};
 use super::variants::{Verdict, judge_variant, variants};
 use super::wire::{Endpoint, Era, Reply};
-use crate::driver::{Exchange, Sent};
+use crate::driver::{Exchange, Generation, Sent};
 use crate::transport::CutOff;
 
 impl McpDriver {
@@ -220,13 +220,33 @@ pub(super) fn call_params(
     call: &McpToolCall,
     state_values: &Map<String, Value>,
 ) -> Map<String, Value> {
+    let fresh = Generation {
+        seed: rand::random(),
+        pin: None,
+    };
+    call_params_with(call, state_values, &fresh)
+}
+
+/// [`call_params`] from this send's seed, a repeat's idempotency key kept.
+pub(super) fn call_params_with(
+    call: &McpToolCall,
+    state_values: &Map<String, Value>,
+    generation: &Generation<'_>,
+) -> Map<String, Value> {
     let mut root = json!({"arguments": Value::Object(call.arguments.clone())});
     let ctx = GeneratorContext {
         provider_state_values: state_values.clone(),
         mode: GeneratorMode::Provider,
         ..GeneratorContext::default()
     };
-    apply_to_json(&mut root, &call.rules.generators, &ctx, &mut rand::rng());
+    apply_to_json(
+        &mut root,
+        &call.rules.generators,
+        &ctx,
+        &mut generation.rng(),
+    );
+    root["name"] = json!(call.tool);
+    generation.pin_into(&mut root);
     let mut params = Map::new();
     params.insert("name".into(), json!(call.tool));
     params.insert("arguments".into(), root["arguments"].take());

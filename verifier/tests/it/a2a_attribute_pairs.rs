@@ -325,5 +325,6 @@ pub fn pairs() -> Vec<Pair> {
     all.extend(send_pairs());
     all.extend(crate::a2a_attribute_pairs_more::flow_pairs());
     all.extend(crate::a2a_attribute_pairs_more::expectation_pairs());
+    all.extend(crate::a2a_attribute_pairs_repeat::refusal_and_repeat_pairs());
     all
 }

@@ -125,7 +125,31 @@ pub(crate) fn flow_pairs() -> Vec<Pair> {
             follow(json!({"operation": "GetTask", "error": {"reason": "TASK_NOT_FOUND"}})),
             None,
         ),
+        // a new plan (another request_id) moves `records` by one
+        pair(
+            "followUps.sideEffects",
+            follow(another(json!({}))),
+            follow(another(json!({"sideEffects": {"records": 0}}))),
+            None,
+        ),
+        // a blocking send answers once its 400 ms of work are done
+        pair(
+            "followUps.temporal",
+            follow(another(json!({}))),
+            follow(another(json!({"temporal": {"completionWithinMs": 100}}))),
+            None,
+        ),
     ]
+}
+
+/// A follow-up SendMessage that starts another plan (400 ms of work).
+fn another(extra: Value) -> Value {
+    let mut f = json!({"operation": "SendMessage", "expect": {"newTask": true},
+        "request": request(json!({"request_id": "r-another", "work_ms": 400}))});
+    for (k, v) in extra.as_object().into_iter().flatten() {
+        f[k] = v.clone();
+    }
+    f
 }
 
 pub(crate) fn expectation_pairs() -> Vec<Pair> {

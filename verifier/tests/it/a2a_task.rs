@@ -70,8 +70,12 @@ pub(crate) fn interactions() -> Vec<Value> {
             {"operation": "ListTasks", "expect": {"containsTask": true}}]});
     let twice = json!({"type": "A2A/Task", "description": "the same request twice makes one plan",
         "providerStates": users(), "skill": "work-planning", "auth": alice(),
-        "repeat": {"times": 2}, "sideEffects": {"records": 1},
-        "request": {"message": {"role": "ROLE_USER", "parts": [{"data": {"request_id": "r-twice", "items": [{"title": "x"}]}}]}},
+        "repeat": {"times": 2, "key": "$.message.parts[0].data.request_id",
+                   "sameFields": ["$.artifacts[0].parts[0].data.plan_id"]},
+        "sideEffects": {"records": 1},
+        "request": {"message": {"role": "ROLE_USER", "parts": [{"data": {"request_id": "r-twice", "items": [{"title": "x"}]}}]},
+                    "generators": {"body": {"$.message.parts[0].data.request_id": {"type": "Uuid"},
+                                            "$.message.parts[0].data.items[0].title": {"type": "RandomString", "size": 12}}}},
         "steps": [plan_artifact()], "terminalState": "TASK_STATE_COMPLETED"});
     let cancel = json!({"type": "A2A/Task", "description": "a cancelled plan writes nothing",
         "providerStates": users(), "skill": "work-planning", "streaming": true, "auth": alice(),
@@ -280,6 +284,10 @@ fn each_fault_is_caught_with_exactly_its_reason_code() {
         (
             A2aFault::TimestampsBackwards,
             ("protocol", "TIMESTAMP_REGRESSED"),
+        ),
+        (
+            A2aFault::IdempotencyByContent,
+            ("behavior", "IDEMPOTENCY_VIOLATION"),
         ),
     ];
     let mut wrong = Vec::new();

@@ -283,3 +283,48 @@ fn a_blocking_send_with_a_probe_after_a_state_returns_at_once_to_probe_while_it_
         describe(&report)
     );
 }
+
+#[test]
+fn every_binding_replays_each_interaction_once_per_binding_into_one_result() {
+    let agent = A2aAgent::start().expect("the agent starts");
+    // the cancel races its 1.5 s of work: not for a machine under load
+    let chosen: Vec<serde_json::Value> = interactions()
+        .into_iter()
+        .filter(|i| i["cancel"].is_null())
+        .collect();
+    let doc = doc_of(json!(chosen));
+    let report = run_on(&agent, A2aBinding::All, sourced(&doc));
+    assert!(report.passed(), "{}", describe(&report));
+    assert_eq!(report.interactions().count(), chosen.len());
+    let used: BTreeSet<String> = report
+        .declarations
+        .iter()
+        .flat_map(|d| d.used.iter())
+        .map(|u| u.split(' ').next().unwrap_or_default().to_owned())
+        .collect();
+    assert_eq!(used, BTreeSet::from(["HTTP+JSON".into(), "JSONRPC".into()]));
+    // a fault is seen over both, each finding naming its binding
+    agent.set_fault(Some(A2aFault::ProseArtifact));
+    let report = run_on(&agent, A2aBinding::All, sourced(&doc));
+    let (_, drafted) = report
+        .interactions()
+        .find(|(_, i)| i.description == "draft a plan")
+        .expect("the plan interaction");
+    let tags: BTreeSet<&str> = drafted
+        .findings
+        .iter()
+        .map(|f| f.detail.split(']').next().unwrap_or_default())
+        .collect();
+    assert_eq!(
+        tags,
+        BTreeSet::from(["[HTTP+JSON", "[JSONRPC"]),
+        "{}",
+        describe(&report)
+    );
+    assert_eq!(
+        codes(&report),
+        BTreeSet::from([("schema", "CONTENT_MODE_MISMATCH")]),
+        "{}",
+        describe(&report)
+    );
+}

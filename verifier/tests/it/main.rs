@@ -2,8 +2,10 @@
 
 mod a2a_attribute_pairs;
 mod a2a_attribute_pairs_more;
+mod a2a_attribute_pairs_repeat;
 mod a2a_attributes;
 mod a2a_card;
+mod a2a_follow_up;
 mod a2a_hostile;
 mod a2a_task;
 mod a2a_task_cases;
@@ -16,6 +18,7 @@ mod mcp_attributes;
 mod mcp_contract;
 mod messages;
 mod side_effects;
+mod state_equality;
 mod states;
 mod support;
 mod walk;

@@ -234,8 +234,28 @@ pub(crate) fn pairs() -> Vec<Pair> {
         p(
             "negative",
             one(bob_refused.clone()),
-            one(set(bob_refused, "/negative", json!(true))),
+            one(set(bob_refused.clone(), "/negative", json!(true))),
             Some(McpFault::CrossTenant),
+        ),
+        p(
+            "negative.kind",
+            one(set(bob_refused.clone(), "/negative", json!(true))),
+            one(set(bob_refused, "/negative", json!("invalid_input"))),
+            Some(McpFault::CrossTenant),
+        ),
+        p(
+            "repeat.sameFields",
+            one(set(
+                lookup(),
+                "/repeat",
+                json!({"times": 2, "sameFields": ["$.structuredContent.plan_id"]}),
+            )),
+            one(set(
+                lookup(),
+                "/repeat",
+                json!({"times": 2, "sameFields": ["$.structuredContent.nothing"]}),
+            )),
+            None,
         ),
         p(
             "repeat",

@@ -34,7 +34,9 @@ const DOCUMENTED: &[&str] = &[
     "auth.credential",
     "auth.probes",
     "negative",
+    "negative.kind",
     "repeat",
+    "repeat.sameFields",
     "approval",
     "pending",
     "mcpTools.name",
@@ -61,6 +63,10 @@ const ELSEWHERE: &[(&str, &str)] = &[
     (
         "matchingRules (of arguments)",
         "how the consumer mock matches the consumer's request; the verifier sends the example",
+    ),
+    (
+        "repeat.key",
+        "keeps the key and generates the rest of the arguments anew, the engine's doing for every driver: verifier/tests/it/side_effects.rs (HTTP) and the A2A walk (a2a_attribute_pairs_repeat.rs)",
     ),
     (
         "error.message",

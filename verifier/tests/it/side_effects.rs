@@ -273,3 +273,87 @@ fn a_provider_url_without_a_scheme_suggests_one() {
         "{err}"
     );
 }
+
+/// A create whose `request_id` (the provider's idempotency key) is
+/// generated, sent twice.
+fn keyed_create(repeat: serde_json::Value) -> serde_json::Value {
+    let mut i = http(
+        "create an item once",
+        json!({"method": "POST", "path": "/items",
+               "body": {"content": {"request_id": "r-1", "name": "lamp"}},
+               "generators": {"body": {"$.request_id": {"type": "Uuid"},
+                                       "$.name": {"type": "RandomString", "size": 12}}}}),
+        json!({"status": 201}),
+    );
+    i["sideEffects"] = json!({"records": 1});
+    i["repeat"] = repeat;
+    i
+}
+
+#[test]
+fn a_repeat_is_the_same_request_generated_values_included() {
+    let p = provider();
+    let i = keyed_create(json!({"times": 2, "sameFields": ["$.body.id", "$.body.name"]}));
+    let report = run(&config(&p, vec![contract(vec![i])]));
+    // a new request_id per send would make two records
+    assert!(report.passed(), "{:?}", codes(&report));
+}
+
+#[test]
+fn a_keyed_repeat_keeps_the_key_and_generates_the_rest_anew() {
+    let p = provider();
+    let keyed = json!({"times": 2, "key": "$.body.request_id", "sameFields": ["$.body.id"]});
+    let report = run(&config(&p, vec![contract(vec![keyed_create(keyed)])]));
+    assert!(report.passed(), "{:?}", codes(&report));
+    // the name is generated anew each time: the provider echoes each one
+    let names = json!({"times": 2, "key": "$.body.request_id", "sameFields": ["$.body.name"]});
+    let report = run(&config(&p, vec![contract(vec![keyed_create(names)])]));
+    assert!(
+        report.passed(),
+        "the item keeps its first name: {:?}",
+        codes(&report)
+    );
+    // without the key kept, each send is a new item: two records, two ids
+    let unkeyed = json!({"times": 2, "key": "$.body.name", "sameFields": ["$.body.id"]});
+    let report = run(&config(&p, vec![contract(vec![keyed_create(unkeyed)])]));
+    assert_eq!(
+        codes(&report),
+        vec![
+            ("behavior", "IDEMPOTENCY_VIOLATION", "records".to_string()),
+            (
+                "behavior",
+                "IDEMPOTENCY_VIOLATION",
+                "repeat.sameFields[0]".to_string()
+            )
+        ]
+    );
+    let f = crate::support::findings(&report);
+    assert!(
+        f[0].detail.contains("same idempotency key ($.body.name"),
+        "{}",
+        f[0].detail
+    );
+}
+
+#[test]
+fn same_fields_that_differ_or_select_nothing_fail() {
+    let p = provider();
+    let mut i = create(json!({"records": {"min": 2, "max": 2}}));
+    i["repeat"] = json!({"times": 2, "sameFields": ["$.body.id", "$.body.nothing"]});
+    let report = run(&config(&p, vec![contract(vec![i])]));
+    assert_eq!(
+        codes(&report),
+        vec![
+            (
+                "behavior",
+                "IDEMPOTENCY_VIOLATION",
+                "repeat.sameFields[0]".to_string()
+            ),
+            (
+                "behavior",
+                "EXPECTATION_UNCHECKED",
+                "repeat.sameFields[1]".to_string()
+            )
+        ]
+    );
+}

@@ -6,7 +6,7 @@ use serde_json::{Map, Value};
 
 use super::a2a::{SendRequest, TaskState, TaskStep};
 use super::errors::{A2aErrorReason, ErrorExpectation};
-use super::expectations::Auth;
+use super::expectations::{Auth, SideEffects, Temporal};
 
 /// The A2A v1.0 operations (JSON-RPC method names, which are also the
 /// gRPC rpc names).
@@ -199,6 +199,28 @@ pub struct FollowUp {
     /// The operation must fail with this error.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub error: Option<ErrorExpectation>,
+    /// Expected change of the observed counters between right before this
+    /// operation's request and right after its answer (a stream: its end).
+    /// `{}` says no counter moves. The interaction's own `sideEffects`
+    /// still cover the whole interaction, this operation included.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub side_effects: Option<SideEffects>,
+    /// Time limits of this operation, from its request: only
+    /// [`FollowUp::TEMPORAL_LIMITS`] apply to one operation.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub temporal: Option<Temporal>,
+}
+
+impl FollowUp {
+    /// The temporal limits a single operation has: its first answer or
+    /// event, and its end (a stream read to its end).
+    pub const TEMPORAL_LIMITS: [&'static str; 2] = ["acknowledgeWithinMs", "completionWithinMs"];
+
+    /// The limits of `temporal` that are set but mean nothing for a single
+    /// operation (progress and cancellation belong to the interaction).
+    pub fn limits_beyond_one_operation(temporal: &Temporal) -> Vec<&'static str> {
+        temporal.task_limits_set()
+    }
 }
 
 /// The expected answer to a follow-up.
@@ -275,6 +297,49 @@ mod tests {
             Some(("pushNotifications", PushNotificationNotSupported))
         );
         assert_eq!(A2aOperation::GetTask.required_capability(), None);
+    }
+
+    #[test]
+    fn a_follow_up_keeps_its_side_effects_and_time_limits_over_a_round_trip() {
+        let v = serde_json::json!({"operation": "GetTask", "expect": {},
+            "sideEffects": {"records": 0, "emails": {"max": 1}},
+            "temporal": {"acknowledgeWithinMs": 200, "completionWithinMs": 500}});
+        let f: FollowUp = serde_json::from_value(v.clone()).expect("a follow-up");
+        let limits = f.temporal.as_ref().expect("temporal");
+        assert_eq!(limits.acknowledge_within_ms, Some(200));
+        assert_eq!(limits.completion_within_ms, Some(500));
+        assert!(FollowUp::limits_beyond_one_operation(limits).is_empty());
+        assert_eq!(
+            f.side_effects.as_ref().map(|s| s["records"]),
+            Some(super::super::CounterChange::Exact(0))
+        );
+        assert_eq!(serde_json::to_value(&f).expect("serialisable"), v);
+        let none: FollowUp =
+            serde_json::from_value(serde_json::json!({"operation": "GetTask", "sideEffects": {}}))
+                .expect("a follow-up");
+        assert_eq!(
+            none.side_effects,
+            Some(SideEffects::new()),
+            "{{}}: nothing moves"
+        );
+        assert_eq!(
+            serde_json::to_value(&none).expect("serialisable")["sideEffects"],
+            serde_json::json!({})
+        );
+    }
+
+    #[test]
+    fn progress_and_cancel_limits_are_beyond_one_operation() {
+        let t = Temporal {
+            first_progress_within_ms: Some(1),
+            no_new_side_effect_after_cancel_ack: true,
+            acknowledge_within_ms: Some(1),
+            ..Temporal::default()
+        };
+        assert_eq!(
+            FollowUp::limits_beyond_one_operation(&t),
+            ["firstProgressWithinMs", "noNewSideEffectAfterCancelAck"]
+        );
     }
 
     #[test]

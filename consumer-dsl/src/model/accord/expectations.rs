@@ -7,6 +7,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 use super::a2a_flow::A2aOperation;
+use super::negative::Negative;
 
 /// Behavioural expectations any interaction may carry.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
@@ -21,9 +22,10 @@ pub struct Expectations {
     /// Who sends the interaction, and who probes what it created (`auth`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub auth: Option<Auth>,
-    /// A case the provider must refuse (`negative: true`).
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    pub negative: bool,
+    /// A case the provider must refuse (`negative: true`, or the kind of
+    /// refusal: `negative: cross_tenant`).
+    #[serde(default, skip_serializing_if = "Negative::is_no")]
+    pub negative: Negative,
     /// Send the interaction several times (`repeat`), e.g. for idempotency.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub repeat: Option<Repeat>,
@@ -58,7 +60,7 @@ impl Expectations {
     /// The provider must refuse the interaction: a `negative` case, or a
     /// call sent without the approval it needs.
     pub fn refusal_expected(&self) -> bool {
-        self.negative || self.approval.as_ref().is_some_and(|a| !a.granted)
+        self.negative.is_set() || self.approval.as_ref().is_some_and(|a| !a.granted)
     }
 }
 
@@ -128,6 +130,31 @@ pub struct Temporal {
     /// the end of the cancel scenario's observation window).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub no_new_side_effect_after_cancel_ack: bool,
+}
+
+impl Temporal {
+    /// The limits set that need a task's progress or cancellation
+    /// (`firstProgressWithinMs`, `cancellationEffectWithinMs`,
+    /// `noNewSideEffectAfterCancelAck`), by name.
+    pub fn task_limits_set(&self) -> Vec<&'static str> {
+        [
+            (
+                "firstProgressWithinMs",
+                self.first_progress_within_ms.is_some(),
+            ),
+            (
+                "cancellationEffectWithinMs",
+                self.cancellation_effect_within_ms.is_some(),
+            ),
+            (
+                "noNewSideEffectAfterCancelAck",
+                self.no_new_side_effect_after_cancel_ack,
+            ),
+        ]
+        .into_iter()
+        .filter_map(|(name, set)| set.then_some(name))
+        .collect()
+    }
 }
 
 /// The principal an interaction is sent as, and the credential it presents.
@@ -226,6 +253,17 @@ pub struct Repeat {
     /// true); false lets later repeats fail (e.g. a duplicate refused).
     #[serde(default = "yes", skip_serializing_if = "Clone::clone")]
     pub each_matches: bool,
+    /// Where the request carries the business idempotency key (a path
+    /// into the request as sent, e.g. `$.body.requestId`): its value is
+    /// the same in every repeat, while every other generated value is
+    /// generated anew, so the provider is tested on the key, not on a
+    /// byte-identical request.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub key: Option<String>,
+    /// Paths into the answer whose values must be equal in every repeat
+    /// (IDEMPOTENCY_VIOLATION otherwise).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub same_fields: Vec<String>,
 }
 
 fn yes() -> bool {
@@ -269,6 +307,8 @@ mod tests {
                 times: 2,
                 side_effects: RepeatJudgement::Total,
                 each_matches: true,
+                key: None,
+                same_fields: Vec::new(),
             }),
             ..Expectations::default()
         };

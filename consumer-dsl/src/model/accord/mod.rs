@@ -25,6 +25,7 @@ mod card;
 mod errors;
 mod expectations;
 mod mcp;
+mod negative;
 mod rules_serde;
 mod task_state;
 
@@ -45,4 +46,5 @@ pub use expectations::{
     SideEffects, Temporal,
 };
 pub use mcp::{McpResultExpectation, McpToolCall, McpToolCallInteraction};
+pub use negative::{Negative, RefusalKind};
 pub use rules_serde::BodyRules;

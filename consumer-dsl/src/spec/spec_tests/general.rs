@@ -91,7 +91,7 @@ fn principals_credentials_and_probes_resolve_tenants() {
     );
     assert_eq!(auth(0).probes[0].tenant.as_deref(), Some("tenant-b"));
     assert_eq!(auth(1).credential, Credential::None);
-    assert!(c.interactions[1].meta().expectations.negative);
+    assert!(c.interactions[1].meta().expectations.negative.is_set());
     assert_eq!(auth(2).credential, Credential::Expired);
 }
 

@@ -126,3 +126,55 @@ fn impossible_combinations_are_refused_with_their_field() {
         );
     }
 }
+
+#[test]
+fn a_kind_of_refusal_and_repeat_paths_compile_or_are_refused_with_their_field() {
+    let c = compile(
+        "  - mcp: x\n    tool: t\n    arguments: { request_id: r-1 }\n    negative: invalid_input\n    repeat: { times: 2, key: $.arguments.request_id, same_fields: [$.structuredContent.id] }\n    expect: {}\n",
+    );
+    let e = &mcp(&c).meta.expectations;
+    assert_eq!(
+        e.negative,
+        crate::model::accord::Negative::Kind(crate::model::accord::RefusalKind::InvalidInput)
+    );
+    let r = e.repeat.as_ref().expect("a repeat");
+    assert_eq!(r.key.as_deref(), Some("$.arguments.request_id"));
+    assert_eq!(r.same_fields, ["$.structuredContent.id"]);
+    let table: &[(&str, &[&str])] = &[
+        (
+            "  - mcp: x\n    tool: t\n    negative: unauthenticated\n    expect: {}\n",
+            &[
+                "interactions[0].negative",
+                "credential: none",
+                "NEGATIVE_KIND_CONFLICT",
+            ],
+        ),
+        (
+            "  - mcp: x\n    tool: t\n    credential: none\n    negative: cross_tenant\n    expect: {}\n",
+            &["interactions[0].negative", "unauthenticated"],
+        ),
+        (
+            "  - mcp: x\n    tool: t\n    negative: terminal_task\n    expect: {}\n",
+            &["A2A interactions only"],
+        ),
+        (
+            "  - mcp: x\n    tool: t\n    negative: sideways\n    expect: {}\n",
+            &["unknown kind of refusal `sideways`", "expired_credential"],
+        ),
+        (
+            "  - mcp: x\n    tool: t\n    arguments: { a: 1 }\n    repeat: { times: 2, key: $.arguments.b }\n    expect: {}\n",
+            &[
+                "interactions[0].repeat.key",
+                "selects nothing",
+                "$.name, $.arguments",
+            ],
+        ),
+        (
+            "  - mcp: x\n    tool: t\n    repeat: { times: 2, same_fields: ['$..x'] }\n    expect: {}\n",
+            &["same_fields[0]", "is not a path"],
+        ),
+    ];
+    for (text, needles) in table {
+        refused_with(&format!("{HEAD}{text}"), needles);
+    }
+}

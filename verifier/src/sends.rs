@@ -1,0 +1,126 @@
+//! Every send of one interaction (its `repeat`s) between observations:
+//! each answer judged, the counters judged after each send or once over
+//! all, the key a repeat keeps, and the fields that must not change.
+
+use accord_dsl::Interaction;
+use accord_dsl::model::accord::RepeatJudgement;
+use serde_json::Value;
+
+use crate::driver::{Driver, Exchange};
+use crate::error::VerifyError;
+use crate::finding::{Finding, Layer};
+use crate::observe::{Counters, judge_side_effects};
+use crate::replay::MAX_REPEAT;
+
+/// Sends every repeat, judging each answer and the counters (after each
+/// send, or once over all of them).
+pub(crate) async fn send_all(
+    driver: &dyn Driver,
+    interaction: &Interaction,
+    exchange: &Exchange<'_>,
+    approval: Option<&crate::approval::Resolved>,
+) -> Result<(Vec<Finding>, Vec<Finding>, Option<Counters>), VerifyError> {
+    let meta = interaction.meta();
+    let declared = meta.expectations.side_effects.as_ref();
+    let repeat = meta.expectations.repeat.as_ref();
+    let times = repeat.map_or(1, |r| r.times.max(1));
+    if times > MAX_REPEAT {
+        return Err(VerifyError::RepeatTooLarge {
+            interaction: meta.description.clone(),
+            times,
+            max: MAX_REPEAT,
+        });
+    }
+    let each_matches = repeat.is_none_or(|r| r.each_matches);
+    let per_send = repeat.is_some_and(|r| r.side_effects == RepeatJudgement::Each);
+    let mut before = exchange.observe().await?;
+    let first = before.clone();
+    let mut findings = Vec::new();
+    let mut warnings = Vec::new();
+    // counters a driver already judged (an MCP tool's annotations): the
+    // engine's own judgement of the same counter would repeat the fault
+    let mut judged_counters: Vec<String> = Vec::new();
+    // the approval owns its counter unless sideEffects names it
+    if let Some(a) = approval
+        && declared.is_none_or(|d| !d.contains_key(&a.counter))
+    {
+        judged_counters.push(a.counter.clone());
+    }
+    // a served request that had to be refused: its work moved the counters
+    let mut explained = false;
+    // one seed for the same request each time; with a key, one per send
+    let seed: u64 = rand::random();
+    let key = repeat.and_then(|r| r.key.as_deref());
+    let mut key_value: Option<Value> = None;
+    let mut answers = Vec::new();
+    for n in 0..times {
+        let fresh = (n == 0 || per_send).then_some(()).and(before.as_ref());
+        let this_send = Exchange {
+            observed: fresh,
+            generation: crate::driver::Generation {
+                seed: if key.is_some() {
+                    seed.wrapping_add(u64::from(n))
+                } else {
+                    seed
+                },
+                pin: key.zip(key_value.as_ref()),
+            },
+            ..*exchange
+        };
+        let mut sent = driver.send(interaction, &this_send).await?;
+        if let (0, Some(k)) = (n, key) {
+            key_value = crate::verdicts::key_of(sent.request.as_ref(), k);
+            if key_value.is_none() && times > 1 {
+                findings.push(crate::verdicts::key_missing(k));
+            }
+        }
+        answers.push(sent.answer.take());
+        let read_after = sent.after.take();
+        judged_counters.append(&mut sent.counters_judged);
+        explained |= sent.counters_explained;
+        if n == 0 || each_matches {
+            judged_counters.extend(
+                sent.findings
+                    .iter()
+                    .filter(|f| f.layer == Layer::Behavior)
+                    .map(|f| f.path.clone()),
+            );
+            warnings.append(&mut sent.warnings);
+            findings.extend(crate::verdicts::judge_send(meta, sent));
+        }
+        let last = n + 1 == times;
+        if let Some(b) = before.as_ref().filter(|_| per_send || last) {
+            let after = match read_after {
+                Some(read) => read,
+                None => exchange.observe().await?.unwrap_or_default(),
+            };
+            // the approval is judged over all sends; its counter once
+            if let (true, Some(a), Some(f)) = (last, approval, first.as_ref()) {
+                let found = crate::approval::judge(a, declared, f, &after);
+                if found.is_some() {
+                    judged_counters.push(a.counter.clone());
+                }
+                findings.extend(found);
+            }
+            let mut own = judge_side_effects(&meta.description, declared, b, &after)?;
+            own.retain(|f| !judged_counters.contains(&f.path) && !explained);
+            if times > 1 && !per_send {
+                own.iter_mut().for_each(|f| {
+                    crate::verdicts::idempotency(f, declared, times, key.zip(key_value.as_ref()))
+                });
+            }
+            findings.extend(own);
+            before = Some(after);
+        }
+    }
+    if let Some(r) = repeat.filter(|_| times > 1) {
+        let failed = !findings.is_empty();
+        findings.extend(crate::verdicts::same_fields(
+            &r.same_fields,
+            &answers,
+            failed,
+        ));
+    }
+    // the last reading: the counters as the sends left them
+    Ok((findings, warnings, before))
+}
