@@ -31,6 +31,22 @@ fn request(extra: Value) -> Value {
            "generators": {"body": {"$.message.parts[0].data.request_id": {"type": "Uuid"}}}})
 }
 
+/// A plan request whose `request_id` is the idempotency key and whose
+/// item title is generated anew for each retry.
+fn keyed_request() -> Value {
+    let mut r = request(json!({}));
+    r["generators"]["body"]["$.message.parts[0].data.items[0].title"] =
+        json!({"type": "RandomString", "size": 10});
+    r
+}
+
+/// `plan` with its steps matched by type (their titles are generated).
+fn any_titles(mut plan: Value) -> Value {
+    plan["artifact"]["parts"][0]["matchingRules"]["body"]["$.data.steps"] =
+        json!({"combine": "AND", "matchers": [{"match": "type", "min": 1}]});
+    plan
+}
+
 fn plan() -> Value {
     json!({"artifact": {"name": "work-plan", "parts": [{
         "data": {"plan_id": "plan-1", "status": "draft", "steps": [{"title": "rotate keys"}]},
@@ -74,6 +90,17 @@ fn contract() -> SourcedContract {
              "followUps": [{"operation": "SendMessage", "after": "TASK_STATE_INPUT_REQUIRED",
                  "request": {"message": {"role": "ROLE_USER", "parts": [{"text": "Friday"}]}},
                  "expect": {"state": "TASK_STATE_COMPLETED"}}],
+             "terminalState": "TASK_STATE_COMPLETED"},
+            {"type": "A2A/Task", "description": "a retried plan request makes one plan", "providerStates": users(),
+             "auth": alice, "sideEffects": {"records": 1},
+             "repeat": {"times": 2, "key": "$.message.parts[0].data.request_id",
+                        "sameFields": ["$.artifacts[0].parts[0].data.plan_id"]},
+             "request": keyed_request(), "steps": [any_titles(plan())], "terminalState": "TASK_STATE_COMPLETED"},
+            {"type": "A2A/Task", "description": "push stops once its config is deleted", "providerStates": users(),
+             "streaming": true, "auth": alice, "sideEffects": {"records": 1},
+             "request": request(json!({"work_ms": 800})),
+             "push": {"token": "push-token-2", "scheme": "Bearer", "expectStates": ["TASK_STATE_WORKING"]},
+             "followUps": [{"operation": "DeleteTaskPushNotificationConfig", "after": "TASK_STATE_WORKING", "expect": {}}],
              "terminalState": "TASK_STATE_COMPLETED"},
             {"type": "A2A/Task", "description": "no version header is refused", "providerStates": users(),
              "auth": alice, "a2aVersion": "",

@@ -71,6 +71,10 @@ pub mod codes {
     pub const OUTPUT_SCHEMA_VIOLATION: &str = "OUTPUT_SCHEMA_VIOLATION";
     /// An MCP 2026-07-28 result type the verifier does not follow.
     pub const RESULT_TYPE_UNSUPPORTED: &str = "RESULT_TYPE_UNSUPPORTED";
+    /// MCP 2026-07-28: a call answered with a task (tasks extension) that
+    /// ended without a result: still running when following it stopped
+    /// (without `completionWithinMs`), cancelled by the server, or lost.
+    pub const TASK_NOT_COMPLETED: &str = "TASK_NOT_COMPLETED";
     /// An expected error came back with another code, status or message.
     pub const ERROR_CODE_MISMATCH: &str = "ERROR_CODE_MISMATCH";
     /// The tool now requires an argument the consumer does not always send.
@@ -183,8 +187,10 @@ pub mod codes {
     /// A2A: an interface on plain HTTP off loopback.
     pub const INTERFACE_URL_NOT_HTTPS: &str = "INTERFACE_URL_NOT_HTTPS";
     /// A2A: an expected push notification did not arrive (or without its
-    /// credentials, or after its config was deleted).
+    /// credentials).
     pub const PUSH_NOT_DELIVERED: &str = "PUSH_NOT_DELIVERED";
+    /// A2A: a push notification arrived after its config was deleted.
+    pub const PUSH_AFTER_CONFIG_DELETED: &str = "PUSH_AFTER_CONFIG_DELETED";
 }
 
 /// One broken expectation.

@@ -12,6 +12,42 @@ use super::refusal::Served;
 use super::wire::{Answer, Outcome};
 use crate::finding::{Finding, Layer, codes};
 
+/// Whether the card declares `capability` (`capabilities.<name>: true`).
+pub(super) fn declares(card: &serde_json::Value, capability: &str) -> bool {
+    card["capabilities"][capability].as_bool() == Some(true)
+}
+
+/// `op` refused as unsupported (its capability's reason, or
+/// UNSUPPORTED_OPERATION) though the card declares what it needs:
+/// DECLARED_CAPABILITY_BROKEN.
+pub(super) fn broken(
+    card: &serde_json::Value,
+    op: A2aOperation,
+    answer: &Answer,
+    path: &str,
+) -> Option<Finding> {
+    let (cap, reason) = op.required_capability()?;
+    let Outcome::Error(e) = &answer.outcome else {
+        return None;
+    };
+    let unsupported = [reason, A2aErrorReason::UnsupportedOperation]
+        .iter()
+        .any(|r| e.reason.as_deref() == Some(r.as_str()));
+    (declares(card, cap) && unsupported).then(|| {
+        let detail = format!(
+            "the card declares {cap}, but {} was refused: {}",
+            op.as_str(),
+            e.message
+        );
+        Finding::new(
+            Layer::Protocol,
+            codes::DECLARED_CAPABILITY_BROKEN,
+            path,
+            detail,
+        )
+    })
+}
+
 impl Run<'_> {
     /// What a served follow-up that had to be refused is.
     pub(super) fn served_code(
@@ -62,7 +98,7 @@ impl Run<'_> {
 
     /// Whether the card declares a capability.
     pub fn declares(&self, capability: &str) -> bool {
-        self.card["capabilities"][capability].as_bool() == Some(true)
+        declares(self.card, capability)
     }
 
     /// A declared capability refused as unsupported.
@@ -72,26 +108,7 @@ impl Run<'_> {
         answer: &Answer,
         path: &str,
     ) -> Option<Finding> {
-        let (cap, reason) = op.required_capability()?;
-        let Outcome::Error(e) = &answer.outcome else {
-            return None;
-        };
-        let unsupported = [reason, A2aErrorReason::UnsupportedOperation]
-            .iter()
-            .any(|r| e.reason.as_deref() == Some(r.as_str()));
-        (self.declares(cap) && unsupported).then(|| {
-            let detail = format!(
-                "the card declares {cap}, but {} was refused: {}",
-                op.as_str(),
-                e.message
-            );
-            Finding::new(
-                Layer::Protocol,
-                codes::DECLARED_CAPABILITY_BROKEN,
-                path,
-                detail,
-            )
-        })
+        broken(self.card, op, answer, path)
     }
 
     /// A send refused as unsupported though the card declares what it

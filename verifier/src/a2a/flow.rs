@@ -84,6 +84,8 @@ pub(super) struct Run<'a> {
     pub receiver: Option<super::push::Receiver>,
     /// The registration that must fail was made.
     pub push_tried: bool,
+    /// When a follow-up's `DeleteTaskPushNotificationConfig` was acknowledged.
+    pub push_deleted: Option<std::time::Instant>,
     /// Which of `auth.probes` ran while the task ran (those with `after`).
     pub probed: Vec<bool>,
     /// The send was refused where it had to be served (already a finding).
@@ -116,6 +118,7 @@ impl<'a> Run<'a> {
             fatal: None,
             receiver: None,
             push_tried: false,
+            push_deleted: None,
             probed: vec![
                 false;
                 meta.expectations

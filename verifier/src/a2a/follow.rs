@@ -114,6 +114,12 @@ impl Run<'_> {
         {
             self.push_config = cfg.get("id").and_then(Value::as_str).map(str::to_owned);
         }
+        if f.operation == A2aOperation::DeleteTaskPushNotificationConfig
+            && self.push_deleted.is_none()
+        {
+            // from now on the receiver must hear nothing more
+            self.push_deleted = Some(std::time::Instant::now());
+        }
         self.expect(f, &answer, &own, &path);
         if f.operation == A2aOperation::CancelTask
             && self.task.cancel.is_none()

@@ -11,6 +11,7 @@ mod answer;
 mod cancel;
 mod capability;
 pub mod card;
+mod declared;
 mod drive;
 pub mod events;
 mod flow;
@@ -57,6 +58,8 @@ pub struct A2aDriver {
     used: Mutex<std::collections::BTreeSet<String>>,
     /// The interfaces whose version check was probed this run.
     version_probed: Mutex<std::collections::HashSet<String>>,
+    /// The interfaces whose declared capabilities were probed this run.
+    declared_probed: Mutex<std::collections::HashSet<String>>,
 }
 
 /// Where the card is and how to ask for it.

@@ -139,7 +139,7 @@ impl Driver for A2aDriver {
 
     fn derived_checks<'a>(
         &'a self,
-        _interaction: &'a Interaction,
+        interaction: &'a Interaction,
         exchange: &'a Exchange<'a>,
     ) -> BoxFuture<'a, Result<Sent, VerifyError>> {
         Box::pin(async move {
@@ -151,19 +151,22 @@ impl Driver for A2aDriver {
             else {
                 return Ok(Sent::default());
             };
-            if interface::speaks_v03(card) {
-                // a request without A2A-Version is a 0.3 request there
-                return Ok(Sent::default());
+            let mut findings = Vec::new();
+            // a request without A2A-Version is a 0.3 request where 0.3 is offered
+            if !interface::speaks_v03(card) && lock(&self.version_probed).insert(chosen.url.clone())
+            {
+                findings.extend(super::probe::version(&chosen, exchange).await);
             }
-            let first = lock(&self.version_probed).insert(chosen.url.clone());
-            if !first {
-                return Ok(Sent::default());
+            let created = lock(&self.created)
+                .get(&key(interaction))
+                .map(|c| c.task_id.clone());
+            if let Some(task_id) = created
+                && lock(&self.declared_probed).insert(chosen.url.clone())
+            {
+                findings.extend(super::declared::probe(&chosen, exchange, card, &task_id).await);
             }
             Ok(Sent {
-                findings: super::probe::version(&chosen, exchange)
-                    .await
-                    .into_iter()
-                    .collect(),
+                findings,
                 ..Sent::default()
             })
         })

@@ -8,6 +8,7 @@
 //! | --- | --- | --- |
 //! | `expectStates`, in order (repeats allowed: delivery is at least once) | a state missing, or out of order | PUSH_NOT_DELIVERED (protocol) |
 //! | every delivery with `Authorization: <scheme> <secret>` and `X-A2A-Notification-Token: <token>` | one without them | PUSH_NOT_DELIVERED (protocol) |
+//! | nothing after a follow-up `DeleteTaskPushNotificationConfig` was acknowledged (250 ms allowed for what was in flight) | a delivery later | PUSH_AFTER_CONFIG_DELETED (protocol) |
 //! | registering fails with `error` | another error, or served (UNDECLARED_CAPABILITY_ACCEPTED when the card does not declare `pushNotifications`) | ERROR_CODE_MISMATCH (protocol) |
 //!
 //! The receiver is a bounded HTTP/1.1 reader (a head of at most 16 KiB, a
@@ -35,6 +36,8 @@ pub struct Delivery {
     /// Header names lower case.
     pub headers: Vec<(String, String)>,
     pub body: Vec<u8>,
+    /// When it was read.
+    pub at: Instant,
 }
 
 impl Delivery {
@@ -70,6 +73,9 @@ impl Delivery {
 #[derive(Debug)]
 pub struct Receiver {
     pub url: String,
+    /// The id the config is registered with (the verifier's own, so that a
+    /// follow-up can delete it).
+    pub id: String,
     /// The credentials the agent must present with each delivery.
     pub secret: String,
     received: Arc<Mutex<Vec<Delivery>>>,
@@ -118,6 +124,7 @@ impl Receiver {
         });
         Ok(Receiver {
             url,
+            id: format!("accord-push-config-{:016x}", rand::random::<u64>()),
             secret: format!("accord-push-{:032x}", rand::random::<u128>()),
             received,
             task,
@@ -126,7 +133,7 @@ impl Receiver {
 
     /// The config registered with the send (A2A v1.0 `TaskPushNotificationConfig`).
     pub fn config(&self, push: &PushScenario) -> Value {
-        let mut config = json!({"url": self.url,
+        let mut config = json!({"id": self.id, "url": self.url,
             "authentication": {"scheme": push.scheme.as_deref().unwrap_or("Bearer"), "credentials": self.secret}});
         if let Some(t) = &push.token {
             config["token"] = json!(t);
@@ -197,7 +204,11 @@ async fn read_request(socket: &mut tokio::net::TcpStream) -> Option<Delivery> {
         body.extend_from_slice(&chunk[..n]);
     }
     body.truncate(length);
-    Some(Delivery { headers, body })
+    Some(Delivery {
+        headers,
+        body,
+        at: Instant::now(),
+    })
 }
 
 /// The first expected state that did not arrive in order, if any. Order
@@ -299,6 +310,8 @@ impl super::flow::Run<'_> {
                 let config = receiver.config(push);
                 let configuration = params.entry("configuration").or_insert_with(|| json!({}));
                 configuration["taskPushNotificationConfig"] = config;
+                // a follow-up that gets or deletes a config means this one
+                self.push_config = Some(receiver.id.clone());
                 self.receiver = Some(receiver);
             }
             Err(e) => {
@@ -369,7 +382,33 @@ impl super::flow::Run<'_> {
         self.out
             .findings
             .extend(judge(push, &receiver.secret, &got));
+        if let Some(deleted) = self.push_deleted {
+            self.out.findings.extend(after_delete(&got, deleted));
+        }
     }
+}
+
+/// How long after a config's deletion a delivery may still arrive: it was
+/// on its way before the agent had processed the delete.
+const IN_FLIGHT: Duration = Duration::from_millis(250);
+
+/// Deliveries that arrived after the config was deleted (its
+/// acknowledgement, plus what may have been in flight):
+/// PUSH_AFTER_CONFIG_DELETED.
+pub fn after_delete(got: &[Delivery], deleted: Instant) -> Option<Finding> {
+    let late: Vec<&Delivery> = got.iter().filter(|d| d.at > deleted + IN_FLIGHT).collect();
+    let first = late.first()?;
+    let state = first.state().map_or("a notification", TaskState::as_str);
+    let detail = format!(
+        "{} notification(s) arrived after DeleteTaskPushNotificationConfig was acknowledged (the first: {state})",
+        late.len()
+    );
+    Some(Finding::new(
+        Layer::Protocol,
+        codes::PUSH_AFTER_CONFIG_DELETED,
+        "push",
+        detail,
+    ))
 }
 
 #[cfg(test)]

@@ -289,6 +289,10 @@ fn each_fault_is_caught_with_exactly_its_reason_code() {
             A2aFault::IdempotencyByContent,
             ("behavior", "IDEMPOTENCY_VIOLATION"),
         ),
+        (
+            A2aFault::PushBroken,
+            ("protocol", "DECLARED_CAPABILITY_BROKEN"),
+        ),
     ];
     let mut wrong = Vec::new();
     for (fault, expected) in cases {

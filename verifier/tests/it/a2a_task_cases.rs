@@ -328,3 +328,27 @@ fn every_binding_replays_each_interaction_once_per_binding_into_one_result() {
         describe(&report)
     );
 }
+
+#[test]
+fn nothing_may_be_pushed_after_the_config_was_deleted() {
+    let deleted = json!({"type": "A2A/Task", "description": "push until the config is deleted",
+        "providerStates": users(), "auth": alice(), "streaming": true, "sideEffects": {"records": 1},
+        "request": plan_request(json!({"work_ms": 800})),
+        "push": {"token": "push-token-2", "scheme": "Bearer", "expectStates": ["TASK_STATE_WORKING"]},
+        "followUps": [{"operation": "DeleteTaskPushNotificationConfig", "after": "TASK_STATE_WORKING", "expect": {}}],
+        "terminalState": "TASK_STATE_COMPLETED"});
+    let doc = doc_of(json!([deleted]));
+    for binding in [A2aBinding::JsonRpc, A2aBinding::HttpJson] {
+        let agent = A2aAgent::start().expect("the agent starts");
+        let report = run_on(&agent, binding, sourced(&doc));
+        assert!(report.passed(), "{binding:?}: {}", describe(&report));
+        agent.set_fault(Some(A2aFault::PushAfterDelete));
+        let report = run_on(&agent, binding, sourced(&doc));
+        assert_eq!(
+            codes(&report),
+            BTreeSet::from([("protocol", "PUSH_AFTER_CONFIG_DELETED")]),
+            "{binding:?}: {}",
+            describe(&report)
+        );
+    }
+}

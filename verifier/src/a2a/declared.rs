@@ -1,0 +1,53 @@
+//! Once per interface and run, after an interaction that created a task:
+//! what the card declares must work, even where the contract does not use
+//! it (a consumer reads the card to decide what to call).
+//!
+//! | the card declares | probe (side-effect free) | refused as unsupported | finding |
+//! | --- | --- | --- | --- |
+//! | `pushNotifications: true` | `ListTaskPushNotificationConfigs` of the created task, as its creator | PUSH_NOTIFICATION_NOT_SUPPORTED or UNSUPPORTED_OPERATION | DECLARED_CAPABILITY_BROKEN (protocol) |
+//!
+//! Any other answer (served, or another error such as TASK_NOT_FOUND) is
+//! not judged here. Streaming is judged where the contract streams (a
+//! terminal task cannot show it works); an undeclared capability where the
+//! contract relies on it (its own sends and follow-ups).
+
+use accord_dsl::model::accord::A2aOperation;
+use serde_json::{Map, Value, json};
+
+use super::capability::{broken, declares};
+
+use super::wire::{Client, Interface};
+use crate::driver::Exchange;
+use crate::finding::Finding;
+
+/// The probes of what `card` declares, on `interface`, with `task_id`
+/// (a task the interaction created, as its creator).
+pub async fn probe(
+    interface: &Interface,
+    exchange: &Exchange<'_>,
+    card: &Value,
+    task_id: &str,
+) -> Vec<Finding> {
+    let client = Client {
+        transport: exchange.transport,
+        interface,
+        authorization: exchange.authorization,
+        custom_headers: exchange.custom_headers,
+        version: "1.0",
+    };
+    let mut out = Vec::new();
+    if declares(card, "pushNotifications") {
+        let op = A2aOperation::ListTaskPushNotificationConfigs;
+        let mut params = Map::new();
+        params.insert("taskId".into(), json!(task_id));
+        if let Ok(answer) = client.call(op, params).await {
+            out.extend(broken(
+                card,
+                op,
+                &answer,
+                "agentCard.capabilities.pushNotifications",
+            ));
+        }
+    }
+    out
+}
