@@ -108,10 +108,11 @@ pub struct VerifyArgs {
     /// (default: `{provider base URL}/.well-known/agent-card.json`).
     #[arg(long)]
     agent_card_url: Option<String>,
-    /// The card's interface `A2A/Task` interactions are replayed on: `auto` takes the first
-    /// binding the contract's `agentCard.interfaces` relies on, else the card's first; `all`
-    /// replays each A2A interaction over every binding the card offers (JSON-RPC, HTTP+JSON)
-    /// and reports one result per interaction, each finding naming its binding.
+    /// The card's interface `A2A/Task` interactions are replayed on: `auto` takes the binding
+    /// the contract's `agentCard.interfaces` relies on (both, if it names both), else the
+    /// card's first; `all` replays each A2A interaction over every binding the card offers
+    /// (JSON-RPC, HTTP+JSON) and reports one result per interaction, each finding naming its
+    /// binding.
     #[arg(long, value_enum, default_value = "auto")]
     a2a_binding: super::verify_parse::A2aBindingArg,
     /// The HTTP statuses A2A errors must have on HTTP+JSON: `1.0.1` (the SDKs), `1.0.0` (the

@@ -1,28 +1,65 @@
-//! `--a2a-binding all`: every `A2A/Task` interaction is replayed once over
-//! each binding the verifier speaks (JSON-RPC, then HTTP+JSON), as two
-//! runs whose results are merged into one per interaction — a finding
-//! says which binding it was seen on. The second run replays only the A2A
-//! interactions. A binding the Agent Card does not offer is left out (its
-//! only finding would be UNSUPPORTED_PROTOCOL_BINDING); the card offering
-//! neither is reported by the first run.
+//! Replaying `A2A/Task` interactions over more than one binding: with
+//! `--a2a-binding all` every A2A interaction, and by default (`auto`) those
+//! of a contract whose `agentCard.interfaces` rely on both JSON-RPC and
+//! HTTP+JSON, are replayed once per binding — as two runs (JSON-RPC, then
+//! HTTP+JSON with only those contracts' A2A interactions) over the
+//! contracts loaded once, merged into one result per interaction; a
+//! finding says which binding it was seen on. A binding the Agent Card
+//! does not offer is left out under `all` (its only finding would be
+//! UNSUPPORTED_PROTOCOL_BINDING); the card offering neither is reported by
+//! the first run.
 
 use accord_dsl::Interaction;
 
-use crate::config::{A2aBinding, VerifyConfig};
+use crate::a2a::wire::Binding;
+use crate::config::{A2aBinding, ContractSource, SourcedContract, VerifyConfig};
+use crate::error::VerifyError;
 use crate::finding::{Finding, codes};
 use crate::report::{Outcome, VerificationReport};
 
-/// The two runs of `--a2a-binding all`; `None` for any other choice.
-pub(crate) fn passes(config: &VerifyConfig) -> Option<(VerifyConfig, VerifyConfig)> {
-    if config.a2a_binding != A2aBinding::All {
-        return None;
-    }
+/// The runs to make instead of `config`'s: `None` for one ordinary run.
+pub(crate) fn passes(config: &VerifyConfig) -> Result<Option<Vec<VerifyConfig>>, VerifyError> {
+    let all = match config.a2a_binding {
+        A2aBinding::All => true,
+        A2aBinding::Auto => false,
+        A2aBinding::JsonRpc | A2aBinding::HttpJson => return Ok(None),
+    };
+    let loaded = crate::load::load(&config.source, &config.provider)?;
+    let twice: Vec<SourcedContract> = loaded
+        .iter()
+        .filter(|c| has_a2a(c) && (all || relies_on_both(c)))
+        .cloned()
+        .collect();
     let mut first = config.clone();
+    first.source = ContractSource::Loaded(loaded);
+    if twice.is_empty() {
+        return Ok(Some(vec![first]));
+    }
     first.a2a_binding = A2aBinding::JsonRpc;
     let mut second = config.clone();
+    second.source = ContractSource::Loaded(twice);
     second.a2a_binding = A2aBinding::HttpJson;
     second.filter.a2a_only = true;
-    Some((first, second))
+    Ok(Some(vec![first, second]))
+}
+
+fn has_a2a(c: &SourcedContract) -> bool {
+    c.contract
+        .interactions
+        .iter()
+        .any(|i| matches!(i, Interaction::A2aTask(_)))
+}
+
+/// The contract's `agentCard.interfaces` name both bindings.
+fn relies_on_both(c: &SourcedContract) -> bool {
+    let relied: Vec<Binding> = c
+        .contract
+        .agent_card
+        .iter()
+        .flat_map(|a| &a.interfaces)
+        .filter_map(|i| Binding::of(&i.protocol_binding))
+        .collect();
+    relied.contains(&Binding::JsonRpc) && relied.contains(&Binding::HttpJson)
 }
 
 /// True when the interaction is replayed by a run with `a2a_only`.
@@ -40,10 +77,13 @@ pub(crate) fn merge(
     mut first: VerificationReport,
     second: VerificationReport,
 ) -> VerificationReport {
-    for (mine, theirs) in first.contracts.iter_mut().zip(second.contracts) {
-        if (&mine.consumer, &mine.source) != (&theirs.consumer, &theirs.source) {
+    for theirs in second.contracts {
+        let same = |c: &&mut crate::report::ContractResult| {
+            (&c.consumer, &c.source) == (&theirs.consumer, &theirs.source)
+        };
+        let Some(mine) = first.contracts.iter_mut().find(same) else {
             continue;
-        }
+        };
         for other in theirs.interactions {
             let not_offered = matches!(other.findings.as_slice(),
                 [only] if only.reason_code == codes::UNSUPPORTED_PROTOCOL_BINDING);

@@ -245,8 +245,9 @@ pub enum UnknownTool {
 /// Which of the card's interfaces `A2A/Task` interactions are replayed on.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum A2aBinding {
-    /// The first interface of a binding the contract's `agentCard.interfaces`
-    /// relies on, else the card's first interface the verifier speaks.
+    /// The binding the contract's `agentCard.interfaces` relies on (both,
+    /// replayed as with `All`, when it names both), else the card's first
+    /// interface the verifier speaks.
     #[default]
     Auto,
     /// The card's JSON-RPC interface.

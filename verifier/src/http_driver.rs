@@ -183,14 +183,7 @@ fn judge(expected: &HttpResponse, received: &Received) -> Sent {
         total: Some(received.total),
         served_unexpectedly: !(200..300).contains(&expected.status)
             && (200..300).contains(&received.status),
-        checks: Vec::new(),
-        after: None,
-        temporal_measured: false,
-        counters_judged: Vec::new(),
-        counters_explained: false,
-        refused_because: None,
-        request: None,
-        answer: None,
+        ..Sent::default()
     }
 }
 

@@ -104,14 +104,7 @@ fn judge(expected: Option<&Message>, received: &Received) -> Sent {
         ack: Some(received.ack),
         total: Some(received.total),
         served_unexpectedly: false,
-        checks: Vec::new(),
-        after: None,
-        temporal_measured: false,
-        counters_judged: Vec::new(),
-        counters_explained: false,
-        refused_because: None,
-        request: None,
-        answer: None,
+        ..Sent::default()
     };
     if !(200..300).contains(&received.status) {
         let detail = format!("the message endpoint answered status {}", received.status);

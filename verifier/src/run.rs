@@ -59,11 +59,24 @@ pub fn verify_on_threads(
     drivers: Vec<Arc<dyn Driver>>,
     progress: Option<Arc<dyn Progress>>,
 ) -> Result<VerificationReport, VerifyError> {
-    if let Some((first, second)) = crate::bindings::passes(config) {
-        let one = verify_on_threads(&first, drivers.clone(), progress.clone())?;
-        let two = verify_on_threads(&second, drivers, progress)?;
-        return Ok(crate::bindings::merge(one, two));
+    let runs = crate::bindings::passes(config)?;
+    if let Some((first, rest)) = runs.as_deref().and_then(<[VerifyConfig]>::split_first) {
+        let mut merged = verify_planned(first, drivers.clone(), progress.clone())?;
+        for run in rest {
+            let report = verify_planned(run, drivers.clone(), progress.clone())?;
+            merged = crate::bindings::merge(merged, report);
+        }
+        return Ok(merged);
     }
+    verify_planned(config, drivers, progress)
+}
+
+/// [`verify_on_threads`] of one run.
+fn verify_planned(
+    config: &VerifyConfig,
+    drivers: Vec<Arc<dyn Driver>>,
+    progress: Option<Arc<dyn Progress>>,
+) -> Result<VerificationReport, VerifyError> {
     let plan = Arc::new(Plan::new(config, progress.as_deref())?);
     let cores = std::thread::available_parallelism().map_or(1, usize::from);
     let threads = config.jobs.max(1).min(cores).min(plan.chains().max(1));
@@ -106,11 +119,24 @@ pub async fn verify(
     drivers: Vec<Arc<dyn Driver>>,
     progress: Option<Arc<dyn Progress>>,
 ) -> Result<VerificationReport, VerifyError> {
-    if let Some((first, second)) = crate::bindings::passes(config) {
-        let one = Box::pin(verify(&first, drivers.clone(), progress.clone())).await?;
-        let two = Box::pin(verify(&second, drivers, progress)).await?;
-        return Ok(crate::bindings::merge(one, two));
+    let runs = crate::bindings::passes(config)?;
+    if let Some((first, rest)) = runs.as_deref().and_then(<[VerifyConfig]>::split_first) {
+        let mut merged = verify_one(first, drivers.clone(), progress.clone()).await?;
+        for run in rest {
+            let report = verify_one(run, drivers.clone(), progress.clone()).await?;
+            merged = crate::bindings::merge(merged, report);
+        }
+        return Ok(merged);
     }
+    verify_one(config, drivers, progress).await
+}
+
+/// [`verify`] of one run.
+async fn verify_one(
+    config: &VerifyConfig,
+    drivers: Vec<Arc<dyn Driver>>,
+    progress: Option<Arc<dyn Progress>>,
+) -> Result<VerificationReport, VerifyError> {
     let plan = Arc::new(Plan::new(config, progress.as_deref())?);
     let observe_lock = Arc::new(tokio::sync::Mutex::new(()));
     let cx = Arc::new(Context::new(config, drivers, observe_lock)?);

@@ -5,6 +5,7 @@
 //! | the card declares | probe (side-effect free) | refused as unsupported | finding |
 //! | --- | --- | --- | --- |
 //! | `pushNotifications: true` | `ListTaskPushNotificationConfigs` of the created task, as its creator | PUSH_NOTIFICATION_NOT_SUPPORTED or UNSUPPORTED_OPERATION | DECLARED_CAPABILITY_BROKEN (protocol) |
+//! | `extendedAgentCard: true` | `GetExtendedAgentCard`, with the interaction's credential | UNSUPPORTED_OPERATION (EXTENDED_AGENT_CARD_NOT_CONFIGURED is the spec's own answer for a card not set up yet, not judged) | DECLARED_CAPABILITY_BROKEN (protocol) |
 //!
 //! Any other answer (served, or another error such as TASK_NOT_FOUND) is
 //! not judged here. Streaming is judged where the contract streams (a
@@ -46,6 +47,17 @@ pub async fn probe(
                 op,
                 &answer,
                 "agentCard.capabilities.pushNotifications",
+            ));
+        }
+    }
+    if declares(card, "extendedAgentCard") {
+        let op = A2aOperation::GetExtendedAgentCard;
+        if let Ok(answer) = client.call(op, Map::new()).await {
+            out.extend(broken(
+                card,
+                op,
+                &answer,
+                "agentCard.capabilities.extendedAgentCard",
             ));
         }
     }

@@ -13,20 +13,20 @@ use serde_json::{Map, Value, json};
 
 use super::claims::FirstCall;
 use super::enums::judge_enums;
-use super::judge::judge;
 use super::resend::{Answer, call_params_with};
+use super::sent::sent;
 use super::wire::{Endpoint, Era, Reply, Session};
 use crate::canary::Canaries;
-use crate::config::{Token, UnknownTool};
+use crate::config::Token;
 use crate::driver::{Authorization, Exchange, Sent};
-use crate::finding::{Finding, Layer, codes};
+use crate::finding::{Layer, codes};
 use crate::transport::{CutOff, Transport};
 
 /// Most `tools/list` pages read for one profile.
 const MAX_PAGES: usize = 100;
 
 /// A profile's tools, or why they could not be listed.
-type Listing = Result<Vec<Value>, String>;
+pub(super) type Listing = Result<Vec<Value>, String>;
 
 /// An open legacy session and what it takes to close it.
 #[derive(Clone)]
@@ -176,6 +176,7 @@ impl McpDriver {
         &self,
         call: &McpToolCall,
         negative: bool,
+        completion_within_ms: Option<u64>,
         era: Era,
         exchange: &Exchange<'_>,
     ) -> Result<(Sent, Reply), CutOff> {
@@ -226,8 +227,11 @@ impl McpDriver {
             (Some(_), None) => exchange.observe().await.ok().flatten(),
             (None, _) => None,
         };
-        // in the profile's session; an expired one is reopened once
-        let reply = self.call_tool(&endpoint, era, params.clone()).await?;
+        // in the profile's session; an expired one is reopened once; a task
+        // is followed for the interaction's completionWithinMs
+        let reply = self
+            .call_tool_within(&endpoint, era, params.clone(), completion_within_ms)
+            .await?;
         let mut judged = sent(
             call,
             era,
@@ -313,80 +317,4 @@ pub(super) fn profile_key(endpoint: &Endpoint<'_>, era: Era) -> String {
 /// The call expects a successful result.
 pub(super) fn expects_success(call: &McpToolCall) -> bool {
     call.error.is_none() && call.result.as_ref().is_some_and(|r| !r.is_error)
-}
-
-/// The unknown-tool warning, graded by `--mcp-unknown-tool`: `spec` fails
-/// the SDKs' answer and accepts the spec's, `sdk` accepts the SDKs'.
-fn grade_unknown_tool(judged: &mut super::judge::Judged, mode: UnknownTool) {
-    use super::judge::UnknownToolAnswer as A;
-    let Some(answer) = judged.unknown_tool else {
-        return;
-    };
-    let warning = judged.warnings.pop();
-    match (mode, answer) {
-        (UnknownTool::Spec, A::Sdk) => judged.findings.extend(warning),
-        (UnknownTool::Spec, A::Spec) | (UnknownTool::Sdk, A::Sdk) => {}
-        _ => judged.warnings.extend(warning),
-    }
-}
-
-/// The judged reply as the engine's `Sent`.
-fn sent(
-    call: &McpToolCall,
-    era: Era,
-    reply: &Reply,
-    listing: Option<&Listing>,
-    negative: bool,
-    unknown_tool: UnknownTool,
-) -> Sent {
-    let tool = listing
-        .and_then(|l| l.as_ref().ok())
-        .and_then(|tools| tools.iter().find(|t| t["name"] == json!(call.tool)));
-    let mut judged = judge(call, era, reply, tool, negative);
-    grade_unknown_tool(&mut judged, unknown_tool);
-    match listing {
-        // the call's other findings follow from the missing tool; a call
-        // that expects a refusal may well meet an unlisted tool
-        Some(Ok(_)) if tool.is_none() && expects_success(call) && !negative => {
-            judged.findings = vec![Finding::new(
-                Layer::Declaration,
-                codes::TOOL_MISSING,
-                "tool",
-                format!("tools/list does not list `{}`", call.tool),
-            )];
-        }
-        Some(Err(why)) => {
-            let detail = format!(
-                "the tool list could not be read, so the outputSchema and annotations were not checked: {why}"
-            );
-            let f = Finding::new(
-                Layer::Declaration,
-                codes::EXPECTATION_UNCHECKED,
-                "tool",
-                detail,
-            );
-            // a refused caller may not list the tools either
-            if negative {
-                judged.warnings.push(f);
-            } else {
-                judged.findings.push(f);
-            }
-        }
-        _ => {}
-    }
-    Sent {
-        findings: judged.findings,
-        warnings: judged.warnings,
-        ack: Some(reply.ack),
-        total: Some(reply.total),
-        served_unexpectedly: judged.served && call.error.is_none(),
-        checks: Vec::new(),
-        after: None,
-        temporal_measured: false,
-        counters_judged: Vec::new(),
-        counters_explained: false,
-        refused_because: None,
-        request: None,
-        answer: None,
-    }
 }

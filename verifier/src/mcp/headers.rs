@@ -54,7 +54,7 @@ impl McpDriver {
 /// A `tools/list` request under the headers of a `tools/call`.
 async fn misrouted(endpoint: &Endpoint<'_>, id: u64) -> Result<Reply, CutOff> {
     let message = json!({"jsonrpc": "2.0", "id": id, "method": "tools/list",
-        "params": {"_meta": modern_meta()}});
+        "params": {"_meta": modern_meta("tools/list")}});
     let builder = endpoint
         .transport
         .client()
@@ -119,6 +119,7 @@ mod tests {
             ack: Duration::ZERO,
             total: Duration::ZERO,
             body: Vec::new(),
+            task: None,
         }
     }
 

@@ -12,7 +12,8 @@
 //! | `contentMatchesStructured` | no text block carries the same JSON | STRUCTURED_CONTENT_DISAGREES (schema) |
 //! | any success, the tool declares `outputSchema` | no `structuredContent`, or one the schema refuses | OUTPUT_SCHEMA_VIOLATION (schema) |
 //! | a success with the consumer's `schema` | a `structuredContent` it refuses (where the outputSchema did not already) | RESPONSE_MISMATCH (schema) |
-//! | 2026-07-28 | `resultType` other than `complete` | RESULT_TYPE_UNSUPPORTED (protocol) |
+//! | 2026-07-28 | `resultType` other than `complete` (a task is followed first: `follow.rs`) | RESULT_TYPE_UNSUPPORTED (protocol) |
+//! | 2026-07-28 | a task that did not end with a result or error (`task.rs`) | its one finding: COMPLETION_LATE (temporal), TASK_NOT_COMPLETED, RESULT_TYPE_UNSUPPORTED or MALFORMED_RESPONSE (protocol) |
 //! | a protocol error | one with another code, status or message | ERROR_CODE_MISMATCH (protocol) |
 //! | a protocol error -32602 | `isError: true` (what the Python and TypeScript SDKs answer for an unknown tool) | ERROR_CODE_MISMATCH as a warning |
 //! | a protocol error | another tool result | ERROR_CODE_MISMATCH, or ERROR_DISGUISED_AS_SUCCESS for `isError: false` |
@@ -67,6 +68,12 @@ pub fn judge(
     negative: bool,
 ) -> Judged {
     let mut out = Judged::default();
+    // a task followed to its end carries the call's result or error; one
+    // that did not end has nothing else to judge
+    if let Some(f) = reply.task.as_ref().and_then(|t| t.finding()) {
+        out.findings.push(f);
+        return out;
+    }
     let outcome = match &reply.outcome {
         Ok(outcome) => outcome,
         Err(why) => {
@@ -218,7 +225,7 @@ fn judge_result(
             .filter(|k| *k != "complete")
     {
         let detail = format!(
-            "resultType `{kind}`: only complete results are verified (input_required rounds and the tasks extension are not)"
+            "resultType `{kind}`: only complete results and tasks of the tasks extension are verified (input_required rounds are not)"
         );
         out.fail(
             Layer::Protocol,

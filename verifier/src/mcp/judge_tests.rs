@@ -25,6 +25,7 @@ fn reply(status: u16, outcome: Result<Value, RpcError>) -> Reply {
         ack: Duration::ZERO,
         total: Duration::ZERO,
         body: Vec::new(),
+        task: None,
     }
 }
 

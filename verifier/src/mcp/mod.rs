@@ -8,6 +8,7 @@ pub mod diff;
 mod digest;
 pub mod driver;
 mod enums;
+mod follow;
 mod headers;
 pub mod hints;
 pub mod judge;
@@ -15,7 +16,9 @@ mod plug;
 mod probe;
 mod resend;
 pub(crate) mod schemas;
+mod sent;
 pub mod surface;
+pub mod task;
 mod variants;
 pub mod wire;
 

@@ -46,19 +46,23 @@ impl Driver for McpDriver {
             let negative = mcp.meta.expectations.refusal_expected();
             // the expected result gets the state values the arguments get
             let (call, unchecked) = crate::expected::mcp_call(&mcp.call, exchange.state_values);
-            Ok(match self.replay(&call, negative, era, exchange).await {
-                Ok((mut sent, reply)) => {
-                    sent.findings.extend(unchecked);
-                    let top = mcp.meta.expectations.retryable;
-                    sent.findings.extend(retry_finding(&mcp.call, top, &reply));
-                    sent.warnings.extend(retry_unchecked(&mcp.call, top));
-                    sent
-                }
-                Err(cut) => Sent {
-                    findings: vec![cut.finding("response")],
-                    ..Sent::default()
+            let temporal = mcp.meta.expectations.temporal.as_ref();
+            let within = temporal.and_then(|t| t.completion_within_ms);
+            Ok(
+                match self.replay(&call, negative, within, era, exchange).await {
+                    Ok((mut sent, reply)) => {
+                        sent.findings.extend(unchecked);
+                        let top = mcp.meta.expectations.retryable;
+                        sent.findings.extend(retry_finding(&mcp.call, top, &reply));
+                        sent.warnings.extend(retry_unchecked(&mcp.call, top));
+                        sent
+                    }
+                    Err(cut) => Sent {
+                        findings: vec![cut.finding("response")],
+                        ..Sent::default()
+                    },
                 },
-            })
+            )
         })
     }
 

@@ -3,12 +3,15 @@
 //! invalid variant): sent in the profile's session, and classified by what
 //! a caller can tell apart.
 
+use std::time::Instant;
+
 use accord_dsl::model::accord::McpToolCall;
 use serde_json::{Map, Value, json};
 
 use accord_dsl::generators::{GeneratorContext, GeneratorMode, apply_to_json};
 
 use super::driver::{McpDriver, expects_success, lock, profile_key};
+use super::task::{Bound, is_task};
 use super::variants::{Verdict, judge_variant, variants};
 use super::wire::{Endpoint, Era, Reply};
 use crate::driver::{Exchange, Generation, Sent};
@@ -17,12 +20,25 @@ use crate::transport::CutOff;
 impl McpDriver {
     /// Sends `tools/call` with `params` as the endpoint's credential (in
     /// its legacy session, opened if needed; reopened once when it
-    /// expired). A refused `initialize` is the answer.
+    /// expired). A refused `initialize` is the answer. A task is followed
+    /// to its end, for ten request timeouts at most.
     pub(super) async fn call_tool(
         &self,
         endpoint: &Endpoint<'_>,
         era: Era,
         params: Map<String, Value>,
+    ) -> Result<Reply, CutOff> {
+        self.call_tool_within(endpoint, era, params, None).await
+    }
+
+    /// [`McpDriver::call_tool`], a task followed for `completionWithinMs`
+    /// when set.
+    pub(super) async fn call_tool_within(
+        &self,
+        endpoint: &Endpoint<'_>,
+        era: Era,
+        params: Map<String, Value>,
+        completion_within_ms: Option<u64>,
     ) -> Result<Reply, CutOff> {
         let key = profile_key(endpoint, era);
         let mut fresh = false;
@@ -34,6 +50,7 @@ impl McpDriver {
                 },
                 Era::Modern => None,
             };
+            let started = Instant::now();
             let reply = endpoint
                 .call(
                     era,
@@ -43,6 +60,12 @@ impl McpDriver {
                     params.clone(),
                 )
                 .await?;
+            // only a request that declares the tasks extension gets a task
+            if era == Era::Modern && matches!(&reply.outcome, Ok(Ok(r)) if is_task(r)) {
+                let timeout = endpoint.transport.limits().request_timeout;
+                let bound = Bound::of(completion_within_ms, timeout);
+                return self.follow(endpoint, reply, started, bound).await;
+            }
             if fresh || session.is_none() || reply.status != 404 {
                 return Ok(reply);
             }
@@ -164,6 +187,9 @@ pub(super) enum Answer {
 
 impl Answer {
     pub(super) fn of(reply: &Reply) -> Answer {
+        if let Some(f) = reply.task.as_ref().and_then(|t| t.finding()) {
+            return Answer::Broken(f.detail);
+        }
         match &reply.outcome {
             Ok(Ok(result)) if result.get("isError").and_then(Value::as_bool) == Some(true) => {
                 Answer::ToolError(texts(result))

@@ -3,8 +3,9 @@
 //! status, headers, framing (JSON or SSE) and the JSON-RPC result or error.
 //!
 //! - 2026-07-28 (modern): every request carries `MCP-Protocol-Version`,
-//!   `Mcp-Method` (and `Mcp-Name` for `tools/call`), and the `_meta`
-//!   envelope with the protocol version and client capabilities.
+//!   `Mcp-Method` (and `Mcp-Name` for `tools/call`, the task id for
+//!   `tasks/*`), and the `_meta` envelope with the protocol version and
+//!   client capabilities (the tasks extension on `tools/call` and `tasks/*`).
 //! - 2025-11-25 / 2025-06-18 (legacy): `initialize` →
 //!   `notifications/initialized`, then the session id and the negotiated
 //!   version on every request; `DELETE` ends the session.
@@ -69,6 +70,9 @@ pub struct Reply {
     pub total: Duration,
     /// The raw body, for checks that look at everything the server said.
     pub body: Vec<u8>,
+    /// A call answered with a task, followed (`follow.rs`): the outcome is
+    /// then the task's result or error, the body every answer's.
+    pub task: Option<super::task::Followed>,
 }
 
 impl Reply {
@@ -90,11 +94,11 @@ pub struct Endpoint<'a> {
 /// The client's name in `clientInfo`.
 const CLIENT_INFO: (&str, &str) = ("accord-verifier", env!("CARGO_PKG_VERSION"));
 
-/// The `_meta` envelope of a 2026-07-28 request.
-pub fn modern_meta() -> Value {
+/// The `_meta` envelope of a 2026-07-28 request of `method`.
+pub fn modern_meta(method: &str) -> Value {
     json!({
         "io.modelcontextprotocol/protocolVersion": Era::Modern.version(),
-        "io.modelcontextprotocol/clientCapabilities": {},
+        "io.modelcontextprotocol/clientCapabilities": super::task::client_capabilities(method),
         "io.modelcontextprotocol/clientInfo": {"name": CLIENT_INFO.0, "version": CLIENT_INFO.1},
     })
 }
@@ -119,7 +123,7 @@ impl Endpoint<'_> {
         mut params: Map<String, Value>,
     ) -> Result<Reply, CutOff> {
         if era == Era::Modern {
-            params.insert("_meta".into(), modern_meta());
+            params.insert("_meta".into(), modern_meta(method));
         }
         let mut message = json!({"jsonrpc": "2.0", "method": method, "params": params});
         if let Some(id) = id {
@@ -136,10 +140,7 @@ impl Endpoint<'_> {
                 builder = builder
                     .header("mcp-protocol-version", era.version())
                     .header("mcp-method", method);
-                let name = message["params"]["name"]
-                    .as_str()
-                    .or(message["params"]["uri"].as_str());
-                if let Some(name) = name.filter(|_| names_a_target(method)) {
+                if let Some(name) = named_by(method).and_then(|k| message["params"][k].as_str()) {
                     builder = builder.header("mcp-name", name);
                 }
             }
@@ -222,9 +223,14 @@ impl Endpoint<'_> {
     }
 }
 
-/// Methods whose `Mcp-Name` header carries `params.name` or `params.uri`.
-fn names_a_target(method: &str) -> bool {
-    matches!(method, "tools/call" | "prompts/get" | "resources/read")
+/// The param whose value a request's `Mcp-Name` header carries.
+fn named_by(method: &str) -> Option<&'static str> {
+    match method {
+        "tools/call" | "prompts/get" => Some("name"),
+        "resources/read" => Some("uri"),
+        m if m.starts_with("tasks/") => Some("taskId"),
+        _ => None,
+    }
 }
 
 fn empty_reply() -> Reply {
@@ -236,6 +242,7 @@ fn empty_reply() -> Reply {
         ack: Duration::ZERO,
         total: Duration::ZERO,
         body: Vec::new(),
+        task: None,
     }
 }
 
@@ -274,6 +281,7 @@ pub(super) async fn reply(received: Received, id: Option<u64>) -> Reply {
         ack: received.ack,
         total: received.total,
         body: received.body,
+        task: None,
     }
 }
 
