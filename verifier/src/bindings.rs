@@ -67,6 +67,12 @@ pub(crate) fn replayed(a2a_only: bool, interaction: &Interaction) -> bool {
     !a2a_only || matches!(interaction, Interaction::A2aTask(_))
 }
 
+/// The run's only finding is that the card offers no interface of its
+/// binding.
+fn only_unsupported(findings: &[Finding]) -> bool {
+    matches!(findings, [only] if only.reason_code == codes::UNSUPPORTED_PROTOCOL_BINDING)
+}
+
 fn tagged(mut f: Finding, binding: &str) -> Finding {
     f.detail = format!("[{binding}] {}", f.detail);
     f
@@ -85,8 +91,7 @@ pub(crate) fn merge(
             continue;
         };
         for other in theirs.interactions {
-            let not_offered = matches!(other.findings.as_slice(),
-                [only] if only.reason_code == codes::UNSUPPORTED_PROTOCOL_BINDING);
+            let not_offered = only_unsupported(&other.findings);
             let Some(one) = mine
                 .interactions
                 .iter_mut()
@@ -97,7 +102,12 @@ pub(crate) fn merge(
             if not_offered || one.interaction_type != other.interaction_type {
                 continue;
             }
-            one.findings = std::mem::take(&mut one.findings)
+            // JSON-RPC not offered, HTTP+JSON replayed: only the latter counts
+            let kept = match only_unsupported(&one.findings) {
+                true => Vec::new(),
+                false => std::mem::take(&mut one.findings),
+            };
+            one.findings = kept
                 .into_iter()
                 .map(|f| tagged(f, "JSONRPC"))
                 .chain(other.findings.into_iter().map(|f| tagged(f, "HTTP+JSON")))
@@ -107,9 +117,10 @@ pub(crate) fn merge(
             one.checks.extend(other.checks);
             one.duration_ms += other.duration_ms;
             one.states_not_set_up |= other.states_not_set_up;
-            if !one.findings.is_empty() {
-                one.outcome = Outcome::Failed;
-            }
+            one.outcome = match one.findings.is_empty() {
+                true => Outcome::Passed,
+                false => Outcome::Failed,
+            };
         }
     }
     // the same card read by both runs: one declaration, both interfaces used
@@ -129,4 +140,90 @@ pub(crate) fn merge(
     }
     first.declarations.sort();
     first
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::finding::Layer;
+    use crate::report::{ContractResult, InteractionResult};
+
+    fn report(findings: Vec<Finding>) -> VerificationReport {
+        let outcome = match findings.is_empty() {
+            true => Outcome::Passed,
+            false => Outcome::Failed,
+        };
+        let interaction = InteractionResult {
+            index: 0,
+            interaction_id: None,
+            description: "draft".into(),
+            interaction_type: "A2A/Task",
+            pending: false,
+            outcome,
+            findings,
+            warnings: Vec::new(),
+            checks: Vec::new(),
+            duration_ms: 1,
+            states_not_set_up: false,
+        };
+        VerificationReport {
+            provider: "p".into(),
+            provider_version: None,
+            contracts: vec![ContractResult {
+                consumer: "c".into(),
+                provider: "p".into(),
+                source: "s".into(),
+                pending: false,
+                wip: false,
+                findings: Vec::new(),
+                interactions: vec![interaction],
+            }],
+            declarations: Vec::new(),
+        }
+    }
+
+    fn finding(code: &'static str) -> Finding {
+        Finding::new(Layer::Protocol, code, "x", "why")
+    }
+
+    fn codes(r: &VerificationReport) -> Vec<(String, Outcome)> {
+        r.contracts[0].interactions[0]
+            .findings
+            .iter()
+            .map(|f| (f.detail.clone(), r.contracts[0].interactions[0].outcome))
+            .collect()
+    }
+
+    #[test]
+    fn findings_of_both_runs_name_their_binding_in_one_result() {
+        let one = report(vec![finding(codes::CONTENT_MODE_MISMATCH)]);
+        let two = report(vec![finding(codes::CONTENT_MODE_MISMATCH)]);
+        let merged = merge(one, two);
+        assert_eq!(
+            codes(&merged),
+            [
+                ("[JSONRPC] why".to_owned(), Outcome::Failed),
+                ("[HTTP+JSON] why".to_owned(), Outcome::Failed)
+            ]
+        );
+        assert_eq!(merged.contracts[0].interactions[0].duration_ms, 2);
+    }
+
+    #[test]
+    fn a_binding_the_card_does_not_offer_is_left_out_either_way() {
+        let unsupported = || report(vec![finding(codes::UNSUPPORTED_PROTOCOL_BINDING)]);
+        let merged = merge(report(Vec::new()), unsupported());
+        assert_eq!(merged.contracts[0].interactions[0].outcome, Outcome::Passed);
+        let merged = merge(unsupported(), report(Vec::new()));
+        assert_eq!(merged.contracts[0].interactions[0].outcome, Outcome::Passed);
+        assert!(merged.contracts[0].interactions[0].findings.is_empty());
+        let merged = merge(
+            unsupported(),
+            report(vec![finding(codes::ERROR_CODE_MISMATCH)]),
+        );
+        assert_eq!(
+            codes(&merged),
+            [("[HTTP+JSON] why".to_owned(), Outcome::Failed)]
+        );
+    }
 }

@@ -72,7 +72,7 @@ pub struct Exchange<'a> {
 /// the provider is tested on its business key, not on a byte-identical
 /// request (protocol ids — JSON-RPC ids, A2A `messageId`s — are always
 /// new).
-#[derive(Debug, Clone, Copy, Default)]
+#[derive(Debug, Clone, Copy)]
 pub struct Generation<'a> {
     /// Seed of the generators' random values.
     pub seed: u64,

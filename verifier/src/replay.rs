@@ -264,7 +264,12 @@ async fn exercise(
         a2a_binding: cx.a2a_binding,
         a2a_status_mapping: cx.a2a_status_mapping,
         agent_card: contract.agent_card.as_ref(),
-        generation: crate::driver::Generation::default(),
+        // probes and derived checks draw their own values (the sends get
+        // theirs from `sends::send_all`)
+        generation: crate::driver::Generation {
+            seed: rand::random(),
+            pin: None,
+        },
     };
     let (mut findings, mut warnings, last) =
         crate::sends::send_all(driver.as_ref(), interaction, &exchange, approval.as_ref()).await?;
