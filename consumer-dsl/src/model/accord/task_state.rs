@@ -116,7 +116,7 @@ pub enum Transition {
     Forward,
     /// A terminal task reported another state (`TERMINAL_STATE_REOPENED`).
     FromTerminal,
-    /// A started task went back to SUBMITTED (`ILLEGAL_TRANSITION`).
+    /// A working task went back to SUBMITTED (`ILLEGAL_TRANSITION`).
     BackToSubmitted,
 }
 
@@ -130,13 +130,17 @@ impl TaskState {
     }
 
     /// How a report of `next` follows a report of this state: a terminal
-    /// task never changes again, and no task returns to SUBMITTED.
+    /// task never changes again, and a working task never returns to
+    /// SUBMITTED. An interrupted task (INPUT_REQUIRED, AUTH_REQUIRED) may:
+    /// the answer the client sent is a new turn, which an agent may
+    /// acknowledge as submitted before it works on it (A2A does not forbid
+    /// it, and an a2a-sdk executor that calls `submit()` on every turn does).
     pub fn transition_to(self, next: TaskState) -> Transition {
         if next == self {
             Transition::Repeat
         } else if self.is_terminal() {
             Transition::FromTerminal
-        } else if next == TaskState::Submitted {
+        } else if next == TaskState::Submitted && !self.is_interrupted() {
             Transition::BackToSubmitted
         } else {
             Transition::Forward
@@ -213,5 +217,8 @@ mod tests {
         assert!(TaskState::InputRequired.may_move_to(TaskState::Working));
         assert!(TaskState::Working.may_move_to(TaskState::Canceled));
         assert!(!TaskState::Working.may_move_to(TaskState::Submitted));
+        // a new turn after an interruption may be acknowledged first
+        assert!(TaskState::InputRequired.may_move_to(TaskState::Submitted));
+        assert!(TaskState::AuthRequired.may_move_to(TaskState::Submitted));
     }
 }
