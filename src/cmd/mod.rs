@@ -6,6 +6,7 @@ mod environment;
 mod files;
 mod match_cmd;
 mod migrate;
+mod mock;
 mod pacticipant;
 mod publish;
 mod record_deployment;
@@ -105,6 +106,11 @@ pub enum Command {
         after_help = "Exit codes: 0 every non-pending interaction passed, 1 a non-pending interaction failed, 2 an operational error (bad arguments, unreadable contract, broker unreachable, results not published).\n\nExamples:\n  accord verify --provider items --provider-base-url http://127.0.0.1:8080 --contract pacts/web-items.json\n  accord verify --provider items --provider-base-url http://127.0.0.1:8080 --state-change-url http://127.0.0.1:8080/_state \\\n    --broker-url http://127.0.0.1:9292 --enable-pending --provider-version $GIT_SHA --provider-branch main --publish\n  accord verify --provider planning-agent --provider-base-url http://127.0.0.1:9999 --contract planning-agent.json \\\n    --a2a-binding http+json --state-change-url http://127.0.0.1:9999/_accord/state --observe-url http://127.0.0.1:9999/_accord/observe\n\nThe provider-side protocol (state changes, observations, principals): docs/provider-setup.md"
     )]
     Verify(Box<verify::VerifyArgs>),
+    /// Serve a mock provider built from a contract, for the consumer's own tests.
+    #[command(
+        after_help = "Prints one line per surface the contract has (today HTTP <base url>), then a line per request received on standard error, and the report when it stops.\n\nExit codes: 0 every interaction exercised and no unexpected request (and the command passed), 1 otherwise, 2 usage error or the contract could not be read or served.\n\nExamples:\n  accord mock --contract web-items.json --port 8080             (until Ctrl-C)\n  accord mock --contract examples/items.yaml --out pacts -- cargo test --test consumer\n\nThe command sees ACCORD_MOCK_URL (the mock's base URL). Admin routes for other harnesses: GET /__accord/interactions, GET /__accord/mismatches, GET /__accord/report, POST /__accord/reset."
+    )]
+    Mock(mock::MockArgs),
     /// Publish contracts (Accord or Pact files) for a consumer version.
     #[command(
         after_help = "Exit codes: 0 published, 2 usage error, an unreadable or refused contract, or the broker could not be reached.\n\nAccord contracts (A2A/Task, MCP/ToolCall) are published with accord publish; the Pact CLI's publish refuses their interaction types.\n\nExample:\n  accord publish planning-agent.json --consumer-app-version 1.0.0 --branch main --broker-url http://127.0.0.1:9292"
@@ -127,5 +133,6 @@ pub fn run(cli: Cli) -> anyhow::Result<Outcome> {
         Command::CanIDeploy(a) => can_i_deploy::run(a),
         Command::Verify(a) => verify::run(*a),
         Command::Publish(a) => publish::run(a),
+        Command::Mock(a) => mock::run(a),
     }
 }

@@ -5,6 +5,7 @@
 //! `docs/contract-format.md`); [`crate::pact`] reads and writes it.
 
 mod body;
+mod body_codec;
 mod contract;
 mod http;
 mod interaction;
@@ -16,6 +17,7 @@ pub mod accord;
 pub mod views;
 
 pub use body::{Body, BodyContent};
+pub use body_codec::{body_from_bytes, body_to_bytes};
 pub use contract::{AccordMetadata, Contract, Pacticipant};
 pub use http::{Headers, HttpInteraction, HttpRequest, HttpResponse, Query};
 pub use interaction::{Interaction, InteractionMeta};

@@ -18,18 +18,20 @@ pub struct CompileArgs {
     pub output: Option<PathBuf>,
 }
 
-pub fn run(args: CompileArgs) -> anyhow::Result<Outcome> {
-    let text = read_text(&args.spec)?;
-    let origin = args.spec.display().to_string();
-    let base = args
-        .spec
-        .parent()
-        .map(Path::to_path_buf)
-        .unwrap_or_default();
+/// Compiles the spec at `path`, its schema files read relative to it.
+pub(crate) fn compile_spec_file(path: &Path) -> anyhow::Result<accord_dsl::Contract> {
+    let text = read_text(path)?;
+    let origin = path.display().to_string();
+    let base = path.parent().map(Path::to_path_buf).unwrap_or_default();
     let resolver = move |reference: &str| -> Result<Value, accord_dsl::spec::ResolveError> {
         read_json(&base.join(reference)).map_err(Into::into)
     };
-    let contract = accord_dsl::spec::compile_spec(&text, &origin, &resolver)?;
+    Ok(accord_dsl::spec::compile_spec(&text, &origin, &resolver)?)
+}
+
+pub fn run(args: CompileArgs) -> anyhow::Result<Outcome> {
+    let origin = args.spec.display().to_string();
+    let contract = compile_spec_file(&args.spec)?;
     let value = accord_dsl::pact::to_v4_json(&contract);
     write_output(
         args.output.as_deref(),

@@ -1,6 +1,7 @@
 //! `accord contract …`: work on contract files.
 
 mod compile;
+pub(crate) use compile::compile_spec_file;
 mod digest;
 mod lint;
 

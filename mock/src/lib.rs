@@ -1,0 +1,239 @@
+//! `accord-mock`: the consumer's mock provider, built from a contract.
+//!
+//! An orchestrator team runs its own code against the mock; the mock
+//! answers every request an interaction of the contract expects, and
+//! records what was exercised and what was not expected. Only a contract
+//! the consumer's code really exercised should be published
+//! ([`MockReport::ok`]).
+//!
+//! ```no_run
+//! # fn demo(contract: &accord_dsl::Contract) -> Result<(), accord_mock::MockError> {
+//! let mock = accord_mock::MockServer::start(contract)?;
+//! // … the consumer's code calls mock.url() …
+//! let report = mock.verify();
+//! assert!(report.ok, "{}", report.table());
+//! # Ok(()) }
+//! ```
+//!
+//! Today the mock serves the contract's HTTP interactions (Pact mock-server
+//! semantics, see [`http`](crate::http)); A2A and MCP surfaces come next.
+//! This crate is separate from `accord-dsl` so the contract model stays
+//! free of a web framework.
+
+mod http;
+mod report;
+mod serve;
+
+use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, OnceLock};
+
+use accord_dsl::Contract;
+
+pub use report::{Expected, MockMismatch, MockReport};
+
+/// A line per request the mock received (for a terminal).
+pub type Progress = Arc<dyn Fn(String) + Send + Sync>;
+
+/// How the mock listens and behaves.
+#[derive(Clone)]
+pub struct MockOptions {
+    /// The address to listen on (default `127.0.0.1`).
+    pub host: String,
+    /// The port (default 0: an ephemeral port).
+    pub port: u16,
+    /// Answer CORS pre-flight requests (`OPTIONS` with
+    /// `Access-Control-Request-Method`) no interaction expects, and add
+    /// `Access-Control-Allow-Origin` to every answer, as `pact mock --cors`.
+    pub cors: bool,
+    /// The largest request body read (default 10 MiB); a larger one is
+    /// answered 413 and recorded.
+    pub max_body_bytes: usize,
+    /// Worker threads (default 2).
+    pub workers: usize,
+    /// Called with one line per request received.
+    pub progress: Option<Progress>,
+}
+
+impl Default for MockOptions {
+    fn default() -> Self {
+        MockOptions {
+            host: "127.0.0.1".into(),
+            port: 0,
+            cors: false,
+            max_body_bytes: 10 * 1024 * 1024,
+            workers: 2,
+            progress: None,
+        }
+    }
+}
+
+impl std::fmt::Debug for MockOptions {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("MockOptions")
+            .field("host", &self.host)
+            .field("port", &self.port)
+            .field("cors", &self.cors)
+            .field("max_body_bytes", &self.max_body_bytes)
+            .field("workers", &self.workers)
+            .finish_non_exhaustive()
+    }
+}
+
+/// Why a mock could not start or write its contract.
+#[derive(Debug, thiserror::Error)]
+pub enum MockError {
+    #[error("cannot listen on {address}: {source}")]
+    Bind {
+        address: String,
+        source: std::io::Error,
+    },
+    #[error(
+        "the contract has nothing the mock serves yet (it serves HTTP interactions; A2A and MCP come next)"
+    )]
+    NothingToServe,
+    #[error("not writing the contract: {0}")]
+    NotExercised(String),
+    #[error("cannot write {path}: {source}")]
+    Write {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+}
+
+/// What the handlers share: the expectations and what was recorded.
+#[derive(Debug)]
+pub(crate) struct Shared {
+    pub(crate) http: http::HttpExpectations,
+    pub(crate) base_url: OnceLock<String>,
+    pub(crate) options: MockOptions,
+    pub(crate) recorded: Mutex<serve::Recorded>,
+}
+
+impl Shared {
+    pub(crate) fn recorded(&self) -> std::sync::MutexGuard<'_, serve::Recorded> {
+        self.recorded
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+}
+
+/// A running mock. Dropping it stops the server and frees its port.
+#[derive(Debug)]
+pub struct MockServer {
+    contract: Contract,
+    shared: Arc<Shared>,
+    addr: SocketAddr,
+    handle: actix_web::dev::ServerHandle,
+    thread: Option<std::thread::JoinHandle<std::io::Result<()>>>,
+}
+
+impl MockServer {
+    /// Starts a mock for `contract` on an ephemeral loopback port.
+    pub fn start(contract: &Contract) -> Result<MockServer, MockError> {
+        MockServer::start_with(contract, MockOptions::default())
+    }
+
+    /// Starts a mock for `contract` as `options` say.
+    pub fn start_with(contract: &Contract, options: MockOptions) -> Result<MockServer, MockError> {
+        let http = http::HttpExpectations::of(contract);
+        if http.all().is_empty() {
+            return Err(MockError::NothingToServe);
+        }
+        let exercised = vec![0; http.all().len()];
+        let shared = Arc::new(Shared {
+            http,
+            base_url: OnceLock::new(),
+            options,
+            recorded: Mutex::new(serve::Recorded::new(exercised)),
+        });
+        let (addr, server) = serve::bind(shared.clone())?;
+        let host = match shared.options.host.as_str() {
+            "0.0.0.0" | "::" => "127.0.0.1".to_owned(),
+            h if h.contains(':') => format!("[{h}]"),
+            h => h.to_owned(),
+        };
+        shared
+            .base_url
+            .get_or_init(|| format!("http://{host}:{}", addr.port()));
+        let handle = server.handle();
+        let thread = std::thread::spawn(move || actix_web::rt::System::new().block_on(server));
+        Ok(MockServer {
+            contract: contract.clone(),
+            shared,
+            addr,
+            handle,
+            thread: Some(thread),
+        })
+    }
+
+    /// The base URL (`http://127.0.0.1:<port>`).
+    pub fn url(&self) -> &str {
+        self.shared.base_url.get().map_or("", String::as_str)
+    }
+
+    /// The address it listens on.
+    pub fn addr(&self) -> SocketAddr {
+        self.addr
+    }
+
+    /// What was exercised and what was not expected, so far.
+    pub fn verify(&self) -> MockReport {
+        serve::report(&self.shared)
+    }
+
+    /// Forgets what was recorded (`POST /__accord/reset`).
+    pub fn reset(&self) {
+        self.shared.recorded().reset();
+    }
+
+    /// Writes the contract to `dir` as `<consumer>-<provider>.json` (as a
+    /// Pact consumer test writes its pact file), only when the report is
+    /// OK; the path written.
+    pub fn write_contract(&self, dir: &Path) -> Result<PathBuf, MockError> {
+        let report = self.verify();
+        if !report.ok {
+            let first = report.mismatches.first().map(MockMismatch::line);
+            return Err(MockError::NotExercised(first.unwrap_or_default()));
+        }
+        write_contract(&self.contract, dir)
+    }
+}
+
+/// Writes `contract` to `dir` as `<consumer>-<provider>.json`.
+pub fn write_contract(contract: &Contract, dir: &Path) -> Result<PathBuf, MockError> {
+    let name = format!(
+        "{}-{}.json",
+        file_part(&contract.consumer.name),
+        file_part(&contract.provider.name)
+    );
+    let path = dir.join(name);
+    let text =
+        serde_json::to_string_pretty(&accord_dsl::pact::to_v4_json(contract)).unwrap_or_default();
+    std::fs::create_dir_all(dir)
+        .and_then(|()| std::fs::write(&path, format!("{text}\n")))
+        .map_err(|source| MockError::Write {
+            path: path.clone(),
+            source,
+        })?;
+    Ok(path)
+}
+
+/// A pacticipant name as a file name part.
+fn file_part(name: &str) -> String {
+    name.chars()
+        .map(|c| match c {
+            'a'..='z' | 'A'..='Z' | '0'..='9' | '-' | '_' | '.' => c,
+            _ => '_',
+        })
+        .collect()
+}
+
+impl Drop for MockServer {
+    fn drop(&mut self) {
+        drop(self.handle.stop(false));
+        if let Some(t) = self.thread.take() {
+            drop(t.join());
+        }
+    }
+}

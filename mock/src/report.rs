@@ -1,0 +1,154 @@
+//! What the mock saw: each expected interaction and how often it was
+//! exercised, and every request it could not answer as the contract says.
+//! The same JSON is served at `/__accord/interactions` and
+//! `/__accord/mismatches` and printed by `accord mock --json`.
+
+use accord_dsl::matching::Mismatch;
+use serde::Serialize;
+
+/// One expected interaction.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Expected {
+    /// Position in the contract (0-based).
+    pub index: usize,
+    pub description: String,
+    /// `Synchronous/HTTP`, …
+    #[serde(rename = "type")]
+    pub interaction_type: &'static str,
+    /// How many requests it answered.
+    pub exercised: u32,
+}
+
+/// A request the mock could not answer as the contract says (Pact's
+/// mock-server mismatch types), or an interaction never exercised.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(tag = "type", rename_all = "kebab-case")]
+pub enum MockMismatch {
+    /// An expected interaction was never exercised.
+    MissingRequest {
+        interaction: usize,
+        description: String,
+        method: String,
+        path: String,
+    },
+    /// A request no interaction expects (no method and path like it).
+    RequestNotFound {
+        method: String,
+        path: String,
+        /// Why, when the request could not even be read (a body over the
+        /// limit, …).
+        #[serde(skip_serializing_if = "Option::is_none")]
+        reason: Option<String>,
+    },
+    /// A request whose method and path an interaction expects, but not
+    /// the rest of it: that interaction's mismatches.
+    RequestMismatch {
+        interaction: usize,
+        description: String,
+        method: String,
+        path: String,
+        mismatches: Vec<Mismatch>,
+    },
+}
+
+impl MockMismatch {
+    /// One readable line.
+    pub fn line(&self) -> String {
+        match self {
+            MockMismatch::MissingRequest {
+                description,
+                method,
+                path,
+                ..
+            } => format!("expected but not received: {method} {path} ({description})"),
+            MockMismatch::RequestNotFound {
+                method,
+                path,
+                reason,
+            } => match reason {
+                Some(why) => format!("unexpected request: {method} {path}: {why}"),
+                None => format!("unexpected request: {method} {path}"),
+            },
+            MockMismatch::RequestMismatch {
+                description,
+                method,
+                path,
+                mismatches,
+                ..
+            } => {
+                let why: Vec<String> = mismatches
+                    .iter()
+                    .map(|m| format!("{} {}: {}", m.kind.as_str(), m.path, m.message))
+                    .collect();
+                format!(
+                    "request mismatch for {method} {path} ({description}): {}",
+                    why.join("; ")
+                )
+            }
+        }
+    }
+}
+
+/// The whole report: it is OK when every expected interaction was
+/// exercised and no request went unanswered.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct MockReport {
+    pub ok: bool,
+    pub interactions: Vec<Expected>,
+    pub mismatches: Vec<MockMismatch>,
+}
+
+impl MockReport {
+    /// The report of what was recorded: the missing interactions first,
+    /// then the unanswered requests in arrival order.
+    pub(crate) fn of(
+        interactions: Vec<Expected>,
+        unanswered: &[MockMismatch],
+        wanted: &[(usize, String, String, String)],
+    ) -> MockReport {
+        let mut mismatches: Vec<MockMismatch> = interactions
+            .iter()
+            .filter(|i| i.exercised == 0)
+            .filter_map(|i| wanted.iter().find(|(n, ..)| *n == i.index))
+            .map(
+                |(index, description, method, path)| MockMismatch::MissingRequest {
+                    interaction: *index,
+                    description: description.clone(),
+                    method: method.clone(),
+                    path: path.clone(),
+                },
+            )
+            .collect();
+        mismatches.extend(unanswered.iter().cloned());
+        MockReport {
+            ok: mismatches.is_empty(),
+            interactions,
+            mismatches,
+        }
+    }
+
+    /// The summary a terminal shows: one line per interaction, then the
+    /// mismatches.
+    pub fn table(&self) -> String {
+        let mut out = String::new();
+        for i in &self.interactions {
+            let mark = if i.exercised > 0 { "ok  " } else { "MISS" };
+            out.push_str(&format!(
+                "{mark} {:>3}x  {}  {}\n",
+                i.exercised, i.interaction_type, i.description
+            ));
+        }
+        for m in &self.mismatches {
+            out.push_str(&format!("FAIL {}\n", m.line()));
+        }
+        let verdict = if self.ok {
+            "every interaction was exercised, no unexpected request".to_owned()
+        } else {
+            format!("{} problem(s)", self.mismatches.len())
+        };
+        out.push_str(&format!("mock: {verdict}\n"));
+        out
+    }
+}

@@ -1,0 +1,354 @@
+//! The mock's HTTP server: every request goes to one handler that reads
+//! it (its body within the limit), answers the admin routes under
+//! `/__accord/`, CORS pre-flights when asked, and otherwise the contract's
+//! interactions; and what it saw is recorded for the report.
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+
+use accord_dsl::model::{Headers, HttpRequest as Request, Query, body_from_bytes, body_to_bytes};
+use actix_web::dev::Server;
+use actix_web::http::{Method, StatusCode};
+use actix_web::{App, HttpRequest, HttpResponse, HttpServer, web};
+use futures_util::StreamExt;
+use indexmap::IndexMap;
+use serde_json::json;
+
+use crate::http::Found;
+use crate::report::{Expected, MockMismatch, MockReport};
+use crate::{MockError, Shared};
+
+/// What the handlers recorded.
+#[derive(Debug)]
+pub(crate) struct Recorded {
+    /// Per expected interaction (in the order of `HttpExpectations::all`).
+    exercised: Vec<u32>,
+    unanswered: Vec<MockMismatch>,
+}
+
+impl Recorded {
+    pub(crate) fn new(exercised: Vec<u32>) -> Recorded {
+        Recorded {
+            exercised,
+            unanswered: Vec::new(),
+        }
+    }
+
+    pub(crate) fn reset(&mut self) {
+        self.exercised.iter_mut().for_each(|n| *n = 0);
+        self.unanswered.clear();
+    }
+}
+
+/// The report of what `shared` recorded.
+pub(crate) fn report(shared: &Shared) -> MockReport {
+    let recorded = shared.recorded();
+    let all = shared.http.all();
+    let interactions = all
+        .iter()
+        .zip(&recorded.exercised)
+        .map(|((index, i), n)| Expected {
+            index: *index,
+            description: i.meta.description.clone(),
+            interaction_type: "Synchronous/HTTP",
+            exercised: *n,
+        })
+        .collect();
+    let wanted: Vec<(usize, String, String, String)> = all
+        .iter()
+        .map(|(index, i)| {
+            (
+                *index,
+                i.meta.description.clone(),
+                i.request.method.to_ascii_uppercase(),
+                i.request.path.clone(),
+            )
+        })
+        .collect();
+    MockReport::of(interactions, &recorded.unanswered, &wanted)
+}
+
+/// Binds the listener (so a busy port fails here, before anything runs).
+pub(crate) fn bind(shared: Arc<Shared>) -> Result<(SocketAddr, Server), MockError> {
+    let (host, port, workers) = (
+        shared.options.host.clone(),
+        shared.options.port,
+        shared.options.workers.max(1),
+    );
+    let data = web::Data::from(shared);
+    let bind_error = |source| MockError::Bind {
+        address: format!("{host}:{port}"),
+        source,
+    };
+    let server = HttpServer::new(move || {
+        App::new()
+            .app_data(data.clone())
+            .default_service(web::to(answer))
+    })
+    .workers(workers)
+    .disable_signals()
+    .shutdown_timeout(1)
+    .tcp_nodelay(true)
+    .bind((host.as_str(), port))
+    .map_err(bind_error)?;
+    let addr = server
+        .addrs()
+        .first()
+        .copied()
+        .ok_or_else(|| bind_error(std::io::Error::other("no address bound")))?;
+    Ok((addr, server.run()))
+}
+
+async fn answer(
+    req: HttpRequest,
+    payload: web::Payload,
+    shared: web::Data<Shared>,
+) -> HttpResponse {
+    let path = percent_decoded(req.path());
+    if path.starts_with("/__accord/") {
+        return admin(&req, &path, &shared);
+    }
+    let method = req.method().as_str().to_owned();
+    let progress = |line: String| {
+        if let Some(p) = &shared.options.progress {
+            p(line);
+        }
+    };
+    let body = match read_capped(payload, shared.options.max_body_bytes).await {
+        Ok(body) => body,
+        Err(why) => {
+            progress(format!("{method} {path} -> 413 ({why})"));
+            shared
+                .recorded()
+                .unanswered
+                .push(MockMismatch::RequestNotFound {
+                    method,
+                    path,
+                    reason: Some(why.clone()),
+                });
+            return problem(StatusCode::PAYLOAD_TOO_LARGE, &why, None);
+        }
+    };
+    let actual = request_of(&req, &path, &body);
+    let found = shared.http.find(&actual);
+    let cors = shared.options.cors;
+    if cors && !matches!(found, Found::Matched(..)) && is_preflight(&req) {
+        progress(format!("{method} {path} -> 204 (CORS pre-flight)"));
+        return preflight(&req);
+    }
+    let mut response = match found {
+        Found::Matched(index, interaction) => {
+            if let Some(slot) = position(&shared, index) {
+                shared.recorded().exercised[slot] += 1;
+            }
+            let base = shared.base_url.get().map_or("", String::as_str);
+            let built = respond(&crate::http::response_for(interaction, base));
+            progress(format!(
+                "{method} {path} -> {} ({})",
+                built.status().as_u16(),
+                interaction.meta.description
+            ));
+            built
+        }
+        Found::Mismatched(index, interaction, mismatches) => {
+            let m = MockMismatch::RequestMismatch {
+                interaction: index,
+                description: interaction.meta.description.clone(),
+                method: method.clone(),
+                path: path.clone(),
+                mismatches,
+            };
+            progress(format!("{method} {path} -> 500 ({})", m.line()));
+            let detail = m.line();
+            shared.recorded().unanswered.push(m.clone());
+            problem(StatusCode::INTERNAL_SERVER_ERROR, &detail, Some(&m))
+        }
+        Found::Nothing => {
+            let m = MockMismatch::RequestNotFound {
+                method: method.clone(),
+                path: path.clone(),
+                reason: None,
+            };
+            progress(format!(
+                "{method} {path} -> 500 (no interaction expects it)"
+            ));
+            let detail = m.line();
+            shared.recorded().unanswered.push(m.clone());
+            problem(StatusCode::INTERNAL_SERVER_ERROR, &detail, Some(&m))
+        }
+    };
+    if cors {
+        let origin = header(&req, "origin").unwrap_or("*").to_owned();
+        response.headers_mut().insert(
+            actix_web::http::header::ACCESS_CONTROL_ALLOW_ORIGIN,
+            actix_web::http::header::HeaderValue::from_str(&origin)
+                .unwrap_or(actix_web::http::header::HeaderValue::from_static("*")),
+        );
+    }
+    response
+}
+
+/// The slot of contract index `index` in the recorded counts.
+fn position(shared: &Shared, index: usize) -> Option<usize> {
+    shared.http.all().iter().position(|(n, _)| *n == index)
+}
+
+fn header<'a>(req: &'a HttpRequest, name: &str) -> Option<&'a str> {
+    req.headers().get(name).and_then(|v| v.to_str().ok())
+}
+
+fn is_preflight(req: &HttpRequest) -> bool {
+    req.method() == Method::OPTIONS && req.headers().contains_key("access-control-request-method")
+}
+
+/// The answer to a CORS pre-flight: what was asked for is allowed.
+fn preflight(req: &HttpRequest) -> HttpResponse {
+    let origin = header(req, "origin").unwrap_or("*");
+    let methods = header(req, "access-control-request-method").unwrap_or("GET");
+    let mut r = HttpResponse::NoContent();
+    r.insert_header(("access-control-allow-origin", origin))
+        .insert_header((
+            "access-control-allow-methods",
+            format!("{methods}, GET, POST, PUT, PATCH, DELETE, OPTIONS"),
+        ))
+        .insert_header(("access-control-allow-credentials", "true"));
+    if let Some(h) = header(req, "access-control-request-headers") {
+        r.insert_header(("access-control-allow-headers", h));
+    }
+    r.finish()
+}
+
+/// The request body, or why it was not read (over the limit, cut off).
+async fn read_capped(mut payload: web::Payload, max: usize) -> Result<Vec<u8>, String> {
+    let mut body = Vec::new();
+    while let Some(chunk) = payload.next().await {
+        let chunk = chunk.map_err(|e| format!("the request body could not be read: {e}"))?;
+        if body.len() + chunk.len() > max {
+            return Err(format!("the request body is larger than {max} bytes"));
+        }
+        body.extend_from_slice(&chunk);
+    }
+    Ok(body)
+}
+
+fn percent_decoded(path: &str) -> String {
+    let bytes = path.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        let hex = |b: u8| (b as char).to_digit(16);
+        match (bytes[i], bytes.get(i + 1), bytes.get(i + 2)) {
+            (b'%', Some(&h), Some(&l)) if hex(h).is_some() && hex(l).is_some() => {
+                let v = hex(h).unwrap_or(0) * 16 + hex(l).unwrap_or(0);
+                out.push(u8::try_from(v).unwrap_or(b'?'));
+                i += 3;
+            }
+            (b, ..) => {
+                out.push(b);
+                i += 1;
+            }
+        }
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+/// The received request as a contract request.
+fn request_of(req: &HttpRequest, path: &str, body: &[u8]) -> Request {
+    let pairs = web::Query::<Vec<(String, String)>>::from_query(req.query_string())
+        .map(web::Query::into_inner)
+        .unwrap_or_default();
+    let mut query = Query::new();
+    for (k, v) in pairs {
+        query.entry(k).or_default().push(v);
+    }
+    let mut headers: Headers = IndexMap::new();
+    for (name, value) in req.headers() {
+        let value = String::from_utf8_lossy(value.as_bytes()).into_owned();
+        headers
+            .entry(name.as_str().to_owned())
+            .or_default()
+            .push(value);
+    }
+    Request {
+        method: req.method().as_str().to_owned(),
+        path: path.to_owned(),
+        query: (!query.is_empty()).then_some(query),
+        headers: (!headers.is_empty()).then_some(headers),
+        body: body_from_bytes(body, header(req, "content-type")),
+        ..Request::default()
+    }
+}
+
+/// The HTTP answer of a contract response.
+fn respond(r: &accord_dsl::model::HttpResponse) -> HttpResponse {
+    let status = StatusCode::from_u16(r.status).unwrap_or(StatusCode::OK);
+    let mut b = HttpResponse::build(status);
+    let mut typed = false;
+    for (name, values) in r.headers.iter().flatten() {
+        typed |= name.eq_ignore_ascii_case("content-type");
+        for value in values {
+            b.append_header((name.as_str(), value.as_str()));
+        }
+    }
+    match body_to_bytes(&r.body) {
+        Some((bytes, content_type)) => {
+            if let (false, Some(ct)) = (typed, content_type) {
+                b.insert_header(("content-type", ct));
+            }
+            b.body(bytes)
+        }
+        None => b.finish(),
+    }
+}
+
+/// A problem+json answer (what the mock could not do, and why).
+fn problem(status: StatusCode, detail: &str, mismatch: Option<&MockMismatch>) -> HttpResponse {
+    let mut body = json!({"type": "about:blank", "title": status.canonical_reason().unwrap_or(""),
+        "status": status.as_u16(), "detail": detail});
+    if let Some(m) = mismatch {
+        body["mismatch"] = json!(m);
+    }
+    HttpResponse::build(status)
+        .content_type("application/problem+json")
+        .body(body.to_string())
+}
+
+/// `GET /__accord/interactions`, `GET /__accord/mismatches`,
+/// `GET /__accord/report`, `POST /__accord/reset`.
+fn admin(req: &HttpRequest, path: &str, shared: &Shared) -> HttpResponse {
+    let get = req.method() == Method::GET;
+    let post = req.method() == Method::POST;
+    let json = |v: serde_json::Value| {
+        HttpResponse::Ok()
+            .content_type("application/json")
+            .body(v.to_string())
+    };
+    match path.trim_end_matches('/') {
+        "/__accord/interactions" if get => {
+            let r = report(shared);
+            json(json!({"ok": r.ok, "interactions": r.interactions}))
+        }
+        "/__accord/mismatches" if get => {
+            let r = report(shared);
+            json(json!({"ok": r.ok, "mismatches": r.mismatches}))
+        }
+        "/__accord/report" if get => json(json!(report(shared))),
+        "/__accord/reset" if post => {
+            shared.recorded().reset();
+            json(json!({"reset": true}))
+        }
+        "/__accord/interactions"
+        | "/__accord/mismatches"
+        | "/__accord/report"
+        | "/__accord/reset" => problem(
+            StatusCode::METHOD_NOT_ALLOWED,
+            &format!("{} is not allowed on {path}", req.method()),
+            None,
+        ),
+        _ => problem(
+            StatusCode::NOT_FOUND,
+            &format!("no admin route {path} (interactions, mismatches, report, reset)"),
+            None,
+        ),
+    }
+}
