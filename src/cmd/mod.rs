@@ -68,7 +68,7 @@ pub enum Command {
     Match(match_cmd::MatchArgs),
     /// Run the contract broker (Pact Broker compatible) on SQLite or PostgreSQL.
     #[command(
-        after_help = "Exit codes: 0 stopped (Ctrl-C), 2 could not start (port in use, database unreachable).\n\nExamples:\n  accord serve\n  accord serve --bind 0.0.0.0:9292 --database-url postgres://accord:secret@db/accord --public-badges"
+        after_help = "Exit codes: 0 stopped (Ctrl-C or SIGTERM), 2 could not start (port in use, database unreachable).\n\nExamples:\n  accord serve\n  accord serve --bind 0.0.0.0:9292 --database-url postgres://accord:secret@db/accord --public-badges"
     )]
     Serve(serve::ServeArgs),
     /// Apply the broker's database migrations.
@@ -78,7 +78,7 @@ pub enum Command {
     Migrate(migrate::MigrateArgs),
     /// Create, list and revoke the broker's API tokens.
     #[command(
-        after_help = "Exit codes: 0 success, 2 usage error or no such database or token.\n\nExamples:\n  accord token create --role write --name ci          (next to the broker's accord.db)\n  accord token list --database-url postgres://accord:secret@db/accord\n  accord token revoke ci"
+        after_help = "Exit codes: 0 success, 2 usage error or no such database or token.\n\nExamples:\n  accord token create --role write --name ci          (next to the broker's accord.db)\n  accord token list --database-url postgres://accord:secret@db/accord\n  accord token revoke ci --broker-url http://127.0.0.1:9292 --token $ADMIN_TOKEN   (through a running broker)"
     )]
     Token(token::TokenArgs),
     /// Create, update or list pacticipants on a broker.
@@ -103,7 +103,7 @@ pub enum Command {
     CanIDeploy(can_i_deploy::CanIDeployArgs),
     /// Replay contracts against a running provider and report findings by layer.
     #[command(
-        after_help = "Exit codes: 0 every non-pending interaction passed, 1 a non-pending interaction failed, 2 an operational error (bad arguments, unreadable contract, broker unreachable, results not published).\n\nExamples:\n  accord verify --provider items --provider-base-url http://127.0.0.1:8080 --contract pacts/web-items.json\n  accord verify --provider items --provider-base-url http://127.0.0.1:8080 --state-change-url http://127.0.0.1:8080/_state \\\n    --broker-url http://127.0.0.1:9292 --enable-pending --provider-version $GIT_SHA --provider-branch main --publish\n  accord verify --provider planning-agent --provider-base-url http://127.0.0.1:9999 --contract planning-agent.json \\\n    --a2a-binding http+json --state-change-url http://127.0.0.1:9999/_accord/state --observe-url http://127.0.0.1:9999/_accord/observe\n\nThe provider-side protocol (state changes, observations, principals): docs/provider-setup.md"
+        after_help = "Exit codes: 0 every non-pending interaction passed, 1 a non-pending interaction failed, 2 an operational error (bad arguments, unreadable contract, broker unreachable, results not published).\n\nExamples:\n  accord verify --provider items --provider-base-url http://127.0.0.1:8080 --contract pacts/web-items.json\n  accord verify --provider items --provider-base-url http://127.0.0.1:8080 --state-change-url http://127.0.0.1:8080/_state \\\n    --broker-url http://127.0.0.1:9292 --enable-pending --provider-version $GIT_SHA --provider-branch main --publish\n  accord verify --provider planning-agent --provider-base-url http://127.0.0.1:9999 --contract planning-agent.json \\\n    --a2a-binding http+json --state-change-url http://127.0.0.1:9999/_accord/state --observe-url http://127.0.0.1:9999/_accord/observe\n\nPact verifier command lines work as they are: its flag names are aliases (listed with each option), and --hostname/--port/--scheme/--base-path make the base URL.\n\nThe provider-side protocol (state changes, observations, principals): docs/provider-setup.md"
     )]
     Verify(Box<verify::VerifyArgs>),
     /// Serve a mock provider built from a contract, for the consumer's own tests.

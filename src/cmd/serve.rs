@@ -113,9 +113,9 @@ pub fn run(args: ServeArgs) -> anyhow::Result<Outcome> {
         );
         let handle = running.server.handle();
         actix_web::rt::spawn(async move {
-            if tokio_ctrl_c().await {
-                handle.stop(true).await;
-            }
+            let signal = shutdown_signal().await;
+            tracing::info!(signal, "stopping: finishing the requests in flight");
+            handle.stop(true).await;
         });
         running
             .server
@@ -126,8 +126,27 @@ pub fn run(args: ServeArgs) -> anyhow::Result<Outcome> {
     })
 }
 
-async fn tokio_ctrl_c() -> bool {
-    actix_web::rt::signal::ctrl_c().await.is_ok()
+/// Waits for Ctrl-C (SIGINT) or, on Unix, SIGTERM (what `docker stop`,
+/// systemd and Kubernetes send): either stops the broker gracefully. A
+/// signal that cannot be listened for never comes.
+async fn shutdown_signal() -> &'static str {
+    let interrupt = async {
+        match actix_web::rt::signal::ctrl_c().await {
+            Ok(()) => "SIGINT",
+            Err(_) => std::future::pending().await,
+        }
+    };
+    #[cfg(unix)]
+    {
+        use tokio::signal::unix::{SignalKind, signal};
+        if let Ok(mut term) = signal(SignalKind::terminate()) {
+            return tokio::select! {
+                got = interrupt => got,
+                _ = term.recv() => "SIGTERM",
+            };
+        }
+    }
+    interrupt.await
 }
 
 /// Log lines to stderr, `RUST_LOG` filtering (default info).

@@ -1,6 +1,7 @@
 //! `accord token create|list|revoke`: API tokens, managed directly in the
 //! broker's database (whoever can reach the database is its administrator;
-//! this is how the first token is made).
+//! this is how the first token is made), or with `--broker-url` through a
+//! running broker's `/tokens` with an admin token ([`api`]).
 
 use accord_broker::auth::{Role, hash_secret, new_secret};
 use accord_broker::db;
@@ -12,18 +13,30 @@ use clap::{Args, Subcommand, ValueEnum};
 use super::Outcome;
 use super::serve::DEFAULT_DATABASE_URL;
 
+#[path = "token_api.rs"]
+mod api;
+
 /// Manage the broker's API tokens (stored hashed; the secret is printed once).
 #[derive(Debug, Args)]
 pub struct TokenArgs {
-    /// Database: a SQLite file name (default `accord.db`) or a postgres:// URL.
+    /// The broker's database: a SQLite file name (default `accord.db`) or a
+    /// postgres:// URL, as given to `accord serve`. A SQLite file that does not
+    /// exist is refused, not created.
     #[arg(long, env = "DATABASE_URL", default_value = DEFAULT_DATABASE_URL, global = true)]
     database_url: String,
+    /// Manage the tokens of this running broker through its `/tokens` API
+    /// instead of its database (needs an admin token: --token).
+    #[arg(long, value_name = "URL", global = true)]
+    broker_url: Option<String>,
+    /// With --broker-url: an admin token [env: ACCORD_BROKER_TOKEN, or PACT_BROKER_TOKEN].
+    #[arg(long, value_name = "TOKEN", global = true, requires = "broker_url")]
+    token: Option<String>,
     #[command(subcommand)]
     command: TokenCommand,
 }
 
 #[derive(Debug, Subcommand)]
-enum TokenCommand {
+pub(super) enum TokenCommand {
     /// Create a token and print its secret (once).
     Create {
         /// What it may do: read, write (publish, record deployments, verify) or admin.
@@ -43,7 +56,7 @@ enum TokenCommand {
 }
 
 #[derive(Debug, Clone, Copy, ValueEnum)]
-enum RoleArg {
+pub(super) enum RoleArg {
     Read,
     Write,
     Admin,
@@ -59,8 +72,17 @@ impl From<RoleArg> for Role {
     }
 }
 
-/// Runs a token subcommand.
+/// Runs a token subcommand, on the broker's API with `--broker-url`, else
+/// on its database.
 pub fn run(args: TokenArgs) -> anyhow::Result<Outcome> {
+    if let Some(url) = &args.broker_url {
+        if database_url_on_command_line(&args.database_url) {
+            bail!(
+                "give either --broker-url (the broker's API) or --database-url (its database), not both"
+            );
+        }
+        return api::run(url, args.token.clone(), args.command);
+    }
     refuse_a_missing_sqlite_file(&args.database_url)?;
     let pool = db::connect(&args.database_url, 1).context("cannot open the database")?;
     let mut conn = pool.get().context("cannot open the database")?;
@@ -120,7 +142,14 @@ fn refuse_a_missing_sqlite_file(url: &str) -> anyhow::Result<()> {
     }
     let shown = std::env::current_dir().map_or_else(|_| path.to_path_buf(), |d| d.join(path));
     bail!(
-        "no broker database at {}: `accord serve` creates it; run this next to the broker's database, or pass --database-url (or DATABASE_URL)",
+        "no broker database at {}: `accord serve` creates it; run this next to the broker's database, pass --database-url (or DATABASE_URL), or use a running broker's API with --broker-url URL --token ADMIN_TOKEN",
         shown.display()
     )
+}
+
+/// True when `--database-url` came from the command line: neither the
+/// default nor `DATABASE_URL` (a broker host often has it set; it must not
+/// make `--broker-url` fail).
+fn database_url_on_command_line(url: &str) -> bool {
+    url != DEFAULT_DATABASE_URL && std::env::var("DATABASE_URL").ok().as_deref() != Some(url)
 }

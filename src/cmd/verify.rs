@@ -28,23 +28,35 @@ use crate::client::{BrokerArgs, BrokerClient};
 mod config_of;
 use config_of::config;
 
+/// Pact verifier's names for the broker options `BrokerArgs` shares with
+/// every client command (`--user`, `--password`, `-b`, `-t`), set here so
+/// that they stay `verify`'s own.
 #[derive(Debug, Args)]
+#[command(
+    mut_arg("broker_url", |a| a.visible_short_alias('b')),
+    mut_arg("token", |a| a.visible_short_alias('t')),
+    mut_arg("broker_username", |a| a.visible_alias("user")),
+    mut_arg("broker_password", |a| a.visible_alias("password"))
+)]
 pub struct VerifyArgs {
     /// The provider's name (contracts for another provider are refused).
-    #[arg(long, visible_alias = "provider-name")]
+    #[arg(long, visible_alias = "provider-name", visible_short_alias = 'n')]
     provider: String,
-    /// Base URL of the provider under test (or Pact verifier's --hostname/--port/--scheme).
-    #[arg(long, required_unless_present = "port", conflicts_with_all = ["hostname", "port", "scheme"])]
+    /// Base URL of the provider under test (or Pact verifier's --hostname/--port/--scheme/--base-path).
+    #[arg(long, required_unless_present_any = config_of::BASE_URL_PARTS, conflicts_with_all = config_of::BASE_URL_PARTS)]
     provider_base_url: Option<String>,
     /// Pact verifier's way to give the base URL: the provider's host (default localhost).
-    #[arg(long, requires = "port")]
+    #[arg(long)]
     hostname: Option<String>,
-    /// Pact verifier's way to give the base URL: the provider's port.
-    #[arg(long, value_parser = clap::value_parser!(u16).range(1..))]
+    /// Pact verifier's way to give the base URL: the provider's port (default: the scheme's).
+    #[arg(long, visible_short_alias = 'p', value_parser = clap::value_parser!(u16).range(1..))]
     port: Option<u16>,
     /// Pact verifier's way to give the base URL: http (default) or https.
-    #[arg(long, requires = "port", value_parser = ["http", "https"])]
+    #[arg(long, visible_alias = "transport", value_parser = ["http", "https"])]
     scheme: Option<String>,
+    /// Pact verifier's way to give the base URL: a path every request starts with.
+    #[arg(long, value_name = "PATH")]
+    base_path: Option<String>,
     /// The provider version being verified (recorded in the results).
     #[arg(long)]
     provider_version: Option<String>,
@@ -60,10 +72,10 @@ pub struct VerifyArgs {
     )]
     provider_tags: Vec<String>,
     /// Contract or Pact files to verify, or directories of them (their *.json files), instead of a broker's pacts.
-    #[arg(long = "contract", value_name = "FILE", num_args = 1.., conflicts_with = "broker_url")]
+    #[arg(long = "contract", value_name = "FILE", num_args = 1.., conflicts_with = "broker_url", visible_aliases = ["file", "dir"], visible_short_aliases = ['f', 'd'])]
     contracts: Vec<PathBuf>,
     /// Pacts to verify by URL, e.g. a broker webhook's ${pactbroker.pactUrl} (read with the broker credentials; --publish posts to each pact's own link).
-    #[arg(long = "pact-url", visible_alias = "url", value_name = "URL", num_args = 1.., conflicts_with_all = ["contracts", "selectors", "consumer_version_tags", "enable_pending", "include_wip_since"])]
+    #[arg(long = "pact-url", visible_alias = "url", visible_short_alias = 'u', value_name = "URL", num_args = 1.., conflicts_with_all = ["contracts", "selectors", "consumer_version_tags", "enable_pending", "include_wip_since"])]
     pact_urls: Vec<String>,
     #[command(flatten)]
     broker: BrokerArgs,
@@ -91,7 +103,7 @@ pub struct VerifyArgs {
     #[arg(long, value_name = "URL")]
     build_url: Option<String>,
     /// Pact-compatible provider-state change URL.
-    #[arg(long)]
+    #[arg(long, visible_short_alias = 's')]
     state_change_url: Option<String>,
     /// Observation URL: a flat JSON object of integer counters.
     #[arg(long)]
@@ -153,13 +165,23 @@ pub struct VerifyArgs {
     #[arg(long, conflicts_with = "filter_state")]
     filter_no_state: bool,
     /// Only the contracts of this consumer (repeatable, or comma-separated).
-    #[arg(long = "filter-consumer", value_name = "NAME", value_delimiter = ',')]
+    #[arg(
+        long = "filter-consumer",
+        visible_short_alias = 'c',
+        value_name = "NAME",
+        value_delimiter = ','
+    )]
     filter_consumers: Vec<String>,
     /// Exit 0 when the broker selects no pact (by default an operational error, as in Pact).
     #[arg(long, conflicts_with = "contracts")]
     ignore_no_pacts_error: bool,
     /// Per-request timeout in milliseconds (send and whole body).
-    #[arg(long, default_value_t = 30_000)]
+    #[arg(
+        long,
+        visible_alias = "request-timeout",
+        value_name = "MS",
+        default_value_t = 30_000
+    )]
     request_timeout_ms: u64,
     /// Response bodies larger than this are cut off (a finding).
     #[arg(long, default_value_t = 10 * 1024 * 1024)]
@@ -366,3 +388,7 @@ fn emit(args: &VerifyArgs, report: &VerificationReport) -> anyhow::Result<()> {
     }
     Ok(())
 }
+
+#[cfg(test)]
+#[path = "verify_args_tests.rs"]
+mod args_tests;

@@ -1,6 +1,6 @@
 //! `VerifyArgs` into a typed `VerifyConfig`: the base URL (Pact's
-//! `--hostname`/`--port`/`--scheme` too), principals, headers, trusted
-//! card keys, filters and limits.
+//! `--hostname`/`--port`/`--scheme`/`--base-path` too), principals, headers,
+//! trusted card keys, filters and limits.
 
 use std::time::Duration;
 
@@ -9,17 +9,12 @@ use accord_verifier::{Filter, Limits};
 
 use super::VerifyArgs;
 
+/// Pact verifier's parts of the provider's base URL, instead of
+/// `--provider-base-url`.
+pub(super) const BASE_URL_PARTS: [&str; 4] = ["hostname", "port", "scheme", "base_path"];
+
 pub(super) fn config(args: &VerifyArgs, source: ContractSource) -> anyhow::Result<VerifyConfig> {
-    let base_url = match (&args.provider_base_url, args.port) {
-        (Some(url), _) => url.clone(),
-        (None, Some(port)) => format!(
-            "{}://{}:{port}",
-            args.scheme.as_deref().unwrap_or("http"),
-            args.hostname.as_deref().unwrap_or("localhost")
-        ),
-        (None, None) => anyhow::bail!("give --provider-base-url (or --hostname and --port)"),
-    };
-    let mut config = VerifyConfig::new(&args.provider, &base_url, source);
+    let mut config = VerifyConfig::new(&args.provider, base_url(args), source);
     config.provider_version = args.provider_version.clone();
     config.state_change_url = args.state_change_url.clone();
     config.observe_url = args.observe_url.clone();
@@ -57,4 +52,30 @@ pub(super) fn config(args: &VerifyArgs, source: ContractSource) -> anyhow::Resul
         follow_redirects: args.follow_redirects,
     };
     Ok(config)
+}
+
+/// `--provider-base-url`, or the URL Pact's verifier makes of its parts:
+/// `{scheme}://{hostname}[:{port}]{base path}`, by default
+/// `http://localhost` (clap requires one of them and refuses both kinds).
+pub(super) fn base_url(args: &VerifyArgs) -> String {
+    if let Some(url) = &args.provider_base_url {
+        return url.clone();
+    }
+    let scheme = args.scheme.as_deref().unwrap_or("http");
+    let host = match args.hostname.as_deref().unwrap_or("localhost") {
+        ipv6 if ipv6.contains(':') && !ipv6.starts_with('[') => format!("[{ipv6}]"),
+        host => host.to_owned(),
+    };
+    let port = args.port.map(|p| format!(":{p}")).unwrap_or_default();
+    let path = args
+        .base_path
+        .as_deref()
+        .unwrap_or("")
+        .trim_end_matches('/');
+    let slash = if path.is_empty() || path.starts_with('/') {
+        ""
+    } else {
+        "/"
+    };
+    format!("{scheme}://{host}{port}{slash}{path}")
 }

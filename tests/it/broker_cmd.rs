@@ -136,14 +136,27 @@ fn a_token_closes_the_broker_to_anonymous_writes() {
 fn serve_on_a_busy_port_fails_and_leaves_no_database_behind() {
     let busy = std::net::TcpListener::bind("127.0.0.1:0").expect("a port");
     let addr = busy.local_addr().expect("its address").to_string();
+    // the default database (accord.db in the working directory) …
+    let cwd = crate::support::temp_dir("serve-busy-port-cwd");
+    accord()
+        .args(["serve", "--bind", &addr])
+        .current_dir(&cwd)
+        .env_remove("DATABASE_URL")
+        .assert()
+        .code(2)
+        .stderr(contains(format!("cannot listen on {addr}")))
+        .stderr(contains("Address already in use"));
+    let left: Vec<_> = std::fs::read_dir(&cwd).expect("read dir").collect();
+    assert!(left.is_empty(), "files were created: {left:?}");
+    // … and one named by --database-url
     let dir = crate::support::temp_dir("serve-busy-port");
     let db = dir.join("accord.db");
     accord()
         .args(["serve", "--bind", &addr, "--database-url"])
         .arg(&db)
         .assert()
-        .failure()
-        .stderr(contains("cannot listen on"));
+        .code(2)
+        .stderr(contains(format!("cannot listen on {addr}")));
     assert!(!db.exists(), "{} was created", db.display());
 }
 
@@ -169,11 +182,12 @@ fn a_token_command_refuses_a_database_that_does_not_exist() {
     assert!(!db.exists(), "{} was created", db.display());
 }
 
-#[test]
-fn serve_logs_one_line_per_request_without_credentials_and_a_line_on_shutdown() {
-    use std::io::{BufRead, BufReader, Read, Write};
+/// `accord serve` on a fresh database, logging at info: the process and
+/// the address it printed.
+fn serve_logging_info(name: &str) -> (std::process::Child, String) {
+    use std::io::{BufRead, BufReader};
     use std::process::{Command, Stdio};
-    let dir = crate::support::temp_dir("serve-access-log");
+    let dir = crate::support::temp_dir(name);
     let mut child = Command::new(assert_cmd::cargo::cargo_bin("accord"))
         .args(["serve", "--bind", "127.0.0.1:0", "--database-url"])
         .arg(dir.join("accord.db"))
@@ -192,17 +206,16 @@ fn serve_logs_one_line_per_request_without_credentials_and_a_line_on_shutdown() 
         .find_map(|w| w.strip_prefix("http://"))
         .expect("an address")
         .to_owned();
-    let mut conn = std::net::TcpStream::connect(&addr).expect("connects");
-    write!(
-        conn,
-        "GET /pacticipants?q=query-secret HTTP/1.1\r\nHost: {addr}\r\nAuthorization: Bearer header-secret\r\nConnection: close\r\n\r\n"
-    )
-    .expect("sent");
-    let mut answer = String::new();
-    let _ = conn.read_to_string(&mut answer);
+    (child, addr)
+}
+
+/// Sends `signal` (`INT`, `TERM`), waits for the exit and returns what the
+/// broker logged; it must have stopped by itself, with exit 0.
+fn stop_with(mut child: std::process::Child, signal: &str) -> String {
+    use std::io::Read;
     let pid = child.id().to_string();
-    Command::new("kill")
-        .args(["-INT", &pid])
+    std::process::Command::new("kill")
+        .args([&format!("-{signal}"), &pid])
         .status()
         .expect("kill runs");
     let mut stderr = String::new();
@@ -212,20 +225,77 @@ fn serve_logs_one_line_per_request_without_credentials_and_a_line_on_shutdown() 
         .expect("stderr")
         .read_to_string(&mut stderr)
         .expect("stderr read");
-    let _ = child.wait();
-    let request = stderr
-        .lines()
-        .find(|l| l.contains("request") && l.contains("/pacticipants"))
-        .unwrap_or_else(|| panic!("no access line: {stderr}"));
-    // an unknown bearer token: refused, and logged like any request
-    assert!(
-        request.contains("method=GET") && request.contains("status=401"),
-        "{request}"
+    let status = child.wait().expect("exits");
+    assert!(status.success(), "SIG{signal}: {status:?} {stderr}");
+    stderr
+}
+
+/// One raw HTTP/1.1 request with `headers`; the answer's status line.
+fn request(addr: &str, target: &str, headers: &str) -> String {
+    use std::io::{Read, Write};
+    let mut conn = std::net::TcpStream::connect(addr).expect("connects");
+    write!(
+        conn,
+        "GET {target} HTTP/1.1\r\nHost: {addr}\r\n{headers}Connection: close\r\n\r\n"
+    )
+    .expect("sent");
+    let mut answer = String::new();
+    let _ = conn.read_to_string(&mut answer);
+    answer.lines().next().unwrap_or_default().to_owned()
+}
+
+#[test]
+fn serve_logs_one_line_per_request_without_credentials_and_a_line_on_shutdown() {
+    let (child, addr) = serve_logging_info("serve-access-log");
+    let refused = request(
+        &addr,
+        "/pacticipants?q=query-secret",
+        "Authorization: Bearer header-secret\r\n",
     );
-    assert!(request.contains("ms="), "{request}");
+    assert!(refused.contains("401"), "{refused}");
+    assert!(request(&addr, "/", "").contains("200"));
+    let stderr = stop_with(child, "INT");
+    let line_of = |path: &str| {
+        stderr
+            .lines()
+            .find(|l| l.contains("request") && l.contains(&format!("path={path} ")))
+            .unwrap_or_else(|| panic!("no access line for {path}: {stderr}"))
+            .to_owned()
+    };
+    // an unknown bearer token: refused, and logged like any request
+    let line = line_of("/pacticipants");
+    assert!(line.contains(" INFO "), "{line}");
+    assert!(
+        line.contains("method=GET") && line.contains("status=401"),
+        "{line}"
+    );
+    assert!(line.contains("ms="), "{line}");
+    let line = line_of("/");
+    assert!(
+        line.contains("method=GET") && line.contains("status=200"),
+        "{line}"
+    );
+    let lines = stderr
+        .lines()
+        .filter(|l| l.contains("request") && l.contains("method="))
+        .count();
+    assert_eq!(lines, 2, "one line per request: {stderr}");
     assert!(
         !stderr.contains("header-secret") && !stderr.contains("query-secret"),
         "{stderr}"
     );
+    assert!(!stderr.contains("Bearer"), "{stderr}");
+    assert!(
+        stderr.contains("SIGINT") && stderr.contains("accord broker stopped"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn serve_stops_gracefully_on_sigterm_with_a_line() {
+    let (child, addr) = serve_logging_info("serve-sigterm");
+    assert!(request(&addr, "/", "").contains("200"));
+    let stderr = stop_with(child, "TERM");
+    assert!(stderr.contains("SIGTERM"), "{stderr}");
     assert!(stderr.contains("accord broker stopped"), "{stderr}");
 }

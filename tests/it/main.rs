@@ -15,6 +15,7 @@ mod peers_mcp;
 mod publish_cmd;
 mod resources_cmd;
 mod support;
+mod token_cmd;
 mod verdicts_vs_pact;
 mod verify_a2a;
 mod verify_broker;

@@ -208,17 +208,18 @@ fn pact_verifier_flag_names_work_as_aliases() {
     let p = HttpProvider::start().expect("provider");
     let dir = temp_dir("verify-aliases");
     let file = contract_file(&dir, "web", false);
+    contract_file(&dir, "mobile", false);
     let run = accord()
         .args(["verify", "--provider-name", "items", "--provider-base-url"])
         .arg(p.base_url())
         .arg("--state-change-url")
         .arg(p.state_change_url())
-        .arg("--contract")
+        .arg("--file")
         .arg(&file)
         .assert()
         .code(0);
     assert!(stdout(&run).contains("Verification PASSED"));
-    // the base URL as Pact verifier gives it
+    // a pact_verifier_cli command line: the base URL in parts, short names
     let port = p
         .base_url()
         .rsplit(':')
@@ -229,36 +230,50 @@ fn pact_verifier_flag_names_work_as_aliases() {
     let by_parts = accord()
         .args([
             "verify",
-            "--provider-name",
+            "-n",
             "items",
             "--hostname",
             "127.0.0.1",
-            "--port",
+            "-p",
             &port,
         ])
-        .arg("--state-change-url")
+        .args([
+            "--transport",
+            "http",
+            "--request-timeout",
+            "5000",
+            "-c",
+            "web",
+        ])
+        .arg("-s")
         .arg(p.state_change_url())
-        .arg("--contract")
-        .arg(&file)
+        .arg("--dir")
+        .arg(&dir)
+        .args(["--output", "json"])
         .assert()
         .code(0);
-    assert!(stdout(&by_parts).contains("Verification PASSED"));
-    let help = accord().args(["verify", "--help"]).assert().code(0);
-    // clap wraps to the terminal's width: compare the words, not the lines
-    let text = stdout(&help)
-        .split_whitespace()
-        .collect::<Vec<_>>()
-        .join(" ");
-    for alias in [
-        "--provider-name",
-        "--url",
-        "--provider-version-branch",
-        "--provider-tags",
-        "--include-wip-pacts-since",
-    ] {
-        assert!(
-            text.contains(&format!("[alias: {alias}]")),
-            "{alias} is not listed: {text}"
-        );
-    }
+    // --dir read both contracts, -c kept web's; the interaction needed the
+    // state -s named and the provider at the assembled URL
+    assert_eq!(consumers(&by_parts), vec!["web"]);
+    let report: Value = serde_json::from_slice(&by_parts.get_output().stdout).expect("JSON");
+    assert_eq!(
+        report["contracts"][0]["interactions"][0]["outcome"],
+        json!("passed"),
+        "{report}"
+    );
+    // the state change is needed: without -s the same run fails
+    accord()
+        .args([
+            "verify",
+            "-n",
+            "items",
+            "--hostname",
+            "127.0.0.1",
+            "-p",
+            &port,
+        ])
+        .arg("--file")
+        .arg(&file)
+        .assert()
+        .code(1);
 }
