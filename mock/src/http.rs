@@ -5,6 +5,8 @@
 //! applied (`MockServerURL` included). A request no interaction matches is
 //! a mismatch: against the interaction with the same method and path and
 //! the fewest differences (`request-mismatch`), else `request-not-found`.
+//! Requests are matched with the semantics of the specification the mock
+//! is started for (`MockOptions::spec`), as a Pact mock server is.
 
 use accord_dsl::Interaction;
 use accord_dsl::generators::{GeneratorContext, GeneratorMode, apply_to_response};
@@ -30,7 +32,8 @@ pub(crate) enum Found<'a> {
 }
 
 impl HttpExpectations {
-    pub(crate) fn of(contract: &Contract) -> HttpExpectations {
+    /// The contract's HTTP interactions, matched with `spec`'s semantics.
+    pub(crate) fn of(contract: &Contract, spec: PactSpec) -> HttpExpectations {
         let interactions = contract
             .interactions
             .iter()
@@ -40,13 +43,6 @@ impl HttpExpectations {
                 _ => None,
             })
             .collect();
-        let spec = contract
-            .metadata
-            .get("pactSpecification")
-            .and_then(|p| p.get("version"))
-            .and_then(serde_json::Value::as_str)
-            .and_then(|v| v.parse().ok())
-            .unwrap_or(PactSpec::V4);
         HttpExpectations { interactions, spec }
     }
 
@@ -124,7 +120,7 @@ mod tests {
 
     #[test]
     fn a_request_finds_its_interaction_the_closest_one_or_none() {
-        let e = HttpExpectations::of(&contract());
+        let e = HttpExpectations::of(&contract(), PactSpec::V4);
         assert!(matches!(
             e.find(&request("GET", "/items/1", None)),
             Found::Matched(0, _)

@@ -29,6 +29,7 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, OnceLock};
 
 use accord_dsl::Contract;
+use accord_dsl::model::PactSpec;
 
 pub use report::{Expected, MockMismatch, MockReport};
 
@@ -51,6 +52,12 @@ pub struct MockOptions {
     pub max_body_bytes: usize,
     /// Worker threads (default 2).
     pub workers: usize,
+    /// The Pact specification whose matching semantics apply (default V4),
+    /// as a Pact mock server is started for one: V1 holds a query to its
+    /// parameters' order. The reader upgrades every file to the V4 model,
+    /// so the caller says which version the contract came from
+    /// (`accord_dsl::pact::detect_spec`).
+    pub spec: PactSpec,
     /// Called with one line per request received.
     pub progress: Option<Progress>,
 }
@@ -63,6 +70,7 @@ impl Default for MockOptions {
             cors: false,
             max_body_bytes: 10 * 1024 * 1024,
             workers: 2,
+            spec: PactSpec::V4,
             progress: None,
         }
     }
@@ -76,6 +84,7 @@ impl std::fmt::Debug for MockOptions {
             .field("cors", &self.cors)
             .field("max_body_bytes", &self.max_body_bytes)
             .field("workers", &self.workers)
+            .field("spec", &self.spec)
             .finish_non_exhaustive()
     }
 }
@@ -136,7 +145,7 @@ impl MockServer {
 
     /// Starts a mock for `contract` as `options` say.
     pub fn start_with(contract: &Contract, options: MockOptions) -> Result<MockServer, MockError> {
-        let http = http::HttpExpectations::of(contract);
+        let http = http::HttpExpectations::of(contract, options.spec);
         if http.all().is_empty() {
             return Err(MockError::NothingToServe);
         }

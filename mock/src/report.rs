@@ -4,6 +4,7 @@
 //! `/__accord/mismatches` and printed by `accord mock --json`.
 
 use accord_dsl::matching::Mismatch;
+use accord_dsl::model::Query;
 use serde::Serialize;
 
 /// One expected interaction.
@@ -36,6 +37,9 @@ pub enum MockMismatch {
     RequestNotFound {
         method: String,
         path: String,
+        /// Its query parameters, if it had any.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        query: Option<Query>,
         /// Why, when the request could not even be read (a body over the
         /// limit, …).
         #[serde(skip_serializing_if = "Option::is_none")]
@@ -65,11 +69,15 @@ impl MockMismatch {
             MockMismatch::RequestNotFound {
                 method,
                 path,
+                query,
                 reason,
-            } => match reason {
-                Some(why) => format!("unexpected request: {method} {path}: {why}"),
-                None => format!("unexpected request: {method} {path}"),
-            },
+            } => {
+                let target = with_query(path, query.as_ref());
+                match reason {
+                    Some(why) => format!("unexpected request: {method} {target}: {why}"),
+                    None => format!("unexpected request: {method} {target}"),
+                }
+            }
             MockMismatch::RequestMismatch {
                 description,
                 method,
@@ -87,6 +95,20 @@ impl MockMismatch {
                 )
             }
         }
+    }
+}
+
+/// `path?a=1&b=2` (the parameters as received, not re-encoded).
+fn with_query(path: &str, query: Option<&Query>) -> String {
+    let pairs: Vec<String> = query
+        .into_iter()
+        .flatten()
+        .flat_map(|(n, vs)| vs.iter().map(move |v| format!("{n}={v}")))
+        .collect();
+    if pairs.is_empty() {
+        path.to_owned()
+    } else {
+        format!("{path}?{}", pairs.join("&"))
     }
 }
 

@@ -124,6 +124,7 @@ async fn answer(
                 .push(MockMismatch::RequestNotFound {
                     method,
                     path,
+                    query: query_of(&req),
                     reason: Some(why.clone()),
                 });
             return problem(StatusCode::PAYLOAD_TOO_LARGE, &why, None);
@@ -167,6 +168,7 @@ async fn answer(
             let m = MockMismatch::RequestNotFound {
                 method: method.clone(),
                 path: path.clone(),
+                query: actual.query.clone(),
                 reason: None,
             };
             progress(format!(
@@ -252,8 +254,9 @@ fn percent_decoded(path: &str) -> String {
     String::from_utf8_lossy(&out).into_owned()
 }
 
-/// The received request as a contract request.
-fn request_of(req: &HttpRequest, path: &str, body: &[u8]) -> Request {
+/// The received query parameters (repeated names keep every value, in
+/// order), if there are any.
+fn query_of(req: &HttpRequest) -> Option<Query> {
     let pairs = web::Query::<Vec<(String, String)>>::from_query(req.query_string())
         .map(web::Query::into_inner)
         .unwrap_or_default();
@@ -261,6 +264,11 @@ fn request_of(req: &HttpRequest, path: &str, body: &[u8]) -> Request {
     for (k, v) in pairs {
         query.entry(k).or_default().push(v);
     }
+    (!query.is_empty()).then_some(query)
+}
+
+/// The received request as a contract request.
+fn request_of(req: &HttpRequest, path: &str, body: &[u8]) -> Request {
     let mut headers: Headers = IndexMap::new();
     for (name, value) in req.headers() {
         let value = String::from_utf8_lossy(value.as_bytes()).into_owned();
@@ -272,7 +280,7 @@ fn request_of(req: &HttpRequest, path: &str, body: &[u8]) -> Request {
     Request {
         method: req.method().as_str().to_owned(),
         path: path.to_owned(),
-        query: (!query.is_empty()).then_some(query),
+        query: query_of(req),
         headers: (!headers.is_empty()).then_some(headers),
         body: body_from_bytes(body, header(req, "content-type")),
         ..Request::default()

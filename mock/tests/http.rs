@@ -214,3 +214,73 @@ fn a_contract_without_http_interactions_is_refused_and_only_an_exercised_one_is_
     assert_eq!(back["interactions"].as_array().map(Vec::len), Some(2));
     drop(std::fs::remove_dir_all(&dir));
 }
+
+#[test]
+fn an_unexpected_request_is_recorded_with_its_query() {
+    let mock = MockServer::start(&contract()).expect("starts");
+    let r = client()
+        .get(format!("{}/elsewhere?b=2&a=1&a=3", mock.url()))
+        .send()
+        .expect("answered");
+    assert_eq!(r.status(), 500);
+    let problem: Value = r.json().expect("problem+json");
+    assert_eq!(problem["mismatch"]["type"], "request-not-found");
+    assert_eq!(
+        problem["mismatch"]["query"],
+        json!({"b": ["2"], "a": ["1", "3"]})
+    );
+    let report = mock.verify();
+    let unexpected = report
+        .mismatches
+        .iter()
+        .find(|m| matches!(m, MockMismatch::RequestNotFound { .. }))
+        .expect("recorded");
+    assert_eq!(
+        unexpected.line(),
+        "unexpected request: GET /elsewhere?b=2&a=1&a=3"
+    );
+    match unexpected {
+        MockMismatch::RequestNotFound { query: Some(q), .. } => {
+            assert_eq!(q.keys().collect::<Vec<_>>(), ["b", "a"]);
+            assert_eq!(q["a"], ["1", "3"]);
+        }
+        other => panic!("no query recorded: {other:?}"),
+    }
+}
+
+#[test]
+fn the_mock_applies_the_matching_semantics_of_the_specification_it_is_started_for() {
+    let doc = json!({"consumer": {"name": "c"}, "provider": {"name": "p"},
+        "interactions": [{"description": "search",
+            "request": {"method": "GET", "path": "/search", "query": "a=1&b=2"},
+            "response": {"status": 200}}],
+        "metadata": {"pactSpecification": {"version": "1.0.0"}}});
+    let v1_contract = accord_dsl::pact::from_value(&doc, "t").expect("a V1 contract");
+    let spec = accord_dsl::pact::detect_spec(&doc, "t").expect("declared");
+    let c = client();
+    let get = |mock: &MockServer, query: &str| {
+        c.get(format!("{}/search?{query}", mock.url()))
+            .send()
+            .expect("answered")
+            .status()
+    };
+    // V1 compares the query as a string: the order of its parameters counts
+    let v1 = MockServer::start_with(
+        &v1_contract,
+        MockOptions {
+            spec,
+            ..MockOptions::default()
+        },
+    )
+    .expect("starts");
+    assert_eq!(get(&v1, "b=2&a=1"), 500);
+    assert_eq!(get(&v1, "a=1&b=2"), 200);
+    let report = v1.verify();
+    assert!(report.mismatches.iter().any(|m| matches!(m,
+        MockMismatch::RequestMismatch { mismatches, .. }
+            if mismatches[0].message.contains("in the order 'a&b' but received 'b&a'"))));
+    // later specifications (the default, V4) do not
+    let v4 = MockServer::start(&v1_contract).expect("starts");
+    assert_eq!(get(&v4, "b=2&a=1"), 200);
+    assert!(v4.verify().ok);
+}

@@ -5,6 +5,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::Arc;
 
+use accord_dsl::model::PactSpec;
 use accord_mock::{MockOptions, MockReport, MockServer};
 use anyhow::{Context, bail};
 
@@ -39,25 +40,27 @@ pub struct MockArgs {
     command: Vec<String>,
 }
 
-/// Reads a compiled contract, or compiles a spec (`.yaml`, `.yml`).
-fn load(path: &Path) -> anyhow::Result<accord_dsl::Contract> {
+/// Reads a compiled contract (and the Pact specification it was written
+/// for, whose matching semantics the mock applies), or compiles a spec
+/// (`.yaml`, `.yml`: V4).
+fn load(path: &Path) -> anyhow::Result<(accord_dsl::Contract, PactSpec)> {
     let spec = path
         .extension()
         .and_then(|e| e.to_str())
         .is_some_and(|e| e.eq_ignore_ascii_case("yaml") || e.eq_ignore_ascii_case("yml"));
     if spec {
-        return super::contract::compile_spec_file(path);
+        return Ok((super::contract::compile_spec_file(path)?, PactSpec::V4));
     }
     let value = read_json(path)?;
-    Ok(accord_dsl::pact::from_value(
-        &value,
-        &path.display().to_string(),
-    )?)
+    let origin = path.display().to_string();
+    let version = accord_dsl::pact::detect_spec(&value, &origin)?;
+    Ok((accord_dsl::pact::from_value(&value, &origin)?, version))
 }
 
 pub fn run(args: MockArgs) -> anyhow::Result<Outcome> {
-    let contract = load(&args.contract)?;
+    let (contract, spec) = load(&args.contract)?;
     let options = MockOptions {
+        spec,
         host: args.host.clone(),
         port: args.port,
         cors: args.cors,

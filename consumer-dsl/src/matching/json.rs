@@ -107,8 +107,9 @@ impl<'r> JsonMatcher<'r> {
                 }
             }
             None if e == a => {}
+            // no rule: Pact's equality matcher, and its sentence
             None => {
-                let msg = format!("Expected {} but received {}", describe(e), describe(a));
+                let msg = format!("Expected {} to be equal to {}", describe(a), describe(e));
                 self.push(loc, Some(e), Some(a), msg);
             }
         }

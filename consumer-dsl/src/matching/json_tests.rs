@@ -146,6 +146,6 @@ fn mismatch_paths_quote_odd_keys() {
     assert_eq!(m[0].path, "$['a b']");
     assert_eq!(
         m[0].message,
-        "Expected 1 (Integer) but received 2 (Integer)"
+        "Expected 2 (Integer) to be equal to 1 (Integer)"
     );
 }
