@@ -71,10 +71,9 @@ pub fn run(args: MockArgs) -> anyhow::Result<Outcome> {
         .with_context(|| format!("cannot start a mock for {}", args.contract.display()))?;
     println!("HTTP {}", mock.url());
     if args.command.is_empty() {
-        eprintln!("mock: serving until Ctrl-C");
-        actix_web::rt::System::new()
-            .block_on(actix_web::rt::signal::ctrl_c())
-            .context("cannot wait for Ctrl-C")?;
+        eprintln!("mock: serving until Ctrl-C (or SIGTERM)");
+        let signal = actix_web::rt::System::new().block_on(super::serve::shutdown_signal());
+        eprintln!("mock: stopped ({signal})");
         let report = mock.verify();
         show(&report, args.json)?;
         return Ok(if report.ok {

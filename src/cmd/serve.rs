@@ -129,7 +129,7 @@ pub fn run(args: ServeArgs) -> anyhow::Result<Outcome> {
 /// Waits for Ctrl-C (SIGINT) or, on Unix, SIGTERM (what `docker stop`,
 /// systemd and Kubernetes send): either stops the broker gracefully. A
 /// signal that cannot be listened for never comes.
-async fn shutdown_signal() -> &'static str {
+pub(crate) async fn shutdown_signal() -> &'static str {
     let interrupt = async {
         match actix_web::rt::signal::ctrl_c().await {
             Ok(()) => "SIGINT",

@@ -23,3 +23,4 @@ mod verify_cmd;
 mod verify_legacy;
 mod verify_mcp;
 mod verify_tags;
+mod walkthrough;
