@@ -1,6 +1,8 @@
 //! A small blocking HTTP client for the broker's API (Accord's or any Pact
 //! Broker): base URL and credentials from flags or the environment, JSON in
 //! and out, HAL link lookup, errors that carry the broker's own message.
+//! Every request carries `X-Accord-Client: <version>`, so Accord's broker
+//! serves whole contracts (other clients get their Pact view).
 //!
 //! Transient failures are retried, at most [`RETRIES`] times with backoff
 //! 0.5 s, 1 s, 2 s (or the reply's `Retry-After` seconds, capped at 10 s);
@@ -158,9 +160,17 @@ impl BrokerClient {
             bail!("broker URL {base:?} must start with http:// or https://");
         }
         let _ = rustls::crypto::ring::default_provider().install_default();
+        // Accord's broker serves this client whole contracts (A2A and MCP
+        // interactions included), every other client their Pact view.
+        let mut announce = reqwest::header::HeaderMap::new();
+        announce.insert(
+            accord_broker::audience::CLIENT_HEADER,
+            reqwest::header::HeaderValue::from_static(env!("CARGO_PKG_VERSION")),
+        );
         let http = reqwest::blocking::Client::builder()
             .timeout(std::time::Duration::from_secs(60))
             .user_agent(concat!("accord/", env!("CARGO_PKG_VERSION")))
+            .default_headers(announce)
             .build()
             .context("cannot build the HTTP client")?;
         Ok(BrokerClient {

@@ -10,6 +10,7 @@
 //! of a request is a `BrokerError` (`error.rs`, the one mapping point).
 
 pub mod api;
+pub mod audience;
 pub mod auth;
 pub mod config;
 pub mod contract;

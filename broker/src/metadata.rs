@@ -2,7 +2,10 @@
 //! "pacts for verification": which consumer versions and selectors led to
 //! the pact, and whether it was pending (`p`) or work in progress (`w`).
 //! The verifier echoes it back when it publishes results, so the broker can
-//! store those facts on the verification.
+//! store those facts on the verification. The pact document's own
+//! `pb:publish-verification-results` link adds `pv` when the document was
+//! the Pact view of a contract with Accord-only parts: the result covers
+//! only that view.
 //!
 //! Encoding: base64url without padding of a small JSON object with short
 //! keys (Pact uses a Rack nested query; JSON is simpler and equally short).
@@ -35,6 +38,9 @@ pub struct PactMetadata {
     /// The pact was handed out as work in progress.
     #[serde(rename = "w", default, skip_serializing_if = "std::ops::Not::not")]
     pub wip: bool,
+    /// The results are of the Pact view, which left Accord-only parts out.
+    #[serde(rename = "pv", default, skip_serializing_if = "std::ops::Not::not")]
+    pub pact_view: bool,
 }
 
 /// Why a metadata segment could not be read.
@@ -84,6 +90,7 @@ mod tests {
             selectors: vec!["latest from main branch".into()],
             pending: true,
             wip: false,
+            pact_view: true,
         };
         let segment = m.encode();
         assert!(

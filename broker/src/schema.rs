@@ -133,6 +133,7 @@ diesel::table! {
         pending -> Bool,
         selectors -> Nullable<Text>,
         execution_date -> Timestamp,
+        pact_view -> Bool,
     }
 }
 

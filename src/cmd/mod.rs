@@ -113,7 +113,7 @@ pub enum Command {
     Mock(mock::MockArgs),
     /// Publish contracts (Accord or Pact files) for a consumer version.
     #[command(
-        after_help = "Exit codes: 0 published, 2 usage error, an unreadable or refused contract, or the broker could not be reached.\n\nAccord contracts (A2A/Task, MCP/ToolCall) are published with accord publish; the Pact CLI's publish refuses their interaction types.\n\nExample:\n  accord publish planning-agent.json --consumer-app-version 1.0.0 --branch main --broker-url http://127.0.0.1:9292"
+        after_help = "Exit codes: 0 published, 2 usage error, an unreadable or refused contract, or the broker could not be reached.\n\nWhich tool for which file:\n  Accord contracts (accord contract compile's output, or any file with A2A/Task or MCP/ToolCall interactions, agentCard, mcpTools or Accord expectations such as sideEffects): accord publish only. `pact broker publish` refuses A2A/MCP interactions and re-serialises the rest without Accord's attributes.\n  Plain Pact files (V1-V4): accord publish or pact broker publish.\n  Once published, Pact clients reading the broker (pact verifier --broker-url, pact stub --broker-url) are served each contract's Pact view (its HTTP and message interactions); accord verify gets whole contracts. See docs/pact-clients.md.\n\nExample:\n  accord publish planning-agent.json --consumer-app-version 1.0.0 --branch main --broker-url http://127.0.0.1:9292"
     )]
     Publish(publish::PublishArgs),
 }

@@ -69,6 +69,7 @@ fn seeded_broker() -> BrokerProcess {
                 pending: false,
                 selectors: None,
                 execution_date: accord_broker::store::now(),
+                pact_view: false,
             },
         )
         .expect("verification");

@@ -7,6 +7,7 @@
 //! under `CI=true`.
 
 mod access;
+mod accord_contracts;
 mod provider;
 mod tools;
 

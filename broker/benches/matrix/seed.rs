@@ -187,6 +187,7 @@ fn seed_verifications(
                 pending: false,
                 selectors: None,
                 execution_date: at,
+                pact_view: false,
             });
             if batch.len() == 1000 {
                 conn.transaction(|c| verifications::insert_many(c, &batch))?;

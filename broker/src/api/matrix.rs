@@ -117,9 +117,9 @@ fn row_json(base: &BaseUrl, d: &Details, shown: &ShownRow) -> Value {
         "version",
         &r.consumer_version.number,
     ]);
-    let verification = match (&r.verification, d.shas.get(&r.pact_content_id)) {
+    let mut verification = match (&r.verification, d.shas.get(&r.pact_content_id)) {
         (Some(v), Some(sha)) => json!({
-            "success": v.success,
+            "success": r.success(),
             "verifiedAt": crate::api::time(v.execution_date),
             "_links": { "self": { "href": base.url(&[
                 "pacts", "provider", &provider, "consumer", &consumer, "pact-version", sha,
@@ -128,6 +128,12 @@ fn row_json(base: &BaseUrl, d: &Details, shown: &ShownRow) -> Value {
         }),
         _ => Value::Null,
     };
+    // a success of the Pact view only: unknown for the whole contract
+    if let (true, Value::Object(map)) = (r.partial(), &mut verification) {
+        map.insert("pactViewOnly".into(), Value::Bool(true));
+        let unverified: Vec<String> = r.unverified.iter().map(ToString::to_string).collect();
+        map.insert("unverified".into(), json!(unverified));
+    }
     let mut row = json!({
         "consumer": side_json(base, d, &consumer, Some(&r.consumer_version)),
         "provider": side_json(base, d, &provider, r.provider_version.as_ref()),

@@ -1,12 +1,19 @@
-//! The pact resource: the stored contract JSON with `createdAt` and the
-//! `_links` Pact clients follow (`pb:publish-verification-results` keeps
-//! the metadata segment the pact was fetched with), and the links and
-//! titles the pact collections share.
+//! The pact resource: the stored contract JSON — whole for Accord's client,
+//! the Pact view for everyone else (`audience.rs`) — with `createdAt` and
+//! the `_links` Pact clients follow (`pb:publish-verification-results`
+//! keeps the metadata segment the pact was fetched with, marked when the
+//! view served leaves Accord-only parts out), and the links and titles the
+//! pact collections share.
 
+use actix_web::HttpResponse;
+use actix_web::http::header;
 use serde_json::{Value, json};
 
+use crate::audience::{Audience, VARY_BY_CLIENT, VIEW_HEADER};
+use crate::contract::pact_view::pact_view;
 use crate::error::BrokerError;
-use crate::hal::{BaseUrl, Link, Links};
+use crate::hal::{self, BaseUrl, Link, Links};
+use crate::metadata::PactMetadata;
 use crate::store::StoreError;
 use crate::store::pacts::PublishedPact;
 
@@ -80,37 +87,103 @@ pub enum Via<'a> {
     Sha { metadata: Option<&'a str> },
 }
 
-/// The pact resource. Fetched by sha, `self` and the verification-results
-/// link keep the metadata segment it was fetched with.
-pub fn pact_json(base: &BaseUrl, named: &NamedPact, via: Via<'_>) -> Result<Value, BrokerError> {
-    let mut document: Value =
-        serde_json::from_str(&named.pact.content.content).map_err(|source| {
-            BrokerError::from(StoreError::CorruptJson {
-                what: "pact content",
-                source,
-            })
-        })?;
+/// The pact resource as `audience` is served it. Fetched by sha, `self`
+/// keeps the metadata segment it was fetched with; so does the
+/// verification-results link, marked as the Pact view's when the view
+/// leaves Accord-only parts out (a 400 naming `metadata` when that segment
+/// cannot be read, as publishing through it would be).
+pub fn pact_json(
+    base: &BaseUrl,
+    named: &NamedPact,
+    via: Via<'_>,
+    audience: Audience,
+) -> Result<Value, BrokerError> {
+    let stored: Value = serde_json::from_str(&named.pact.content.content).map_err(|source| {
+        BrokerError::from(StoreError::CorruptJson {
+            what: "pact content",
+            source,
+        })
+    })?;
+    let (mut document, partial) = match audience {
+        Audience::Accord => (stored, false),
+        Audience::Pact => {
+            let view = pact_view(stored);
+            let partial = !view.accord_only.is_empty();
+            (view.document, partial)
+        }
+    };
+    let fetched_with = match via {
+        Via::Version => None,
+        Via::Sha { metadata } => metadata,
+    };
+    let publish_with = publish_metadata(fetched_with, partial)?;
     if let Value::Object(map) = &mut document {
         map.insert(
             "createdAt".into(),
             json!(crate::api::time(named.pact.publication.created_at)),
         );
-        map.insert("_links".into(), pact_links(base, named, via).into_value());
+        let links = pact_links(base, named, via, publish_with.as_deref());
+        map.insert("_links".into(), links.into_value());
     }
     Ok(document)
 }
 
-/// The links of the pact resource.
-fn pact_links(base: &BaseUrl, named: &NamedPact, via: Via<'_>) -> Links {
-    let metadata = match via {
-        Via::Version => None,
-        Via::Sha { metadata } => metadata,
+/// 200 (or `status`) with the pact document, saying which view it is.
+pub fn pact_response(
+    status: actix_web::http::StatusCode,
+    body: &Value,
+    audience: Audience,
+) -> HttpResponse {
+    let mut response = hal::respond(status, body);
+    let headers = response.headers_mut();
+    headers.insert(
+        header::VARY,
+        header::HeaderValue::from_static(VARY_BY_CLIENT),
+    );
+    headers.insert(
+        header::HeaderName::from_static(VIEW_HEADER),
+        header::HeaderValue::from_static(audience.view_name()),
+    );
+    response
+}
+
+/// The metadata segment of `pb:publish-verification-results`: the one the
+/// pact was fetched with, marked as the Pact view's when the document
+/// served leaves Accord-only parts out, unmarked otherwise.
+fn publish_metadata(fetched: Option<&str>, partial: bool) -> Result<Option<String>, BrokerError> {
+    let decode = |segment: &str| {
+        PactMetadata::decode(segment).map_err(|e| BrokerError::bad_field("metadata", e.to_string()))
     };
+    if partial {
+        let mut m = fetched.map(decode).transpose()?.unwrap_or_default();
+        m.pact_view = true;
+        return Ok(Some(m.encode()));
+    }
+    Ok(match fetched {
+        Some(segment) => match PactMetadata::decode(segment) {
+            Ok(mut m) if m.pact_view => {
+                m.pact_view = false;
+                (m != PactMetadata::default()).then(|| m.encode())
+            }
+            _ => Some(segment.to_owned()),
+        },
+        None => None,
+    })
+}
+
+/// The links of the pact resource; results are published with metadata
+/// `publish_with`.
+fn pact_links(
+    base: &BaseUrl,
+    named: &NamedPact,
+    via: Via<'_>,
+    publish_with: Option<&str>,
+) -> Links {
     let self_url = match via {
         Via::Version => named.version_url(base),
         Via::Sha { metadata } => named.sha_url(base, metadata),
     };
-    let sha_url = named.sha_url(base, metadata);
+    let sha_url = named.sha_url(base, publish_with);
     let consumer_url = base.url(&["pacticipants", &named.consumer]);
     Links::new()
         .add(
@@ -182,4 +255,55 @@ fn pact_links(base: &BaseUrl, named: &NamedPact, via: Via<'_>) -> Links {
             .title("Tag consumer version")
             .templated(),
         )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn decoded(segment: Option<String>) -> PactMetadata {
+        PactMetadata::decode(&segment.expect("a segment")).expect("decodes")
+    }
+
+    #[test]
+    fn the_pact_views_results_link_is_marked_and_keeps_what_it_was_fetched_with() {
+        let fetched = PactMetadata {
+            consumer_version_numbers: vec!["1.0.0".into()],
+            pending: true,
+            ..PactMetadata::default()
+        };
+        let marked = decoded(publish_metadata(Some(&fetched.encode()), true).expect("ok"));
+        assert!(marked.pact_view && marked.pending);
+        assert_eq!(marked.consumer_version_numbers, ["1.0.0"]);
+        let bare = decoded(publish_metadata(None, true).expect("ok"));
+        assert!(bare.pact_view);
+        assert!(
+            publish_metadata(Some("!!"), true).is_err(),
+            "unreadable: 400"
+        );
+    }
+
+    #[test]
+    fn the_whole_contracts_results_link_is_never_marked() {
+        assert_eq!(publish_metadata(None, false).expect("ok"), None);
+        let only_marked = PactMetadata {
+            pact_view: true,
+            ..PactMetadata::default()
+        };
+        assert_eq!(
+            publish_metadata(Some(&only_marked.encode()), false).expect("ok"),
+            None
+        );
+        let with_more = PactMetadata {
+            wip: true,
+            ..only_marked
+        };
+        let unmarked = decoded(publish_metadata(Some(&with_more.encode()), false).expect("ok"));
+        assert!(unmarked.wip && !unmarked.pact_view);
+        // what it cannot read is passed on: publishing through it says why
+        assert_eq!(
+            publish_metadata(Some("!!"), false).expect("ok").as_deref(),
+            Some("!!")
+        );
+    }
 }

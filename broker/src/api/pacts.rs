@@ -3,12 +3,14 @@
 //! (optionally by tag, untagged, or branch head), by content sha (with the
 //! metadata segment). The collections of a pair are in `pact_versions.rs`.
 
+use actix_web::http::StatusCode;
 use actix_web::{HttpResponse, web};
 
-use crate::api::pact_resource::{NamedPact, Via, pact_json};
+use crate::api::pact_resource::{NamedPact, Via, pact_json, pact_response};
+use crate::audience::Audience;
 use crate::db::AnyConnection;
 use crate::error::BrokerError;
-use crate::hal::{self, BaseUrl};
+use crate::hal::BaseUrl;
 use crate::state::AppState;
 use crate::store::pacticipants::{self, Pacticipant};
 use crate::store::pacts::{self, PactFilter, PublishedPact};
@@ -64,10 +66,13 @@ impl Pair {
     }
 }
 
-/// Finds one pact of a pair with `lookup` and renders it.
+/// Who asks, and where links point.
+type Reader = (BaseUrl, Audience);
+
+/// Finds one pact of a pair with `lookup` and renders it for the reader.
 async fn serve_one<F>(
     state: web::Data<AppState>,
-    base: BaseUrl,
+    (base, audience): Reader,
     (provider, consumer): (String, String),
     via: Via<'_>,
     what: String,
@@ -85,20 +90,21 @@ where
             Ok(pair.named(pact))
         })
         .await?;
-    Ok(hal::ok(&pact_json(&base, &named, via)?))
+    let body = pact_json(&base, &named, via, audience)?;
+    Ok(pact_response(StatusCode::OK, &body, audience))
 }
 
 /// `GET …/version/{cv}` (and the deprecated `…/versions/{cv}`, `/pact/…`).
 pub async fn get_pact(
     state: web::Data<AppState>,
-    base: BaseUrl,
+    reader: Reader,
     path: web::Path<(String, String, String)>,
 ) -> Result<HttpResponse, BrokerError> {
     let (provider, consumer, number) = path.into_inner();
     let what = format!("for consumer version {number}");
     serve_one(
         state,
-        base,
+        reader,
         (provider, consumer),
         Via::Version,
         what,
@@ -113,12 +119,12 @@ pub async fn get_pact(
 /// `GET …/latest`: the pact of the most recently created consumer version.
 pub async fn get_latest_pact(
     state: web::Data<AppState>,
-    base: BaseUrl,
+    reader: Reader,
     path: web::Path<(String, String)>,
 ) -> Result<HttpResponse, BrokerError> {
     serve_one(
         state,
-        base,
+        reader,
         path.into_inner(),
         Via::Version,
         "was not found".into(),
@@ -130,14 +136,14 @@ pub async fn get_latest_pact(
 /// `GET …/latest/{tag}`.
 pub async fn get_latest_tagged_pact(
     state: web::Data<AppState>,
-    base: BaseUrl,
+    reader: Reader,
     path: web::Path<(String, String, String)>,
 ) -> Result<HttpResponse, BrokerError> {
     let (provider, consumer, tag) = path.into_inner();
     let what = format!("with tag {tag} was not found");
     serve_one(
         state,
-        base,
+        reader,
         (provider, consumer),
         Via::Version,
         what,
@@ -149,13 +155,13 @@ pub async fn get_latest_tagged_pact(
 /// `GET …/latest-untagged`.
 pub async fn get_latest_untagged_pact(
     state: web::Data<AppState>,
-    base: BaseUrl,
+    reader: Reader,
     path: web::Path<(String, String)>,
 ) -> Result<HttpResponse, BrokerError> {
     let what = "without tags was not found".to_owned();
     serve_one(
         state,
-        base,
+        reader,
         path.into_inner(),
         Via::Version,
         what,
@@ -189,14 +195,14 @@ pub fn branch_head_pact(
 /// `GET …/branch/{b}/latest`: the pact of the branch head version.
 pub async fn get_latest_branch_pact(
     state: web::Data<AppState>,
-    base: BaseUrl,
+    reader: Reader,
     path: web::Path<(String, String, String)>,
 ) -> Result<HttpResponse, BrokerError> {
     let (provider, consumer, branch) = path.into_inner();
     let what = format!("for the head of branch {branch} was not found");
     serve_one(
         state,
-        base,
+        reader,
         (provider, consumer),
         Via::Version,
         what,
@@ -208,26 +214,26 @@ pub async fn get_latest_branch_pact(
 /// `GET …/pact-version/{sha}`.
 pub async fn get_pact_by_sha(
     state: web::Data<AppState>,
-    base: BaseUrl,
+    reader: Reader,
     path: web::Path<(String, String, String)>,
 ) -> Result<HttpResponse, BrokerError> {
     let (provider, consumer, sha) = path.into_inner();
-    pact_by_sha(state, base, (provider, consumer), sha, None).await
+    pact_by_sha(state, reader, (provider, consumer), sha, None).await
 }
 
 /// `GET …/pact-version/{sha}/metadata/{m}`: `m` is kept in the links.
 pub async fn get_pact_by_sha_with_metadata(
     state: web::Data<AppState>,
-    base: BaseUrl,
+    reader: Reader,
     path: web::Path<(String, String, String, String)>,
 ) -> Result<HttpResponse, BrokerError> {
     let (provider, consumer, sha, metadata) = path.into_inner();
-    pact_by_sha(state, base, (provider, consumer), sha, Some(metadata)).await
+    pact_by_sha(state, reader, (provider, consumer), sha, Some(metadata)).await
 }
 
 async fn pact_by_sha(
     state: web::Data<AppState>,
-    base: BaseUrl,
+    reader: Reader,
     names: (String, String),
     sha: String,
     metadata: Option<String>,
@@ -236,7 +242,7 @@ async fn pact_by_sha(
         metadata: metadata.as_deref(),
     };
     let what = format!("with content {sha} was not found");
-    serve_one(state, base, names, via, what, move |conn, pair| {
+    serve_one(state, reader, names, via, what, move |conn, pair| {
         let Some(content) = pacts::find_content_by_sha(conn, &sha)? else {
             return Ok(None);
         };

@@ -2,17 +2,18 @@
 //! with the pact JSON as body (201 new, 200 same content, 409 changed) and
 //! `PATCH` on the same path, which merges interactions.
 
-use actix_web::http::Method;
+use actix_web::http::{Method, StatusCode};
 use actix_web::{HttpRequest, HttpResponse, web};
 use serde_json::Value;
 
 use crate::api::body;
-use crate::api::pact_resource::{NamedPact, Via, pact_json};
+use crate::api::pact_resource::{NamedPact, Via, pact_json, pact_response};
 use crate::api::publish::publish_error;
+use crate::audience::Audience;
 use crate::contract::{PreparedContract, prepare};
 use crate::db::AnyConnection;
 use crate::error::{BrokerError, FieldError};
-use crate::hal::{self, BaseUrl};
+use crate::hal::BaseUrl;
 use crate::names::{PacticipantName, VersionNumber};
 use crate::publishing::{Change, OnConflict, VersionRequest, publish_contract, record_version};
 use crate::state::AppState;
@@ -33,7 +34,7 @@ fn parse_path(
 /// `PUT` (overwrite, refused when the content changes) or `PATCH` (merge).
 pub async fn put_pact(
     state: web::Data<AppState>,
-    base: BaseUrl,
+    (base, audience): (BaseUrl, Audience),
     req: HttpRequest,
     path: web::Path<(String, String, String)>,
     bytes: web::Bytes,
@@ -60,12 +61,13 @@ pub async fn put_pact(
     let (named, change) = state
         .transaction(move |conn| store(conn, &version, &provider, prepared, on_conflict))
         .await?;
-    let body = pact_json(&base, &named, Via::Version)?;
-    Ok(if change == Change::Created {
-        hal::created(&body)
+    let body = pact_json(&base, &named, Via::Version, audience)?;
+    let status = if change == Change::Created {
+        StatusCode::CREATED
     } else {
-        hal::ok(&body)
-    })
+        StatusCode::OK
+    };
+    Ok(pact_response(status, &body, audience))
 }
 
 /// The names inside the pact must be the ones in the URL.

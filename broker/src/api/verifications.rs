@@ -135,6 +135,7 @@ fn verification_json(base: &BaseUrl, s: &Shown) -> Result<Value, BrokerError> {
         "findings": stored_json("findings", Some(&v.findings))?,
         "wip": v.wip,
         "pending": v.pending,
+        "pactViewOnly": v.pact_view,
         "number": v.id,
         "_links": links.into_value(),
     }))
@@ -294,13 +295,17 @@ pub async fn get_consumer_version_summary(
         .iter()
         .map(|s| verification_json(&base, s))
         .collect::<Result<Vec<_>, _>>()?;
+    // a success of the Pact view only leaves the Accord-only parts unknown
+    let partial = |s: &&Shown| s.verification.pact_view && s.verification.success;
     let names = |ok: bool| -> Vec<&str> {
         results
             .iter()
-            .filter(|s| s.verification.success == ok)
+            .filter(|s| s.verification.success == ok && !partial(s))
             .map(|s| s.provider.as_str())
             .collect()
     };
+    let mut unknown = unknown;
+    unknown.extend(results.iter().filter(partial).map(|s| s.provider.clone()));
     let success = unknown.is_empty() && results.iter().all(|s| s.verification.success);
     Ok(hal::ok(&json!({
         "success": success,
@@ -322,7 +327,8 @@ fn summary(conn: &mut AnyConnection, c: &str, cv: &str) -> Result<Summary, Broke
         let Some(provider) = pacticipants::find_by_id(conn, publication.provider_id)? else {
             continue;
         };
-        match verifications::latest_for_content(conn, publication.pact_content_id)? {
+        let latest = verifications::latest_for_content(conn, publication.pact_content_id)?;
+        match verifications::prefer_whole(conn, latest)? {
             Some(v) => {
                 let sha = sha_of(conn, publication.pact_content_id)?;
                 shown.push(show(conn, &provider, &consumer, &sha, v)?);

@@ -7,6 +7,7 @@
 
 pub mod diff;
 pub mod merge;
+pub mod pact_view;
 
 use accord_dsl::DslError;
 use accord_dsl::canonical::{canonical_json, digest};

@@ -4,6 +4,7 @@
 
 use std::collections::HashMap;
 
+use crate::contract::pact_view;
 use crate::matrix::resolve::{Integration, Resolved};
 use crate::matrix::rows::Row;
 use crate::matrix::selector::VersionSpec;
@@ -210,6 +211,10 @@ fn row_problem(input: &Input<'_>, r: &Row) -> Option<String> {
         Some(true) => None,
         Some(false) => Some(format!(
             "The verification for the pact between {consumer} and {provider} failed"
+        )),
+        None if r.partial() => Some(format!(
+            "The pact between {consumer} and {provider} was verified only in its Pact view (by a Pact verifier); its Accord-only parts are unverified: {} (`accord verify` checks them)",
+            pact_view::describe(&r.unverified)
         )),
         None => Some(format!(
             "There is no verified pact between {consumer} and {provider}"

@@ -55,7 +55,9 @@ fn row(pv: Option<i64>, success: bool) -> Row {
             provider_version_id: id,
             success,
             execution_date: at,
+            pact_view: false,
         }),
+        unverified: Vec::new(),
     }
 }
 
@@ -223,5 +225,29 @@ fn selector_descriptions_follow_the_pact_broker_wording() {
     assert_eq!(
         describe_selector(&many, Some(&v(56, BAR))),
         "one of the versions of Bar currently in production (56)"
+    );
+}
+
+#[test]
+fn a_success_of_the_pact_view_only_is_unknown_and_names_the_unverified_parts() {
+    let mut partial = row(Some(56), true);
+    partial.unverified = vec![crate::contract::pact_view::AccordOnly::Interaction {
+        kind: "MCP/ToolCall".into(),
+        description: "draft a plan".into(),
+        credential: false,
+    }];
+    let s = run(
+        &[foo_v1(), bar_in_prod(vec![v(56, BAR)])],
+        &[REQUIRED],
+        &[partial],
+        &[],
+    );
+    assert_eq!(s.deployable, None);
+    assert_eq!((s.success, s.failed, s.unknown), (0, 0, 1));
+    assert_eq!(
+        s.reasons,
+        [
+            "The pact between version 1 of Foo and the version of Bar currently in production (56) was verified only in its Pact view (by a Pact verifier); its Accord-only parts are unverified: MCP/ToolCall 'draft a plan' (`accord verify` checks them)"
+        ]
     );
 }

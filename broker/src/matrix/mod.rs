@@ -7,6 +7,7 @@
 //! `limit` only shortens the rows shown, and says so in a notice.
 
 pub mod decision;
+pub mod partial;
 pub mod query;
 pub mod resolve;
 pub mod rows;
@@ -60,8 +61,9 @@ pub fn run(
     let Loaded {
         selectors,
         integrations,
-        rows: all,
+        rows: mut all,
     } = load_rows(conn, query, fields)?;
+    partial::mark(conn, &mut all)?;
     let (ignores, mut warnings) = resolve_ignores(conn, &query.ignore)?;
     let is_ignored = |r: &Row| ignores.iter().any(|i| i.matches(r));
     let (ignored, considered): (Vec<Row>, Vec<Row>) =

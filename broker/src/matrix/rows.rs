@@ -4,6 +4,7 @@
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
+use crate::contract::pact_view::AccordOnly;
 use crate::db::AnyConnection;
 use crate::matrix::resolve::{Integration, Resolved};
 use crate::matrix::selector::LatestBy;
@@ -21,12 +22,25 @@ pub struct Row {
     pub pact_content_id: i64,
     pub pact_created_at: chrono::NaiveDateTime,
     pub verification: Option<VerificationRow>,
+    /// The Accord-only parts a successful verification of the Pact view
+    /// left unverified (`partial::mark`); empty for a whole verification.
+    pub unverified: Vec<AccordOnly>,
 }
 
 impl Row {
-    /// true / false, or None when unverified.
+    /// true / false, or None when unverified — also when only the Pact
+    /// view of a contract with Accord-only parts was verified.
     pub fn success(&self) -> Option<bool> {
-        self.verification.as_ref().map(|v| v.success)
+        match &self.verification {
+            Some(v) if v.success && self.partial() => None,
+            Some(v) => Some(v.success),
+            None => None,
+        }
+    }
+
+    /// Verified successfully in its Pact view only, Accord-only parts left.
+    pub fn partial(&self) -> bool {
+        !self.unverified.is_empty()
     }
 }
 
@@ -195,6 +209,7 @@ fn assemble(
             pact_content_id: p.pact_content_id,
             pact_created_at: p.created_at,
             verification,
+            unverified: Vec::new(),
         };
         match by_content.get(&p.pact_content_id) {
             Some(vs) if !vs.is_empty() => rows.extend(vs.iter().cloned().map(|v| row(Some(v)))),
@@ -256,7 +271,9 @@ mod tests {
                 provider_version_id: pv,
                 success,
                 execution_date: at(),
+                pact_view: false,
             }),
+            unverified: Vec::new(),
         }
     }
 

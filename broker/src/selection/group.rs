@@ -40,6 +40,7 @@ impl Entry {
             selectors: short_descriptions,
             pending: self.pending == Some(true),
             wip: self.wip,
+            pact_view: false,
         }
     }
 }

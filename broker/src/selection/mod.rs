@@ -21,6 +21,7 @@ pub use group::Entry;
 pub use pending::Scope;
 pub use request::{ForVerificationRequest, VerificationQuery};
 
+use crate::audience::Audience;
 use crate::db::AnyConnection;
 use crate::error::BrokerError;
 
@@ -32,11 +33,13 @@ pub struct Selection {
     pub scope: Scope,
 }
 
-/// Selects the pacts for provider `provider_id`.
+/// Selects the pacts for provider `provider_id`, their pending and WIP
+/// status as `audience` sees it (`pending::Lens::for_audience`).
 pub fn select(
     conn: &mut AnyConnection,
     provider_id: i64,
     query: &VerificationQuery,
+    audience: Audience,
 ) -> Result<Selection, BrokerError> {
     let consumers = resolve::consumers_of(conn, provider_id)?;
     let hits = resolve::resolve(conn, provider_id, &consumers, query)?;
@@ -49,7 +52,7 @@ pub fn select(
                 provider_id,
                 entry.content_id,
                 &scope,
-                pending::PENDING,
+                pending::PENDING.for_audience(audience),
             )?;
             entry.pending = Some(pending::is_pending(&scope, &facts));
         }
@@ -57,7 +60,16 @@ pub fn select(
     if let Some(since) = query.wip_since {
         let selected: BTreeSet<i64> = entries.iter().map(|e| e.content_id).collect();
         let consumer_ids: Vec<i64> = consumers.keys().copied().collect();
-        let hits = wip::wip_hits(conn, provider_id, &consumer_ids, since, &selected, &scope)?;
+        let lens = pending::WIP.for_audience(audience);
+        let hits = wip::wip_hits(
+            conn,
+            provider_id,
+            &consumer_ids,
+            since,
+            &selected,
+            &scope,
+            lens,
+        )?;
         let mut wip_entries = group::group(conn, hits, &consumers)?;
         for entry in &mut wip_entries {
             entry.wip = true;

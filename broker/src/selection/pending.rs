@@ -8,6 +8,7 @@
 use chrono::{NaiveDateTime, TimeDelta};
 
 use super::request::VerificationQuery;
+use crate::audience::Audience;
 use crate::db::AnyConnection;
 use crate::names::{BranchName, TagName};
 use crate::store::verifications::{self, SuccessQuery};
@@ -71,24 +72,40 @@ pub fn is_pending(scope: &Scope, facts: &Facts) -> bool {
 
 /// Options of `gather`: pending counts every success; WIP ignores
 /// successes of WIP verifications and looks back only `lookback` before
-/// the branch was created.
+/// the branch was created. For Accord's client only whole-contract
+/// successes count (`whole_only`): a Pact verifier's success of the Pact
+/// view says nothing of the Accord-only parts, which stay pending.
 #[derive(Debug, Clone, Copy)]
 pub struct Lens {
     pub non_wip_only: bool,
     pub lookback: Option<TimeDelta>,
+    pub whole_only: bool,
 }
 
 /// Pending status as the Pact Broker computes it.
 pub const PENDING: Lens = Lens {
     non_wip_only: false,
     lookback: None,
+    whole_only: false,
 };
 
 /// WIP status: only non-WIP successes, 30 days' look back (Pact 2.119).
 pub const WIP: Lens = Lens {
     non_wip_only: true,
     lookback: Some(TimeDelta::days(30)),
+    whole_only: false,
 };
+
+impl Lens {
+    /// The lens for what `audience` is served: whole contracts count only
+    /// whole-contract successes.
+    pub fn for_audience(self, audience: Audience) -> Lens {
+        Lens {
+            whole_only: audience == Audience::Accord,
+            ..self
+        }
+    }
+}
 
 /// Reads the facts for one content.
 pub fn gather(
@@ -102,6 +119,7 @@ pub fn gather(
         provider_id,
         pact_content_id,
         non_wip_only: lens.non_wip_only,
+        whole_only: lens.whole_only,
     };
     Ok(match scope {
         Scope::Branch { existing, .. } => {

@@ -20,7 +20,8 @@ use crate::store::StoreError;
 use crate::store::selection;
 
 /// The WIP pacts of a provider since `since`, excluding contents already
-/// selected explicitly. Nothing without a provider branch or tags.
+/// selected explicitly, judged through `lens` (`pending::WIP` as the
+/// client sees it). Nothing without a provider branch or tags.
 pub fn wip_hits(
     conn: &mut AnyConnection,
     provider_id: i64,
@@ -28,6 +29,7 @@ pub fn wip_hits(
     since: NaiveDateTime,
     selected: &BTreeSet<i64>,
     scope: &Scope,
+    lens: pending::Lens,
 ) -> Result<Vec<Hit>, StoreError> {
     if *scope == Scope::Any {
         return Ok(Vec::new());
@@ -49,7 +51,7 @@ pub fn wip_hits(
         let wip = match still_wip.get(&content) {
             Some(known) => *known,
             None => {
-                let facts = pending::gather(conn, provider_id, content, scope, pending::WIP)?;
+                let facts = pending::gather(conn, provider_id, content, scope, lens)?;
                 let verdict = pending::is_pending(scope, &facts);
                 still_wip.insert(content, verdict);
                 verdict

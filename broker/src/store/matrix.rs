@@ -32,6 +32,7 @@ type VerificationCols = (
     verifications::provider_version_id,
     verifications::success,
     verifications::execution_date,
+    verifications::pact_view,
 );
 /// The columns of a `VerificationRow` (shared with `matrix_details`).
 pub(super) const VERIFICATION_COLS: VerificationCols = (
@@ -40,6 +41,7 @@ pub(super) const VERIFICATION_COLS: VerificationCols = (
     verifications::provider_version_id,
     verifications::success,
     verifications::execution_date,
+    verifications::pact_view,
 );
 
 /// A publication: the left side of a matrix row.
@@ -60,6 +62,15 @@ pub struct VerificationRow {
     pub provider_version_id: i64,
     pub success: bool,
     pub execution_date: chrono::NaiveDateTime,
+    /// Published through the Pact view (covers only that view).
+    pub pact_view: bool,
+}
+
+impl VerificationRow {
+    /// A success of the Pact view only: the Accord-only parts unverified.
+    pub fn partial(&self) -> bool {
+        self.pact_view && self.success
+    }
 }
 
 type VersionCols = (versions::id, versions::pacticipant_id, versions::number);
@@ -321,6 +332,8 @@ pub fn latest_verifications_of_provider(
     verifications_by_ids(conn, &ids.into_iter().flatten().collect::<Vec<_>>())
 }
 
+/// The rows of these latest verifications, each partial success replaced
+/// by the pair's whole-contract result (`super::coverage`).
 fn verifications_by_ids(
     conn: &mut AnyConnection,
     ids: &[i64],
@@ -328,10 +341,11 @@ fn verifications_by_ids(
     if ids.is_empty() {
         return Ok(Vec::new());
     }
-    Ok(verifications::table
+    let rows: Vec<VerificationRow> = verifications::table
         .filter(verifications::id.eq_any(ids))
         .select(VERIFICATION_COLS)
-        .load(conn)?)
+        .load(conn)?;
+    super::coverage::prefer_whole(conn, rows)
 }
 
 /// Versions by id.

@@ -99,15 +99,18 @@ pub fn latest_pact_content(
     Ok(query.first(conn).optional()?)
 }
 
-/// The latest verification of a content by any provider version.
+/// The latest verification of a content by any provider version (the
+/// whole-contract result of that provider version rather than a later
+/// success of the Pact view only, `coverage::prefer_whole`).
 pub fn latest_verification_of_content(
     conn: &mut AnyConnection,
     content_id: i64,
 ) -> Result<Option<VerificationRow>, StoreError> {
-    Ok(verifications::table
+    let latest: Option<VerificationRow> = verifications::table
         .filter(verifications::pact_content_id.eq(content_id))
         .order(verifications::id.desc())
         .select(VERIFICATION_COLS)
         .first(conn)
-        .optional()?)
+        .optional()?;
+    Ok(super::coverage::prefer_whole(conn, latest.into_iter().collect())?.pop())
 }

@@ -6,6 +6,7 @@
 //! else; the API converts them into wire types.
 
 pub mod branches;
+pub mod coverage;
 pub mod deployments;
 pub mod environments;
 pub mod integrations;

@@ -25,6 +25,9 @@ pub struct Verification {
     pub pending: bool,
     pub selectors: Option<String>,
     pub execution_date: chrono::NaiveDateTime,
+    /// Published through the Pact view of a contract with Accord-only
+    /// parts: it covers only that view.
+    pub pact_view: bool,
 }
 
 /// A verification to store.
@@ -44,6 +47,9 @@ pub struct NewVerification {
     pub pending: bool,
     pub selectors: Option<String>,
     pub execution_date: chrono::NaiveDateTime,
+    /// Published through the Pact view of a contract with Accord-only
+    /// parts: it covers only that view.
+    pub pact_view: bool,
 }
 
 /// Stores one verification; its id is its (global) number.
@@ -105,6 +111,28 @@ pub fn latest_for_content(
         .optional()?)
 }
 
+/// `latest` (a content's latest result), or, when it is a success of the
+/// Pact view only, the latest whole-contract result of the same provider
+/// version if there is one (`coverage`).
+pub fn prefer_whole(
+    conn: &mut AnyConnection,
+    latest: Option<Verification>,
+) -> Result<Option<Verification>, StoreError> {
+    let v = match latest {
+        Some(v) if v.pact_view && v.success => v,
+        other => return Ok(other),
+    };
+    let whole = verifications::table
+        .filter(verifications::pact_content_id.eq(v.pact_content_id))
+        .filter(verifications::provider_version_id.eq(v.provider_version_id))
+        .filter(verifications::pact_view.eq(false))
+        .order(verifications::id.desc())
+        .select(Verification::as_select())
+        .first(conn)
+        .optional()?;
+    Ok(Some(whole.unwrap_or(v)))
+}
+
 /// Which successful verifications of one content by one provider count.
 #[derive(Debug, Clone, Copy)]
 pub struct SuccessQuery {
@@ -112,6 +140,8 @@ pub struct SuccessQuery {
     pub pact_content_id: i64,
     /// Ignore verifications published for a pact handed out as WIP.
     pub non_wip_only: bool,
+    /// Ignore verifications of the Pact view only (`pact_view`).
+    pub whole_only: bool,
 }
 
 impl SuccessQuery {
@@ -187,6 +217,11 @@ fn counted_success(
             verifications::wip
                 .eq(false)
                 .or(verifications::wip.eq(q.wip_allowed())),
+        )
+        .filter(
+            verifications::pact_view
+                .eq(false)
+                .or(verifications::pact_view.eq(!q.whole_only)),
         )
         .into_boxed();
     Ok(narrow(counted)

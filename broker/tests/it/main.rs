@@ -13,6 +13,7 @@ mod integrations;
 mod matrix;
 mod migrations;
 mod pact_docs;
+mod pact_view;
 mod pacts;
 mod pending_wip;
 mod publish;

@@ -329,7 +329,8 @@ fn a_v3_message_pact_and_an_accord_a2a_contract_publish() {
         let a2a = planning_agent_contract();
         let reply = publish(app, &request("2.0.0", Some("main"), &[], &[a2a]));
         assert_eq!(reply.status, 200, "{}", reply.text);
-        let got = app.get("/pacts/provider/planning-agent/consumer/orchestrator/version/2.0.0");
+        let got =
+            app.get_as_accord("/pacts/provider/planning-agent/consumer/orchestrator/version/2.0.0");
         let interactions = got.json["interactions"].as_array().expect("interactions");
         assert!(
             interactions.iter().any(|i| i["type"] == "A2A/Task"),

@@ -191,6 +191,7 @@ impl Seed {
             pending,
             selectors: None,
             execution_date: store::now(),
+            pact_view: false,
         };
         self.with(|conn| verifications::insert(conn, &row))
             .expect("verification")

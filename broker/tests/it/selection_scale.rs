@@ -99,6 +99,7 @@ fn seed_large(seed: &Seed) {
                     pending: false,
                     selectors: None,
                     execution_date: at,
+                    pact_view: false,
                 });
                 if batch.len() == 2000 {
                     verifications::insert_many(conn, &batch).expect("verifications");

@@ -126,8 +126,19 @@ pub struct TestApp {
 pub struct Reply {
     pub status: u16,
     pub content_type: String,
+    pub headers: reqwest::header::HeaderMap,
     pub text: String,
     pub json: Value,
+}
+
+impl Reply {
+    /// A response header's value ("" when absent).
+    pub fn header(&self, name: &str) -> &str {
+        self.headers
+            .get(name)
+            .and_then(|v| v.to_str().ok())
+            .unwrap_or("")
+    }
 }
 
 impl TestApp {
@@ -188,11 +199,13 @@ impl TestApp {
             .and_then(|v| v.to_str().ok())
             .unwrap_or("")
             .to_owned();
+        let headers = response.headers().clone();
         let text = response.text().expect("body");
         let json = serde_json::from_str(&text).unwrap_or(Value::Null);
         Reply {
             status,
             content_type,
+            headers,
             text,
             json,
         }
@@ -204,6 +217,28 @@ impl TestApp {
             self.client
                 .get(format!("{}{path}", self.url))
                 .header("Accept", "application/hal+json"),
+        )
+    }
+
+    /// `GET path` as Accord's client asks (`X-Accord-Client`): whole contracts.
+    pub fn get_as_accord(&self, path: &str) -> Reply {
+        self.send(
+            self.client
+                .get(format!("{}{path}", self.url))
+                .header("Accept", "application/hal+json")
+                .header("X-Accord-Client", "test"),
+        )
+    }
+
+    /// `POST path` with a JSON body as Accord's client sends it.
+    pub fn post_as_accord(&self, path: &str, body: &Value) -> Reply {
+        self.send(
+            self.client
+                .post(format!("{}{path}", self.url))
+                .header("Content-Type", "application/json")
+                .header("Accept", "application/hal+json")
+                .header("X-Accord-Client", "test")
+                .body(body.to_string()),
         )
     }
 

@@ -89,6 +89,7 @@ impl Publish {
             findings: self.findings,
             wip: m.wip,
             pending: m.pending,
+            pact_view: m.pact_view,
             selectors: (m != PactMetadata::default()).then(|| m.to_json()),
             execution_date: now(),
         }
