@@ -4,7 +4,9 @@ use serde_json::Value;
 
 use accord_dsl::generators::Generators;
 use accord_dsl::matching::MatchingRules;
-use accord_dsl::model::{Body, Headers, HttpRequest, HttpResponse, Message, PactSpec};
+use accord_dsl::model::{
+    Body, Headers, HttpInteraction, HttpRequest, HttpResponse, InteractionMeta, Message, PactSpec,
+};
 
 use crate::cells::{self, Record};
 use crate::fixtures::Fixtures;
@@ -114,4 +116,46 @@ fn with_content_type_header(headers: &mut Option<Headers>, body: &Body) {
     if !h.keys().any(|k| k.eq_ignore_ascii_case("content-type")) {
         h.insert("Content-Type".into(), vec![ct.to_string()]);
     }
+}
+
+/// The interactions of a "the following HTTP interactions have been
+/// defined" table: the request columns build the request, the `response …`
+/// columns the response; each is named `interaction <No>`. (Used by the
+/// verifier's and the mock's harnesses.)
+#[allow(dead_code)]
+pub fn http_interactions(
+    table: Option<&gherkin::Table>,
+    fx: &Fixtures,
+) -> Result<Vec<HttpInteraction>, String> {
+    let mut out = Vec::new();
+    for rec in cells::records(table)? {
+        let request = request(&rec, fx, HttpRequest::default())?;
+        let response = response(&response_record(&rec), fx, HttpResponse::default())?;
+        out.push(HttpInteraction {
+            meta: InteractionMeta {
+                description: format!("interaction {}", rec.get("No").map_or("?", |s| s.trim())),
+                ..InteractionMeta::default()
+            },
+            request,
+            response,
+        });
+    }
+    Ok(out)
+}
+
+/// Renames the `response …` columns of a table row to the part columns.
+pub fn response_record(rec: &Record) -> Record {
+    let mut out = Record::new();
+    for (k, v) in rec {
+        let key = match k.as_str() {
+            "response" => "status",
+            "response headers" => "headers",
+            "response content" => "content type",
+            "response body" => "body",
+            "response matching rules" => "matching rules",
+            _ => continue,
+        };
+        out.insert(key.to_string(), v.clone());
+    }
+    out
 }

@@ -7,7 +7,7 @@
 use std::sync::LazyLock;
 
 use accord_dsl::Interaction;
-use accord_dsl::model::{Contract, HttpInteraction, HttpRequest, InteractionMeta, Pacticipant};
+use accord_dsl::model::{Contract, HttpInteraction, HttpRequest, Pacticipant};
 use accord_mock::{MockOptions, MockServer};
 use gherkin::Step;
 use regex::{Captures, Regex};
@@ -71,41 +71,6 @@ pub fn run(world: &mut World, step: &Step) -> Result<(), String> {
 /// A capture as a number.
 pub fn number(caps: &Captures, i: usize) -> Result<usize, String> {
     caps[i].parse().map_err(|e| format!("{:?}: {e}", &caps[i]))
-}
-
-/// The request columns of the table build the request, the `response …`
-/// columns the response.
-fn define_interactions(w: &mut World, _: &Captures, step: &Step) -> Result<(), String> {
-    for rec in cells::records(step.table.as_ref())? {
-        let request = parts::request(&rec, &w.fx, HttpRequest::default())?;
-        let response = parts::response(&response_record(&rec), &w.fx, Default::default())?;
-        w.interactions.push(HttpInteraction {
-            meta: InteractionMeta {
-                description: format!("interaction {}", rec.get("No").map_or("?", |s| s.trim())),
-                ..InteractionMeta::default()
-            },
-            request,
-            response,
-        });
-    }
-    Ok(())
-}
-
-/// Renames the `response …` columns of a table to the part columns.
-fn response_record(rec: &Record) -> Record {
-    let mut out = Record::new();
-    for (k, v) in rec {
-        let key = match k.as_str() {
-            "response" => "status",
-            "response headers" => "headers",
-            "response content" => "content type",
-            "response body" => "body",
-            "response matching rules" => "matching rules",
-            _ => continue,
-        };
-        out.insert(key.to_string(), v.clone());
-    }
-    out
 }
 
 fn start_with_one(w: &mut World, caps: &Captures, step: &Step) -> Result<(), String> {
@@ -257,5 +222,11 @@ fn test_done(w: &mut World, _: &Captures, _: &Step) -> Result<(), String> {
         dir,
         written,
     });
+    Ok(())
+}
+
+fn define_interactions(w: &mut World, _: &Captures, step: &Step) -> Result<(), String> {
+    w.interactions
+        .extend(parts::http_interactions(step.table.as_ref(), &w.fx)?);
     Ok(())
 }

@@ -15,6 +15,8 @@ mod cells;
 #[path = "../../../consumer-dsl/tests/compat/fixtures.rs"]
 #[allow(dead_code)]
 mod fixtures;
+#[path = "../../../consumer-dsl/tests/compat/harness.rs"]
+mod harness;
 #[path = "../../../consumer-dsl/tests/compat/parts.rs"]
 #[allow(dead_code)]
 mod parts;
@@ -29,49 +31,23 @@ mod scope;
 mod steps;
 mod world;
 
-use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::process::ExitCode;
 
 use report::{Outcome, Report};
 
 fn main() -> ExitCode {
-    let root = match suite::locate() {
-        Ok(root) => root,
-        Err(why) if std::env::var("CI").is_ok_and(|v| v == "true") => {
-            eprintln!(
-                "compat: FAILED — the pact-compatibility-suite is missing under CI=true: {why}"
-            );
-            return ExitCode::FAILURE;
-        }
-        Err(why) => {
-            println!("compat: skipped — the pact-compatibility-suite is missing: {why}");
-            return ExitCode::SUCCESS;
-        }
+    let (root, cases) = match harness::cases() {
+        Ok(found) => found,
+        Err(code) => return code,
     };
-    let cases = match suite::load_cases(&root) {
-        Ok(cases) => cases,
-        Err(why) => {
-            eprintln!("compat: cannot read the suite: {why}");
-            return ExitCode::FAILURE;
-        }
-    };
-    let filter = std::env::args().skip(1).find(|a| !a.starts_with('-'));
+    let filter = harness::filter_arg(std::env::args().skip(1));
     let fx = fixtures::Fixtures::new(&root);
     let mut report = Report::default();
     let provider_cases = cases.iter().filter(|c| scope::is_provider_feature(c));
-    for case in provider_cases.filter(|c| {
-        filter
-            .as_deref()
-            .is_none_or(|f| c.file.contains(f) || c.name.contains(f))
-    }) {
+    for case in provider_cases.filter(|c| harness::selected(c, filter.as_deref())) {
         report.add(case, run_case(&fx, case));
     }
-    report.print();
-    if report.failed() > 0 {
-        ExitCode::FAILURE
-    } else {
-        ExitCode::SUCCESS
-    }
+    harness::finish(&report)
 }
 
 fn run_case(fx: &fixtures::Fixtures, case: &suite::Case) -> Outcome {
@@ -79,18 +55,5 @@ fn run_case(fx: &fixtures::Fixtures, case: &suite::Case) -> Outcome {
         return Outcome::Skipped(reason);
     }
     let mut world = world::World::new(fx.clone());
-    for step in &case.steps {
-        let result = catch_unwind(AssertUnwindSafe(|| steps::run(&mut world, step)));
-        let error = match result {
-            Ok(Ok(())) => continue,
-            Ok(Err(e)) => e,
-            Err(_) => "panicked".to_string(),
-        };
-        return Outcome::Failed {
-            step: format!("{}{}", step.keyword, step.value),
-            line: step.position.line,
-            error,
-        };
-    }
-    Outcome::Passed
+    harness::run_steps(case, |step| steps::run(&mut world, step))
 }

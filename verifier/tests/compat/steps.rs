@@ -4,9 +4,7 @@
 use std::sync::LazyLock;
 
 use accord_dsl::Interaction;
-use accord_dsl::model::{
-    Contract, HttpInteraction, HttpResponse, InteractionMeta, Pacticipant, ProviderState,
-};
+use accord_dsl::model::{Contract, HttpResponse, InteractionMeta, Pacticipant, ProviderState};
 use accord_fixtures::stub::{Canned, StubProvider};
 use accord_verifier::body::body_to_bytes;
 use accord_verifier::{ContractSource, Finding, SourcedContract, VerifyConfig, codes};
@@ -14,7 +12,7 @@ use gherkin::Step;
 use regex::{Captures, Regex};
 use serde_json::{Map, Value};
 
-use crate::cells::{self, Record};
+use crate::cells;
 use crate::messages::{message_pact, message_pact_table, message_provider};
 use crate::parts;
 use crate::world::World;
@@ -90,39 +88,6 @@ pub fn run(world: &mut World, step: &Step) -> Result<(), String> {
     Err(format!("no step definition for {:?}", step.value))
 }
 
-/// Renames the `response …` columns of a table to the part columns.
-fn response_record(rec: &Record) -> Record {
-    let mut out = Record::new();
-    for (k, v) in rec {
-        let key = match k.as_str() {
-            "response" => "status",
-            "response headers" => "headers",
-            "response content" => "content type",
-            "response body" => "body",
-            "response matching rules" => "matching rules",
-            _ => continue,
-        };
-        out.insert(key.to_string(), v.clone());
-    }
-    out
-}
-
-fn define_interactions(w: &mut World, _: &Captures, step: &Step) -> Result<(), String> {
-    for rec in cells::records(step.table.as_ref())? {
-        let request = parts::request(&rec, &w.fx, Default::default())?;
-        let response = parts::response(&response_record(&rec), &w.fx, Default::default())?;
-        w.interactions.push(HttpInteraction {
-            meta: InteractionMeta {
-                description: format!("interaction {}", rec.get("No").map_or("?", |s| s.trim())),
-                ..InteractionMeta::default()
-            },
-            request,
-            response,
-        });
-    }
-    Ok(())
-}
-
 fn canned(response: &HttpResponse) -> Canned {
     let mut headers: Vec<(String, String)> = response
         .headers
@@ -155,7 +120,7 @@ fn provider_returns(w: &mut World, caps: &Captures, step: &Step) -> Result<(), S
         let mut response = i.response.clone();
         if caps.get(2).is_some() {
             let changes = cells::single_record(step.table.as_ref())?;
-            let changes = response_record(&changes);
+            let changes = parts::response_record(&changes);
             if changes.contains_key("body") {
                 // A new body brings its own content type.
                 if let Some(h) = response.headers.as_mut() {
@@ -351,4 +316,10 @@ fn no_teardown(w: &mut World, _: &Captures, _: &Step) -> Result<(), String> {
         [] => Ok(()),
         some => Err(format!("teardown calls: {some:?}")),
     }
+}
+
+fn define_interactions(w: &mut World, _: &Captures, step: &Step) -> Result<(), String> {
+    w.interactions
+        .extend(parts::http_interactions(step.table.as_ref(), &w.fx)?);
+    Ok(())
 }
