@@ -227,8 +227,9 @@ fn pact_verifier_flag_names_work_as_aliases() {
         .expect("a port")
         .trim_end_matches('/')
         .to_owned();
-    let by_parts = accord()
-        .args([
+    let pact_style = || {
+        let mut cmd = accord();
+        cmd.args([
             "verify",
             "-n",
             "items",
@@ -236,7 +237,10 @@ fn pact_verifier_flag_names_work_as_aliases() {
             "127.0.0.1",
             "-p",
             &port,
-        ])
+        ]);
+        cmd
+    };
+    let by_parts = pact_style()
         .args([
             "--transport",
             "http",
@@ -262,18 +266,5 @@ fn pact_verifier_flag_names_work_as_aliases() {
         "{report}"
     );
     // the state change is needed: without -s the same run fails
-    accord()
-        .args([
-            "verify",
-            "-n",
-            "items",
-            "--hostname",
-            "127.0.0.1",
-            "-p",
-            &port,
-        ])
-        .arg("--file")
-        .arg(&file)
-        .assert()
-        .code(1);
+    pact_style().arg("--file").arg(&file).assert().code(1);
 }

@@ -32,6 +32,7 @@ pub mod load;
 pub mod mcp;
 pub mod message_driver;
 pub mod observe;
+mod plan;
 mod preflight;
 mod probing;
 pub mod publish;

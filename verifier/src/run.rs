@@ -4,8 +4,7 @@
 //! assemble the report in contract and interaction order, so results are
 //! the same whatever the parallelism.
 
-use std::collections::VecDeque;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
 use accord_dsl::Interaction;
 
@@ -14,11 +13,10 @@ use crate::config::{Filter, SourcedContract, VerifyConfig};
 use crate::driver::Driver;
 use crate::error::VerifyError;
 use crate::http_driver::HttpDriver;
-use crate::load::load;
 use crate::message_driver::MessageDriver;
+use crate::plan::{Done, Plan};
 use crate::replay::{Context, replay};
-use crate::report::{ContractResult, InteractionResult, VerificationReport};
-use crate::schedule::chains;
+use crate::report::{InteractionResult, VerificationReport};
 
 /// Told how many interactions will be replayed, then each interaction's
 /// result as soon as it is known (for progress output).
@@ -150,106 +148,6 @@ fn share(jobs: usize, threads: usize, n: usize) -> usize {
     jobs / threads + usize::from(n < jobs % threads)
 }
 
-/// Results by contract index.
-type Done = Vec<(usize, InteractionResult)>;
-
-/// The contracts and the queue of their chains, in contract order.
-struct Plan {
-    contracts: Vec<Arc<SourcedContract>>,
-    /// Per contract, why it cannot be run (a broker's pact stored before
-    /// the broker refused such contracts); empty when it can.
-    unrunnable: Vec<Vec<String>>,
-    queue: Mutex<VecDeque<(usize, Vec<usize>)>>,
-}
-
-impl Plan {
-    /// Loads the contracts, schedules their chains and tells `progress`
-    /// how many interactions will run.
-    fn new(config: &VerifyConfig, progress: Option<&dyn Progress>) -> Result<Plan, VerifyError> {
-        let contracts: Vec<Arc<SourcedContract>> = load(&config.source, &config.provider)?
-            .into_iter()
-            .filter(|c| config.filter.keeps_consumer(&c.contract.consumer.name))
-            .map(Arc::new)
-            .collect();
-        let queue: VecDeque<(usize, Vec<usize>)> = contracts
-            .iter()
-            .enumerate()
-            .flat_map(|(n, c)| schedule(config, c).into_iter().map(move |chain| (n, chain)))
-            .collect();
-        let unrunnable: Vec<Vec<String>> = contracts
-            .iter()
-            .map(|c| crate::load::unrunnable(c))
-            .collect();
-        // what is refused as unrunnable is never sent: it needs nothing
-        let runnable: VecDeque<_> = queue
-            .iter()
-            .filter(|(n, _)| unrunnable.get(*n).is_none_or(Vec::is_empty))
-            .cloned()
-            .collect();
-        crate::preflight::check(config, &contracts, &runnable)?;
-        if let Some(p) = progress {
-            p.planned(queue.iter().map(|(_, chain)| chain.len()).sum());
-        }
-        Ok(Plan {
-            contracts,
-            unrunnable,
-            queue: Mutex::new(queue),
-        })
-    }
-
-    fn chains(&self) -> usize {
-        self.queue.lock().map_or(0, |q| q.len())
-    }
-
-    /// The next chain, or `None` when the queue is empty (or poisoned by
-    /// a panicked lane, whose thread reports it).
-    fn next(&self) -> Option<(usize, Vec<usize>)> {
-        self.queue.lock().ok()?.pop_front()
-    }
-
-    /// Stops handing out chains (after an operational failure).
-    fn abandon(&self) {
-        if let Ok(mut q) = self.queue.lock() {
-            q.clear();
-        }
-    }
-
-    /// The report, in contract and interaction order.
-    fn report(
-        &self,
-        config: &VerifyConfig,
-        mut done: Done,
-        mut own: Vec<Vec<crate::finding::Finding>>,
-        drivers: &[Arc<dyn Driver>],
-    ) -> VerificationReport {
-        let mut declarations: Vec<_> = drivers.iter().flat_map(|d| d.declarations()).collect();
-        declarations.sort();
-        done.sort_by_key(|(contract, i)| (*contract, i.index));
-        let mut by_contract: Vec<Vec<InteractionResult>> = vec![Vec::new(); self.contracts.len()];
-        for (contract, result) in done {
-            if let Some(list) = by_contract.get_mut(contract) {
-                list.push(result);
-            }
-        }
-        VerificationReport {
-            declarations,
-            provider: config.provider.clone(),
-            provider_version: config.provider_version.clone(),
-            contracts: self
-                .contracts
-                .iter()
-                .zip(by_contract)
-                .enumerate()
-                .map(|(n, (sourced, interactions))| {
-                    let mut result = contract_result(sourced, interactions);
-                    result.findings = own.get_mut(n).map(std::mem::take).unwrap_or_default();
-                    result
-                })
-                .collect(),
-        }
-    }
-}
-
 /// Runs `lanes` tasks on the current runtime, each replaying chains from
 /// the plan's queue until it is empty.
 async fn drain(
@@ -288,24 +186,6 @@ async fn drain(
         done.extend(lane.map_err(VerifyError::Task)??);
     }
     Ok(done)
-}
-
-/// The chains of a contract: with one job, all its interactions in order
-/// (exactly Pact's sequence); with more, one chain per shared state.
-fn schedule(config: &VerifyConfig, sourced: &SourcedContract) -> Vec<Vec<usize>> {
-    let keep = |i: &Interaction| selected(&config.filter, i);
-    let interactions = &sourced.contract.interactions;
-    if config.jobs > 1 {
-        return chains(interactions, keep);
-    }
-    let all: Vec<usize> = (0..interactions.len())
-        .filter(|&n| interactions.get(n).is_some_and(keep))
-        .collect();
-    if all.is_empty() {
-        Vec::new()
-    } else {
-        vec![all]
-    }
 }
 
 /// One chain of one contract, replayed in order.
@@ -352,21 +232,6 @@ fn refuse_chain(
             Some(result)
         })
         .collect()
-}
-
-fn contract_result(
-    sourced: &SourcedContract,
-    interactions: Vec<InteractionResult>,
-) -> ContractResult {
-    ContractResult {
-        findings: Vec::new(),
-        consumer: sourced.contract.consumer.name.clone(),
-        provider: sourced.contract.provider.name.clone(),
-        source: sourced.source.clone(),
-        pending: sourced.pending || sourced.wip,
-        wip: sourced.wip,
-        interactions,
-    }
 }
 
 /// True when the interaction passes the description and state filters.

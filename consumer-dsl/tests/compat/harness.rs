@@ -89,6 +89,25 @@ fn panic_text(panic: &(dyn std::any::Any + Send)) -> String {
         .unwrap_or_else(|| "(no message)".into())
 }
 
+/// A step definition of the verifier's and the mock's harnesses.
+#[allow(dead_code)]
+pub type StepFn<W> = fn(&mut W, &regex::Captures, &Step) -> Result<(), String>;
+
+/// Runs `step` with the first definition whose phrase matches it.
+#[allow(dead_code)]
+pub fn dispatch<W>(
+    steps: &[(regex::Regex, StepFn<W>)],
+    world: &mut W,
+    step: &Step,
+) -> Result<(), String> {
+    for (re, f) in steps {
+        if let Some(caps) = re.captures(&step.value) {
+            return f(world, &caps, step);
+        }
+    }
+    Err(format!("no step definition for {:?}", step.value))
+}
+
 /// Prints the report; failure when any scenario failed.
 pub fn finish(report: &Report) -> ExitCode {
     report.print();

@@ -16,7 +16,7 @@ use crate::cells::{self, Record};
 use crate::world::{CONSUMER, Done, PROVIDER, World};
 use crate::{pact_file, parts, status, wire};
 
-pub type StepFn = fn(&mut World, &Captures, &Step) -> Result<(), String>;
+pub type StepFn = crate::harness::StepFn<World>;
 
 static STEPS: LazyLock<Vec<(Regex, StepFn)>> = LazyLock::new(|| {
     let mut table: Vec<(&str, StepFn)> = vec![
@@ -60,12 +60,7 @@ static STEPS: LazyLock<Vec<(Regex, StepFn)>> = LazyLock::new(|| {
 
 /// Runs one step.
 pub fn run(world: &mut World, step: &Step) -> Result<(), String> {
-    for (re, f) in STEPS.iter() {
-        if let Some(caps) = re.captures(&step.value) {
-            return f(world, &caps, step);
-        }
-    }
-    Err(format!("no step definition for {:?}", step.value))
+    crate::harness::dispatch(&STEPS, world, step)
 }
 
 /// A capture as a number.

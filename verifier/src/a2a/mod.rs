@@ -24,6 +24,7 @@ pub mod parts;
 mod plug;
 mod probe;
 pub mod push;
+mod push_run;
 pub mod refusal;
 pub mod sequence;
 pub mod signature;

@@ -8,7 +8,7 @@
 //! | --- | --- | --- |
 //! | `expectStates`, in order (repeats allowed: delivery is at least once) | a state missing, or out of order | PUSH_NOT_DELIVERED (protocol) |
 //! | every delivery with `Authorization: <scheme> <secret>` and `X-A2A-Notification-Token: <token>` | one without them | PUSH_NOT_DELIVERED (protocol) |
-//! | nothing after a follow-up `DeleteTaskPushNotificationConfig` was acknowledged (250 ms allowed for what was in flight) | a delivery later | PUSH_AFTER_CONFIG_DELETED (protocol) |
+//! | nothing after a follow-up `DeleteTaskPushNotificationConfig` was acknowledged | a delivery of a state first seen more than 250 ms after the acknowledgement | PUSH_AFTER_CONFIG_DELETED (protocol) |
 //! | registering fails with `error` | another error, or served (UNDECLARED_CAPABILITY_ACCEPTED when the card does not declare `pushNotifications`) | ERROR_CODE_MISMATCH (protocol) |
 //!
 //! The receiver is a bounded HTTP/1.1 reader (a head of at most 16 KiB, a
@@ -36,8 +36,6 @@ pub struct Delivery {
     /// Header names lower case.
     pub headers: Vec<(String, String)>,
     pub body: Vec<u8>,
-    /// When it was read.
-    pub at: Instant,
 }
 
 impl Delivery {
@@ -204,11 +202,7 @@ async fn read_request(socket: &mut tokio::net::TcpStream) -> Option<Delivery> {
         body.extend_from_slice(&chunk[..n]);
     }
     body.truncate(length);
-    Some(Delivery {
-        headers,
-        body,
-        at: Instant::now(),
-    })
+    Some(Delivery { headers, body })
 }
 
 /// The first expected state that did not arrive in order, if any. Order
@@ -298,105 +292,20 @@ pub fn judge(push: &PushScenario, secret: &str, got: &[Delivery]) -> Vec<Finding
     out
 }
 
-impl super::flow::Run<'_> {
-    /// Starts the receiver and registers it with the send's params, unless
-    /// the registration must fail (then it is made once the task exists).
-    pub async fn register_push(&mut self, params: &mut serde_json::Map<String, Value>) {
-        let Some(push) = self.task.push.as_ref().filter(|p| p.error.is_none()) else {
-            return;
-        };
-        match Receiver::start().await {
-            Ok(receiver) => {
-                let config = receiver.config(push);
-                let configuration = params.entry("configuration").or_insert_with(|| json!({}));
-                configuration["taskPushNotificationConfig"] = config;
-                // a follow-up that gets or deletes a config means this one
-                self.push_config = Some(receiver.id.clone());
-                self.receiver = Some(receiver);
-            }
-            Err(e) => {
-                let detail =
-                    format!("the verifier's webhook receiver could not listen on loopback: {e}");
-                let f = Finding::new(
-                    Layer::Protocol,
-                    codes::EXPECTATION_UNCHECKED,
-                    "push",
-                    detail,
-                );
-                self.out.findings.push(f);
-            }
-        }
-    }
+/// How long after a config's deletion a state the replay sees may still
+/// have been reached before it (the agent may process a state change and
+/// the delete together; the stream shows the state a little later).
+pub const IN_FLIGHT: Duration = Duration::from_millis(250);
 
-    /// A registration that must fail, once the task exists.
-    pub async fn refused_push(&mut self) {
-        let Some(push) = self.task.push.as_ref() else {
-            return;
-        };
-        let (Some(expected), Some(id)) = (&push.error, self.record.task_id.clone()) else {
-            return;
-        };
-        self.push_tried = true;
-        let mut params = serde_json::Map::new();
-        params.insert("taskId".into(), json!(id));
-        params.insert(
-            "url".into(),
-            json!("http://127.0.0.1:9/accord-unused-webhook"),
-        );
-        if let Some(t) = &push.token {
-            params.insert("token".into(), json!(t));
-        }
-        let op = accord_dsl::model::accord::A2aOperation::CreateTaskPushNotificationConfig;
-        let answer = match self.base.call(op, params).await {
-            Ok(a) => a,
-            Err(cut) => {
-                self.out.findings.push(cut.finding("push"));
-                return;
-            }
-        };
-        self.watch(&answer, "push");
-        let served = if self.declares("pushNotifications") {
-            super::refusal::Served::MISMATCH
-        } else {
-            super::refusal::Served {
-                layer: Layer::Protocol,
-                code: codes::UNDECLARED_CAPABILITY_ACCEPTED,
-            }
-        };
-        let found = self.judge_error(expected, &answer, "push.error", served);
-        self.out.findings.extend(found);
-    }
-
-    /// At the end: what the receiver got against the scenario.
-    pub async fn judge_push(&mut self) {
-        let (Some(push), Some(receiver)) = (self.task.push.as_ref(), self.receiver.take()) else {
-            return;
-        };
-        let limit = self
-            .exchange
-            .transport
-            .limits()
-            .request_timeout
-            .min(Duration::from_secs(3));
-        let got = receiver.settle(push, limit).await;
-        self.out
-            .findings
-            .extend(judge(push, &receiver.secret, &got));
-        if let Some(deleted) = self.push_deleted {
-            self.out.findings.extend(after_delete(&got, deleted));
-        }
-    }
-}
-
-/// How long after a config's deletion a delivery may still arrive: it was
-/// on its way before the agent had processed the delete.
-const IN_FLIGHT: Duration = Duration::from_millis(250);
-
-/// Deliveries that arrived after the config was deleted (its
-/// acknowledgement, plus what may have been in flight):
-/// PUSH_AFTER_CONFIG_DELETED.
-pub fn after_delete(got: &[Delivery], deleted: Instant) -> Option<Finding> {
-    let late: Vec<&Delivery> = got.iter().filter(|d| d.at > deleted + IN_FLIGHT).collect();
+/// Deliveries of the states the task reached only after the config was
+/// deleted (`late`: first seen more than [`IN_FLIGHT`] after the
+/// acknowledgement): PUSH_AFTER_CONFIG_DELETED. A notification of an
+/// earlier state may arrive late — it was on its way — and is not one.
+pub fn after_delete(got: &[Delivery], late: &[TaskState]) -> Option<Finding> {
+    let late: Vec<&Delivery> = got
+        .iter()
+        .filter(|d| d.state().is_some_and(|s| late.contains(&s)))
+        .collect();
     let first = late.first()?;
     let state = first.state().map_or("a notification", TaskState::as_str);
     let detail = format!(

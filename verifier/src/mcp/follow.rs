@@ -156,21 +156,11 @@ fn with_task(mut reply: Reply, followed: Followed) -> Reply {
 
 #[cfg(test)]
 mod tests {
-    use std::time::Duration;
 
     use super::*;
 
     fn answered(outcome: Result<Result<Value, RpcError>, String>) -> Reply {
-        Reply {
-            status: 200,
-            headers: Vec::new(),
-            sse: false,
-            outcome,
-            ack: Duration::ZERO,
-            total: Duration::ZERO,
-            body: Vec::new(),
-            task: None,
-        }
+        Reply::answered(200, outcome)
     }
 
     fn task(status: &str) -> Value {

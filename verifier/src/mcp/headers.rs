@@ -102,7 +102,6 @@ fn judge_probe(reply: &Reply) -> Option<Result<Finding, Finding>> {
 
 #[cfg(test)]
 mod tests {
-    use std::time::Duration;
 
     use super::*;
     use crate::mcp::wire::RpcError;
@@ -111,16 +110,7 @@ mod tests {
         status: u16,
         outcome: Result<Result<serde_json::Value, RpcError>, String>,
     ) -> Reply {
-        Reply {
-            status,
-            headers: Vec::new(),
-            sse: false,
-            outcome,
-            ack: Duration::ZERO,
-            total: Duration::ZERO,
-            body: Vec::new(),
-            task: None,
-        }
+        Reply::answered(status, outcome)
     }
 
     fn rpc(code: i64) -> Result<Result<serde_json::Value, RpcError>, String> {

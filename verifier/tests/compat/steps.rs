@@ -17,7 +17,7 @@ use crate::messages::{message_pact, message_pact_table, message_provider};
 use crate::parts;
 use crate::world::World;
 
-type StepFn = fn(&mut World, &Captures, &Step) -> Result<(), String>;
+type StepFn = crate::harness::StepFn<World>;
 
 static STEPS: LazyLock<Vec<(Regex, StepFn)>> = LazyLock::new(|| {
     let table: Vec<(&str, StepFn)> = vec![
@@ -80,12 +80,7 @@ static STEPS: LazyLock<Vec<(Regex, StepFn)>> = LazyLock::new(|| {
 
 /// Runs one step.
 pub fn run(world: &mut World, step: &Step) -> Result<(), String> {
-    for (re, f) in STEPS.iter() {
-        if let Some(caps) = re.captures(&step.value) {
-            return f(world, &caps, step);
-        }
-    }
-    Err(format!("no step definition for {:?}", step.value))
+    crate::harness::dispatch(&STEPS, world, step)
 }
 
 fn canned(response: &HttpResponse) -> Canned {

@@ -375,36 +375,3 @@ fn states_without_a_state_change_url_are_marked_not_set_up() {
         true
     );
 }
-
-#[test]
-fn a_served_negative_case_takes_the_code_of_the_kind_the_contract_names() {
-    let p = provider();
-    // an item without a name the contract says must be refused: served
-    let mut i = http(
-        "an item without a name is refused",
-        json!({"method": "POST", "path": "/items", "body": {"content": {}}}),
-        json!({"status": 400}),
-    );
-    let served = |i: &serde_json::Value| {
-        codes(&run(&config(&p, vec![contract(vec![i.clone()])])))
-            .into_iter()
-            .filter(|(_, _, path)| path == "status")
-            .map(|(l, c, _)| (l, c))
-            .collect::<Vec<_>>()
-    };
-    i["negative"] = json!(true);
-    assert!(served(&i).contains(&("authorization", "CROSS_TENANT_ACCESS")));
-    i["negative"] = json!("invalid_input");
-    assert!(served(&i).contains(&("schema", "INVALID_INPUT_ACCEPTED")));
-    // a kind the interaction cannot provoke: the contract is not run
-    i["negative"] = json!("unauthenticated");
-    let report = run(&config(&p, vec![contract(vec![i])]));
-    let f = crate::support::findings(&report);
-    assert_eq!(f.len(), 1);
-    assert_eq!(f[0].reason_code, "CONTRACT_UNRUNNABLE");
-    assert!(
-        f[0].detail.contains("NEGATIVE_KIND_CONFLICT"),
-        "{}",
-        f[0].detail
-    );
-}
