@@ -78,6 +78,11 @@ pub struct Generation<'a> {
     pub seed: u64,
     /// `repeat.key` and the value the first send carried there.
     pub pin: Option<(&'a str, &'a Value)>,
+    /// The engine reads the request and answer views of this send
+    /// (`repeat.key`, `repeat.sameFields`): the driver fills
+    /// [`Sent::request`] and [`Sent::answer`]; otherwise it need not build
+    /// them.
+    pub views: bool,
 }
 
 impl Generation<'_> {
@@ -154,7 +159,7 @@ pub struct Sent {
     /// whatever the counters did is that request's work, not judged again.
     pub counters_explained: bool,
     /// The request as sent, in the view `repeat.key` points into
-    /// (`accord_dsl::model::views`).
+    /// (`accord_dsl::model::views`), when [`Generation::views`] asks.
     pub request: Option<Value>,
     /// The answer, in the view `repeat.sameFields` point into.
     pub answer: Option<Value>,

@@ -44,13 +44,15 @@ impl Driver for HttpDriver {
                 Ok(received) => {
                     let mut sent = judge(&expected, &received);
                     sent.findings.extend(unchecked);
-                    sent.request = Some(views::http_request_view(&request));
-                    let actual = actual_response(&received);
-                    sent.answer = Some(json!({
-                        "status": actual.status,
-                        "headers": views::headers_value(actual.headers.as_ref()),
-                        "body": views::body_value(&actual.body),
-                    }));
+                    if exchange.generation.views {
+                        sent.request = Some(views::http_request_view(&request));
+                        let actual = actual_response(&received);
+                        sent.answer = Some(json!({
+                            "status": actual.status,
+                            "headers": views::headers_value(actual.headers.as_ref()),
+                            "body": views::body_value(&actual.body),
+                        }));
+                    }
                     let retryable = http.meta.expectations.retryable;
                     let after = received.header("retry-after");
                     sent.findings.extend(
@@ -72,6 +74,7 @@ pub fn generated_request(expected: &HttpRequest, state_values: &Map<String, Valu
     let fresh = Generation {
         seed: rand::random(),
         pin: None,
+        views: false,
     };
     generated_request_with(expected, state_values, &fresh)
 }

@@ -269,6 +269,7 @@ async fn exercise(
         generation: crate::driver::Generation {
             seed: rand::random(),
             pin: None,
+            views: false,
         },
     };
     let (mut findings, mut warnings, last) =

@@ -51,6 +51,7 @@ pub(crate) async fn send_all(
     // one seed for the same request each time; with a key, one per send
     let seed: u64 = rand::random();
     let key = repeat.and_then(|r| r.key.as_deref());
+    let views = repeat.is_some_and(|r| key.is_some() || !r.same_fields.is_empty());
     let mut key_value: Option<Value> = None;
     let mut answers = Vec::new();
     for n in 0..times {
@@ -64,6 +65,7 @@ pub(crate) async fn send_all(
                     seed
                 },
                 pin: key.zip(key_value.as_ref()),
+                views,
             },
             ..*exchange
         };

@@ -181,7 +181,9 @@ impl<'a> Run<'a> {
             immediately,
             &self.exchange.generation,
         );
-        self.out.request = Some(Value::Object(params.clone()));
+        if self.exchange.generation.views {
+            self.out.request = Some(Value::Object(params.clone()));
+        }
         self.register_push(&mut params).await;
         let source = if self.task.streaming {
             self.send_streaming(params).await
@@ -192,7 +194,9 @@ impl<'a> Run<'a> {
             self.react().await;
             self.drive(source).await;
             self.end().await;
-            self.out.answer = Some(self.record.answer_view());
+            if self.exchange.generation.views {
+                self.out.answer = Some(self.record.answer_view());
+            }
         } else {
             self.canaries();
         }
@@ -335,6 +339,7 @@ pub fn send_params(
     let fresh = Generation {
         seed: rand::random(),
         pin: None,
+        views: false,
     };
     send_params_with(request, state_values, continues, immediately, &fresh)
 }

@@ -188,7 +188,10 @@ impl McpDriver {
         };
         let key = profile_key(&endpoint, era);
         let params = call_params_with(call, exchange.state_values, &exchange.generation);
-        let request_view = Value::Object(params.clone());
+        let request_view = exchange
+            .generation
+            .views
+            .then(|| Value::Object(params.clone()));
         let mut session = None;
         if let Era::Legacy(_) = era {
             match self.session(&endpoint, era, &key, false).await? {
@@ -278,11 +281,13 @@ impl McpDriver {
             judged.findings.extend(found);
             judged.after = after;
         }
-        judged.request = Some(request_view);
-        judged.answer = match &reply.outcome {
-            Ok(Ok(result)) => Some(result.clone()),
-            _ => None,
-        };
+        if let Some(view) = request_view {
+            judged.request = Some(view);
+            judged.answer = match &reply.outcome {
+                Ok(Ok(result)) => Some(result.clone()),
+                _ => None,
+            };
+        }
         Ok((judged, reply))
     }
 }

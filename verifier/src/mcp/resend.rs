@@ -249,6 +249,7 @@ pub(super) fn call_params(
     let fresh = Generation {
         seed: rand::random(),
         pin: None,
+        views: false,
     };
     call_params_with(call, state_values, &fresh)
 }
