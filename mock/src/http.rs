@@ -23,7 +23,8 @@ pub(crate) struct HttpExpectations {
 /// How an incoming request relates to the expectations.
 #[derive(Debug)]
 pub(crate) enum Found<'a> {
-    /// The interaction at this contract index answers it.
+    /// The interaction at this position of [`HttpExpectations::all`]
+    /// answers it.
     Matched(usize, &'a HttpInteraction),
     /// The closest interaction (same method and path) and how it differs.
     Mismatched(usize, &'a HttpInteraction, Vec<Mismatch>),
@@ -54,10 +55,10 @@ impl HttpExpectations {
     /// The interaction that answers `actual`, or the closest one.
     pub(crate) fn find(&self, actual: &HttpRequest) -> Found<'_> {
         let mut closest: Option<(usize, &HttpInteraction, Vec<Mismatch>)> = None;
-        for (index, expected) in &self.interactions {
+        for (slot, (index, expected)) in self.interactions.iter().enumerate() {
             let mismatches = match_request_for(&expected.request, actual, self.spec);
             if mismatches.is_empty() {
-                return Found::Matched(*index, expected);
+                return Found::Matched(slot, expected);
             }
             let same_route = mismatches
                 .iter()

@@ -138,9 +138,9 @@ async fn answer(
         return preflight(&req);
     }
     let mut response = match found {
-        Found::Matched(index, interaction) => {
-            if let Some(slot) = position(&shared, index) {
-                shared.recorded().exercised[slot] += 1;
+        Found::Matched(slot, interaction) => {
+            if let Some(n) = shared.recorded().exercised.get_mut(slot) {
+                *n += 1;
             }
             let base = shared.base_url.get().map_or("", String::as_str);
             let built = respond(&crate::http::response_for(interaction, base));
@@ -190,11 +190,6 @@ async fn answer(
     response
 }
 
-/// The slot of contract index `index` in the recorded counts.
-fn position(shared: &Shared, index: usize) -> Option<usize> {
-    shared.http.all().iter().position(|(n, _)| *n == index)
-}
-
 fn header<'a>(req: &'a HttpRequest, name: &str) -> Option<&'a str> {
     req.headers().get(name).and_then(|v| v.to_str().ok())
 }
@@ -234,24 +229,9 @@ async fn read_capped(mut payload: web::Payload, max: usize) -> Result<Vec<u8>, S
 }
 
 fn percent_decoded(path: &str) -> String {
-    let bytes = path.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        let hex = |b: u8| (b as char).to_digit(16);
-        match (bytes[i], bytes.get(i + 1), bytes.get(i + 2)) {
-            (b'%', Some(&h), Some(&l)) if hex(h).is_some() && hex(l).is_some() => {
-                let v = hex(h).unwrap_or(0) * 16 + hex(l).unwrap_or(0);
-                out.push(u8::try_from(v).unwrap_or(b'?'));
-                i += 3;
-            }
-            (b, ..) => {
-                out.push(b);
-                i += 1;
-            }
-        }
-    }
-    String::from_utf8_lossy(&out).into_owned()
+    percent_encoding::percent_decode_str(path)
+        .decode_utf8_lossy()
+        .into_owned()
 }
 
 /// The received query parameters (repeated names keep every value, in
