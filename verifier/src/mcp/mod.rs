@@ -19,6 +19,8 @@ pub(crate) mod schemas;
 mod sent;
 pub mod surface;
 pub mod task;
+#[cfg(test)]
+mod test_reply;
 mod variants;
 pub mod wire;
 

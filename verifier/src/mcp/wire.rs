@@ -76,21 +76,6 @@ pub struct Reply {
 }
 
 impl Reply {
-    /// A reply with `status` and `outcome`, nothing else (for tests).
-    #[cfg(test)]
-    pub(super) fn answered(status: u16, outcome: Result<Result<Value, RpcError>, String>) -> Reply {
-        Reply {
-            status,
-            headers: Vec::new(),
-            sse: false,
-            outcome,
-            ack: Duration::ZERO,
-            total: Duration::ZERO,
-            body: Vec::new(),
-            task: None,
-        }
-    }
-
     /// The first value of a header (name case-insensitive).
     pub fn header(&self, name: &str) -> Option<&str> {
         crate::transport::first_header(&self.headers, name)
