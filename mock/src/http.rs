@@ -23,8 +23,7 @@ pub(crate) struct HttpExpectations {
 /// How an incoming request relates to the expectations.
 #[derive(Debug)]
 pub(crate) enum Found<'a> {
-    /// The interaction at this position of [`HttpExpectations::all`]
-    /// answers it.
+    /// The interaction at this position of the contract answers it.
     Matched(usize, &'a HttpInteraction),
     /// The closest interaction (same method and path) and how it differs.
     Mismatched(usize, &'a HttpInteraction, Vec<Mismatch>),
@@ -55,10 +54,10 @@ impl HttpExpectations {
     /// The interaction that answers `actual`, or the closest one.
     pub(crate) fn find(&self, actual: &HttpRequest) -> Found<'_> {
         let mut closest: Option<(usize, &HttpInteraction, Vec<Mismatch>)> = None;
-        for (slot, (index, expected)) in self.interactions.iter().enumerate() {
+        for (index, expected) in &self.interactions {
             let mismatches = match_request_for(&expected.request, actual, self.spec);
             if mismatches.is_empty() {
-                return Found::Matched(slot, expected);
+                return Found::Matched(*index, expected);
             }
             let same_route = mismatches
                 .iter()

@@ -15,14 +15,22 @@
 //! # Ok(()) }
 //! ```
 //!
-//! Today the mock serves the contract's HTTP interactions (Pact mock-server
-//! semantics, see [`http`](crate::http)); A2A and MCP surfaces come next.
-//! This crate is separate from `accord-dsl` so the contract model stays
-//! free of a web framework.
+//! The mock serves every surface the contract has, on one port: its HTTP
+//! interactions (Pact mock-server semantics, see [`http`](crate::http)),
+//! an A2A v1.0 agent built from its `A2A/Task` interactions and
+//! `agentCard` (card at `/.well-known/agent-card.json`, JSON-RPC at
+//! `/a2a`, HTTP+JSON under `/a2a/rest`), and an MCP server built from its
+//! `MCP/ToolCall` interactions and `mcpTools` (Streamable HTTP at `/mcp`,
+//! both eras). This crate is separate from `accord-dsl` so the contract
+//! model stays free of a web framework.
 
+mod a2a;
+mod auth;
 mod http;
+mod mcp;
 mod report;
 mod serve;
+mod wire;
 
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
@@ -60,6 +68,10 @@ pub struct MockOptions {
     pub spec: PactSpec,
     /// Called with one line per request received.
     pub progress: Option<Progress>,
+    /// Principals' bearer tokens (`--principal NAME=TOKEN`): a request
+    /// sent as a principal must present its token. A principal without
+    /// one here accepts any non-empty bearer token.
+    pub principals: Vec<(String, String)>,
 }
 
 impl Default for MockOptions {
@@ -72,6 +84,7 @@ impl Default for MockOptions {
             workers: 2,
             spec: PactSpec::V4,
             progress: None,
+            principals: Vec::new(),
         }
     }
 }
@@ -85,6 +98,10 @@ impl std::fmt::Debug for MockOptions {
             .field("max_body_bytes", &self.max_body_bytes)
             .field("workers", &self.workers)
             .field("spec", &self.spec)
+            .field(
+                "principals",
+                &self.principals.iter().map(|(n, _)| n).collect::<Vec<_>>(),
+            )
             .finish_non_exhaustive()
     }
 }
@@ -98,7 +115,7 @@ pub enum MockError {
         source: std::io::Error,
     },
     #[error(
-        "the contract has nothing the mock serves yet (it serves HTTP interactions; A2A and MCP come next)"
+        "the contract has nothing the mock serves: no HTTP, A2A/Task or MCP/ToolCall interaction, no agentCard, no mcpTools"
     )]
     NothingToServe,
     #[error("not writing the contract: {0}")]
@@ -114,6 +131,9 @@ pub enum MockError {
 #[derive(Debug)]
 pub(crate) struct Shared {
     pub(crate) http: http::HttpExpectations,
+    pub(crate) a2a: Option<a2a::A2aSurface>,
+    pub(crate) mcp: Option<mcp::McpSurface>,
+    pub(crate) principals: auth::Principals,
     pub(crate) base_url: OnceLock<String>,
     pub(crate) options: MockOptions,
     pub(crate) recorded: Mutex<serve::Recorded>,
@@ -124,6 +144,38 @@ impl Shared {
         self.recorded
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// The base URL (`http://127.0.0.1:<port>`).
+    pub(crate) fn base_url(&self) -> &str {
+        self.base_url.get().map_or("", String::as_str)
+    }
+
+    /// Reports one line (a request and its answer) to the terminal.
+    pub(crate) fn progress(&self, line: impl FnOnce() -> String) {
+        if let Some(p) = &self.options.progress {
+            p(line());
+        }
+    }
+
+    /// Counts a request answered by the interaction at contract `index`.
+    pub(crate) fn exercised(&self, index: usize) {
+        if let Some(n) = self.recorded().exercised.get_mut(index) {
+            *n += 1;
+        }
+    }
+
+    /// Forgets what was recorded.
+    pub(crate) fn reset(&self) {
+        self.recorded().reset();
+        if let Some(a2a) = &self.a2a {
+            a2a.reset();
+        }
+    }
+
+    /// Records a request the mock could not answer as the contract says.
+    pub(crate) fn unexpected(&self, mismatch: MockMismatch) {
+        self.recorded().unanswered.push(mismatch);
     }
 }
 
@@ -146,12 +198,17 @@ impl MockServer {
     /// Starts a mock for `contract` as `options` say.
     pub fn start_with(contract: &Contract, options: MockOptions) -> Result<MockServer, MockError> {
         let http = http::HttpExpectations::of(contract, options.spec);
-        if http.all().is_empty() {
+        let a2a = a2a::A2aSurface::of(contract);
+        let mcp = mcp::McpSurface::of(contract);
+        if http.all().is_empty() && a2a.is_none() && mcp.is_none() {
             return Err(MockError::NothingToServe);
         }
-        let exercised = vec![0; http.all().len()];
+        let exercised = vec![0; contract.interactions.len()];
         let shared = Arc::new(Shared {
             http,
+            a2a,
+            mcp,
+            principals: auth::Principals::new(&options.principals),
             base_url: OnceLock::new(),
             options,
             recorded: Mutex::new(serve::Recorded::new(exercised)),
@@ -178,7 +235,32 @@ impl MockServer {
 
     /// The base URL (`http://127.0.0.1:<port>`).
     pub fn url(&self) -> &str {
-        self.shared.base_url.get().map_or("", String::as_str)
+        self.shared.base_url()
+    }
+
+    /// Whether the contract has HTTP interactions (the mock answers them
+    /// at [`url`](MockServer::url)).
+    pub fn serves_http(&self) -> bool {
+        !self.shared.http.all().is_empty()
+    }
+
+    /// The A2A agent's base URL, when the contract has an A2A surface (its
+    /// card is at `<url>/.well-known/agent-card.json`).
+    pub fn a2a_url(&self) -> Option<String> {
+        self.shared.a2a.as_ref().map(|_| self.url().to_owned())
+    }
+
+    /// The A2A agent card's URL, when the contract has an A2A surface.
+    pub fn a2a_card_url(&self) -> Option<String> {
+        self.a2a_url().map(|u| format!("{u}{}", a2a::CARD_PATH))
+    }
+
+    /// The MCP endpoint, when the contract has an MCP surface.
+    pub fn mcp_url(&self) -> Option<String> {
+        self.shared
+            .mcp
+            .as_ref()
+            .map(|_| format!("{}{}", self.url(), mcp::PATH))
     }
 
     /// The address it listens on.
@@ -193,7 +275,7 @@ impl MockServer {
 
     /// Forgets what was recorded (`POST /__accord/reset`).
     pub fn reset(&self) {
-        self.shared.recorded().reset();
+        self.shared.reset();
     }
 
     /// Writes the contract to `dir` as `<consumer>-<provider>.json` (as a

@@ -122,26 +122,47 @@ pub struct MockReport {
     pub mismatches: Vec<MockMismatch>,
 }
 
+/// An interaction the mock expects, as the report names it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Wanted {
+    /// Position in the contract.
+    pub index: usize,
+    pub description: String,
+    pub interaction_type: &'static str,
+    /// The HTTP method, or the A2A / MCP method (`SendMessage`, `tools/call`).
+    pub method: String,
+    /// The HTTP path, or what the method addresses (the A2A endpoint, the tool).
+    pub path: String,
+}
+
 impl MockReport {
     /// The report of what was recorded: the missing interactions first,
-    /// then the unanswered requests in arrival order.
+    /// then the unanswered requests in arrival order. `exercised` is
+    /// indexed by contract position.
     pub(crate) fn of(
-        interactions: Vec<Expected>,
+        wanted: &[Wanted],
+        exercised: &[u32],
         unanswered: &[MockMismatch],
-        wanted: &[(usize, String, String, String)],
     ) -> MockReport {
-        let mut mismatches: Vec<MockMismatch> = interactions
+        let count = |w: &Wanted| exercised.get(w.index).copied().unwrap_or(0);
+        let interactions = wanted
             .iter()
-            .filter(|i| i.exercised == 0)
-            .filter_map(|i| wanted.iter().find(|(n, ..)| *n == i.index))
-            .map(
-                |(index, description, method, path)| MockMismatch::MissingRequest {
-                    interaction: *index,
-                    description: description.clone(),
-                    method: method.clone(),
-                    path: path.clone(),
-                },
-            )
+            .map(|w| Expected {
+                index: w.index,
+                description: w.description.clone(),
+                interaction_type: w.interaction_type,
+                exercised: count(w),
+            })
+            .collect();
+        let mut mismatches: Vec<MockMismatch> = wanted
+            .iter()
+            .filter(|w| count(w) == 0)
+            .map(|w| MockMismatch::MissingRequest {
+                interaction: w.index,
+                description: w.description.clone(),
+                method: w.method.clone(),
+                path: w.path.clone(),
+            })
             .collect();
         mismatches.extend(unanswered.iter().cloned());
         MockReport {

@@ -15,15 +15,15 @@ use indexmap::IndexMap;
 use serde_json::json;
 
 use crate::http::Found;
-use crate::report::{Expected, MockMismatch, MockReport};
+use crate::report::{MockMismatch, MockReport, Wanted};
 use crate::{MockError, Shared};
 
 /// What the handlers recorded.
 #[derive(Debug)]
 pub(crate) struct Recorded {
-    /// Per expected interaction (in the order of `HttpExpectations::all`).
-    exercised: Vec<u32>,
-    unanswered: Vec<MockMismatch>,
+    /// Per contract interaction (by position): how many requests it answered.
+    pub(crate) exercised: Vec<u32>,
+    pub(crate) unanswered: Vec<MockMismatch>,
 }
 
 impl Recorded {
@@ -42,30 +42,29 @@ impl Recorded {
 
 /// The report of what `shared` recorded.
 pub(crate) fn report(shared: &Shared) -> MockReport {
-    let recorded = shared.recorded();
-    let all = shared.http.all();
-    let interactions = all
+    let mut wanted: Vec<Wanted> = shared
+        .http
+        .all()
         .iter()
-        .zip(&recorded.exercised)
-        .map(|((index, i), n)| Expected {
+        .map(|(index, i)| Wanted {
             index: *index,
             description: i.meta.description.clone(),
             interaction_type: "Synchronous/HTTP",
-            exercised: *n,
+            method: i.request.method.to_ascii_uppercase(),
+            path: i.request.path.clone(),
         })
         .collect();
-    let wanted: Vec<(usize, String, String, String)> = all
-        .iter()
-        .map(|(index, i)| {
-            (
-                *index,
-                i.meta.description.clone(),
-                i.request.method.to_ascii_uppercase(),
-                i.request.path.clone(),
-            )
-        })
-        .collect();
-    MockReport::of(interactions, &recorded.unanswered, &wanted)
+    wanted.extend(shared.a2a.iter().flat_map(|a| a.wanted()));
+    wanted.extend(shared.mcp.iter().flat_map(|m| m.wanted()));
+    wanted.sort_by_key(|w| w.index);
+    let recorded = shared.recorded();
+    let mut report = MockReport::of(&wanted, &recorded.exercised, &recorded.unanswered);
+    if let Some(a2a) = &shared.a2a {
+        let missing = a2a.missing(&recorded.exercised);
+        report.ok &= missing.is_empty();
+        report.mismatches.extend(missing);
+    }
+    report
 }
 
 /// Binds the listener (so a busy port fails here, before anything runs).
@@ -130,6 +129,12 @@ async fn answer(
             return problem(StatusCode::PAYLOAD_TOO_LARGE, &why, None);
         }
     };
+    if let Some(a2a) = shared.a2a.as_ref().filter(|a| a.serves(&path)) {
+        return a2a.answer(shared.clone(), &req, &path, body).await;
+    }
+    if let Some(mcp) = shared.mcp.as_ref().filter(|m| m.serves(&path)) {
+        return mcp.answer(&shared, &req, body).await;
+    }
     let actual = request_of(&req, &path, &body);
     let found = shared.http.find(&actual);
     let cors = shared.options.cors;
@@ -138,10 +143,8 @@ async fn answer(
         return preflight(&req);
     }
     let mut response = match found {
-        Found::Matched(slot, interaction) => {
-            if let Some(n) = shared.recorded().exercised.get_mut(slot) {
-                *n += 1;
-            }
+        Found::Matched(index, interaction) => {
+            shared.exercised(index);
             let base = shared.base_url.get().map_or("", String::as_str);
             let built = respond(&crate::http::response_for(interaction, base));
             progress(format!(
@@ -322,7 +325,7 @@ fn admin(req: &HttpRequest, path: &str, shared: &Shared) -> HttpResponse {
         }
         "/__accord/report" if get => json(json!(report(shared))),
         "/__accord/reset" if post => {
-            shared.recorded().reset();
+            shared.reset();
             json(json!({"reset": true}))
         }
         "/__accord/interactions"

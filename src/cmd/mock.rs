@@ -28,6 +28,10 @@ pub struct MockArgs {
     /// Answer CORS pre-flight requests and allow any origin (as `pact mock --cors`).
     #[arg(long)]
     cors: bool,
+    /// A principal's bearer token (repeatable): a request sent as NAME must present
+    /// `Authorization: Bearer TOKEN`. A principal not given accepts any non-empty token.
+    #[arg(long = "principal", value_name = "NAME=TOKEN", value_parser = principal)]
+    principals: Vec<(String, String)>,
     /// Print the final report as JSON on standard output instead of the table.
     #[arg(long)]
     json: bool,
@@ -35,9 +39,22 @@ pub struct MockArgs {
     /// interaction was exercised and no unexpected request arrived.
     #[arg(long, value_name = "DIR", requires = "command")]
     out: Option<PathBuf>,
-    /// The consumer's test command, run with ACCORD_MOCK_URL set; the mock stops when it ends.
+    /// The consumer's test command, run with ACCORD_MOCK_URL (and ACCORD_A2A_URL, ACCORD_MCP_URL
+    /// for the surfaces the contract has) set; the mock stops when it ends.
     #[arg(last = true, value_name = "COMMAND")]
     command: Vec<String>,
+}
+
+/// `NAME=TOKEN`.
+fn principal(s: &str) -> Result<(String, String), String> {
+    match s.split_once('=') {
+        Some((name, token)) if !name.trim().is_empty() && !token.is_empty() => {
+            Ok((name.trim().to_owned(), token.to_owned()))
+        }
+        _ => Err(format!(
+            "'{s}' is not NAME=TOKEN (e.g. --principal alice=token-a)"
+        )),
+    }
 }
 
 /// Reads a compiled contract (and the Pact specification it was written
@@ -65,11 +82,15 @@ pub fn run(args: MockArgs) -> anyhow::Result<Outcome> {
         port: args.port,
         cors: args.cors,
         progress: Some(Arc::new(|line: String| eprintln!("mock: {line}"))),
+        principals: args.principals.clone(),
         ..MockOptions::default()
     };
     let mock = MockServer::start_with(&contract, options)
         .with_context(|| format!("cannot start a mock for {}", args.contract.display()))?;
-    println!("HTTP {}", mock.url());
+    let surfaces = surfaces(&mock);
+    for (name, url, _) in surfaces.iter().filter(|(name, ..)| !name.is_empty()) {
+        println!("{name} {url}");
+    }
     if args.command.is_empty() {
         eprintln!("mock: serving until Ctrl-C (or SIGTERM)");
         let signal = actix_web::rt::System::new().block_on(super::serve::shutdown_signal());
@@ -83,9 +104,14 @@ pub fn run(args: MockArgs) -> anyhow::Result<Outcome> {
         });
     }
     let (program, rest) = args.command.split_first().context("no command after --")?;
-    let status = Command::new(program)
-        .args(rest)
-        .env("ACCORD_MOCK_URL", mock.url())
+    let mut command = Command::new(program);
+    command.args(rest).env("ACCORD_MOCK_URL", mock.url());
+    for (_, url, var) in &surfaces {
+        if let Some(var) = var {
+            command.env(var, url);
+        }
+    }
+    let status = command
         .status()
         .with_context(|| format!("cannot run {program}"))?;
     let report = mock.verify();
@@ -104,6 +130,24 @@ pub fn run(args: MockArgs) -> anyhow::Result<Outcome> {
         eprintln!("mock: wrote {}", path.display());
     }
     Ok(Outcome::Pass)
+}
+
+/// The line per surface the contract has — `HTTP <base url>`, `A2A <agent
+/// card url>`, `MCP <endpoint url>` — and the variables the command sees
+/// (an entry without a label is a variable only: the agent's base URL).
+fn surfaces(mock: &MockServer) -> Vec<(&'static str, String, Option<&'static str>)> {
+    let mut out = Vec::new();
+    if mock.serves_http() {
+        out.push(("HTTP", mock.url().to_owned(), None));
+    }
+    if let (Some(card), Some(base)) = (mock.a2a_card_url(), mock.a2a_url()) {
+        out.push(("A2A", card, None));
+        out.push(("", base, Some("ACCORD_A2A_URL")));
+    }
+    if let Some(mcp) = mock.mcp_url() {
+        out.push(("MCP", mcp, Some("ACCORD_MCP_URL")));
+    }
+    out
 }
 
 fn show(report: &MockReport, json: bool) -> anyhow::Result<()> {

@@ -7,6 +7,7 @@ mod can_i_deploy_cmd;
 mod contract_cmd;
 mod fake_broker;
 mod match_cmd;
+mod mock_a2a;
 mod mock_cmd;
 mod pact_cli;
 mod peers;

@@ -21,6 +21,7 @@
 mod a2a;
 mod a2a_flow;
 mod a2a_parts;
+mod a2a_rest;
 mod card;
 mod errors;
 mod expectations;
@@ -35,6 +36,7 @@ pub use a2a::{
     TaskStep, Transition, UnknownTaskState,
 };
 pub use a2a_flow::{A2aOperation, CancelScenario, FollowUp, FollowUpOutcome, PushScenario};
+pub use a2a_rest::{RestRouteError, rest_operation};
 pub use card::{
     AgentCapabilitiesExpectation, AgentCardExpectations, ExtensionExpectation,
     InterfaceExpectation, JsonType, McpToolExpectation, SkillExpectation,

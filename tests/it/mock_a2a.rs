@@ -1,0 +1,71 @@
+//! `accord mock` as an A2A agent, driven by the official a2a-sdk client
+//! (tests/peers/a2a_mock_client.py): stream, get, failed cancel, list, a
+//! held task canceled — and the runs that must fail.
+
+use crate::peers::python;
+use crate::support::{accord, repo_root, temp_dir};
+
+fn run(
+    python: &str,
+    out: &std::path::Path,
+    principal: &str,
+    extra: &[&str],
+) -> std::process::Output {
+    let root = repo_root();
+    accord()
+        .args(["mock", "--contract"])
+        .arg(root.join("tests/peers/a2a_mock_client.yaml"))
+        .args(["--principal", principal, "--out"])
+        .arg(out)
+        .args(["--", python])
+        .arg(root.join("tests/peers/a2a_mock_client.py"))
+        .args(extra)
+        .output()
+        .expect("runs")
+}
+
+#[test]
+fn the_a2a_sdk_client_exercises_the_contract_through_the_mock() {
+    let Some(python) = python() else { return };
+    let dir = temp_dir("mock-a2a");
+    let out = dir.join("pacts");
+    let o = run(&python, &out, "alice=token-a", &[]);
+    let (stdout, stderr) = (
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr),
+    );
+    assert_eq!(o.status.code(), Some(0), "{stdout}\n{stderr}");
+    assert!(stdout.contains("A2A http://127.0.0.1:"), "{stdout}");
+    assert!(stdout.contains("/.well-known/agent-card.json"), "{stdout}");
+    assert!(
+        stderr.contains("every interaction was exercised"),
+        "{stderr}"
+    );
+    let written = out.join("orchestrator-planning-agent.json");
+    let back: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&written).expect("written")).expect("json");
+    assert_eq!(back["interactions"][0]["type"], "A2A/Task");
+    drop(std::fs::remove_dir_all(&dir));
+}
+
+#[test]
+fn a_message_the_contract_does_not_expect_or_a_wrong_token_fails_the_run() {
+    let Some(python) = python() else { return };
+    let dir = temp_dir("mock-a2a-fail");
+    let out = dir.join("pacts");
+    let o = run(&python, &out, "alice=token-a", &["--off-contract"]);
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains("request mismatch for SendMessage /a2a"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("not written"), "{stderr}");
+    assert!(!out.exists());
+    let o = run(&python, &out, "alice=another-token", &[]);
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("not principal 'alice''s"), "{stderr}");
+    assert!(!out.exists());
+    drop(std::fs::remove_dir_all(&dir));
+}
