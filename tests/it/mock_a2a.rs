@@ -69,3 +69,59 @@ fn a_message_the_contract_does_not_expect_or_a_wrong_token_fails_the_run() {
     assert!(!out.exists());
     drop(std::fs::remove_dir_all(&dir));
 }
+
+/// The mock is a provider that keeps the contract it was built from:
+/// Accord's own verifier passes it (a disagreement between what the mock
+/// serves and what the verifier judges shows here).
+#[test]
+fn the_verifier_passes_the_mock_built_from_the_same_contract() {
+    use std::io::{BufRead, BufReader};
+    let root = repo_root();
+    let contract = root.join("tests/peers/a2a_mock_client.yaml");
+    let dir = temp_dir("mock-a2a-verify");
+    let compiled = dir.join("contract.json");
+    let o = accord()
+        .args(["contract", "compile"])
+        .arg(&contract)
+        .arg("-o")
+        .arg(&compiled)
+        .output()
+        .expect("runs");
+    assert!(o.status.success(), "{o:?}");
+    let mut mock = std::process::Command::new(assert_cmd::cargo::cargo_bin("accord"))
+        .args(["mock", "--principal", "alice=token-a", "--contract"])
+        .arg(&compiled)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("the mock starts");
+    let mut line = String::new();
+    BufReader::new(mock.stdout.take().expect("stdout"))
+        .read_line(&mut line)
+        .expect("the surface line");
+    let card = line.trim().strip_prefix("A2A ").expect("an A2A line");
+    let base = card.trim_end_matches("/.well-known/agent-card.json");
+    let o = accord()
+        .args([
+            "verify",
+            "--provider",
+            "planning-agent",
+            "--principal",
+            "alice=token-a",
+        ])
+        .args(["--provider-base-url", base, "--contract"])
+        .arg(&compiled)
+        .output()
+        .expect("runs");
+    drop(mock.kill());
+    drop(mock.wait());
+    let stdout = String::from_utf8_lossy(&o.stdout);
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{stdout}\n{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert!(stdout.contains("2 passed, 0 failed"), "{stdout}");
+    drop(std::fs::remove_dir_all(&dir));
+}

@@ -554,11 +554,13 @@ impl<'a> Call<'a> {
             .or(candidates.first().copied())
     }
 
-    /// Counts the follow-up of this operation, answers the error it
-    /// expects, and releases a hold at its `after` state.
-    fn follow(&self, slot: usize, id: &str) -> Result<bool, A2aError> {
+    /// Counts the follow-up of this operation and answers the error it
+    /// expects; `Some(after)` when there is one: the caller releases a
+    /// hold at that state once it has its answer ([`Call::released`]), so
+    /// a GetTask or a subscription at WORKING sees WORKING.
+    fn follow(&self, slot: usize) -> Result<Option<Option<TaskState>>, A2aError> {
         let Some(k) = self.follow_up_for(slot) else {
-            return Ok(false);
+            return Ok(None);
         };
         self.surface.store.exercised(slot, Part::FollowUp(k));
         let f: &FollowUp = &self.interaction(slot).task.follow_ups[k];
@@ -566,19 +568,31 @@ impl<'a> Call<'a> {
             self.progress("refused as the contract expects");
             return Err(A2aError::Expected(error.clone()));
         }
-        store::release(&self.surface.store, id, f.after);
-        Ok(true)
+        Ok(Some(f.after))
+    }
+
+    /// Releases task `id` held at the state a follow-up came for.
+    fn released(&self, id: &str, followed: Option<Option<TaskState>>) {
+        if let Some(after) = followed {
+            store::release(&self.surface.store, id, after);
+        }
     }
 
     fn get(&self, params: &Value) -> Result<Value, A2aError> {
         let (slot, _) = self.task_of(params)?;
         let id = params["id"].as_str().unwrap_or_default();
-        self.follow(slot, id)?;
+        let followed = self.follow(slot)?;
         let history = count(params, "historyLength")?;
         self.progress(&format!("task {id}"));
-        let tasks = self.surface.store.tasks();
-        let t = tasks.get(id).ok_or_else(|| A2aError::task_not_found(id))?;
-        Ok(t.snapshot(history, true))
+        let snapshot = self
+            .surface
+            .store
+            .tasks()
+            .get(id)
+            .map(|t| t.snapshot(history, true))
+            .ok_or_else(|| A2aError::task_not_found(id))?;
+        self.released(id, followed);
+        Ok(snapshot)
     }
 
     fn list(&self, params: &Value) -> Result<Value, A2aError> {
@@ -615,7 +629,8 @@ impl<'a> Call<'a> {
         visible.sort_by_key(|t| std::cmp::Reverse(t.changed));
         let slots: Vec<(usize, String)> = visible.iter().map(|t| (t.slot, t.id.clone())).collect();
         for (slot, id) in slots {
-            if self.follow(slot, &id)? {
+            if let Some(after) = self.follow(slot)? {
+                store::release(&self.surface.store, &id, after);
                 break;
             }
         }
@@ -639,7 +654,7 @@ impl<'a> Call<'a> {
         let (slot, state) = self.task_of(params)?;
         let id = params["id"].as_str().unwrap_or_default().to_owned();
         let scenario = self.interaction(slot).task.cancel.clone();
-        let followed = self.follow(slot, &id)?;
+        let followed = self.follow(slot)?.is_some();
         if let Some(c) = &scenario {
             self.surface.store.exercised(slot, Part::Cancel);
             if let Some(error) = &c.error {
@@ -682,12 +697,12 @@ impl<'a> Call<'a> {
     fn subscribe(&self, params: &Value) -> Result<Stream, A2aError> {
         let (slot, state) = self.task_of(params)?;
         let id = params["id"].as_str().unwrap_or_default().to_owned();
+        let followed = self.follow(slot)?;
         if state.is_terminal() {
             return Err(A2aError::unsupported(format!(
                 "task {id} is in a terminal state ({state})"
             )));
         }
-        self.follow(slot, &id)?;
         let (snapshot, cursor) = {
             let tasks = self.surface.store.tasks();
             let t = tasks
@@ -695,6 +710,7 @@ impl<'a> Call<'a> {
                 .ok_or_else(|| A2aError::task_not_found(&id))?;
             (t.snapshot(None, true), t.log.len())
         };
+        self.released(&id, followed);
         self.progress(&format!("subscribed to task {id}"));
         Ok(Stream {
             first: vec![store::wrapped_task(snapshot)],
@@ -706,7 +722,7 @@ impl<'a> Call<'a> {
     fn push(&self, params: &Value) -> Result<Value, A2aError> {
         let (slot, _) = self.task_of(params)?;
         let id = params["taskId"].as_str().unwrap_or_default().to_owned();
-        let followed = self.follow(slot, &id)?;
+        let followed = self.follow(slot)?;
         let scenario = self.interaction(slot).task.push.clone();
         let mut tasks = self.surface.store.tasks();
         let t = tasks
@@ -724,7 +740,7 @@ impl<'a> Call<'a> {
                 if let Some(error) = scenario.as_ref().and_then(|p| p.error.clone()) {
                     return Err(A2aError::Expected(error));
                 }
-                if scenario.is_none() && !followed {
+                if scenario.is_none() && followed.is_none() {
                     drop(tasks);
                     return self.unexpected(
                         format!(
@@ -758,6 +774,7 @@ impl<'a> Call<'a> {
             }
         };
         drop(tasks);
+        self.released(&id, followed);
         self.progress(&format!("push config of task {id}"));
         Ok(answer)
     }

@@ -112,6 +112,10 @@ impl Store {
     }
 }
 
+/// How long a stream waiting for its task stays silent before it sends a
+/// comment line.
+const KEEP_ALIVE: std::time::Duration = std::time::Duration::from_millis(500);
+
 /// How each event of a stream is framed.
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) enum Framing {
@@ -151,7 +155,12 @@ impl Drop for Reader {
         let Some((id, _)) = &self.follow else {
             return;
         };
-        let state = self.store.tasks().get(id).map(|t| t.state);
+        let state = self
+            .store
+            .tasks()
+            .get(id)
+            .filter(|t| !t.settled())
+            .map(|t| t.state);
         if let Some(state) = state {
             let reason =
                 format!("the client closed the stream of task {id} before it ended (in {state})");
@@ -220,9 +229,15 @@ async fn next_frame(mut r: Reader) -> Option<(Bytes, Reader)> {
             r.done = true;
             return None;
         }
-        if r.rx.changed().await.is_err() {
-            r.done = true;
-            return None;
+        match tokio::time::timeout(KEEP_ALIVE, r.rx.changed()).await {
+            Ok(Ok(())) => {}
+            Ok(Err(_)) => {
+                r.done = true;
+                return None;
+            }
+            // a comment line: clients ignore it, and writing it is how a
+            // client that went away is noticed while its task waits
+            Err(_) => return Some((Bytes::from_static(b": keep-alive\n\n"), r)),
         }
     }
 }
