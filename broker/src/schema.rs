@@ -101,6 +101,8 @@ diesel::table! {
         content -> Text,
         interactions_count -> BigInt,
         created_at -> Timestamp,
+        /// The number the content's latest verification result was given.
+        last_verification_number -> BigInt,
     }
 }
 
@@ -134,6 +136,8 @@ diesel::table! {
         selectors -> Nullable<Text>,
         execution_date -> Timestamp,
         pact_view -> Bool,
+        /// 1 for the first result of its content, 2 for the next, …
+        number -> BigInt,
     }
 }
 

@@ -3,7 +3,10 @@
 # pact-python-cli) serving the same 10-interaction Pact V4 HTTP contract,
 # and nginx serving the same bodies as static files, measured with wrk on
 # loopback at 1 and 16 connections: requests/s and p99 latency. Also the
-# idle RSS of the accord mock, 1 s after it accepts connections.
+# idle RSS of the accord mock, 1 s after it accepts connections. Then the
+# same harness against the mock's A2A agent (a blocking SendMessage whose
+# task completes with an artifact) and MCP server (a 2026-07-28 tools/call
+# answered with structured content), with the mock's RSS after them.
 #
 # Usage: mock/bench/compare.sh
 # Needs: wrk and nginx (apt-get install -y wrk nginx), a release build
@@ -143,3 +146,56 @@ for c in 1 16; do
     run "pact mock" "$pact_url" "$c"
     run "nginx" "$nginx_url" "$c"
 done
+
+# the mock's protocol surfaces: one A2A interaction and one MCP tool call
+cat >"$work/agents.yaml" <<'YAML'
+consumer: bench
+provider: planner
+protocols: { a2a: "1.0", mcp: "2026-07-28" }
+interactions:
+  - a2a: plan a goal
+    send: { data: { goal: bench } }
+    expect:
+      - artifact: { name: plan, media_type: application/json, data: { steps: [search, summarise] } }
+      - state: COMPLETED
+  - mcp: look up a plan
+    tool: plan_lookup
+    arguments: { plan_id: plan-1 }
+    expect: { structured: { plan_id: plan-1, status: draft } }
+YAML
+"$accord" contract compile "$work/agents.yaml" -o "$work/agents.json" >/dev/null
+aport=$(free_port)
+"$accord" mock --contract "$work/agents.json" --port "$aport" >"$work/agents.out" 2>/dev/null &
+pids+=($!)
+agents_pid=$!
+wait_port "$aport"
+
+cat >"$work/a2a.lua" <<'LUA'
+wrk.method = "POST"
+wrk.headers["Content-Type"] = "application/json"
+wrk.headers["A2A-Version"] = "1.0"
+wrk.body = '{"jsonrpc":"2.0","id":1,"method":"SendMessage","params":{"message":{"messageId":"m-1","role":"ROLE_USER","parts":[{"data":{"goal":"bench"}}]}}}'
+LUA
+cat >"$work/mcp.lua" <<'LUA'
+wrk.method = "POST"
+wrk.headers["Content-Type"] = "application/json"
+wrk.headers["Accept"] = "application/json, text/event-stream"
+wrk.headers["MCP-Protocol-Version"] = "2026-07-28"
+wrk.headers["Mcp-Method"] = "tools/call"
+wrk.headers["Mcp-Name"] = "plan_lookup"
+wrk.body = '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"plan_lookup","arguments":{"plan_id":"plan-1"},"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}'
+LUA
+post() { # name url connections script
+    local out
+    out=$(wrk -t "$(( $3 < 2 ? 1 : 2 ))" -c "$3" -d "$duration" --latency -s "$4" "$2" 2>&1)
+    printf '%-12s %3s conn  %10s req/s  p99 %8s%s\n' "$1" "$3" \
+        "$(awk '/Requests\/sec/ {print $2}' <<<"$out")" "$(awk '$1 == "99%" {print $2}' <<<"$out")" \
+        "$(awk '/Non-2xx/ {print "  (NOT 2xx: " $5 ")"}' <<<"$out")"
+}
+for c in 1 16; do
+    post "A2A send" "http://127.0.0.1:$aport/a2a" "$c" "$work/a2a.lua"
+    post "MCP call" "http://127.0.0.1:$aport/mcp" "$c" "$work/mcp.lua"
+done
+echo "accord mock RSS after the A2A and MCP runs: $(awk '/VmRSS/ {print $2, $3}' "/proc/$agents_pid/status")"
+# every answer was the contract's: the report has no unexpected request
+curl -s "http://127.0.0.1:$aport/__accord/mismatches" | python3 -c 'import json,sys; m=json.load(sys.stdin)["mismatches"]; print("mismatches after the runs:", len(m)); sys.exit(1 if m else 0)'

@@ -10,7 +10,8 @@ use super::serve::DEFAULT_DATABASE_URL;
 #[derive(Debug, Args)]
 pub struct MigrateArgs {
     /// Database: a SQLite file name (default `accord.db`) or a postgres:// URL.
-    #[arg(long, env = "DATABASE_URL", default_value = DEFAULT_DATABASE_URL)]
+    // (`--help` does not print the variable's value: it may hold a password)
+    #[arg(long, env = "DATABASE_URL", default_value = DEFAULT_DATABASE_URL, hide_env_values = true)]
     database_url: String,
 }
 

@@ -18,7 +18,8 @@ pub struct ServeArgs {
     #[arg(long, default_value = "127.0.0.1:9292")]
     bind: String,
     /// Database: a SQLite file name (default `accord.db`) or a postgres:// URL.
-    #[arg(long, env = "DATABASE_URL", default_value = DEFAULT_DATABASE_URL)]
+    // (`--help` does not print the variable's value: it may hold a password)
+    #[arg(long, env = "DATABASE_URL", default_value = DEFAULT_DATABASE_URL, hide_env_values = true)]
     database_url: String,
     /// Absolute URL links start with (behind a proxy); default: the request's host.
     #[arg(long, env = "ACCORD_BASE_URL")]

@@ -22,7 +22,14 @@ pub struct TokenArgs {
     /// The broker's database: a SQLite file name (default `accord.db`) or a
     /// postgres:// URL, as given to `accord serve`. A SQLite file that does not
     /// exist is refused, not created.
-    #[arg(long, env = "DATABASE_URL", default_value = DEFAULT_DATABASE_URL, global = true)]
+    // (`--help` does not print the variable's value: it may hold a password)
+    #[arg(
+        long,
+        env = "DATABASE_URL",
+        default_value = DEFAULT_DATABASE_URL,
+        global = true,
+        hide_env_values = true
+    )]
     database_url: String,
     /// Manage the tokens of this running broker through its `/tokens` API
     /// instead of its database (needs an admin token: --token).

@@ -11,7 +11,7 @@ use crate::support::{accord, temp_dir};
 
 /// Foo 1 → Bar; Bar 2 (tag prod) verified it successfully, Bar 3 (tag
 /// broken) failed it; a production environment exists with nobody in it.
-fn seeded_broker() -> BrokerProcess {
+pub fn seeded_broker() -> BrokerProcess {
     let url = temp_dir("cid")
         .join("accord.db")
         .to_string_lossy()

@@ -234,7 +234,12 @@ fn first_verification(f: &Flow) {
             .any(|c| c["state"] == "order 99 does not exist"),
         "{calls:?}"
     );
-    assert_verified(f, "1.0.0", "2.0.0", true);
+    let result = assert_verified(f, "1.0.0", "2.0.0", true);
+    // the verifier's result is the first of its pact, under that number
+    assert_eq!(result["number"], 1, "{result}");
+    let me = href(&result, "self");
+    assert!(me.ends_with("/verification-results/1"), "{me}");
+    assert_eq!(f.api.get_ok(me)["providerApplicationVersion"], "2.0.0");
 }
 
 fn record_deployments(f: &Flow, env: &str) {

@@ -116,6 +116,9 @@ pub mod codes {
     /// MCP 2026-07-28: a request whose routing headers disagree with its
     /// body was served.
     pub const HEADER_MISMATCH_ACCEPTED: &str = "HEADER_MISMATCH_ACCEPTED";
+    /// An MCP call sent with a progress token did not report the progress
+    /// the contract relies on (`progress`) before its answer.
+    pub const PROGRESS_NOT_REPORTED: &str = "PROGRESS_NOT_REPORTED";
     /// A tool's title or description changed between versions (a warning:
     /// a model may pick it differently).
     pub const TOOL_DESCRIPTION_CHANGED: &str = "TOOL_DESCRIPTION_CHANGED";

@@ -123,7 +123,7 @@ fn row_json(base: &BaseUrl, d: &Details, shown: &ShownRow) -> Value {
             "verifiedAt": crate::api::time(v.execution_date),
             "_links": { "self": { "href": base.url(&[
                 "pacts", "provider", &provider, "consumer", &consumer, "pact-version", sha,
-                "verification-results", &v.id.to_string(),
+                "verification-results", &v.number.to_string(),
             ]) } },
         }),
         _ => Value::Null,

@@ -113,7 +113,7 @@ fn verification_json(base: &BaseUrl, s: &Shown) -> Result<Value, BrokerError> {
         "pact-version",
         &s.sha,
     ]);
-    let me = format!("{pact}/verification-results/{}", v.id);
+    let me = format!("{pact}/verification-results/{}", v.number);
     let links = Links::new()
         .add("self", Link::new(me).title("Verification result"))
         .add("pb:pact-version", Link::new(pact).title("Pact"))
@@ -136,7 +136,7 @@ fn verification_json(base: &BaseUrl, s: &Shown) -> Result<Value, BrokerError> {
         "wip": v.wip,
         "pending": v.pending,
         "pactViewOnly": v.pact_view,
-        "number": v.id,
+        "number": v.number,
         "_links": links.into_value(),
     }))
 }
@@ -190,7 +190,8 @@ async fn publish(
     Ok(hal::created(&verification_json(&base, &shown)?))
 }
 
-/// `GET …/pact-version/{sha}/verification-results/{n}` (and `…/latest`).
+/// `GET …/pact-version/{sha}/verification-results/{n}` (and `…/latest`):
+/// `n` counts the results of that pact, from 1.
 pub async fn get_verification(
     state: web::Data<AppState>,
     base: BaseUrl,
@@ -201,15 +202,10 @@ pub async fn get_verification(
         .run(move |conn| {
             let (provider, consumer) = pair(conn, &p, &c)?;
             let content = content_of(conn, &provider, &consumer, &sha)?;
-            let found = if n == "latest" {
-                verifications::latest_for_content(conn, content.id)?
-            } else {
-                let id = n.parse::<i64>().ok();
-                match id {
-                    Some(id) => verifications::find_by_id(conn, id)?
-                        .filter(|v| v.pact_content_id == content.id),
-                    None => None,
-                }
+            let found = match (n.as_str(), result_number(&n)) {
+                ("latest", _) => verifications::latest_for_content(conn, content.id)?,
+                (_, Some(number)) => verifications::find_by_number(conn, content.id, number)?,
+                (_, None) => None,
             };
             let v =
                 found.ok_or_else(|| BrokerError::not_found(format!("Verification result {n}")))?;
@@ -217,6 +213,13 @@ pub async fn get_verification(
         })
         .await?;
     Ok(hal::ok(&verification_json(&base, &shown)?))
+}
+
+/// A result's number as its URL writes it: decimal digits, no sign or
+/// leading zero (one URL per result), that fits (anything else names no result).
+fn result_number(text: &str) -> Option<i64> {
+    let canonical = text.bytes().all(|b| b.is_ascii_digit()) && !text.starts_with('0');
+    canonical.then(|| text.parse().ok()).flatten()
 }
 
 /// The latest verification of the pact a consumer version (or, with

@@ -56,6 +56,7 @@ fn row(pv: Option<i64>, success: bool) -> Row {
             success,
             execution_date: at,
             pact_view: false,
+            number: 1,
         }),
         unverified: Vec::new(),
     }

@@ -272,6 +272,7 @@ mod tests {
                 success,
                 execution_date: at(),
                 pact_view: false,
+                number: 1,
             }),
             unverified: Vec::new(),
         }

@@ -33,6 +33,7 @@ type VerificationCols = (
     verifications::success,
     verifications::execution_date,
     verifications::pact_view,
+    verifications::number,
 );
 /// The columns of a `VerificationRow` (shared with `matrix_details`).
 pub(super) const VERIFICATION_COLS: VerificationCols = (
@@ -42,6 +43,7 @@ pub(super) const VERIFICATION_COLS: VerificationCols = (
     verifications::success,
     verifications::execution_date,
     verifications::pact_view,
+    verifications::number,
 );
 
 /// A publication: the left side of a matrix row.
@@ -64,6 +66,8 @@ pub struct VerificationRow {
     pub execution_date: chrono::NaiveDateTime,
     /// Published through the Pact view (covers only that view).
     pub pact_view: bool,
+    /// Its number among the results of its content (1 for the first).
+    pub number: i64,
 }
 
 impl VerificationRow {

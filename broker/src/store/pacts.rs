@@ -92,7 +92,16 @@ pub fn find_or_insert_content(
                 pact_contents::interactions_count.eq(new.interactions_count),
                 pact_contents::created_at.eq(now()),
             ))
-            .returning(pact_contents::all_columns)
+            // PactContent's columns (`as_returning` does not build for the MultiBackend)
+            .returning((
+                pact_contents::id,
+                pact_contents::sha,
+                pact_contents::consumer_id,
+                pact_contents::provider_id,
+                pact_contents::content,
+                pact_contents::interactions_count,
+                pact_contents::created_at,
+            ))
             .get_result(conn)
     });
     match inserted.map_err(StoreError::from) {

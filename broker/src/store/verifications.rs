@@ -1,10 +1,14 @@
 //! Verification results: a provider version's verdict on one content.
+//! Each is numbered among the results of its content (1 for the first), the
+//! number its URL carries; the content holds the last number it gave.
+
+use std::collections::BTreeMap;
 
 use diesel::prelude::*;
 
 use super::StoreError;
 use crate::db::AnyConnection;
-use crate::schema::{branch_versions, tags, verifications};
+use crate::schema::{branch_versions, pact_contents, tags, verifications};
 
 /// A stored verification. JSON columns hold text exactly as received.
 #[derive(Debug, Clone, Queryable, Selectable)]
@@ -28,9 +32,11 @@ pub struct Verification {
     /// Published through the Pact view of a contract with Accord-only
     /// parts: it covers only that view.
     pub pact_view: bool,
+    /// Its number among the results of its content: 1 for the first.
+    pub number: i64,
 }
 
-/// A verification to store.
+/// A verification to store (`insert` gives it its number).
 #[derive(Debug, Clone, Insertable)]
 #[diesel(table_name = verifications)]
 pub struct NewVerification {
@@ -52,32 +58,94 @@ pub struct NewVerification {
     pub pact_view: bool,
 }
 
-/// Stores one verification; its id is its (global) number.
+/// Stores one verification, numbered after the last result of its content.
 pub fn insert(conn: &mut AnyConnection, new: &NewVerification) -> Result<Verification, StoreError> {
+    let mut next = reserve_numbers(conn, rows_per_content(std::slice::from_ref(new)))?;
+    let number = number_for(&mut next, new.pact_content_id)?;
     Ok(diesel::insert_into(verifications::table)
-        .values(new)
+        .values((new, verifications::number.eq(number)))
         .returning(verifications::all_columns)
         .get_result(conn)?)
 }
 
-/// Stores many verifications in one statement (seeding, imports). Batch
-/// inserts do not compile for diesel's MultiBackend, so this dispatches on
-/// the concrete connection.
+/// Stores many verifications in one statement (seeding, imports), numbered
+/// per content in the order given. Batch inserts do not compile for
+/// diesel's MultiBackend, so this dispatches on the concrete connection.
 pub fn insert_many(
     conn: &mut AnyConnection,
     rows: &[NewVerification],
 ) -> Result<usize, StoreError> {
-    let query = diesel::insert_into(verifications::table).values(rows);
+    let mut next = reserve_numbers(conn, rows_per_content(rows))?;
+    let numbered = rows
+        .iter()
+        .map(|row| {
+            let number = number_for(&mut next, row.pact_content_id)?;
+            Ok((row, verifications::number.eq(number)))
+        })
+        .collect::<Result<Vec<_>, StoreError>>()?;
+    let query = diesel::insert_into(verifications::table).values(numbered);
     Ok(match conn {
         AnyConnection::Postgresql(c) => query.execute(c)?,
         AnyConnection::Sqlite(c) => query.execute(c)?,
     })
 }
 
-/// The verification with this number.
-pub fn find_by_id(conn: &mut AnyConnection, id: i64) -> Result<Option<Verification>, StoreError> {
+/// How many of `rows` each content has.
+fn rows_per_content(rows: &[NewVerification]) -> BTreeMap<i64, i64> {
+    let mut counts = BTreeMap::new();
+    for row in rows {
+        *counts.entry(row.pact_content_id).or_default() += 1;
+    }
+    counts
+}
+
+/// Reserves, for each content, as many numbers as `counts` says, and
+/// returns the first one of each. The counter is raised and read in one
+/// statement per distinct count (not per content: a seeding batch spreads
+/// over thousands of contents): PostgreSQL holds the contents' row locks
+/// until the transaction ends (SQLite writes one at a time), so two
+/// publishers never get the same number, and a number is not given again
+/// after its result was deleted.
+fn reserve_numbers(
+    conn: &mut AnyConnection,
+    counts: BTreeMap<i64, i64>,
+) -> Result<BTreeMap<i64, i64>, StoreError> {
+    let mut by_count: BTreeMap<i64, Vec<i64>> = BTreeMap::new();
+    for (content, count) in counts {
+        by_count.entry(count).or_default().push(content);
+    }
+    let last = pact_contents::last_verification_number;
+    let mut first = BTreeMap::new();
+    for (count, contents) in by_count {
+        let raised: Vec<(i64, i64)> =
+            diesel::update(pact_contents::table.filter(pact_contents::id.eq_any(&contents)))
+                .set(last.eq(last + count))
+                .returning((pact_contents::id, last))
+                .get_results(conn)?;
+        first.extend(raised.into_iter().map(|(id, n)| (id, n - count + 1)));
+    }
+    Ok(first)
+}
+
+/// The next reserved number of `content`.
+fn number_for(next: &mut BTreeMap<i64, i64>, content: i64) -> Result<i64, StoreError> {
+    let n = next.get_mut(&content).ok_or(StoreError::MissingRow {
+        what: "pact content",
+        id: content,
+    })?;
+    *n += 1;
+    Ok(*n - 1)
+}
+
+/// The result of a content with this number.
+pub fn find_by_number(
+    conn: &mut AnyConnection,
+    pact_content_id: i64,
+    number: i64,
+) -> Result<Option<Verification>, StoreError> {
     Ok(verifications::table
-        .find(id)
+        .filter(verifications::pact_content_id.eq(pact_content_id))
+        .filter(verifications::number.eq(number))
         .select(Verification::as_select())
         .first(conn)
         .optional()?)

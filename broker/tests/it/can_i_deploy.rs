@@ -46,7 +46,7 @@ fn a_pact_verified_by_the_provider_in_the_environment_is_deployable() {
         let w = world(app);
         let bar_56 = w.seed.version_of(w.bar, "56", Some("main"), &[]);
         w.seed.deploy_version(w.bar, bar_56, w.prod, "");
-        let vid = w.seed.verify(w.content, w.foo, w.bar, bar_56, true);
+        w.seed.verify(w.content, w.foo, w.bar, bar_56, true);
         let body = cid(app, FOO_TO_PROD);
         assert_eq!(body["summary"]["deployable"], true, "{body}");
         assert_eq!(
@@ -90,9 +90,12 @@ fn a_pact_verified_by_the_provider_in_the_environment_is_deployable() {
             "{href}"
         );
         assert!(
-            href.ends_with(&format!("/verification-results/{vid}")),
-            "{href}"
+            href.ends_with("/verification-results/1"),
+            "the pact's first result: {href}"
         );
+        let linked = app.get(href.strip_prefix(&app.url).expect("this broker"));
+        assert_eq!(linked.status, 200, "{}", linked.text);
+        assert_eq!(linked.json["providerApplicationVersion"], "56");
     });
 }
 

@@ -10,7 +10,7 @@ use crate::pact_docs::{http, pact, publish, publish_ok, request};
 use crate::support::{Reply, TestApp, each_backend};
 
 /// Runs `work(i)` for `i in 0..n` on `n` threads started together.
-fn race<T: Send>(n: usize, work: impl Fn(usize) -> T + Sync) -> Vec<T> {
+pub fn race<T: Send>(n: usize, work: impl Fn(usize) -> T + Sync) -> Vec<T> {
     let barrier = std::sync::Barrier::new(n);
     std::thread::scope(|s| {
         let handles: Vec<_> = (0..n)

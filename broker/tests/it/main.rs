@@ -25,5 +25,7 @@ mod selection_scale;
 mod slow_clients;
 mod snapshot;
 mod support;
+mod verification_numbers;
 mod verifications;
 mod versions;
+mod what_users_see;

@@ -263,8 +263,12 @@ fn metadata_from_the_url_is_stored_on_the_verification() {
         assert_eq!(reply.json["wip"], true);
         assert_eq!(reply.json["pending"], true);
         let stored = seed.with(|conn| {
-            accord_broker::store::verifications::find_by_id(
+            let content = accord_broker::store::pacts::find_content_by_sha(conn, &sha)
+                .expect("query")
+                .expect("content");
+            accord_broker::store::verifications::find_by_number(
                 conn,
+                content.id,
                 reply.json["number"].as_i64().expect("n"),
             )
             .expect("query")

@@ -38,6 +38,13 @@ impl ErrorBuilder {
         self.0.retryable = Some(retryable);
         self
     }
+
+    /// MCP: what the consumer reads in the error's `data` (an example
+    /// the actual data must hold).
+    pub fn data(mut self, data: serde_json::Value) -> Self {
+        self.0.data = Some(data);
+        self
+    }
 }
 
 /// Builds a cancel scenario.

@@ -111,6 +111,18 @@ impl McpToolBuilder {
             .get_or_insert_with(AnnotationsSpec::default)
     }
 
+    /// The tool's display name, as the server lists it (`title`).
+    pub fn title(mut self, title: impl Into<String>) -> Self {
+        self.0.title = Some(title.into());
+        self
+    }
+
+    /// The tool's description, as the server lists it (`description`).
+    pub fn description(mut self, description: impl Into<String>) -> Self {
+        self.0.description = Some(description.into());
+        self
+    }
+
     /// The client/authorization profile.
     pub fn profile(mut self, profile: impl Into<String>) -> Self {
         self.0.profile = Some(profile.into());

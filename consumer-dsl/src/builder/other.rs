@@ -106,6 +106,21 @@ impl McpCallBuilder {
         self
     }
 
+    /// A `notifications/progress` relied on before the answer (the call
+    /// is sent with a progress token); `progress` increases.
+    pub fn progress(
+        mut self,
+        progress: impl Into<serde_json::Number>,
+        total: Option<serde_json::Number>,
+    ) -> Self {
+        self.spec.mcp.progress.push(crate::spec::ast::ProgressSpec {
+            progress: progress.into(),
+            total,
+            message: None,
+        });
+        self
+    }
+
     /// A JSON-RPC protocol error instead of a result.
     pub fn protocol_error(mut self, f: impl FnOnce(ErrorBuilder) -> ErrorBuilder) -> Self {
         self.spec.mcp.error = Some(f(ErrorBuilder::default()).0);

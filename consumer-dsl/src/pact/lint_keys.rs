@@ -17,9 +17,12 @@ const MCP_CALL: &[&str] = &[
     "generators",
     "result",
     "error",
+    "progress",
 ];
 const MCP_TOOL: &[&str] = &[
     "name",
+    "title",
+    "description",
     "profile",
     "arguments",
     "resultFields",

@@ -110,7 +110,8 @@ fn v4_document() -> Value {
              "mcpFuture": [1]}
         ],
         "agentCard": {"skills": [{"id": "work-planning"}]},
-        "mcpTools": [{"name": "work_plan_lookup", "arguments": [{"name": "plan_id", "type": "string", "alwaysSent": true}],
+        "mcpTools": [{"name": "work_plan_lookup", "title": "Look up a plan", "description": "Read a plan by id.",
+                      "arguments": [{"name": "plan_id", "type": "string", "alwaysSent": true}],
                       "toolFuture": 1}],
         "metadata": {"pactSpecification": {"version": "4.0"}, "pactRust": {"models": "1.0"},
                      "accord": {"formatVersion": "1.0", "a2a": "1.0", "mcp": "2026-07-28", "jsonSchema": "2020-12", "accordFuture": true}},
@@ -169,6 +170,8 @@ fn unknown_attributes_survive_at_every_level() {
     assert_eq!(i[3]["sideEffects"]["records"], 1);
     assert_eq!(i[4]["mcpFuture"], json!([1]));
     assert_eq!(written["mcpTools"][0]["toolFuture"], 1);
+    assert_eq!(written["mcpTools"][0]["title"], "Look up a plan");
+    assert_eq!(written["mcpTools"][0]["description"], "Read a plan by id.");
     assert_eq!(written["mcpTools"][0]["arguments"][0]["alwaysSent"], true);
 }
 

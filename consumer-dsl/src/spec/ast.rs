@@ -111,6 +111,10 @@ pub struct ExtensionSpec {
 #[serde(deny_unknown_fields)]
 pub struct McpToolSpec {
     pub name: String,
+    /// The tool's display name, as the server lists it.
+    pub title: Option<String>,
+    /// The tool's description, as the server lists it.
+    pub description: Option<String>,
     pub profile: Option<String>,
     /// Arguments always sent: name → JSON type (`any` for no type), or
     /// `{ type, enum: [values sent] }`.
@@ -291,6 +295,17 @@ pub struct McpSpec {
     pub arguments: Option<Template>,
     pub expect: Option<McpExpectSpec>,
     pub error: Option<ErrorSpec>,
+    /// The progress notifications relied on before the answer.
+    pub progress: Vec<ProgressSpec>,
+}
+
+/// A `progress:` entry: the `progress` number, or `{ progress, total, message }`.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(from = "super::ast_forms::ProgressForm")]
+pub struct ProgressSpec {
+    pub progress: serde_json::Number,
+    pub total: Option<serde_json::Number>,
+    pub message: Option<String>,
 }
 
 /// `expect:` of an MCP call.

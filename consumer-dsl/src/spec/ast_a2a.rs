@@ -106,6 +106,8 @@ pub struct ErrorSpec {
     pub http_status: Option<u16>,
     pub message: Option<String>,
     pub retryable: Option<bool>,
+    /// MCP: what the consumer reads in the error's `data`.
+    pub data: Option<serde_json::Value>,
 }
 
 /// `cancel:` scenario.

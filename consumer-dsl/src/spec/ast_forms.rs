@@ -11,7 +11,7 @@ use serde::de::value::{MapAccessDeserializer, SeqAccessDeserializer};
 use serde::de::{self, Deserializer, IntoDeserializer, MapAccess, SeqAccess, Visitor};
 use serde_json::{Map, Value};
 
-use super::ast::{ExtensionSpec, ProbeSpec, RepeatSpec, SkillSpec};
+use super::ast::{ExtensionSpec, ProbeSpec, ProgressSpec, RepeatSpec, SkillSpec};
 use crate::model::accord::A2aOperation;
 
 /// A scalar short form `S` or a map full form `F`.
@@ -35,6 +35,9 @@ impl<'de, S: Deserialize<'de>, F: Deserialize<'de>> Deserialize<'de> for Form<S,
                 S::deserialize(v.into_deserializer()).map(Form::Short)
             }
             fn visit_i64<E: de::Error>(self, v: i64) -> Result<Self::Value, E> {
+                S::deserialize(v.into_deserializer()).map(Form::Short)
+            }
+            fn visit_f64<E: de::Error>(self, v: f64) -> Result<Self::Value, E> {
                 S::deserialize(v.into_deserializer()).map(Form::Short)
             }
             fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Self::Value, A::Error> {
@@ -127,6 +130,35 @@ impl From<SkillForm> for SkillSpec {
                 input_modes: s.input_modes,
                 output_modes: s.output_modes,
                 tags: s.tags,
+            },
+        }
+    }
+}
+
+/// The full form of a progress notification.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct ProgressFull {
+    progress: serde_json::Number,
+    total: Option<serde_json::Number>,
+    message: Option<String>,
+}
+
+/// `progress:` entry: the number or the full form.
+pub(crate) type ProgressForm = Form<serde_json::Number, ProgressFull>;
+
+impl From<ProgressForm> for ProgressSpec {
+    fn from(f: ProgressForm) -> Self {
+        match f {
+            Form::Short(progress) => ProgressSpec {
+                progress,
+                total: None,
+                message: None,
+            },
+            Form::Full(p) => ProgressSpec {
+                progress: p.progress,
+                total: p.total,
+                message: p.message,
             },
         }
     }

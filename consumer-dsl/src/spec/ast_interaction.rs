@@ -87,6 +87,8 @@ pub(crate) struct RawInteraction {
     follow_ups: Vec<FollowUpSpec>,
     tool: Option<String>,
     arguments: Option<Template>,
+    #[serde(default)]
+    progress: Vec<super::ast::ProgressSpec>,
     contents: Option<Template>,
     metadata: Option<Template>,
     content_type: Option<String>,
@@ -106,7 +108,7 @@ const A2A_KEYS: &[&str] = &[
     "push",
     "follow_ups",
 ];
-const MCP_KEYS: &[&str] = &["tool", "arguments", "expect", "error"];
+const MCP_KEYS: &[&str] = &["tool", "arguments", "expect", "error", "progress"];
 const MESSAGE_KEYS: &[&str] = &["contents", "metadata", "content_type"];
 const SYNC_KEYS: &[&str] = &["contents", "metadata", "content_type", "responses"];
 const COMMON_KEYS: &str = "key, pending, comments, given, as, credential, probe_as, side_effects, within, negative, repeat, retryable, approval";
@@ -155,6 +157,7 @@ impl RawInteraction {
             ("follow_ups", !self.follow_ups.is_empty()),
             ("tool", self.tool.is_some()),
             ("arguments", self.arguments.is_some()),
+            ("progress", !self.progress.is_empty()),
             ("contents", self.contents.is_some()),
             ("metadata", self.metadata.is_some()),
             ("content_type", self.content_type.is_some()),
@@ -233,6 +236,7 @@ impl TryFrom<RawInteraction> for InteractionSpec {
                 arguments: r.arguments,
                 expect: mcp_expect,
                 error: if is_mcp { r.error } else { None },
+                progress: r.progress,
             },
             message: MessageSpec {
                 contents: r.contents,

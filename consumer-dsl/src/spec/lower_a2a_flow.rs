@@ -22,7 +22,14 @@ pub(crate) fn error(cx: &Ctx<'_>, path: &str, e: &ErrorSpec) -> Result<ErrorExpe
         http_status: e.http_status,
         message: e.message.clone(),
         retryable: e.retryable,
+        data: None,
     };
+    if e.data.is_some() {
+        return Err(cx.err(
+            &format!("{path}.data"),
+            "`data` is the data of an MCP protocol error; A2A errors are told apart by `reason`",
+        ));
+    }
     if let (Some(code), Some(r)) = (e.code, e.reason)
         && code != r.json_rpc_code()
     {

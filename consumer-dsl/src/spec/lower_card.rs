@@ -118,6 +118,8 @@ pub(crate) fn mcp_tool(t: &McpToolSpec) -> McpToolExpectation {
     arguments.extend(args(&t.optional_arguments, false));
     McpToolExpectation {
         name: t.name.clone(),
+        title: t.title.clone(),
+        description: t.description.clone(),
         profile: t.profile.clone(),
         arguments,
         result_fields: t

@@ -4,13 +4,13 @@
 use serde_json::{Map, Value, json};
 
 use super::PactPath;
-use super::ast::{ErrorSpec, McpExpectSpec, McpSpec};
+use super::ast::{ErrorSpec, McpExpectSpec, McpSpec, ProgressSpec};
 use super::lower::{Ctx, body_rules};
 use super::lower_a2a_flow::error;
 use super::template::Compiled;
 use crate::DslError;
 use crate::model::accord::{
-    ErrorExpectation, McpResultExpectation, McpToolCall, McpToolCallInteraction,
+    ErrorExpectation, McpProgress, McpResultExpectation, McpToolCall, McpToolCallInteraction,
 };
 use crate::model::{Interaction, InteractionMeta};
 
@@ -55,9 +55,33 @@ pub(crate) fn tool_call(
             rules,
             result,
             error,
+            progress: progress(cx, path, &m.progress)?,
             extra: Map::new(),
         },
     }))
+}
+
+/// The progress notifications relied on: `progress` must increase (MCP).
+fn progress(cx: &Ctx<'_>, path: &str, list: &[ProgressSpec]) -> Result<Vec<McpProgress>, DslError> {
+    let values: Vec<f64> = list
+        .iter()
+        .map(|p| p.progress.as_f64().unwrap_or(f64::NAN))
+        .collect();
+    let increases = |w: &[f64]| w[1].partial_cmp(&w[0]) == Some(std::cmp::Ordering::Greater);
+    if let Some(i) = values.windows(2).position(|w| !increases(w)) {
+        return Err(cx.err(
+            &format!("{path}.progress[{}]", i + 1),
+            "`progress` increases with each notification (MCP)",
+        ));
+    }
+    Ok(list
+        .iter()
+        .map(|p| McpProgress {
+            progress: p.progress.clone(),
+            total: p.total.clone(),
+            message: p.message.clone(),
+        })
+        .collect())
 }
 
 /// The expected JSON-RPC protocol error: a code, no A2A reason.
@@ -68,7 +92,15 @@ fn protocol_error(cx: &Ctx<'_>, path: &str, e: &ErrorSpec) -> Result<ErrorExpect
             "`reason` names A2A errors; an MCP protocol error has a `code` (e.g. -32602)",
         ));
     }
-    error(cx, path, e)
+    let data = e.data.clone();
+    let without = ErrorSpec {
+        data: None,
+        ..e.clone()
+    };
+    Ok(ErrorExpectation {
+        data,
+        ..error(cx, path, &without)?
+    })
 }
 
 /// The expected `CallToolResult`; rules rooted at the result.

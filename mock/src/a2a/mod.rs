@@ -97,7 +97,9 @@ impl A2aSurface {
             .collect()
     }
 
-    /// The cancels and follow-ups of exercised interactions that never came.
+    /// The cancels and follow-ups of exercised interactions that never came
+    /// (a follow-up sent as another principal is the provider's tenant
+    /// check, not required of the consumer).
     pub(crate) fn missing(&self, exercised: &[u32]) -> Vec<MockMismatch> {
         let mut out = Vec::new();
         for (slot, (index, i)) in self.interactions.iter().enumerate() {
@@ -108,8 +110,22 @@ impl A2aSurface {
             if i.task.cancel.is_some() {
                 parts.push((Part::Cancel, "CancelTask"));
             }
+            let own = i
+                .meta
+                .expectations
+                .auth
+                .as_ref()
+                .and_then(|a| a.principal.as_deref());
             for (k, f) in i.task.follow_ups.iter().enumerate() {
-                parts.push((Part::FollowUp(k), f.operation.as_str()));
+                // a follow-up as another principal checks the provider's
+                // tenant boundary: the consumer's code need not send it
+                let other = f
+                    .auth
+                    .as_ref()
+                    .is_some_and(|a| a.principal.as_deref() != own);
+                if !other {
+                    parts.push((Part::FollowUp(k), f.operation.as_str()));
+                }
             }
             for (part, method) in parts {
                 if self.store.times(slot, part) == 0 {

@@ -337,7 +337,7 @@ impl<'a> Call<'a> {
         let id = t.id.clone();
         let created = t.created.clone();
         let events = t.run();
-        self.surface.store.tasks().insert(id.clone(), t);
+        self.surface.store.insert(t);
         self.surface.store.changed(&id, events);
         if streaming {
             return Ok(Reply::Stream(Stream {

@@ -2,46 +2,70 @@
 //! registered for it, as A2A v1.0 says — a POST of the `StreamResponse`
 //! with `Content-Type: application/a2a+json`, the config's
 //! `authentication` as `Authorization: <scheme> <credentials>` and its
-//! `token` as `X-A2A-Notification-Token`. One delivery at a time per
-//! batch, in order; a webhook that fails is not retried (the consumer's
-//! receiver is on loopback).
+//! `token` as `X-A2A-Notification-Token`. Batches go through one queue and
+//! one delivery loop per mock, so a task's notifications arrive in the
+//! order its states changed; a webhook that fails is not retried (the
+//! consumer's receiver is on loopback).
 
+use std::sync::OnceLock;
 use std::time::Duration;
 
 use serde_json::Value;
+use tokio::sync::mpsc::{UnboundedSender, unbounded_channel};
 
-/// Delivers `events` to each of `configs` in the background.
-pub(crate) fn deliver(configs: Vec<Value>, events: Vec<Value>) {
-    actix_web::rt::spawn(async move {
-        // a client per batch: a pooled connection belongs to the runtime
-        // (worker thread) that opened it
-        let Ok(client) = reqwest::Client::builder()
-            .timeout(Duration::from_secs(5))
-            .build()
-        else {
-            return;
+/// A batch: the configs and the events each of them gets.
+type Batch = (Vec<Value>, Vec<Value>);
+
+/// The queue to the delivery loop, started on first use on the worker
+/// that needs it (it lives as long as the server).
+#[derive(Debug, Default)]
+pub(crate) struct Courier {
+    queue: OnceLock<UnboundedSender<Batch>>,
+}
+
+impl Courier {
+    /// Queues `events` for each of `configs`.
+    pub(crate) fn deliver(&self, configs: Vec<Value>, events: Vec<Value>) {
+        let queue = self.queue.get_or_init(|| {
+            let (tx, mut rx) = unbounded_channel::<Batch>();
+            actix_web::rt::spawn(async move {
+                let Ok(client) = reqwest::Client::builder()
+                    .timeout(Duration::from_secs(5))
+                    .build()
+                else {
+                    return;
+                };
+                while let Some((configs, events)) = rx.recv().await {
+                    send(&client, &configs, &events).await;
+                }
+            });
+            tx
+        });
+        drop(queue.send((configs, events)));
+    }
+}
+
+async fn send(client: &reqwest::Client, configs: &[Value], events: &[Value]) {
+    for config in configs {
+        let Some(url) = config["url"].as_str() else {
+            continue;
         };
-        for config in &configs {
-            let Some(url) = config["url"].as_str() else {
-                continue;
-            };
-            for event in &events {
-                let mut post = client
-                    .post(url)
-                    .header("content-type", "application/a2a+json")
-                    .body(event.to_string());
-                let auth = &config["authentication"];
-                if let Some(scheme) = auth["scheme"].as_str() {
-                    let credentials = auth["credentials"].as_str().unwrap_or_default();
-                    post = post.header("authorization", format!("{scheme} {credentials}"));
-                }
-                if let Some(token) = config["token"].as_str() {
-                    post = post.header("x-a2a-notification-token", token);
-                }
-                if post.send().await.is_err() {
-                    break;
-                }
+        for event in events {
+            let mut post = client
+                .post(url)
+                .header("content-type", "application/a2a+json")
+                .body(event.to_string());
+            let auth = &config["authentication"];
+            if let Some(scheme) = auth["scheme"].as_str() {
+                let credentials = auth["credentials"].as_str().unwrap_or_default();
+                post = post.header("authorization", format!("{scheme} {credentials}"));
+            }
+            if let Some(token) = config["token"].as_str() {
+                post = post.header("x-a2a-notification-token", token);
+            }
+            if post.send().await.is_err() {
+                break;
             }
         }
-    });
+    }
 }

@@ -16,6 +16,9 @@ use crate::Shared;
 use crate::report::MockMismatch;
 use crate::wire;
 
+/// The most tasks kept (settled ones are forgotten first).
+pub(crate) const MAX_TASKS: usize = 10_000;
+
 /// Which part of an interaction an operation exercised: its cancel, or
 /// its follow-up at this position.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -31,6 +34,7 @@ pub(crate) struct Store {
     changes: watch::Sender<u64>,
     /// How often each (interaction slot, part) was exercised.
     parts: Mutex<HashMap<(usize, Part), u32>>,
+    courier: super::push::Courier,
 }
 
 impl Store {
@@ -39,7 +43,21 @@ impl Store {
             tasks: Mutex::new(IndexMap::new()),
             changes: watch::Sender::new(0),
             parts: Mutex::new(HashMap::new()),
+            courier: super::push::Courier::default(),
         })
+    }
+
+    /// Stores a new task; past [`MAX_TASKS`], the oldest settled tasks are
+    /// forgotten (a consumer's test suite, or a benchmark, may create many).
+    pub(crate) fn insert(&self, task: MockTask) {
+        let mut tasks = self.tasks();
+        tasks.insert(task.id.clone(), task);
+        while tasks.len() > MAX_TASKS {
+            match tasks.values().position(MockTask::settled) {
+                Some(n) => drop(tasks.shift_remove_index(n)),
+                None => break,
+            }
+        }
     }
 
     pub(crate) fn tasks(&self) -> MutexGuard<'_, IndexMap<String, MockTask>> {
@@ -83,7 +101,7 @@ impl Store {
         };
         self.changes.send_modify(|n| *n += 1);
         if !events.is_empty() && !configs.is_empty() {
-            super::push::deliver(configs, events);
+            self.courier.deliver(configs, events);
         }
         if let Some(state) = holding {
             let (store, id) = (self.clone(), id.to_owned());

@@ -105,6 +105,7 @@ impl Answer {
             reason,
             http_status: Some(self.status),
             message,
+            data: None,
         })
     }
 

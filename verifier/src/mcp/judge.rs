@@ -17,6 +17,7 @@
 //! | a protocol error | one with another code, status or message | ERROR_CODE_MISMATCH (protocol) |
 //! | a protocol error -32602 | `isError: true` (what the Python and TypeScript SDKs answer for an unknown tool) | ERROR_CODE_MISMATCH as a warning |
 //! | a protocol error | another tool result | ERROR_CODE_MISMATCH, or ERROR_DISGUISED_AS_SUCCESS for `isError: false` |
+//! | `progress` | fewer `notifications/progress` with the call's token before the answer, or `progress` not increasing (`progress.rs`) | PROGRESS_NOT_REPORTED (behavior) |
 
 use accord_dsl::model::accord::{ActualError, ErrorExpectation, McpResultExpectation, McpToolCall};
 use serde_json::{Map, Value};
@@ -94,6 +95,12 @@ pub fn judge(
         }
         (None, None, _) => {}
     }
+    // one fault, one finding: progress is judged on an answer that holds
+    if out.findings.is_empty()
+        && let Some(f) = super::progress::judge(&call.progress, &reply.body, reply.sse)
+    {
+        out.findings.push(f);
+    }
     out
 }
 
@@ -123,6 +130,7 @@ fn protocol_error(expected: &ErrorExpectation, reply: &Reply, rpc: &RpcError, ou
         reason: None,
         http_status: Some(reply.status),
         message: Some(rpc.message.clone()),
+        data: rpc.data.clone(),
     };
     for why in expected.disagreements(&actual) {
         out.fail(Layer::Protocol, codes::ERROR_CODE_MISMATCH, "error", why);

@@ -14,6 +14,7 @@ pub mod hints;
 pub mod judge;
 mod plug;
 mod probe;
+pub mod progress;
 mod resend;
 pub(crate) mod schemas;
 mod sent;

@@ -277,5 +277,11 @@ pub(super) fn call_params_with(
     let mut params = Map::new();
     params.insert("name".into(), json!(call.tool));
     params.insert("arguments".into(), root["arguments"].take());
+    if !call.progress.is_empty() {
+        params.insert(
+            "_meta".into(),
+            json!({"progressToken": super::progress::TOKEN}),
+        );
+    }
     params
 }

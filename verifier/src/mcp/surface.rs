@@ -181,22 +181,10 @@ fn type_changed(path: &str, which: &str, relied: JsonType, prop: &Value) -> Find
         path,
         format!(
             "{which} declares type {declared}, the consumer relies on {}",
-            type_name(relied)
+            relied.as_str()
         ),
     )
-    .values(Some(json!(type_name(relied))), Some(declared))
-}
-
-fn type_name(t: JsonType) -> &'static str {
-    match t {
-        JsonType::String => "string",
-        JsonType::Number => "number",
-        JsonType::Integer => "integer",
-        JsonType::Boolean => "boolean",
-        JsonType::Object => "object",
-        JsonType::Array => "array",
-        JsonType::Null => "null",
-    }
+    .values(Some(json!(relied.as_str())), Some(declared))
 }
 
 /// The declared types of a property (`None`: unconstrained).
@@ -237,7 +225,7 @@ fn accepts(prop: &Value, sent: JsonType) -> bool {
     let Some(types) = declared_types(prop) else {
         return true;
     };
-    let sent = type_name(sent);
+    let sent = sent.as_str();
     types
         .iter()
         .any(|t| t == sent || (t == "number" && sent == "integer"))
@@ -254,7 +242,7 @@ fn produces_only(prop: &Value, read: JsonType) -> bool {
     let Some(types) = declared_types(prop) else {
         return false;
     };
-    let read = type_name(read);
+    let read = read.as_str();
     types
         .iter()
         .all(|t| t == read || (read == "number" && t == "integer"))

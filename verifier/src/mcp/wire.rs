@@ -123,7 +123,17 @@ impl Endpoint<'_> {
         mut params: Map<String, Value>,
     ) -> Result<Reply, CutOff> {
         if era == Era::Modern {
-            params.insert("_meta".into(), modern_meta(method));
+            // the envelope joins what the call's own `_meta` carries (a
+            // progress token)
+            let mut meta = modern_meta(method);
+            if let (Some(Value::Object(own)), Some(envelope)) =
+                (params.remove("_meta"), meta.as_object_mut())
+            {
+                for (k, v) in own {
+                    envelope.entry(k).or_insert(v);
+                }
+            }
+            params.insert("_meta".into(), meta);
         }
         let mut message = json!({"jsonrpc": "2.0", "method": method, "params": params});
         if let Some(id) = id {

@@ -113,6 +113,14 @@ pub struct ExtensionExpectation {
 pub struct McpToolExpectation {
     /// The name.
     pub name: String,
+    /// The display name the consumer was written against (`title`): the
+    /// consumer's mock lists the tool with it, as the real server would.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub title: Option<String>,
+    /// The description the consumer was written against (`description`;
+    /// a model picks tools by it): the consumer's mock lists the tool with it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
     /// The client/authorization profile the tool is listed under.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub profile: Option<String>,
@@ -262,6 +270,21 @@ pub enum JsonType {
     Array,
     /// JSON Schema `null`.
     Null,
+}
+
+impl JsonType {
+    /// The JSON Schema name (`string`, `integer`, …).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            JsonType::String => "string",
+            JsonType::Number => "number",
+            JsonType::Integer => "integer",
+            JsonType::Boolean => "boolean",
+            JsonType::Object => "object",
+            JsonType::Array => "array",
+            JsonType::Null => "null",
+        }
+    }
 }
 
 #[cfg(test)]

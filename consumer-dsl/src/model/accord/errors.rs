@@ -27,6 +27,11 @@ pub struct ErrorExpectation {
     /// checks the provider's retry signals (status class, `Retry-After`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub retryable: Option<bool>,
+    /// What the consumer reads in the JSON-RPC error's `data` (MCP: e.g.
+    /// `requiredCapabilities` of a -32021): the actual `data` must hold
+    /// every key of this example with the same values (more keys are fine).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub data: Option<serde_json::Value>,
 }
 
 impl ErrorExpectation {
@@ -57,6 +62,8 @@ pub struct ActualError {
     pub http_status: Option<u16>,
     /// The error message.
     pub message: Option<String>,
+    /// The JSON-RPC error's `data`.
+    pub data: Option<serde_json::Value>,
 }
 
 impl ErrorExpectation {
@@ -109,6 +116,16 @@ impl ErrorExpectation {
                 Err(e) => out.push(format!(
                     "the expected message pattern `{m}` is invalid: {e}"
                 )),
+            }
+        }
+        if let Some(want) = &self.data {
+            let got = actual.data.clone().unwrap_or(serde_json::Value::Null);
+            let rules = crate::matching::Category::default();
+            if let Some(m) = crate::matching::match_json(want, &got, &rules, true).first() {
+                out.push(format!(
+                    "expected error data {want}, got {got}: {} {}",
+                    m.path, m.message
+                ));
             }
         }
         out
@@ -247,6 +264,27 @@ mod tests {
     }
 
     #[test]
+    fn expected_error_data_must_be_held_by_the_actual_data() {
+        let e = ErrorExpectation {
+            code: Some(-32021),
+            data: Some(serde_json::json!({"requiredCapabilities": {"sampling": {}}})),
+            ..ErrorExpectation::default()
+        };
+        let with = |data: Option<serde_json::Value>| ActualError {
+            code: Some(-32021),
+            data,
+            ..ActualError::default()
+        };
+        let more = serde_json::json!({"requiredCapabilities": {"sampling": {}}, "hint": "x"});
+        assert!(e.disagreements(&with(Some(more))).is_empty());
+        let other = serde_json::json!({"requiredCapabilities": {"elicitation": {}}});
+        let why = e.disagreements(&with(Some(other)));
+        assert_eq!(why.len(), 1);
+        assert!(why[0].starts_with("expected error data"), "{why:?}");
+        assert_eq!(e.disagreements(&with(None)).len(), 1);
+    }
+
+    #[test]
     fn reasons_carry_the_a2a_json_rpc_codes() {
         assert_eq!(A2aErrorReason::TaskNotFound.json_rpc_code(), -32001);
         assert_eq!(A2aErrorReason::UnsupportedOperation.json_rpc_code(), -32004);
@@ -264,6 +302,7 @@ mod tests {
             reason: Some("TASK_NOT_FOUND".into()),
             http_status: Some(200),
             message: Some("task t-1 not found".into()),
+            data: None,
         };
         assert!(e.disagreements(&actual).is_empty());
         actual.reason = Some("UNSUPPORTED_OPERATION".into());
@@ -281,6 +320,7 @@ mod tests {
             reason: Some("TASK_NOT_FOUND".into()),
             http_status: Some(404),
             message: Some("Task not found".into()),
+            data: None,
         };
         assert!(
             e.disagreements(&rest).is_empty(),
@@ -309,6 +349,7 @@ mod tests {
             reason: Some("TASK_NOT_FOUND".into()),
             http_status: Some(200),
             message: None,
+            data: None,
         };
         assert!(e.disagreements(&json_rpc).is_empty());
         let rest_500 = ActualError {
@@ -333,6 +374,7 @@ mod tests {
             reason: Some("TASK_NOT_CANCELABLE".into()),
             http_status: Some(409),
             message: None,
+            data: None,
         };
         assert!(e.disagreements(&v1_0_0).is_empty());
         let teapot = ActualError {
@@ -353,6 +395,7 @@ mod tests {
             reason: None,
             http_status: Some(200),
             message: None,
+            data: None,
         };
         assert!(by_reason.disagreements(&bare).is_empty());
         let by_code = ErrorExpectation {
@@ -365,6 +408,7 @@ mod tests {
             reason: Some("TASK_NOT_CANCELABLE".into()),
             http_status: Some(400),
             message: None,
+            data: None,
         };
         assert!(by_code.disagreements(&rest).is_empty());
     }

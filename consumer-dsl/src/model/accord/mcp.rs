@@ -39,9 +39,31 @@ pub struct McpToolCall {
     /// The expected JSON-RPC protocol error (exclusive with `result`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub error: Option<ErrorExpectation>,
+    /// The progress the consumer relies on being told before the answer:
+    /// the call is sent with a progress token (`params._meta.progressToken`)
+    /// and at least this many `notifications/progress` carrying it arrive
+    /// first, their `progress` increasing. The values are examples (the
+    /// consumer's mock sends them).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub progress: Vec<McpProgress>,
     /// Attributes this version does not know, kept for the round trip.
     #[serde(flatten)]
     pub extra: Map<String, Value>,
+}
+
+/// One `notifications/progress` of a call (its `params` without the
+/// token, which the caller chooses).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct McpProgress {
+    /// `progress`: how far the call is (a number that increases).
+    pub progress: serde_json::Number,
+    /// `total`, when known.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub total: Option<serde_json::Number>,
+    /// `message`, a human-readable note.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub message: Option<String>,
 }
 
 /// The expected `CallToolResult`. Rules are rooted at the result object:
@@ -86,6 +108,16 @@ mod tests {
         let call: McpToolCall = serde_json::from_value(v.clone()).expect("readable");
         assert_eq!(call.extra["futureThing"], json!([1]));
         assert_eq!(call.error.as_ref().and_then(|e| e.code), Some(-32602));
+        assert_eq!(serde_json::to_value(&call).expect("serialisable"), v);
+    }
+
+    #[test]
+    fn progress_notifications_round_trip_as_written() {
+        let v = json!({"tool": "t", "result": {"isError": false},
+            "progress": [{"progress": 0, "total": 100}, {"progress": 50.5, "message": "half"}]});
+        let call: McpToolCall = serde_json::from_value(v.clone()).expect("readable");
+        assert_eq!(call.progress.len(), 2);
+        assert!(call.extra.is_empty());
         assert_eq!(serde_json::to_value(&call).expect("serialisable"), v);
     }
 

@@ -47,6 +47,6 @@ pub use expectations::{
     Approval, Auth, CounterChange, Credential, Expectations, Probe, Repeat, RepeatJudgement,
     SideEffects, Temporal,
 };
-pub use mcp::{McpResultExpectation, McpToolCall, McpToolCallInteraction};
+pub use mcp::{McpProgress, McpResultExpectation, McpToolCall, McpToolCallInteraction};
 pub use negative::{Negative, RefusalKind};
 pub use rules_serde::BodyRules;

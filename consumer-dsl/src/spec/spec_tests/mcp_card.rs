@@ -50,6 +50,33 @@ fn agent_card_and_mcp_tool_expectations_compile() {
 }
 
 #[test]
+fn an_mcp_tool_carries_the_title_and_description_it_is_listed_with() {
+    let text = "consumer: a\nprovider: b\nmcp_tools:\n  - name: t\n    title: Make a plan\n    description: Turn a goal into steps.\n";
+    let c = compile_spec(text, "t.yaml", &NoSchemaFiles).expect("valid");
+    let tool = &c.mcp_tools[0];
+    assert_eq!(tool.title.as_deref(), Some("Make a plan"));
+    assert_eq!(tool.description.as_deref(), Some("Turn a goal into steps."));
+    let built = crate::builder::ContractBuilder::new("a", "b")
+        .mcp_tool("t", |t| {
+            t.title("Make a plan")
+                .description("Turn a goal into steps.")
+        })
+        .build()
+        .expect("builds");
+    assert_eq!(
+        built.mcp_tools, c.mcp_tools,
+        "the builder and the spec agree"
+    );
+    let err = compile_spec(
+        "consumer: a\nprovider: b\nmcp_tools:\n  - name: t\n    titel: x\n",
+        "t.yaml",
+        &NoSchemaFiles,
+    )
+    .expect_err("an unknown key is refused");
+    assert!(err.to_string().contains("titel"), "{err}");
+}
+
+#[test]
 fn interfaces_name_an_a2a_binding_and_a_major_minor_version() {
     let card = |i: &str| format!("consumer: c\nprovider: p\nagent_card:\n  interfaces: [{i}]\n");
     let table: &[(&str, &str)] = &[
@@ -232,4 +259,49 @@ fn an_expected_mcp_result_takes_the_consumers_schema_and_lint_refuses_a_broken_o
         .map(|p| format!("{} {}", p.code, p.path))
         .collect();
     assert_eq!(codes, ["INVALID_SCHEMA $.interactions[0].result.schema"]);
+}
+
+#[test]
+fn mcp_calls_take_the_progress_they_rely_on_and_error_data() {
+    let c = compile(
+        "  - mcp: slow\n    tool: t\n    progress: [0, { progress: 50, total: 100, message: half }, 100]\n    expect: { text: done }\n  - mcp: needs sampling\n    tool: u\n    error: { code: -32021, http_status: 400, data: { requiredCapabilities: { sampling: {} } } }\n",
+    );
+    let call = &mcp(&c).call;
+    let values: Vec<String> = call
+        .progress
+        .iter()
+        .map(|p| p.progress.to_string())
+        .collect();
+    assert_eq!(values, ["0", "50", "100"]);
+    assert_eq!(call.progress[1].message.as_deref(), Some("half"));
+    let Interaction::McpToolCall(refused) = &c.interactions[1] else {
+        panic!("an MCP call");
+    };
+    let e = refused.call.error.as_ref().expect("an error");
+    assert_eq!(
+        e.data,
+        Some(serde_json::json!({"requiredCapabilities": {"sampling": {}}}))
+    );
+    let written = accord_dsl_json(&c);
+    assert_eq!(written["interactions"][0]["progress"][1]["total"], 100);
+    assert_eq!(
+        written["interactions"][1]["error"]["data"]["requiredCapabilities"]["sampling"],
+        serde_json::json!({})
+    );
+}
+
+#[test]
+fn progress_must_increase_and_error_data_belongs_to_mcp() {
+    let e = refuse(&format!(
+        "{HEAD}  - mcp: slow\n    tool: t\n    progress: [10, 5]\n    expect: {{ text: done }}\n"
+    ));
+    assert!(e.to_string().contains("progress[1]"), "{e}");
+    let e = refuse(&format!(
+        "{HEAD}  - a2a: x\n    send: {{ text: hi }}\n    error: {{ reason: TASK_NOT_FOUND, data: {{ a: 1 }} }}\n"
+    ));
+    assert!(e.to_string().contains("error.data"), "{e}");
+}
+
+fn accord_dsl_json(c: &Contract) -> serde_json::Value {
+    crate::pact::to_v4_json(c)
 }

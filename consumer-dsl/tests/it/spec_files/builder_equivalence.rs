@@ -20,6 +20,8 @@ agent_card:
   interfaces: [{ binding: JSONRPC, version: "1.0" }]
 mcp_tools:
   - name: work_plan_lookup
+    title: Look up a plan
+    description: Read a plan by id.
     arguments: { plan_id: string }
     reads: { status: string }
     annotations: { read_only: true }
@@ -75,7 +77,7 @@ fn the_builder_and_the_spec_file_yield_the_same_contract() {
         .principal("alice", "tenant-a")
         .principal("bob", "tenant-b")
         .agent_card(|c| c.skill("work-planning").output_mode("application/json").streaming(true).interface("JSONRPC", "1.0"))
-        .mcp_tool("work_plan_lookup", |t| t.argument("plan_id", JsonType::String).reads("status", JsonType::String).read_only(true))
+        .mcp_tool("work_plan_lookup", |t| t.title("Look up a plan").description("Read a plan by id.").argument("plan_id", JsonType::String).reads("status", JsonType::String).read_only(true))
         .mcp_tool("work_plan_commit", |t| t.reads_one_of("status", JsonType::String, ["committed"]).requires_approval("commits"))
         .a2a_task("create a draft plan", |t| {
             t.as_principal("alice")

@@ -1,0 +1,72 @@
+//! `accord mock` as an MCP server is a provider that keeps the contract it
+//! was built from: Accord's own verifier passes it in both eras (a
+//! disagreement between what the mock serves and what the verifier judges
+//! shows here). The contract is the conformance fixture
+//! (tests/fixtures/mcp-conformance.yaml): content blocks, a tool error,
+//! progress notifications, a protocol error with data.
+
+use std::io::{BufRead, BufReader};
+
+use crate::support::{accord, repo_root, temp_dir};
+
+/// The fixture compiled, pinned to `era`.
+fn compiled(dir: &std::path::Path, era: &str) -> std::path::PathBuf {
+    let text = std::fs::read_to_string(repo_root().join("tests/fixtures/mcp-conformance.yaml"))
+        .expect("the fixture");
+    let pinned = text.replace("mcp: \"2026-07-28\"", &format!("mcp: \"{era}\""));
+    assert!(pinned.contains(era), "the fixture pins an era");
+    let spec = dir.join(format!("{era}.yaml"));
+    std::fs::write(&spec, pinned).expect("written");
+    let out = dir.join(format!("{era}.json"));
+    let o = accord()
+        .args(["contract", "compile"])
+        .arg(&spec)
+        .arg("-o")
+        .arg(&out)
+        .output()
+        .expect("runs");
+    assert!(o.status.success(), "{o:?}");
+    out
+}
+
+#[test]
+fn the_verifier_passes_the_mcp_mock_built_from_the_same_contract_in_both_eras() {
+    let dir = temp_dir("mock-mcp-verify");
+    for era in ["2026-07-28", "2025-11-25"] {
+        let contract = compiled(&dir, era);
+        let mut mock = std::process::Command::new(assert_cmd::cargo::cargo_bin("accord"))
+            .args(["mock", "--contract"])
+            .arg(&contract)
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .expect("the mock starts");
+        let mut line = String::new();
+        BufReader::new(mock.stdout.take().expect("stdout"))
+            .read_line(&mut line)
+            .expect("the surface line");
+        let mcp = line
+            .trim()
+            .strip_prefix("MCP ")
+            .expect("an MCP line")
+            .to_owned();
+        let base = mcp.trim_end_matches("/mcp");
+        let o = accord()
+            .args(["verify", "--provider", "accord-mock-conformance"])
+            .args(["--provider-base-url", base, "--contract"])
+            .arg(&contract)
+            .output()
+            .expect("runs");
+        drop(mock.kill());
+        drop(mock.wait());
+        let stdout = String::from_utf8_lossy(&o.stdout);
+        assert_eq!(
+            o.status.code(),
+            Some(0),
+            "{era}: {stdout}\n{}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        assert!(stdout.contains("10 passed, 0 failed"), "{era}: {stdout}");
+    }
+    drop(std::fs::remove_dir_all(&dir));
+}
