@@ -11,9 +11,13 @@ use serde_json::json;
 use crate::support::{accord, temp_dir};
 
 /// `accord` with none of the variables its options read from the
-/// environment, so what a developer has set does not show.
+/// environment, so what a developer has set does not show, and help
+/// wrapped at 100 columns whatever terminal runs the tests (no terminal
+/// on any standard stream: clap then reads `COLUMNS`; stdin is an empty
+/// pipe).
 fn clean_accord() -> assert_cmd::Command {
     let mut cmd = accord();
+    cmd.env("COLUMNS", "100").write_stdin("");
     for (name, _) in std::env::vars() {
         if name.starts_with("ACCORD_") || name.starts_with("PACT_") || name == "DATABASE_URL" {
             cmd.env_remove(name);
@@ -80,6 +84,8 @@ fn subcommands(help: &str) -> Vec<String> {
         .skip_while(|l| *l != "Commands:")
         .skip(1)
         .take_while(|l| !l.trim().is_empty())
+        // a wrapped description continues on a deeper-indented line
+        .filter(|l| l.starts_with("  ") && !l.starts_with("   "))
         .filter_map(|l| l.split_whitespace().next())
         .filter(|name| *name != "help")
         .map(str::to_owned)
@@ -92,7 +98,10 @@ fn every_commands_help() {
     let mut seen = 0;
     while let Some(path) = queue.pop() {
         let mut cmd = clean_accord();
-        cmd.env_clear().args(&path).arg("--help");
+        cmd.env_clear()
+            .env("COLUMNS", "100")
+            .args(&path)
+            .arg("--help");
         let out = cmd.output().expect("accord runs");
         assert_eq!(out.status.code(), Some(0), "accord {path:?} --help");
         let help = String::from_utf8_lossy(&out.stdout).into_owned();

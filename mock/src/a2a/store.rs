@@ -17,7 +17,7 @@ use crate::report::MockMismatch;
 use crate::wire;
 
 /// The most tasks kept (settled ones are forgotten first).
-pub(crate) const MAX_TASKS: usize = 10_000;
+pub(crate) const MAX_TASKS: usize = 1_000;
 
 /// Which part of an interaction an operation exercised: its cancel, or
 /// its follow-up at this position.
@@ -47,16 +47,19 @@ impl Store {
         })
     }
 
-    /// Stores a new task; past [`MAX_TASKS`], the oldest settled tasks are
-    /// forgotten (a consumer's test suite, or a benchmark, may create many).
+    /// Stores a new task; past [`MAX_TASKS`] (and a tenth more, so the
+    /// pass is rare), the oldest settled tasks are forgotten in one pass
+    /// (a consumer's test suite, or a benchmark, may create many).
     pub(crate) fn insert(&self, task: MockTask) {
         let mut tasks = self.tasks();
         tasks.insert(task.id.clone(), task);
-        while tasks.len() > MAX_TASKS {
-            match tasks.values().position(MockTask::settled) {
-                Some(n) => drop(tasks.shift_remove_index(n)),
-                None => break,
-            }
+        if tasks.len() > MAX_TASKS + MAX_TASKS / 10 {
+            let mut excess = tasks.len() - MAX_TASKS;
+            tasks.retain(|_, t| {
+                let forget = excess > 0 && t.settled();
+                excess -= usize::from(forget);
+                !forget
+            });
         }
     }
 
