@@ -242,6 +242,13 @@ fn source(args: &VerifyArgs) -> anyhow::Result<(ContractSource, Option<BrokerRun
         return Ok((ContractSource::Files(args.contracts.clone()), None));
     }
     if let Some(first) = args.pact_urls.first() {
+        for url in &args.pact_urls {
+            if reqwest::Url::parse(url).is_err() {
+                anyhow::bail!(
+                    "--pact-url {url} is not a URL (http://… or https://…); for a file, use --contract {url}"
+                );
+            }
+        }
         let client = BrokerClient::with_default_base(&args.broker, Some(first))?;
         let pacts = args
             .pact_urls

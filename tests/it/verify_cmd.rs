@@ -268,3 +268,25 @@ fn pact_verifier_flag_names_work_as_aliases() {
     // the state change is needed: without -s the same run fails
     pact_style().arg("--file").arg(&file).assert().code(1);
 }
+
+#[test]
+fn a_file_given_as_pact_url_is_refused_naming_contract() {
+    let o = crate::support::accord()
+        .args([
+            "verify",
+            "--provider",
+            "p",
+            "--provider-base-url",
+            "http://127.0.0.1:1",
+        ])
+        .args(["--pact-url", "pacts/web-items.json"])
+        .output()
+        .expect("runs");
+    assert_eq!(o.status.code(), Some(2), "{o:?}");
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("--pact-url pacts/web-items.json is not a URL")
+            && err.contains("use --contract pacts/web-items.json"),
+        "{err}"
+    );
+}
