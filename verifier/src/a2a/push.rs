@@ -8,7 +8,7 @@
 //! | --- | --- | --- |
 //! | `expectStates`, in order (repeats allowed: delivery is at least once) | a state missing, or out of order | PUSH_NOT_DELIVERED (protocol) |
 //! | every delivery with `Authorization: <scheme> <secret>` and `X-A2A-Notification-Token: <token>` | one without them | PUSH_NOT_DELIVERED (protocol) |
-//! | nothing after a follow-up `DeleteTaskPushNotificationConfig` was acknowledged | a delivery of a state first seen more than 250 ms after the acknowledgement | PUSH_AFTER_CONFIG_DELETED (protocol) |
+//! | nothing after a follow-up `DeleteTaskPushNotificationConfig` was acknowledged | a delivery of a state first seen more than 250 ms after the acknowledgement (the receiver listens until it was silent for 500 ms) | PUSH_AFTER_CONFIG_DELETED (protocol) |
 //! | registering fails with `error` | another error, or served (UNDECLARED_CAPABILITY_ACCEPTED when the card does not declare `pushNotifications`) | ERROR_CODE_MISMATCH (protocol) |
 //!
 //! The receiver is a bounded HTTP/1.1 reader (a head of at most 16 KiB, a
@@ -158,7 +158,32 @@ impl Receiver {
             tokio::time::sleep(Duration::from_millis(20)).await;
         }
     }
+
+    /// Keeps listening until nothing new arrived for [`QUIET`] (at most
+    /// `limit`): after a config's deletion the expected states may all be
+    /// in while a forbidden notification is still on its way — the task
+    /// ended, the agent's notifier has not posted yet.
+    pub async fn linger(&self, limit: Duration) -> Vec<Delivery> {
+        let deadline = Instant::now() + limit;
+        let mut seen = self.deliveries().len();
+        let mut quiet_since = Instant::now();
+        loop {
+            let got = self.deliveries();
+            if got.len() != seen {
+                seen = got.len();
+                quiet_since = Instant::now();
+            }
+            if quiet_since.elapsed() >= QUIET || Instant::now() >= deadline {
+                return got;
+            }
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+    }
 }
+
+/// How long the receiver must stay silent, after a config's deletion, for
+/// the verifier to conclude nothing more is coming.
+pub const QUIET: Duration = Duration::from_millis(500);
 
 /// Reads one request (head and `content-length` body) from a connection.
 async fn read_request(socket: &mut tokio::net::TcpStream) -> Option<Delivery> {

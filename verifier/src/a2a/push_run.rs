@@ -91,7 +91,10 @@ impl super::flow::Run<'_> {
             .limits()
             .request_timeout
             .min(Duration::from_secs(3));
-        let got = receiver.settle(push, limit).await;
+        let mut got = receiver.settle(push, limit).await;
+        if self.push_deleted.is_some() {
+            got = receiver.linger(limit).await;
+        }
         self.out
             .findings
             .extend(judge(push, &receiver.secret, &got));
