@@ -107,6 +107,12 @@ impl BrokerClient {
         Self::with_default_base(args, None)
     }
 
+    /// A client of the broker at `base` without credentials, whatever the
+    /// environment says (`accord demo`'s own broker).
+    pub fn anonymous(base: &str) -> anyhow::Result<BrokerClient> {
+        Self::new(base, Credentials::None)
+    }
+
     /// A client from flags and the environment, or, when neither names a
     /// broker, based at `default_base` (e.g. the pact URL it will read).
     pub fn with_default_base(

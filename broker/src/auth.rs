@@ -73,9 +73,12 @@ pub fn required_role(method: &Method, path: &str) -> Role {
     Role::Write
 }
 
-/// Paths nobody needs credentials for.
+/// Paths nobody needs credentials for: the heartbeat, and the pages'
+/// stylesheet and icon (an error page asking for credentials needs them).
 fn is_public(path: &str) -> bool {
     path == "/diagnostic/status/heartbeat"
+        || path == "/favicon.ico"
+        || path.starts_with("/ui/static/")
 }
 
 /// sha256 hex of a token secret: what the database stores.

@@ -30,6 +30,7 @@ pub mod selection;
 pub mod server;
 pub mod state;
 pub mod store;
+pub mod web;
 pub mod wire;
 
 pub use config::BrokerConfig;

@@ -19,6 +19,8 @@ use crate::state::AppState;
 pub struct Wants {
     /// JSON but not problem+json: relabel.
     json_only: bool,
+    /// A page (a browser, or `/ui/…`): the error page.
+    html: bool,
     limit: usize,
 }
 
@@ -37,6 +39,7 @@ impl Wants {
             .unwrap_or(crate::config::DEFAULT_BODY_LIMIT);
         Wants {
             json_only: !accept.contains(PROBLEM_JSON) && accept.contains("json"),
+            html: crate::web::wants_html(req.path(), &accept),
             limit,
         }
     }
@@ -81,6 +84,9 @@ pub async fn present(res: ServiceResponse<BoxBody>, wants: Wants) -> ServiceResp
         }
         ServiceResponse::new(req, rebuilt)
     };
+    if wants.html {
+        return as_page(res).await;
+    }
     if wants.json_only {
         res.headers_mut().insert(
             header::CONTENT_TYPE,
@@ -88,6 +94,42 @@ pub async fn present(res: ServiceResponse<BoxBody>, wants: Wants) -> ServiceResp
         );
     }
     res
+}
+
+/// A problem+json answer as the error page, with the same status and
+/// headers (a 401 also asks the browser for credentials: a token's name
+/// and secret, or an account, as HTTP Basic).
+async fn as_page(res: ServiceResponse<BoxBody>) -> ServiceResponse<BoxBody> {
+    use askama::Template;
+    let (req, answer) = res.into_parts();
+    let status = answer.status();
+    let kept: Vec<_> = answer
+        .headers()
+        .iter()
+        .filter(|(n, _)| *n != header::CONTENT_TYPE && *n != header::CONTENT_LENGTH)
+        .map(|(n, v)| (n.clone(), v.clone()))
+        .collect();
+    let problem = actix_web::body::to_bytes_limited(answer.into_body(), 64 * 1024)
+        .await
+        .ok()
+        .and_then(Result::ok)
+        .and_then(|b| serde_json::from_slice(&b).ok())
+        .unwrap_or_default();
+    let page = crate::web::ErrorPage::of_problem(&problem);
+    let html = page.render().unwrap_or_else(|_| page.detail.clone());
+    let mut rebuilt = actix_web::HttpResponse::build(status)
+        .insert_header((header::CONTENT_TYPE, "text/html; charset=utf-8"))
+        .body(html);
+    for (n, v) in kept {
+        rebuilt.headers_mut().insert(n, v);
+    }
+    if status == StatusCode::UNAUTHORIZED {
+        rebuilt.headers_mut().insert(
+            header::WWW_AUTHENTICATE,
+            HeaderValue::from_static("Basic realm=\"Accord broker\", charset=\"UTF-8\""),
+        );
+    }
+    ServiceResponse::new(req, rebuilt)
 }
 
 /// An error actix answered by itself (not through `BrokerError`), in the

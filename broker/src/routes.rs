@@ -8,6 +8,8 @@
 
 use actix_web::web;
 
+use crate::web as pages;
+
 use crate::api::{
     badges, branches, can_i_deploy, deployments, diagnostic, environments, for_verification, index,
     integrations, matrix, pact_versions, pacticipants, pacts, provider_pacts, publish,
@@ -43,6 +45,20 @@ route_table! {
     GET "/" => index::get_index;
     GET "/diagnostic/status/heartbeat" => diagnostic::get_heartbeat;
     GET "/diagnostic/status/dependencies" => diagnostic::get_dependencies;
+
+    // pages for people (web/templates), before the API's patterns
+    GET "/favicon.ico" => pages::get_favicon;
+    GET "/ui/static/{file}" => pages::get_static;
+    GET "/ui" => pages::home::get_home;
+    GET "/ui/search" => pages::home::get_search;
+    GET "/ui/matrix" => pages::matrix::get_matrix;
+    GET "/ui/providers/{provider}/versions/{version}" => pages::matrix::get_candidate;
+    GET "/ui/can-i-deploy" => pages::can_i_deploy::get_page;
+    GET "/ui/network" => pages::graph::get_page;
+    GET "/ui/pacticipants/{pacticipant}" => pages::pacticipant::get_page;
+    GET "/ui/pacts/provider/{provider}/consumer/{consumer}/version/{version}" => pages::contract::get_page;
+    GET "/ui/pacts/provider/{provider}/consumer/{consumer}/diff" => pages::contract::get_diff;
+    GET "/ui/pacts/provider/{provider}/consumer/{consumer}/pact-version/{sha}/verification-results/{number}" => pages::verification::get_page;
 
     // tokens (admin)
     GET "/tokens" => tokens::list_tokens;

@@ -138,6 +138,8 @@ diesel::table! {
         pact_view -> Bool,
         /// 1 for the first result of its content, 2 for the next, …
         number -> BigInt,
+        /// JSON array of what the provider declared during the run.
+        declarations -> Nullable<Text>,
     }
 }
 

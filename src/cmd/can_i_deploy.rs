@@ -43,22 +43,53 @@ pub struct CanIDeployArgs {
     retry_interval: u64,
 }
 
+/// Where a version is to be deployed.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Destination<'a> {
+    /// Every version live in this environment must be compatible.
+    Environment(&'a str),
+    /// The latest version of each integrated app with this tag.
+    Tag(&'a str),
+}
+
+/// The query string of the broker's `/can-i-deploy` (and of its page,
+/// `/ui/can-i-deploy`): `pacticipant`, `version`, the destination, the
+/// ignored pacticipants.
+pub(crate) fn query(
+    pacticipant: &str,
+    version: &str,
+    to: Option<Destination<'_>>,
+    ignore: &[String],
+) -> String {
+    let mut query = format!(
+        "pacticipant={}&version={}",
+        segment(pacticipant),
+        segment(version)
+    );
+    match to {
+        Some(Destination::Environment(env)) => {
+            query.push_str(&format!("&environment={}", segment(env)));
+        }
+        Some(Destination::Tag(tag)) => query.push_str(&format!("&to={}", segment(tag))),
+        None => {}
+    }
+    for name in ignore {
+        query.push_str(&format!("&ignore[]={}", segment(name)));
+    }
+    query
+}
+
 impl CanIDeployArgs {
     fn path(&self) -> String {
-        let mut path = format!(
-            "/can-i-deploy?pacticipant={}&version={}",
-            segment(&self.pacticipant),
-            segment(&self.version)
-        );
-        match (&self.to_environment, &self.to) {
-            (Some(env), _) => path.push_str(&format!("&environment={}", segment(env))),
-            (None, Some(tag)) => path.push_str(&format!("&to={}", segment(tag))),
-            (None, None) => {}
-        }
-        for name in &self.ignore {
-            path.push_str(&format!("&ignore[]={}", segment(name)));
-        }
-        path
+        let to = match (&self.to_environment, &self.to) {
+            (Some(env), _) => Some(Destination::Environment(env)),
+            (None, Some(tag)) => Some(Destination::Tag(tag)),
+            (None, None) => None,
+        };
+        format!(
+            "/can-i-deploy?{}",
+            query(&self.pacticipant, &self.version, to, &self.ignore)
+        )
     }
 }
 

@@ -50,7 +50,7 @@ enum EnvironmentCommand {
 }
 
 /// The `pb:environments` href from the index (Pact brokers before 2.80 have none).
-fn environments_href(client: &BrokerClient) -> anyhow::Result<String> {
+pub(crate) fn environments_href(client: &BrokerClient) -> anyhow::Result<String> {
     let index = client.get("/")?;
     link(&index, "pb:environments", None)
         .map(str::to_owned)
@@ -74,8 +74,7 @@ pub fn run(args: EnvironmentArgs) -> anyhow::Result<Outcome> {
             contact_email,
         } => {
             let body = create_body(&name, display_name, production, contact_name, contact_email);
-            let created = client.post(&href, &body)?;
-            let uuid = created["uuid"].as_str().unwrap_or("(none)");
+            let uuid = create(&client, &href, &body)?;
             println!("Created environment {name} with UUID {uuid}");
         }
         EnvironmentCommand::List { output } => {
@@ -99,8 +98,15 @@ pub fn run(args: EnvironmentArgs) -> anyhow::Result<Outcome> {
     Ok(Outcome::Pass)
 }
 
+/// Creates the environment `body` describes (see [`create_body`]) at
+/// `href` (see [`environments_href`]); its UUID.
+pub(crate) fn create(client: &BrokerClient, href: &str, body: &Value) -> anyhow::Result<String> {
+    let created = client.post(href, body)?;
+    Ok(created["uuid"].as_str().unwrap_or("(none)").to_owned())
+}
+
 /// The body of `POST /environments` (contacts only with both name and email).
-fn create_body(
+pub(crate) fn create_body(
     name: &str,
     display_name: Option<String>,
     production: bool,

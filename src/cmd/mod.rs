@@ -2,6 +2,7 @@
 
 mod can_i_deploy;
 mod contract;
+mod demo;
 mod environment;
 mod files;
 mod match_cmd;
@@ -49,7 +50,7 @@ impl From<Outcome> for std::process::ExitCode {
     about,
     long_about = None,
     propagate_version = true,
-    after_help = "Exit codes: 0 success, 1 contract failure or mismatch, 2 usage or operational error.\n\nStart with:\n  accord serve                     (a broker on ./accord.db, http://127.0.0.1:9292)\n  accord contract compile examples/planning-agent.yaml -o planning-agent.json\n  accord publish planning-agent.json --consumer-app-version 1.0.0 --branch main --broker-url http://127.0.0.1:9292"
+    after_help = "Exit codes: 0 success, 1 contract failure or mismatch, 2 usage or operational error.\n\nStart with:\n  accord demo                      (the whole idea in a minute, on a throwaway broker)\n  accord serve                     (a broker on ./accord.db, http://127.0.0.1:9292)\n  accord contract compile examples/planning-agent.yaml -o planning-agent.json\n  accord publish planning-agent.json --consumer-app-version 1.0.0 --branch main --broker-url http://127.0.0.1:9292"
 )]
 pub struct Cli {
     #[command(subcommand)]
@@ -71,6 +72,11 @@ pub enum Command {
         after_help = "Exit codes: 0 stopped (Ctrl-C or SIGTERM), 2 could not start (port in use, database unreachable).\n\nExamples:\n  accord serve\n  accord serve --bind 0.0.0.0:9292 --database-url postgres://accord:secret@db/accord --public-badges"
     )]
     Serve(serve::ServeArgs),
+    /// Run a one-minute demo on a throwaway broker: agents, contracts, verdicts.
+    #[command(
+        after_help = "Starts a broker on a temporary SQLite database and Accord's reference agents (a good and a faulty version of an A2A planning agent and of an MCP tool server), publishes two consumers' contracts (examples/demo/) on two branches, verifies each provider version with the real verifier and publishes the results, records deployments to production, then prints the can-i-deploy answers and the URLs of the broker's pages. Then it keeps serving until Ctrl-C, which stops everything and removes the database.\n\nExit codes: 0 the demo ran (the faulty versions failing is its point), 2 it could not run (the port is taken, a step failed).\n\nExamples:\n  accord demo                      (then open http://127.0.0.1:9292/ui)\n  accord demo --port 0 --no-serve  (once, on a free port, for CI)"
+    )]
+    Demo(demo::DemoArgs),
     /// Apply the broker's database migrations.
     #[command(
         after_help = "Exit codes: 0 the database is up to date, 2 it could not be migrated.\n\nExample:\n  accord migrate --database-url postgres://accord:secret@db/accord"
@@ -124,6 +130,7 @@ pub fn run(cli: Cli) -> anyhow::Result<Outcome> {
         Command::Contract(c) => contract::run(c),
         Command::Match(m) => match_cmd::run(m),
         Command::Serve(a) => serve::run(a),
+        Command::Demo(a) => demo::run(a),
         Command::Migrate(a) => migrate::run(a),
         Command::Token(a) => token::run(a),
         Command::Pacticipant(a) => pacticipant::run(a),

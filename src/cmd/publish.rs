@@ -15,7 +15,7 @@ use serde_json::{Value, json};
 
 use super::Outcome;
 use super::files::read_json;
-use crate::client::{BrokerArgs, BrokerClient, describe_error, link};
+use crate::client::{BrokerArgs, BrokerClient, Reply, describe_error, link};
 
 /// Publish contracts to a broker.
 #[derive(Debug, Args)]
@@ -45,30 +45,65 @@ pub struct PublishArgs {
 
 /// One contract file, read and checked.
 #[derive(Debug)]
-struct ContractFile {
+pub(crate) struct ContractFile {
     path: PathBuf,
     consumer: String,
     provider: String,
     document: Value,
 }
 
+impl ContractFile {
+    /// A contract document read from (or compiled from) `path`, checked;
+    /// errors name the file and the JSON path.
+    pub(crate) fn new(path: &Path, document: Value) -> anyhow::Result<ContractFile> {
+        let origin = path.display().to_string();
+        let contract = accord_dsl::pact::from_value(&document, &origin)
+            .with_context(|| format!("{origin} is not a contract"))?;
+        Ok(ContractFile {
+            path: path.to_owned(),
+            consumer: contract.consumer.name,
+            provider: contract.provider.name,
+            document,
+        })
+    }
+
+    /// The provider's name.
+    pub(crate) fn provider(&self) -> &str {
+        &self.provider
+    }
+}
+
+/// The consumer version a publication is for, and how it treats a pact
+/// already published for it.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Release {
+    pub version: String,
+    pub branch: Option<String>,
+    pub tags: Vec<String>,
+    pub build_url: Option<String>,
+    pub merge: bool,
+}
+
+impl From<&PublishArgs> for Release {
+    fn from(args: &PublishArgs) -> Release {
+        Release {
+            version: args.consumer_app_version.clone(),
+            branch: args.branch.clone(),
+            tags: args.tags.clone(),
+            build_url: args.build_url.clone(),
+            merge: args.merge,
+        }
+    }
+}
+
 /// Reads and validates a file; errors name the file and the JSON path.
 fn read_contract(path: &Path) -> anyhow::Result<ContractFile> {
-    let document = read_json(path)?;
-    let origin = path.display().to_string();
-    let contract = accord_dsl::pact::from_value(&document, &origin)
-        .with_context(|| format!("{origin} is not a contract"))?;
-    Ok(ContractFile {
-        path: path.to_owned(),
-        consumer: contract.consumer.name,
-        provider: contract.provider.name,
-        document,
-    })
+    ContractFile::new(path, read_json(path)?)
 }
 
 /// Files grouped by consumer (first-seen order); files for the same pair
 /// merged into one document.
-fn group(files: Vec<ContractFile>) -> anyhow::Result<Vec<(String, Vec<ContractFile>)>> {
+pub(crate) fn group(files: Vec<ContractFile>) -> anyhow::Result<Vec<(String, Vec<ContractFile>)>> {
     let mut groups: Vec<(String, Vec<ContractFile>)> = Vec::new();
     for file in files {
         let index = match groups.iter().position(|(c, _)| *c == file.consumer) {
@@ -97,8 +132,8 @@ fn group(files: Vec<ContractFile>) -> anyhow::Result<Vec<(String, Vec<ContractFi
     Ok(groups)
 }
 
-fn request_body(args: &PublishArgs, consumer: &str, files: &[ContractFile]) -> Value {
-    let on_conflict = if args.merge { "merge" } else { "overwrite" };
+fn request_body(release: &Release, consumer: &str, files: &[ContractFile]) -> Value {
+    let on_conflict = if release.merge { "merge" } else { "overwrite" };
     let contracts: Vec<Value> = files
         .iter()
         .map(|f| {
@@ -114,14 +149,14 @@ fn request_body(args: &PublishArgs, consumer: &str, files: &[ContractFile]) -> V
         .collect();
     let mut body = json!({
         "pacticipantName": consumer,
-        "pacticipantVersionNumber": args.consumer_app_version,
-        "tags": args.tags,
+        "pacticipantVersionNumber": release.version,
+        "tags": release.tags,
         "contracts": contracts,
     });
-    if let Some(b) = &args.branch {
+    if let Some(b) = &release.branch {
         body["branch"] = json!(b);
     }
-    if let Some(u) = &args.build_url {
+    if let Some(u) = &release.build_url {
         body["buildUrl"] = json!(u);
     }
     body
@@ -140,6 +175,28 @@ fn print_notices(body: &Value) {
     }
 }
 
+/// The broker's `pb:publish-contracts` href (`/contracts/publish` when
+/// its index has none).
+pub(crate) fn publish_href(client: &BrokerClient) -> anyhow::Result<String> {
+    let index = client.get("/")?;
+    Ok(link(&index, "pb:publish-contracts", None)
+        .unwrap_or("/contracts/publish")
+        .to_owned())
+}
+
+/// Publishes one consumer's contracts (a group of [`group`]) for
+/// `release`: the broker's reply, whatever its status.
+pub(crate) fn publish_group(
+    client: &BrokerClient,
+    href: &str,
+    consumer: &str,
+    files: &[ContractFile],
+    release: &Release,
+) -> anyhow::Result<Reply> {
+    let body = request_body(release, consumer, files);
+    client.send(reqwest::Method::POST, href, Some(&body))
+}
+
 /// Runs `accord publish`.
 pub fn run(args: PublishArgs) -> anyhow::Result<Outcome> {
     let files = args
@@ -149,16 +206,10 @@ pub fn run(args: PublishArgs) -> anyhow::Result<Outcome> {
         .collect::<anyhow::Result<Vec<_>>>()?;
     let groups = group(files)?;
     let client = BrokerClient::from_args(&args.broker)?;
-    let index = client.get("/")?;
-    let target = link(&index, "pb:publish-contracts", None)
-        .unwrap_or("/contracts/publish")
-        .to_owned();
+    let target = publish_href(&client)?;
+    let release = Release::from(&args);
     for (consumer, files) in &groups {
-        let reply = client.send(
-            reqwest::Method::POST,
-            &target,
-            Some(&request_body(&args, consumer, files)),
-        )?;
+        let reply = publish_group(&client, &target, consumer, files, &release)?;
         print_notices(&reply.body);
         match reply.status {
             200..=299 => {}

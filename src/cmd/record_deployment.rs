@@ -73,23 +73,42 @@ pub fn target_link(
     }
 }
 
-/// Records the deployment.
-pub fn run(args: RecordDeploymentArgs) -> anyhow::Result<Outcome> {
-    let client = BrokerClient::from_args(&args.broker)?;
+/// Records that `pacticipant` `version` now runs in `environment` (on
+/// `instance`, if given).
+pub(crate) fn record(
+    client: &BrokerClient,
+    pacticipant: &str,
+    version: &str,
+    environment: &str,
+    instance: Option<&str>,
+) -> anyhow::Result<()> {
     let href = target_link(
-        &client,
+        client,
         "pb:record-deployment",
-        &args.pacticipant,
-        &args.version,
-        &args.environment,
+        pacticipant,
+        version,
+        environment,
     )?;
     let mut body = Map::new();
-    if let Some(instance) = &args.application_instance {
+    if let Some(instance) = instance {
         // `target` is the old name of the field; Pact clients send both.
         body.insert("applicationInstance".into(), json!(instance));
         body.insert("target".into(), json!(instance));
     }
     client.post(&href, &Value::Object(body))?;
+    Ok(())
+}
+
+/// Records the deployment.
+pub fn run(args: RecordDeploymentArgs) -> anyhow::Result<Outcome> {
+    let client = BrokerClient::from_args(&args.broker)?;
+    record(
+        &client,
+        &args.pacticipant,
+        &args.version,
+        &args.environment,
+        args.application_instance.as_deref(),
+    )?;
     let instance = args
         .application_instance
         .map(|i| format!(" (application instance {i})"))

@@ -70,6 +70,7 @@ pub fn seeded_broker() -> BrokerProcess {
                 selectors: None,
                 execution_date: accord_broker::store::now(),
                 pact_view: false,
+                declarations: None,
             },
         )
         .expect("verification");

@@ -188,6 +188,7 @@ fn seed_verifications(
                 selectors: None,
                 execution_date: at,
                 pact_view: false,
+                declarations: None,
             });
             if batch.len() == 1000 {
                 conn.transaction(|c| verifications::insert_many(c, &batch))?;

@@ -146,7 +146,16 @@ const RELATIONS: &[(&str, &str, &str)] = &[
 ];
 
 /// The index resource.
-pub async fn get_index(base: BaseUrl) -> HttpResponse {
+pub async fn get_index(base: BaseUrl, req: actix_web::HttpRequest) -> HttpResponse {
+    let accept = req
+        .headers()
+        .get(actix_web::http::header::ACCEPT)
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or_default();
+    if crate::web::wants_html("/", accept) {
+        // a browser opening the broker: the home page
+        return crate::web::see_other("/ui");
+    }
     let mut links = Links::new().add("self", Link::new(base.raw("/")).title("Index"));
     for (rel, path, title) in RELATIONS {
         let mut link = Link::new(base.raw(path)).title(*title);

@@ -5,6 +5,7 @@ pub mod badges;
 pub mod body;
 pub mod branches;
 pub mod can_i_deploy;
+pub mod declarations;
 pub mod deployments;
 pub mod diagnostic;
 pub mod environments;

@@ -133,6 +133,7 @@ fn verification_json(base: &BaseUrl, s: &Shown) -> Result<Value, BrokerError> {
         "testResults": stored_json("test results", v.test_results.as_deref())?,
         "verifiedBy": stored_json("verifiedBy", v.verified_by.as_deref())?,
         "findings": stored_json("findings", Some(&v.findings))?,
+        "declarations": stored_json("declarations", Some(v.declarations.as_deref().unwrap_or("[]")))?,
         "wip": v.wip,
         "pending": v.pending,
         "pactViewOnly": v.pact_view,

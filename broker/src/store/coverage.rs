@@ -24,19 +24,11 @@ pub fn prefer_whole(
     if partial.is_empty() {
         return Ok(rows);
     }
-    let contents: Vec<i64> = partial.iter().map(|v| v.pact_content_id).collect();
-    let versions: Vec<i64> = partial.iter().map(|v| v.provider_version_id).collect();
-    let ids: Vec<Option<i64>> = verifications::table
-        .filter(verifications::pact_content_id.eq_any(&contents))
-        .filter(verifications::provider_version_id.eq_any(&versions))
-        .filter(verifications::pact_view.eq(false))
-        .group_by((
-            verifications::pact_content_id,
-            verifications::provider_version_id,
-        ))
-        .select(max(verifications::id))
-        .load(conn)?;
-    let ids: Vec<i64> = ids.into_iter().flatten().collect();
+    let pairs: Vec<(i64, i64)> = partial
+        .iter()
+        .map(|v| (v.pact_content_id, v.provider_version_id))
+        .collect();
+    let ids = whole_result_ids(conn, &pairs)?;
     if ids.is_empty() {
         return Ok(rows);
     }
@@ -56,4 +48,30 @@ pub fn prefer_whole(
             _ => v,
         })
         .collect())
+}
+
+/// The latest whole-contract (not Pact-view) result of each (content,
+/// provider version) pair given, by id; a pair without one has none. The
+/// one query behind "a whole-contract result is preferred" wherever rows
+/// of another shape need it.
+pub fn whole_result_ids(
+    conn: &mut AnyConnection,
+    pairs: &[(i64, i64)],
+) -> Result<Vec<i64>, StoreError> {
+    if pairs.is_empty() {
+        return Ok(Vec::new());
+    }
+    let contents: Vec<i64> = pairs.iter().map(|p| p.0).collect();
+    let versions: Vec<i64> = pairs.iter().map(|p| p.1).collect();
+    let ids: Vec<Option<i64>> = verifications::table
+        .filter(verifications::pact_content_id.eq_any(&contents))
+        .filter(verifications::provider_version_id.eq_any(&versions))
+        .filter(verifications::pact_view.eq(false))
+        .group_by((
+            verifications::pact_content_id,
+            verifications::provider_version_id,
+        ))
+        .select(max(verifications::id))
+        .load(conn)?;
+    Ok(ids.into_iter().flatten().collect())
 }

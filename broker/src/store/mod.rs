@@ -8,10 +8,13 @@
 pub mod branches;
 pub mod coverage;
 pub mod deployments;
+pub mod directory;
 pub mod environments;
+pub mod history;
 pub mod integrations;
 pub mod matrix;
 pub mod matrix_details;
+pub mod overview;
 pub mod pacticipants;
 pub mod pacts;
 pub mod releases;

@@ -402,3 +402,39 @@ pub fn list_consumer_ids(
         .order(pact_publications::consumer_id.asc())
         .load(conn)?)
 }
+
+/// One consumer version of a pair and the content it published.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PairVersion {
+    pub consumer_version_id: i64,
+    pub number: String,
+    pub pact_content_id: i64,
+}
+
+/// Every consumer version that published a pact for the pair, newest
+/// first (numbers and content ids only: the pages' lists and pickers).
+pub fn list_pair_versions(
+    conn: &mut AnyConnection,
+    provider_id: i64,
+    consumer_id: i64,
+) -> Result<Vec<PairVersion>, StoreError> {
+    let rows: Vec<(i64, String, i64)> = pact_publications::table
+        .inner_join(versions::table)
+        .filter(pact_publications::provider_id.eq(provider_id))
+        .filter(pact_publications::consumer_id.eq(consumer_id))
+        .order(pact_publications::consumer_version_id.desc())
+        .select((
+            pact_publications::consumer_version_id,
+            versions::number,
+            pact_publications::pact_content_id,
+        ))
+        .load(conn)?;
+    Ok(rows
+        .into_iter()
+        .map(|(id, number, content)| PairVersion {
+            consumer_version_id: id,
+            number,
+            pact_content_id: content,
+        })
+        .collect())
+}

@@ -34,6 +34,9 @@ pub struct Verification {
     pub pact_view: bool,
     /// Its number among the results of its content: 1 for the first.
     pub number: i64,
+    /// JSON array of what the provider declared during the run (Agent
+    /// Card, MCP tools/list by digest); `None` when the result sent none.
+    pub declarations: Option<String>,
 }
 
 /// A verification to store (`insert` gives it its number).
@@ -56,6 +59,8 @@ pub struct NewVerification {
     /// Published through the Pact view of a contract with Accord-only
     /// parts: it covers only that view.
     pub pact_view: bool,
+    /// JSON array of what the provider declared during the run.
+    pub declarations: Option<String>,
 }
 
 /// Stores one verification, numbered after the last result of its content.
@@ -297,4 +302,35 @@ fn counted_success(
         .first::<i64>(conn)
         .optional()?
         .is_some())
+}
+
+/// (id, pending, findings JSON) of these verifications: what a page shows
+/// of each matrix cell beyond its verdict (one query for a whole page).
+pub fn findings_of(
+    conn: &mut AnyConnection,
+    ids: &[i64],
+) -> Result<Vec<(i64, bool, String)>, StoreError> {
+    if ids.is_empty() {
+        return Ok(Vec::new());
+    }
+    Ok(verifications::table
+        .filter(verifications::id.eq_any(ids))
+        .select((
+            verifications::id,
+            verifications::pending,
+            verifications::findings,
+        ))
+        .load(conn)?)
+}
+
+/// Every verification of a content, the highest number (latest) first.
+pub fn list_for_content(
+    conn: &mut AnyConnection,
+    pact_content_id: i64,
+) -> Result<Vec<Verification>, StoreError> {
+    Ok(verifications::table
+        .filter(verifications::pact_content_id.eq(pact_content_id))
+        .order(verifications::number.desc())
+        .select(Verification::as_select())
+        .load(conn)?)
 }

@@ -15,6 +15,7 @@ mod migrations;
 mod pact_docs;
 mod pact_view;
 mod pacts;
+mod pages;
 mod pending_wip;
 mod publish;
 mod publish_refused;

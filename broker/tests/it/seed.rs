@@ -192,6 +192,7 @@ impl Seed {
             selectors: None,
             execution_date: store::now(),
             pact_view: false,
+            declarations: None,
         };
         self.with(|conn| verifications::insert(conn, &row))
             .expect("verification")

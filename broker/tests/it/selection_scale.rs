@@ -100,6 +100,7 @@ fn seed_large(seed: &Seed) {
                     selectors: None,
                     execution_date: at,
                     pact_view: false,
+                    declarations: None,
                 });
                 if batch.len() == 2000 {
                     verifications::insert_many(conn, &batch).expect("verifications");

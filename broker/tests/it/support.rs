@@ -220,6 +220,14 @@ impl TestApp {
         )
     }
 
+    /// `GET path` as a browser asks (`Accept: text/html,…`): a page.
+    pub fn get_page(&self, path: &str) -> Reply {
+        self.send(self.client.get(format!("{}{path}", self.url)).header(
+            "Accept",
+            "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8",
+        ))
+    }
+
     /// `GET path` as Accord's client asks (`X-Accord-Client`): whole contracts.
     pub fn get_as_accord(&self, path: &str) -> Reply {
         self.send(

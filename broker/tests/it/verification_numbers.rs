@@ -239,6 +239,7 @@ fn results_stored_in_bulk_are_numbered_per_pact_in_order() {
             selectors: None,
             execution_date: store::now(),
             pact_view: false,
+            declarations: None,
         };
         // x: 1 stored; then y, x, x, y, y (different counts per pact)
         let (cx, cy) = (content(&x), content(&y));

@@ -282,3 +282,45 @@ fn metadata_from_the_url_is_stored_on_the_verification() {
         );
     });
 }
+
+#[test]
+fn declarations_the_provider_made_are_stored_and_a_bad_one_refused() {
+    each_backend(|app| {
+        let seed = Seed::new(app);
+        let sha = seed.publish("Foo", "1.0.0", "Bar", "a plan");
+        let card = json!({"kind": "a2a/agent-card", "profile": "as written", "protocolVersion": "1.0",
+                          "digest": format!("sha256:{}", "0a".repeat(32)), "entries": 2,
+                          "etag": "\"v7\"", "used": ["JSONRPC http://127.0.0.1:1/a2a"]});
+        let mut result = body("2.0.0", true);
+        result["declarations"] = json!([card]);
+        let created = app.post(&results_path(&sha), &result);
+        assert_eq!(created.status, 201, "{}", created.text);
+        assert_eq!(created.json["declarations"], json!([card]));
+        let read = app.get(&strip(
+            created.json["_links"]["self"]["href"]
+                .as_str()
+                .expect("self"),
+            app,
+        ));
+        assert_eq!(read.json["declarations"], json!([card]));
+        // a Pact client sends none: an empty list
+        let plain = app.post(&results_path(&sha), &body("2.0.1", true));
+        assert_eq!(plain.json["declarations"], json!([]));
+        let mut bad = body("2.0.2", true);
+        bad["declarations"] = json!([{"kind": "mcp/tools/list", "profile": "x", "protocolVersion": "2025-11-25",
+                                      "digest": "md5:abc", "entries": 1}]);
+        let refused = app.post(&results_path(&sha), &bad);
+        assert_eq!(refused.status, 400, "{}", refused.text);
+        assert!(
+            refused.json["errors"]["$.declarations[0].digest"].is_array(),
+            "{}",
+            refused.text
+        );
+        let versions = app.get("/pacticipants/Bar/versions/2.0.2");
+        assert_eq!(
+            versions.status, 404,
+            "nothing half-written: {}",
+            versions.text
+        );
+    });
+}

@@ -4,6 +4,7 @@
 use serde::Deserialize;
 use serde_json::Value;
 
+use crate::api::declarations::{self, Declaration};
 use crate::api::findings::{self, Finding};
 use crate::error::BrokerError;
 use crate::metadata::PactMetadata;
@@ -23,6 +24,9 @@ pub struct VerificationRequest {
     pub verified_by: Option<Value>,
     #[serde(default)]
     pub findings: Vec<Finding>,
+    /// What the provider declared during the run (Accord's verifier).
+    #[serde(default)]
+    pub declarations: Vec<Declaration>,
 }
 
 /// A validated verification result, ready to store.
@@ -34,6 +38,7 @@ pub(super) struct Publish {
     test_results: Option<String>,
     verified_by: Option<String>,
     findings: String,
+    declarations: Option<String>,
 }
 
 impl TryFrom<VerificationRequest> for Publish {
@@ -57,6 +62,7 @@ impl TryFrom<VerificationRequest> for Publish {
             ));
         }
         findings::validate(&r.findings)?;
+        declarations::validate(&r.declarations)?;
         Ok(Publish {
             success,
             provider_version,
@@ -64,6 +70,8 @@ impl TryFrom<VerificationRequest> for Publish {
             test_results: r.test_results.map(|v| v.to_string()),
             verified_by: r.verified_by.map(|v| v.to_string()),
             findings: serde_json::to_string(&r.findings).unwrap_or_else(|_| "[]".into()),
+            declarations: (!r.declarations.is_empty())
+                .then(|| serde_json::to_string(&r.declarations).unwrap_or_else(|_| "[]".into())),
         })
     }
 }
@@ -87,6 +95,7 @@ impl Publish {
             test_results: self.test_results,
             verified_by: self.verified_by,
             findings: self.findings,
+            declarations: self.declarations,
             wip: m.wip,
             pending: m.pending,
             pact_view: m.pact_view,

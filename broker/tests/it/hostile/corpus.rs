@@ -82,6 +82,7 @@ pub fn valid_value(seeded: &Seeded, path: &str, param: &str) -> String {
         "metadata" => "e30".into(),
         "number" => seeded.verification.clone(),
         "name" => "nobody".into(),
+        "file" => "style.css".into(),
         "uuid" if path.starts_with("/deployed-versions/") => seeded.deployed.clone(),
         "uuid" if path.starts_with("/released-versions/") => seeded.released.clone(),
         "uuid" => seeded.environment.clone(),

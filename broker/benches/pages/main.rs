@@ -1,0 +1,222 @@
+//! Speed of the pages (server-side rendering, measured over loopback against
+//! an in-process release-built broker):
+//! - home (`/ui`) and the matrix page with 1,000 rows on the matrix
+//!   benchmark's database (1,000,000 verifications, see `../matrix/seed.rs`);
+//! - the network graph (`/ui/network`) with 300 applications, on a database
+//!   of its own (60 providers, 240 consumers with 2 contracts each, half of
+//!   them verified, some failing).
+//!
+//! `cargo bench -p accord-broker --bench pages` — environment:
+//! `ACCORD_BENCH_DATABASE_URL` (the big database; default a SQLite file in
+//! the temp dir, seeded when empty — several minutes the first time),
+//! `ACCORD_BENCH_REQUESTS` (default 200 per page).
+
+#[path = "../matrix/seed.rs"]
+#[allow(dead_code)]
+mod seed;
+
+use std::time::{Duration, Instant};
+
+use accord_broker::db::AnyConnection;
+use accord_broker::names::{PacticipantName, VersionNumber};
+use accord_broker::store::{self, pacticipants, pacts, verifications, versions};
+use accord_broker::{BrokerConfig, db};
+
+/// Applications in the network graph's database.
+const GRAPH_PROVIDERS: usize = 60;
+const GRAPH_CONSUMERS: usize = 240;
+
+fn main() {
+    let requests: usize = std::env::var("ACCORD_BENCH_REQUESTS")
+        .ok()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(200);
+    let _ = rustls::crypto::ring::default_provider().install_default();
+    let client = reqwest::blocking::Client::new();
+
+    let big = std::env::var("ACCORD_BENCH_DATABASE_URL")
+        .unwrap_or_else(|_| temp_db("accord-bench-matrix.db"));
+    prepare(&big, |conn| {
+        let seeded = store::pacticipants::list(conn).expect("pacticipants").len()
+            >= (seed::PROVIDERS + seed::CONSUMERS) as usize;
+        if !seeded {
+            seed::seed(conn).expect("seed");
+        }
+    });
+    let base = serve(&big);
+    report(
+        &client,
+        &base,
+        "GET /ui (home, 1,000,000 verifications)",
+        &["/ui".to_owned()],
+        requests,
+    );
+    let consumer = seed::name(seed::PROVIDERS);
+    let matrix = format!("/ui/matrix?consumer={consumer}&per_page=1000");
+    report(
+        &client,
+        &base,
+        "GET /ui/matrix (1,000 rows)",
+        &[matrix],
+        requests,
+    );
+
+    let small = temp_db("accord-bench-graph.db");
+    let _ = std::fs::remove_file(&small);
+    prepare(&small, seed_graph);
+    let base = serve(&small);
+    report(
+        &client,
+        &base,
+        "GET /ui/network (300 applications)",
+        &["/ui/network".to_owned()],
+        requests,
+    );
+}
+
+fn temp_db(file: &str) -> String {
+    std::env::temp_dir()
+        .join(file)
+        .to_string_lossy()
+        .into_owned()
+}
+
+/// Migrates the database at `url` and runs `seed` on it.
+fn prepare(url: &str, seed: impl FnOnce(&mut AnyConnection)) {
+    let pool = db::connect(url, 1).expect("database");
+    let mut conn = pool.get().expect("connection");
+    db::run_migrations(&mut conn).expect("migrations");
+    seed(&mut conn);
+}
+
+/// 300 applications: each consumer has contracts with two providers; every
+/// other contract is verified, one in seven of those failed.
+fn seed_graph(conn: &mut AnyConnection) {
+    let name = |n: String| PacticipantName::parse(&n).expect("name");
+    let number = VersionNumber::parse("1.0.0").expect("number");
+    let providers: Vec<(i64, i64)> = (0..GRAPH_PROVIDERS)
+        .map(|p| {
+            let row = pacticipants::find_or_create(conn, &name(format!("service-{p:03}")))
+                .expect("provider");
+            let v = versions::find_or_create(conn, row.id, &number).expect("provider version");
+            (row.id, v.id)
+        })
+        .collect();
+    let mut n = 0usize;
+    for c in 0..GRAPH_CONSUMERS {
+        let consumer =
+            pacticipants::find_or_create(conn, &name(format!("app-{c:03}"))).expect("consumer");
+        let version =
+            versions::find_or_create(conn, consumer.id, &number).expect("consumer version");
+        for p in [c % GRAPH_PROVIDERS, (c * 7 + 3) % GRAPH_PROVIDERS] {
+            let (provider_id, provider_version) = providers[p];
+            let sha = format!("{:064x}", c * 1000 + p);
+            let content = pacts::find_or_insert_content(
+                conn,
+                &pacts::NewContent {
+                    sha: &sha,
+                    consumer_id: consumer.id,
+                    provider_id,
+                    content: "{}",
+                    interactions_count: 1,
+                },
+            )
+            .expect("content");
+            pacts::publish(conn, version.id, consumer.id, provider_id, content.id)
+                .expect("publication");
+            n += 1;
+            if n.is_multiple_of(2) {
+                verifications::insert(
+                    conn,
+                    &verification(
+                        content.id,
+                        provider_version,
+                        consumer.id,
+                        provider_id,
+                        !n.is_multiple_of(7),
+                    ),
+                )
+                .expect("verification");
+            }
+        }
+    }
+}
+
+fn verification(
+    content: i64,
+    provider_version: i64,
+    consumer: i64,
+    provider: i64,
+    success: bool,
+) -> verifications::NewVerification {
+    verifications::NewVerification {
+        pact_content_id: content,
+        provider_version_id: provider_version,
+        consumer_id: consumer,
+        provider_id: provider,
+        success,
+        build_url: None,
+        test_results: None,
+        verified_by: None,
+        findings: "[]".into(),
+        wip: false,
+        pending: false,
+        selectors: None,
+        execution_date: chrono::Utc::now().naive_utc(),
+        pact_view: false,
+        declarations: None,
+    }
+}
+
+/// Starts the broker on a thread; returns its base URL.
+fn serve(url: &str) -> String {
+    let mut config = BrokerConfig::new(url.to_owned());
+    config.bind = "127.0.0.1:0".into();
+    config.workers = Some(2);
+    config.pool_size = 4;
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        actix_web::rt::System::new().block_on(async move {
+            let running = accord_broker::start(config).expect("broker starts");
+            tx.send(running.addr).expect("send address");
+            let _ = running.server.await;
+        });
+    });
+    format!("http://{}", rx.recv().expect("broker address"))
+}
+
+/// Loads `paths` round-robin `n` times (after 10 warm-up loads) and prints
+/// the percentiles and the page's size.
+fn report(client: &reqwest::blocking::Client, base: &str, title: &str, paths: &[String], n: usize) {
+    let get = |path: &str| {
+        let res = client
+            .get(format!("{base}{path}"))
+            .header("Accept", "text/html")
+            .send()
+            .expect("request");
+        let status = res.status();
+        let body = res.text().expect("body");
+        assert!(status.is_success(), "{path}: {status}: {body:.300}");
+        body.len()
+    };
+    for p in paths.iter().cycle().take(10) {
+        get(p);
+    }
+    let mut times: Vec<Duration> = Vec::with_capacity(n);
+    let mut bytes = 0;
+    for p in paths.iter().cycle().take(n) {
+        let start = Instant::now();
+        bytes = get(p);
+        times.push(start.elapsed());
+    }
+    times.sort();
+    let at = |q: f64| times[((times.len() as f64 * q) as usize).min(times.len() - 1)];
+    println!(
+        "{title}: n={n} p50={:.2?} p90={:.2?} p99={:.2?} max={:.2?}; page {} KiB",
+        at(0.50),
+        at(0.90),
+        at(0.99),
+        times[times.len() - 1],
+        bytes / 1024
+    );
+}

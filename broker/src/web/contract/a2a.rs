@@ -1,0 +1,167 @@
+//! `A2A/Task` interactions: the message sent, the expected task events as
+//! a timeline (states in order, artifacts, agent messages), the terminal
+//! state, and what happens to the task after: cancel, push, follow-ups.
+
+use accord_dsl::model::accord::{
+    A2aTask, A2aTaskInteraction, PartExpectation, TaskState, TaskStep,
+};
+use serde::Serialize;
+use serde_json::Value;
+
+use super::fields::{BodyView, Field, RuleRow, rule_rows};
+use super::http::generated;
+use super::redact;
+
+/// One expected event of the sequence.
+#[derive(Debug, Clone)]
+pub struct StepView {
+    /// `state`, `artifact` or `message`.
+    pub kind: &'static str,
+    /// The state's wire name, the artifact's name, or "agent message".
+    pub label: String,
+    pub terminal: bool,
+    pub optional: bool,
+    /// Expected parts (content, media type, schema, matchers), redacted.
+    pub parts: Option<BodyView>,
+}
+
+/// An operation on the created task.
+#[derive(Debug, Clone)]
+pub struct FollowUpView {
+    pub operation: String,
+    /// The state the task must reach first, or "after the sequence".
+    pub after: String,
+    /// Expected outcome or error, principal, params, request, limits.
+    pub fields: Vec<Field>,
+}
+
+/// The A2A part of an interaction.
+#[derive(Debug, Clone)]
+pub struct A2aView {
+    pub skill: String,
+    pub streaming: bool,
+    /// `task` or `message`.
+    pub answer: String,
+    pub settings: Vec<Field>,
+    pub request: BodyView,
+    pub request_rules: Vec<RuleRow>,
+    pub steps: Vec<StepView>,
+    pub terminal_state: Option<String>,
+    pub error: Vec<Field>,
+    pub cancel: Vec<Field>,
+    pub push: Vec<Field>,
+    pub follow_ups: Vec<FollowUpView>,
+}
+
+impl From<&A2aTaskInteraction> for A2aView {
+    fn from(i: &A2aTaskInteraction) -> Self {
+        let t = &i.task;
+        let mut request = serde_json::to_value(&t.request).unwrap_or(Value::Null);
+        if let Value::Object(map) = &mut request {
+            map.remove("matchingRules");
+            map.remove("generators");
+        }
+        let mut request_rules = rule_rows(&t.request.rules.matching_rules);
+        request_rules.extend(generated(&t.request.rules.generators.to_v4_json()));
+        A2aView {
+            skill: t.skill.clone().unwrap_or_default(),
+            streaming: t.streaming,
+            answer: if t.response.is_task() {
+                "a task"
+            } else {
+                "a direct message"
+            }
+            .into(),
+            settings: settings(t),
+            request: BodyView::json(&request),
+            request_rules,
+            steps: t.steps.iter().map(step).collect(),
+            terminal_state: t.terminal_state.map(|s| s.as_str().to_owned()),
+            error: object_fields(&t.error),
+            cancel: object_fields(&t.cancel),
+            push: object_fields(&t.push),
+            follow_ups: t.follow_ups.iter().map(follow_up).collect(),
+        }
+    }
+}
+
+/// The send's settings beyond skill and streaming.
+fn settings(t: &A2aTask) -> Vec<Field> {
+    let mut out = Vec::new();
+    if let Some(v) = &t.a2a_version {
+        let shown = if v.is_empty() {
+            "(none sent: read as 0.3)"
+        } else {
+            v
+        };
+        out.push(Field::text("A2A-Version header", shown));
+    }
+    out.extend(t.extra.iter().map(|(k, v)| Field::json(k, v)));
+    out
+}
+
+fn step(s: &TaskStep) -> StepView {
+    match s {
+        TaskStep::Status(st) => StepView {
+            kind: "state",
+            label: st.state.as_str().to_owned(),
+            terminal: st.state.is_terminal(),
+            optional: st.optional,
+            parts: parts(&st.message_parts),
+        },
+        TaskStep::Artifact(a) => StepView {
+            kind: "artifact",
+            label: a.name.clone().unwrap_or_else(|| "(unnamed)".into()),
+            terminal: false,
+            optional: false,
+            parts: parts(&a.parts),
+        },
+        TaskStep::Message(m) => StepView {
+            kind: "message",
+            label: "agent message".into(),
+            terminal: false,
+            optional: false,
+            parts: parts(&m.parts),
+        },
+    }
+}
+
+fn parts(list: &[PartExpectation]) -> Option<BodyView> {
+    if list.is_empty() {
+        return None;
+    }
+    serde_json::to_value(list).ok().map(|v| BodyView::json(&v))
+}
+
+/// Each attribute of a serialisable object as a field (none for `None`).
+pub fn object_fields<T: Serialize>(value: &Option<T>) -> Vec<Field> {
+    let Some(value) = value else {
+        return Vec::new();
+    };
+    match serde_json::to_value(value) {
+        Ok(Value::Object(map)) if map.is_empty() => vec![Field::text("(as written)", "{}")],
+        Ok(Value::Object(map)) => map.iter().map(|(k, v)| Field::json(k, v)).collect(),
+        Ok(other) => vec![Field::json("value", &other)],
+        Err(_) => Vec::new(),
+    }
+}
+
+fn follow_up(f: &accord_dsl::model::accord::FollowUp) -> FollowUpView {
+    let mut fields = Vec::new();
+    if let Ok(Value::Object(map)) = serde_json::to_value(f) {
+        for (k, v) in map {
+            if k != "operation" && k != "after" {
+                fields.push(Field::json(k, &redact::redact(&v)));
+            }
+        }
+    }
+    FollowUpView {
+        operation: f.operation.as_str().to_owned(),
+        after: f
+            .after
+            .map(TaskState::as_str)
+            .unwrap_or("after the sequence")
+            .to_owned(),
+        fields,
+    }
+}

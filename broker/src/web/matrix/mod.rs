@@ -1,0 +1,227 @@
+//! `GET /ui/matrix`: the compatibility matrix — consumer versions × provider
+//! versions of the chosen consumer and/or provider, filtered by branch, tag
+//! or environment, 50 rows a page (`per_page` up to 1,000), each cell's verdict in words with the
+//! failing layers; with no pacticipant chosen, the integrations to choose
+//! from. `GET /ui/providers/{p}/versions/{v}` (`candidate`): which
+//! consumers one provider build breaks, and on which layer.
+
+pub mod candidate;
+pub mod cells;
+pub mod filters;
+pub mod load;
+
+use actix_web::{HttpRequest, HttpResponse, web};
+use askama::Template;
+
+use crate::error::BrokerError;
+use crate::state::AppState;
+use crate::store::environments;
+use crate::web::{q, seg};
+use cells::{RowView, thousands};
+use filters::Filters;
+
+pub use candidate::get_candidate;
+
+/// "Showing 1–50 of 1,000 rows" and the links to the pages around.
+#[derive(Debug, Clone)]
+pub struct Pager {
+    pub status: String,
+    pub prev: Option<String>,
+    pub next: Option<String>,
+}
+
+impl Pager {
+    /// The pager of page `f.page` of `total` items called `what` (plural).
+    pub fn new(f: &Filters, total: usize, what: &str) -> Pager {
+        let (page, per_page) = (f.page, f.per_page);
+        let start = (page - 1).saturating_mul(per_page).min(total);
+        let end = start.saturating_add(per_page).min(total);
+        let status = if total == 0 {
+            format!("No {what}")
+        } else if end - start == total {
+            format!("Showing all {} {what}", thousands(total))
+        } else {
+            format!(
+                "Showing {what} {}–{} of {}; {} more on other pages",
+                thousands(start + 1),
+                thousands(end),
+                thousands(total),
+                thousands(total - (end - start))
+            )
+        };
+        Pager {
+            status,
+            prev: (page > 1).then(|| f.href(page - 1)),
+            next: (end < total).then(|| f.href(page + 1)),
+        }
+    }
+}
+
+/// An integration to open the matrix of.
+#[derive(Debug, Clone)]
+pub struct IntegrationLink {
+    pub consumer: String,
+    pub consumer_href: String,
+    pub provider: String,
+    pub provider_href: String,
+    pub matrix_href: String,
+}
+
+/// The form's current values.
+#[derive(Debug, Clone, Default)]
+pub struct FormValues {
+    pub consumer: String,
+    pub provider: String,
+    pub branch: String,
+    pub tag: String,
+    pub latest: bool,
+    /// Rows per page when not the default (kept through the form), else "".
+    pub per_page: String,
+    /// (environment name, selected?)
+    pub environments: Vec<(String, bool)>,
+}
+
+/// The matrix page.
+#[derive(Debug, Template)]
+#[template(path = "matrix.html")]
+pub struct MatrixPage {
+    pub form: FormValues,
+    pub caption: String,
+    pub rows: Vec<RowView>,
+    /// Some: no pacticipant chosen, the integrations to choose from.
+    pub integrations: Option<Vec<IntegrationLink>>,
+    pub pager: Pager,
+}
+
+/// `GET /ui/matrix?consumer=&provider=&branch=|tag=|environment=&latest=&page=`.
+pub async fn get_matrix(
+    state: web::Data<AppState>,
+    req: HttpRequest,
+) -> Result<HttpResponse, BrokerError> {
+    let filters = Filters::parse(req.query_string())?;
+    let page = state.run(move |conn| build(conn, &filters)).await?;
+    super::page(&page)
+}
+
+fn build(conn: &mut crate::db::AnyConnection, f: &Filters) -> Result<MatrixPage, BrokerError> {
+    let form = form_values(conn, f)?;
+    if f.consumer.is_none() && f.provider.is_none() {
+        let found = load::integrations_page(conn, f.page, f.per_page)?;
+        let pager = Pager::new(f, found.total, "integrations");
+        let links = found
+            .pairs
+            .iter()
+            .map(|(c, p)| integration_link(f, c, p))
+            .collect();
+        return Ok(MatrixPage {
+            form,
+            caption: "Integrations: choose one to see its versions".to_owned(),
+            rows: Vec::new(),
+            integrations: Some(links),
+            pager,
+        });
+    }
+    let found = load::rows_page(conn, f)?;
+    let rows = found
+        .rows
+        .iter()
+        .map(|r| cells::row_view(r, &found.details, &found.extras))
+        .collect();
+    Ok(MatrixPage {
+        pager: Pager::new(f, found.total, "rows"),
+        caption: caption(f),
+        form,
+        rows,
+        integrations: None,
+    })
+}
+
+fn form_values(
+    conn: &mut crate::db::AnyConnection,
+    f: &Filters,
+) -> Result<FormValues, BrokerError> {
+    let envs = environments::list(conn)?;
+    if let Some(wanted) = &f.environment
+        && !envs.iter().any(|e| &e.name == wanted)
+    {
+        return Err(BrokerError::bad_field(
+            "environment",
+            format!("Environment with name '{wanted}' does not exist"),
+        ));
+    }
+    let text = |v: &Option<String>| v.clone().unwrap_or_default();
+    let name = |v: &Option<crate::names::PacticipantName>| {
+        v.as_ref()
+            .map(|n| n.as_str().to_owned())
+            .unwrap_or_default()
+    };
+    Ok(FormValues {
+        consumer: name(&f.consumer),
+        provider: name(&f.provider),
+        branch: text(&f.branch),
+        tag: text(&f.tag),
+        latest: f.latest,
+        per_page: if f.per_page == filters::DEFAULT_PER_PAGE {
+            String::new()
+        } else {
+            f.per_page.to_string()
+        },
+        environments: envs
+            .into_iter()
+            .map(|e| {
+                let selected = f.environment.as_deref() == Some(e.name.as_str());
+                (e.name, selected)
+            })
+            .collect(),
+    })
+}
+
+fn integration_link(f: &Filters, consumer: &str, provider: &str) -> IntegrationLink {
+    let mut href = format!(
+        "/ui/matrix?consumer={}&provider={}",
+        q(consumer),
+        q(provider)
+    );
+    let base = f.href(1);
+    if let Some((_, rest)) = base.split_once('?') {
+        href.push('&');
+        href.push_str(rest);
+    }
+    IntegrationLink {
+        consumer: consumer.to_owned(),
+        consumer_href: format!("/ui/pacticipants/{}", seg(consumer)),
+        provider: provider.to_owned(),
+        provider_href: format!("/ui/pacticipants/{}", seg(provider)),
+        matrix_href: href,
+    }
+}
+
+/// "Versions of Foo (consumer) × versions of Bar (provider), in production".
+fn caption(f: &Filters) -> String {
+    let side = |n: &Option<crate::names::PacticipantName>, role: &str| match n {
+        Some(n) => format!("versions of {} ({role})", n.as_str()),
+        None => format!("versions of every {role}"),
+    };
+    let mut text = format!(
+        "{} × {}",
+        side(&f.consumer, "consumer"),
+        side(&f.provider, "provider")
+    );
+    if let Some(b) = &f.branch {
+        text.push_str(&format!(", on branch {b}"));
+    }
+    if let Some(t) = &f.tag {
+        text.push_str(&format!(", tagged {t}"));
+    }
+    if let Some(e) = &f.environment {
+        text.push_str(&format!(", currently in {e}"));
+    }
+    if f.latest {
+        text.push_str(", latest verification per consumer version");
+    }
+    let mut chars = text.chars();
+    match chars.next() {
+        Some(first) => first.to_uppercase().chain(chars).collect(),
+        None => text,
+    }
+}

@@ -1,0 +1,122 @@
+//! A result's findings, grouped by contract layer in the order a release
+//! manager reads them, each with what a reader needs: reason code,
+//! interaction, path, expected and actual (secrets hidden).
+
+use serde_json::Value;
+
+use crate::api::findings::{Finding, Layer};
+use crate::error::BrokerError;
+use crate::store::StoreError;
+use crate::web::contract::redact;
+
+/// The layers in page order.
+const ORDER: [(Layer, &str, &str); 7] = [
+    (
+        Layer::Declaration,
+        "declaration",
+        "Declaration: the Agent Card or tool list",
+    ),
+    (
+        Layer::Schema,
+        "schema",
+        "Schema: shapes of messages and results",
+    ),
+    (
+        Layer::Protocol,
+        "protocol",
+        "Protocol: task states, streams, errors",
+    ),
+    (
+        Layer::Authorization,
+        "authorization",
+        "Authorization: principals and tenants",
+    ),
+    (Layer::Behavior, "behavior", "Behavior: side effects"),
+    (Layer::Temporal, "temporal", "Temporal: deadlines"),
+    (
+        Layer::Compatibility,
+        "compatibility",
+        "Compatibility: changes between versions",
+    ),
+];
+
+/// One finding as shown.
+#[derive(Debug, Clone)]
+pub struct FindingView {
+    pub reason_code: String,
+    pub interaction: String,
+    /// The interaction on the contract page.
+    pub interaction_href: Option<String>,
+    pub path: String,
+    pub expected: Option<String>,
+    pub actual: Option<String>,
+    pub detail: String,
+}
+
+/// The findings of one layer.
+#[derive(Debug, Clone)]
+pub struct LayerGroup {
+    /// `schema`, `temporal`, … (also the section's id).
+    pub layer: &'static str,
+    pub title: &'static str,
+    pub findings: Vec<FindingView>,
+}
+
+fn shown(v: &Option<Value>) -> Option<String> {
+    v.as_ref().map(|v| match v {
+        Value::Object(_) | Value::Array(_) => redact::pretty(v),
+        other => redact::compact(other),
+    })
+}
+
+fn view(f: &Finding, contract: Option<&str>) -> FindingView {
+    let id: Option<String> = f.interaction_id.as_ref().map(|i| {
+        i.chars()
+            .filter(char::is_ascii_alphanumeric)
+            .take(40)
+            .collect()
+    });
+    FindingView {
+        reason_code: f.reason_code.clone(),
+        interaction: f
+            .interaction_description
+            .clone()
+            .or_else(|| f.interaction_id.clone())
+            .unwrap_or_default(),
+        interaction_href: match (contract, id) {
+            (Some(page), Some(id)) if !id.is_empty() => Some(format!("{page}#i-{id}")),
+            _ => None,
+        },
+        path: f.path.clone().unwrap_or_default(),
+        expected: shown(&f.expected),
+        actual: shown(&f.actual),
+        detail: f
+            .detail
+            .as_deref()
+            .map(redact::redact_text)
+            .unwrap_or_default(),
+    }
+}
+
+/// The stored findings JSON, grouped by layer (empty layers left out).
+pub fn grouped(text: &str, contract: Option<&str>) -> Result<Vec<LayerGroup>, BrokerError> {
+    let findings: Vec<Finding> = serde_json::from_str(text).map_err(|source| {
+        BrokerError::from(StoreError::CorruptJson {
+            what: "findings",
+            source,
+        })
+    })?;
+    Ok(ORDER
+        .iter()
+        .map(|(layer, name, title)| LayerGroup {
+            layer: name,
+            title,
+            findings: findings
+                .iter()
+                .filter(|f| f.layer == *layer)
+                .map(|f| view(f, contract))
+                .collect(),
+        })
+        .filter(|g| !g.findings.is_empty())
+        .collect())
+}

@@ -1,0 +1,168 @@
+//! `/ui/can-i-deploy`: the form, and the same answer and reasons as
+//! `GET /can-i-deploy` (a yes, a no, an unknown), bad input as the API's 4xx.
+
+use scraper::Html;
+
+use super::{attrs, html_page, texts};
+use crate::seed::Seed;
+use crate::support::{TestApp, each_backend};
+
+/// Foo 1 ← Bar 56 (production) passed; Foo 2 ← Bar 57 (staging) failed
+/// on the schema layer; Foo 3 has no verification.
+fn world(app: &TestApp) {
+    let seed = Seed::new(app);
+    let (consumer, bar) = (seed.pacticipant("Foo", None), seed.pacticipant("Bar", None));
+    let prod = seed.environment("production");
+    let staging = seed.environment("staging");
+    let bar_56 = seed.version_of(bar, "56", None, &[]);
+    let bar_57 = seed.version_of(bar, "57", None, &[]);
+    seed.deploy_version(bar, bar_56, prod, "");
+    seed.deploy_version(bar, bar_57, staging, "");
+    for (n, provider_version, success) in [
+        ("1", Some(bar_56), true),
+        ("2", Some(bar_57), false),
+        ("3", None, false),
+    ] {
+        let v = seed.version_of(consumer, n, None, &[]);
+        let content = seed.publish_content(consumer, v, bar, n);
+        if let Some(pv) = provider_version {
+            seed.verify(content, consumer, bar, pv, success);
+        }
+    }
+}
+
+/// The page and the API agree on `query`; returns the page.
+fn agree(app: &TestApp, query: &str, deployable: &str) -> Html {
+    let api = app.get(&format!("/can-i-deploy?{query}"));
+    assert_eq!(api.status, 200, "{}", api.text);
+    let doc = html_page(&app.get_page(&format!("/ui/can-i-deploy?{query}")), query);
+    let api_deployable = match api.json["summary"]["deployable"].as_bool() {
+        Some(b) => b.to_string(),
+        None => "unknown".to_owned(),
+    };
+    assert_eq!(api_deployable, deployable, "{query}: {}", api.text);
+    assert_eq!(
+        attrs(&doc, "[data-deployable]", "data-deployable"),
+        [deployable],
+        "{query}"
+    );
+    let reasons: Vec<String> = api.json["summary"]["reason"]
+        .as_str()
+        .expect("reason")
+        .lines()
+        .map(|l| l.split_whitespace().collect::<Vec<_>>().join(" "))
+        .collect();
+    assert_eq!(texts(&doc, "ul.reasons li"), reasons, "{query}");
+    let rows = api.json["matrix"].as_array().map_or(0, Vec::len);
+    assert_eq!(
+        texts(&doc, "table.matrix tbody tr").len(),
+        rows,
+        "one line per row the API gives"
+    );
+    doc
+}
+
+#[test]
+fn an_empty_form_is_just_the_form_with_labels_and_the_environments() {
+    each_backend(|app| {
+        world(app);
+        for path in [
+            "/ui/can-i-deploy",
+            "/ui/can-i-deploy?pacticipant=&version=&environment=",
+        ] {
+            let doc = html_page(&app.get_page(path), path);
+            assert_eq!(texts(&doc, "form.filters label").len(), 3, "{path}");
+            assert_eq!(
+                attrs(&doc, "form.filters label", "for"),
+                ["c-pacticipant", "c-version", "c-environment"]
+            );
+            assert_eq!(
+                texts(&doc, "select#c-environment option"),
+                ["choose…", "production", "staging"]
+            );
+            assert!(texts(&doc, ".answer").is_empty(), "{path}");
+        }
+    });
+}
+
+#[test]
+fn a_yes_a_no_and_an_unknown_are_the_api_s_answers_with_its_reasons() {
+    each_backend(|app| {
+        world(app);
+        let yes = agree(
+            app,
+            "pacticipant=Foo&version=1&environment=production",
+            "true",
+        );
+        assert_eq!(texts(&yes, "td.cell .verdict"), ["passed"]);
+        assert_eq!(
+            texts(&yes, "h2 .verdict"),
+            ["Yes: Foo 1 can be deployed to production"]
+        );
+        assert_eq!(
+            attrs(&yes, "#c-environment option[selected]", "value"),
+            ["production"]
+        );
+        assert_eq!(attrs(&yes, "#c-pacticipant", "value"), ["Foo"]);
+        let no = agree(
+            app,
+            "pacticipant=Foo&version=2&environment=staging",
+            "false",
+        );
+        assert_eq!(texts(&no, "td.cell .verdict"), ["failed"]);
+        assert_eq!(attrs(&no, "h2 .verdict", "class"), ["verdict fail"]);
+        let unknown = agree(
+            app,
+            "pacticipant=Foo&version=3&environment=production",
+            "unknown",
+        );
+        assert_eq!(texts(&unknown, "td.cell .verdict"), ["unverified"]);
+        // a version nobody published: the API's "no"
+        agree(
+            app,
+            "pacticipant=Foo&version=99&environment=production",
+            "false",
+        );
+    });
+}
+
+#[test]
+fn bad_input_gives_the_api_s_4xx_as_a_page() {
+    each_backend(|app| {
+        world(app);
+        for query in [
+            "pacticipant=Nobody&version=1&environment=production",
+            "pacticipant=Foo&version=1&environment=nowhere",
+            "pacticipant=Foo&environment=production",
+            "pacticipant=Foo&version=1",
+            "pacticipant=%01&version=1&environment=production",
+            "pacticipant=Foo&version=1&environment=production&to=prod",
+            "pacticipant=Foo&version=1&environment=production&ignore[][version]=1",
+        ] {
+            let api = app.get(&format!("/can-i-deploy?{query}"));
+            assert!((400..500).contains(&api.status), "{query}: {}", api.text);
+            let reply = app.get_page(&format!("/ui/can-i-deploy?{query}"));
+            assert_eq!(reply.status, api.status, "{query}: {}", reply.text);
+            assert!(
+                reply.header("content-type").starts_with("text/html"),
+                "{query}"
+            );
+            let doc = Html::parse_document(&reply.text);
+            assert!(
+                texts(&doc, "h1")[0].starts_with(&api.status.to_string()),
+                "{query}"
+            );
+            let detail = api.json["detail"].as_str().unwrap_or_default().to_owned();
+            assert_eq!(
+                texts(&doc, ".error-detail"),
+                [detail.split_whitespace().collect::<Vec<_>>().join(" ")]
+            );
+        }
+        // repeated parameters: the last one counts, as in the API
+        agree(
+            app,
+            "pacticipant=Nobody&pacticipant=Foo&version=1&environment=production",
+            "true",
+        );
+    });
+}

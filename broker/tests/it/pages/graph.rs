@@ -1,0 +1,110 @@
+//! The network graph: server-rendered SVG with a node per application and
+//! an edge per integration titled by its verdict, a legend and a table of
+//! the same integrations; `focus` and `q` filters; past the budget, groups
+//! collapse into one node each and the page says what is hidden.
+
+use super::home::{decoded, pact, verify};
+use super::{attrs, html_page, texts};
+use crate::seed::Seed;
+use crate::support::each_backend;
+
+#[test]
+fn every_application_is_a_node_and_every_integration_an_edge_titled_by_its_verdict() {
+    each_backend(|app| {
+        let seed = Seed::new(app);
+        let (ab, _) = pact(&seed, "A", "1", "B", "ab");
+        verify(&seed, ab, "A", "B", "9", false, false);
+        let (cb, _) = pact(&seed, "C", "1", "B", "cb");
+        verify(&seed, cb, "C", "B", "9", true, false);
+        seed.version("Lonely", "1");
+        let doc = html_page(&app.get_page("/ui/network"), "network");
+        let mut nodes = texts(&doc, "svg.network a.node text");
+        nodes.sort();
+        assert_eq!(nodes, ["A", "B", "C", "Lonely"]);
+        assert_eq!(attrs(&doc, "svg.network a.node", "href").len(), 4);
+        assert!(
+            attrs(&doc, "svg.network a.node", "href")
+                .contains(&"/ui/pacticipants/Lonely".to_owned())
+        );
+        let mut edges = texts(&doc, "svg.network a.edge title");
+        edges.sort();
+        assert_eq!(edges.len(), 2, "{edges:?}");
+        assert!(edges[0].starts_with("A → B: fail"), "{edges:?}");
+        assert!(edges[1].starts_with("C → B: pass"), "{edges:?}");
+        assert_eq!(
+            attrs(&doc, "svg.network a.edge.fail line", "stroke-dasharray"),
+            ["8 4"]
+        );
+        assert_eq!(
+            attrs(&doc, "svg.network a.edge.fail", "aria-label").len(),
+            1
+        );
+        assert_eq!(
+            texts(&doc, "ul.legend .verdict"),
+            ["fail", "pending", "unverified", "pass"]
+        );
+        let table = texts(&doc, "main table tbody tr");
+        assert_eq!(table.len(), 2);
+        assert!(table[0].starts_with("A B fail"), "{table:?}");
+        assert!(texts(&doc, ".collapsed-notice").is_empty());
+
+        let focus = html_page(&app.get_page("/ui/network?focus=A"), "focus");
+        let mut nodes = texts(&focus, "svg.network a.node text");
+        nodes.sort();
+        assert_eq!(nodes, ["A", "B"]);
+        assert_eq!(texts(&focus, "svg.network a.edge").len(), 1);
+        let q = html_page(&app.get_page("/ui/network?q=c"), "q");
+        let mut nodes = texts(&q, "svg.network a.node text");
+        nodes.sort();
+        assert_eq!(nodes, ["B", "C"]);
+    });
+}
+
+#[test]
+fn past_the_budget_a_group_collapses_into_one_node_and_the_page_says_so() {
+    each_backend(|app| {
+        let seed = Seed::new(app);
+        for hub in ["hub-a", "hub-b"] {
+            for i in 0..50 {
+                pact(&seed, &format!("{hub}-c{i:02}"), "1", hub, "x");
+            }
+        }
+        pact(&seed, "X", "1", "Y", "xy");
+        let doc = html_page(&app.get_page("/ui/network"), "big network");
+        assert_eq!(texts(&doc, "svg.network a.node").len(), 51 + 1 + 2);
+        let clusters = decoded(attrs(&doc, "svg.network a.node.cluster", "href"));
+        assert_eq!(clusters, ["/ui/network?focus=hub-b"]);
+        assert_eq!(
+            texts(&doc, "svg.network a.node.cluster text"),
+            ["hub-b +50"]
+        );
+        let notice = texts(&doc, ".collapsed-notice").join(" ");
+        assert!(
+            notice.contains("51 applications in 1 groups are collapsed"),
+            "{notice}"
+        );
+        assert_eq!(texts(&doc, "ul.collapsed li"), ["hub-b and 50 more"]);
+        // the collapsed group's integrations are one edge to it, and all are in the table
+        assert_eq!(texts(&doc, "main table tbody tr").len(), 101);
+        let opened = html_page(&app.get_page("/ui/network?focus=hub-b"), "opened");
+        assert_eq!(texts(&opened, "svg.network a.node").len(), 51);
+        assert!(texts(&opened, ".collapsed-notice").is_empty());
+    });
+}
+
+#[test]
+fn bad_filters_are_4xx_pages() {
+    each_backend(|app| {
+        let long = "q".repeat(201);
+        for (path, status) in [
+            ("/ui/network?focus=Nobody".to_owned(), 404),
+            (format!("/ui/network?q={long}"), 400),
+            (format!("/ui/network?focus={long}"), 400),
+            ("/ui/network?q=%00".to_owned(), 400),
+        ] {
+            let reply = app.get_page(&path);
+            assert_eq!(reply.status, status, "{path}: {}", reply.text);
+            assert!(reply.header("content-type").starts_with("text/html"));
+        }
+    });
+}
