@@ -19,6 +19,10 @@ pub enum NameError {
     NotSha,
     #[error("must not contain ':' (it separates the user from the password in HTTP Basic)")]
     Colon,
+    #[error(
+        "must not be only dots (a URL path cannot name '.' or '..': clients remove such segments)"
+    )]
+    Dots,
 }
 
 const MAX_NAME: usize = 255;
@@ -35,6 +39,9 @@ fn check_text(text: &str, spaces_allowed: bool) -> Result<(), NameError> {
     }
     if !spaces_allowed && text.contains(' ') {
         return Err(NameError::Space);
+    }
+    if text.chars().all(|c| c == '.') {
+        return Err(NameError::Dots);
     }
     Ok(())
 }
@@ -189,6 +196,14 @@ impl fmt::Display for ContentSha {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_name_of_dots_only_is_refused() {
+        assert_eq!(PacticipantName::parse(".."), Err(NameError::Dots));
+        assert_eq!(VersionNumber::parse("."), Err(NameError::Dots));
+        assert!(VersionNumber::parse("1.0").is_ok());
+        assert!(PacticipantName::parse(".web").is_ok());
+    }
 
     #[test]
     fn blank_and_control_names_are_refused() {

@@ -422,7 +422,11 @@ fn webhook() -> (String, std::sync::mpsc::Receiver<(String, Value)>) {
                             .unwrap_or_default();
                         let event = serde_json::from_str(&body[..len]).unwrap_or(Value::Null);
                         drop(tx.send((auth, event)));
-                        drop(s.write_all(b"HTTP/1.1 200 OK\r\ncontent-length: 0\r\n\r\n"));
+                        // one request per connection: say so, or a pooled connection
+                        // reused for the next push would be cut mid-request
+                        drop(s.write_all(
+                            b"HTTP/1.1 200 OK\r\ncontent-length: 0\r\nconnection: close\r\n\r\n",
+                        ));
                         break;
                     }
                 }

@@ -38,6 +38,7 @@ KINDS = [
     ("home", r"^/ui$"),
     ("search", r"^/ui/search$"),
     ("matrix", r"^/ui/matrix$"),
+    ("matrix grid", None),
     ("candidate", r"^/ui/providers/[^/]+/versions/[^/]+$"),
     ("can-i-deploy", r"^/ui/can-i-deploy$"),
     ("network", r"^/ui/network$"),
@@ -63,9 +64,12 @@ CHROMIUM_FLAGS = [
 ]
 
 
-def kind_of(path):
+def kind_of(path, query=""):
     for kind, pattern in KINDS:
-        if re.match(pattern, path):
+        if pattern and re.match(pattern, path):
+            # the matrix as a grid (one pair) is a page of its own
+            if kind == "matrix" and "view=grid" in query:
+                return "matrix grid"
             return kind
     return None
 
@@ -224,8 +228,8 @@ def crawl(browser, base, out, best):
     queue = deque(["/ui", "/ui/search?q=a"])
     while queue:
         target = queue.popleft()
-        path = urllib.parse.urlsplit(target).path
-        kind = kind_of(path)
+        parts = urllib.parse.urlsplit(target)
+        kind = kind_of(parts.path, parts.query)
         if target in seen or kind is None or len(by_kind.get(kind, [])) >= PER_KIND:
             continue
         seen.add(target)

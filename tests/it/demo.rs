@@ -2,7 +2,7 @@
 //! serving, its pages answering until SIGINT stops it and removes its
 //! database.
 
-use std::io::{BufRead, BufReader, Read};
+use std::io::{BufRead, BufReader};
 use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
 use std::sync::mpsc;
@@ -167,16 +167,34 @@ fn get(client: &reqwest::blocking::Client, url: &str, accept: &str) -> (u16, Str
     (status, reply.text().unwrap_or_default())
 }
 
+/// The serving demo, killed if the test fails before stopping it (a demo
+/// left running would hold its port and temp folder and hang CI).
+struct Serving(Child);
+
+impl Drop for Serving {
+    fn drop(&mut self) {
+        if let Ok(None) = self.0.try_wait() {
+            let _ = self.0.kill();
+            let _ = self.0.wait();
+        }
+    }
+}
+
 #[test]
 fn the_serving_demo_answers_its_pages_and_cleans_up_on_sigint() {
-    let mut child = Command::new(assert_cmd::cargo::cargo_bin("accord"))
-        .args(["demo", "--port", "0"])
-        .env_remove("RUST_LOG")
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("accord demo starts");
-    let lines = lines_of(&mut child);
+    // stderr to a file: a pipe nobody reads until the end could fill and block the demo
+    let stderr_file = tempfile::NamedTempFile::new().expect("a temp file");
+    let mut serving = Serving(
+        Command::new(assert_cmd::cargo::cargo_bin("accord"))
+            .args(["demo", "--port", "0"])
+            .env_remove("RUST_LOG")
+            .stdout(Stdio::piped())
+            .stderr(stderr_file.reopen().expect("the temp file"))
+            .spawn()
+            .expect("accord demo starts"),
+    );
+    let child = &mut serving.0;
+    let lines = lines_of(child);
     let stdout = until_serving(&lines);
     let broker = broker_url(&stdout);
     let _ = rustls::crypto::ring::default_provider().install_default();
@@ -210,10 +228,7 @@ fn the_serving_demo_answers_its_pages_and_cleans_up_on_sigint() {
         rest.push('\n');
     }
     let status = child.wait().expect("exits");
-    let mut stderr = String::new();
-    if let Some(mut err) = child.stderr.take() {
-        let _ = err.read_to_string(&mut stderr);
-    }
+    let stderr = std::fs::read_to_string(stderr_file.path()).unwrap_or_default();
     assert!(status.success(), "{status:?}\n{rest}\n{stderr}");
     assert!(rest.contains("Stopped (SIGINT)"), "{rest}");
     assert!(!database_dir(&stdout).exists(), "the database is removed");

@@ -54,14 +54,16 @@ pub struct VerdictRow {
     pub success: bool,
     /// The pact was pending for the provider: a failure did not fail its build.
     pub pending: bool,
-    /// Published through the Pact view only (Accord-only parts unverified).
+    /// Published through the Pact view of a content with Accord-only parts
+    /// (those left unverified). Cleared as read when the content has none,
+    /// by the matrix's rule (`coverage::accord_only_parts`).
     pub pact_view: bool,
     pub number: i64,
     pub execution_date: chrono::NaiveDateTime,
 }
 
 impl VerdictRow {
-    /// A success of the Pact view only.
+    /// A success of the Pact view only, Accord-only parts left unverified.
     pub fn partial(&self) -> bool {
         self.pact_view && self.success
     }
@@ -193,8 +195,28 @@ pub fn latest_verifications(
         ids.extend(latest.into_iter().flatten());
     }
     let rows = verdicts_by_ids(conn, &ids)?;
-    let rows = prefer_whole(conn, rows)?;
+    let mut rows = prefer_whole(conn, rows)?;
+    covered_by_view(conn, &mut rows)?;
     Ok(rows.into_iter().map(|r| (r.pact_content_id, r)).collect())
+}
+
+/// Clears `pact_view` of each Pact-view success whose content has no
+/// Accord-only parts: its view was the whole contract, so it is a success
+/// (the one rule the matrix follows too, `coverage::accord_only_parts`).
+fn covered_by_view(conn: &mut AnyConnection, rows: &mut [VerdictRow]) -> Result<(), StoreError> {
+    let contents: Vec<i64> = rows
+        .iter()
+        .filter(|r| r.partial())
+        .map(|r| r.pact_content_id)
+        .collect();
+    if contents.is_empty() {
+        return Ok(());
+    }
+    let parts = super::coverage::accord_only_parts(conn, contents)?;
+    for row in rows.iter_mut().filter(|r| r.success) {
+        row.pact_view &= parts.contains_key(&row.pact_content_id);
+    }
+    Ok(())
 }
 
 /// Each successful Pact-view row replaced by the latest whole-contract
@@ -254,6 +276,7 @@ pub fn recent_verifications(
         .select(verifications::id)
         .load(conn)?;
     let mut rows = verdicts_by_ids(conn, &ids)?;
+    covered_by_view(conn, &mut rows)?;
     rows.sort_by_key(|r| std::cmp::Reverse(r.id));
     Ok(rows)
 }

@@ -323,14 +323,37 @@ pub fn findings_of(
         .load(conn)?)
 }
 
-/// Every verification of a content, the highest number (latest) first.
-pub fn list_for_content(
+/// A verification as a list shows it: no findings, test results or
+/// declarations (a content may have thousands of results).
+#[derive(Debug, Clone, Queryable, Selectable)]
+#[diesel(table_name = verifications)]
+pub struct Listed {
+    pub number: i64,
+    pub provider_version_id: i64,
+    pub success: bool,
+    pub pending: bool,
+    pub wip: bool,
+    /// Published through the Pact view (see [`Verification::pact_view`]).
+    pub pact_view: bool,
+    pub execution_date: chrono::NaiveDateTime,
+}
+
+/// The newest `limit` results of a content, the highest number (latest)
+/// first, and how many results it has.
+pub fn newest_for_content(
     conn: &mut AnyConnection,
     pact_content_id: i64,
-) -> Result<Vec<Verification>, StoreError> {
-    Ok(verifications::table
+    limit: i64,
+) -> Result<(Vec<Listed>, i64), StoreError> {
+    let total = verifications::table
+        .filter(verifications::pact_content_id.eq(pact_content_id))
+        .count()
+        .get_result(conn)?;
+    let newest = verifications::table
         .filter(verifications::pact_content_id.eq(pact_content_id))
         .order(verifications::number.desc())
-        .select(Verification::as_select())
-        .load(conn)?)
+        .limit(limit)
+        .select(Listed::as_select())
+        .load(conn)?;
+    Ok((newest, total))
 }

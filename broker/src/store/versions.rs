@@ -42,12 +42,22 @@ pub fn find_by_id(conn: &mut AnyConnection, id: i64) -> Result<Option<Version>, 
         .optional()?)
 }
 
-/// The versions with these ids (any order).
+/// The versions with these ids (any order; each once), `ID_CHUNK` ids a
+/// query.
 pub fn find_by_ids(conn: &mut AnyConnection, ids: &[i64]) -> Result<Vec<Version>, StoreError> {
-    Ok(versions::table
-        .filter(versions::id.eq_any(ids))
-        .select(Version::as_select())
-        .load(conn)?)
+    let mut unique = ids.to_vec();
+    unique.sort_unstable();
+    unique.dedup();
+    let mut out = Vec::with_capacity(unique.len());
+    for chunk in unique.chunks(super::ID_CHUNK) {
+        out.extend(
+            versions::table
+                .filter(versions::id.eq_any(chunk))
+                .select(Version::as_select())
+                .load(conn)?,
+        );
+    }
+    Ok(out)
 }
 
 /// The most recently created version of a pacticipant.

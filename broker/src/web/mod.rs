@@ -134,6 +134,8 @@ impl std::fmt::Debug for ErrorPage {
 }
 
 /// Escapes a path segment for a link (names may hold `/`, spaces, `#`…).
+/// Names made only of dots, which URL resolution would remove, are refused
+/// where names enter (`names.rs`).
 pub fn seg(text: &str) -> String {
     crate::hal::encode_segment(text)
 }

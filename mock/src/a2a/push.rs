@@ -63,8 +63,18 @@ async fn send(client: &reqwest::Client, configs: &[Value], events: &[Value]) {
             if let Some(token) = config["token"].as_str() {
                 post = post.header("x-a2a-notification-token", token);
             }
+            let again = post.try_clone();
             if post.send().await.is_err() {
-                break;
+                // a pooled connection the webhook had closed: once more on a
+                // fresh one (A2A push delivery is at least once)
+                tokio::time::sleep(Duration::from_millis(50)).await;
+                let retried = match again {
+                    Some(post) => post.send().await.is_ok(),
+                    None => false,
+                };
+                if !retried {
+                    break;
+                }
             }
         }
     }

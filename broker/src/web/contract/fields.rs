@@ -90,7 +90,8 @@ impl BodyView {
 fn content_text(content: &BodyContent) -> String {
     match content {
         BodyContent::Json(v) => redact::pretty(v),
-        BodyContent::Text(t) => t.clone(),
+        // text and form bodies: `password=…`, `Bearer …`, URLs with user-info
+        BodyContent::Text(t) => redact::redact_text(t),
         BodyContent::Bytes(b) => format!("({} bytes of binary content)", b.len()),
     }
 }

@@ -42,7 +42,7 @@ impl From<&HttpInteraction> for HttpView {
             .collect();
         HttpView {
             method: req.method.to_ascii_uppercase(),
-            path: req.path.clone(),
+            path: super::redact::redact_text(&req.path),
             query: multi_fields(req.query.as_ref()),
             request_headers: multi_fields(req.headers.as_ref()),
             request_body: BodyView::of(&req.body),

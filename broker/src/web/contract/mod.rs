@@ -19,13 +19,15 @@ mod view;
 
 use actix_web::{HttpResponse, web};
 
+use crate::contract::pact_view::AccordOnly;
 use crate::db::AnyConnection;
 use crate::error::BrokerError;
 use crate::state::AppState;
 use crate::store::pacticipants::Pacticipant;
 use crate::store::pacts::{self, PactContent, PairVersion};
-use crate::store::verifications::{self, Verification};
+use crate::store::verifications::{self, Listed};
 use crate::store::versions::{self, Version};
+use crate::store::{coverage, directory};
 
 pub use diff::get_diff;
 
@@ -59,34 +61,65 @@ pub fn content_of_version(
     Ok((version, found.content))
 }
 
-/// A verification with its provider version's number and branches.
+/// The most results a page lists: the newest (the page says how many
+/// older ones it leaves out).
+pub const LISTED: i64 = 50;
+
+/// A verification in a list, with its provider version's number.
 #[derive(Debug, Clone)]
 pub struct VerificationRow {
-    pub verification: Verification,
+    pub verification: Listed,
     pub provider_version: String,
 }
 
-/// The verifications of a content, latest first, with provider versions.
+/// The newest results of a content and how many it has.
+#[derive(Debug, Clone, Default)]
+pub struct Verifications {
+    /// At most [`LISTED`], latest first.
+    pub rows: Vec<VerificationRow>,
+    pub total: i64,
+    /// The content has Accord-only parts: a success of its Pact view is
+    /// unverified (the matrix's rule, `coverage::accord_only_parts`).
+    pub accord_only: bool,
+}
+
+/// The newest [`LISTED`] verifications of a content, latest first, with
+/// their provider versions, and how many there are.
 pub fn verifications_of(
     conn: &mut AnyConnection,
     content_id: i64,
-) -> Result<Vec<VerificationRow>, BrokerError> {
-    let list = verifications::list_for_content(conn, content_id)?;
-    let ids: Vec<i64> = list.iter().map(|v| v.provider_version_id).collect();
-    let numbers: std::collections::HashMap<i64, String> = versions::find_by_ids(conn, &ids)?
-        .into_iter()
-        .map(|v| (v.id, v.number))
-        .collect();
-    Ok(list
-        .into_iter()
-        .map(|v| VerificationRow {
-            provider_version: numbers
-                .get(&v.provider_version_id)
-                .cloned()
-                .unwrap_or_default(),
-            verification: v,
-        })
-        .collect())
+) -> Result<Verifications, BrokerError> {
+    let (list, total) = verifications::newest_for_content(conn, content_id, LISTED)?;
+    let mut ids: Vec<i64> = list.iter().map(|v| v.provider_version_id).collect();
+    ids.sort_unstable();
+    ids.dedup();
+    let numbers = directory::version_numbers(conn, &ids)?;
+    let partial = list.iter().any(|v| v.pact_view && v.success);
+    Ok(Verifications {
+        accord_only: partial && !accord_only_parts(conn, content_id)?.is_empty(),
+        rows: list
+            .into_iter()
+            .map(|v| VerificationRow {
+                provider_version: numbers
+                    .get(&v.provider_version_id)
+                    .cloned()
+                    .unwrap_or_default(),
+                verification: v,
+            })
+            .collect(),
+        total,
+    })
+}
+
+/// The Accord-only parts of a content (empty when it has none): what a
+/// success of its Pact view leaves unverified.
+pub fn accord_only_parts(
+    conn: &mut AnyConnection,
+    content_id: i64,
+) -> Result<Vec<AccordOnly>, BrokerError> {
+    Ok(coverage::accord_only_parts(conn, [content_id])?
+        .remove(&content_id)
+        .unwrap_or_default())
 }
 
 /// What the contract page is made of.
@@ -98,7 +131,7 @@ pub struct Loaded {
     pub content: PactContent,
     /// The pair's consumer versions, newest first.
     pub pair_versions: Vec<PairVersion>,
-    pub verifications: Vec<VerificationRow>,
+    pub verifications: Verifications,
 }
 
 fn load(conn: &mut AnyConnection, p: &str, c: &str, v: &str) -> Result<Loaded, BrokerError> {

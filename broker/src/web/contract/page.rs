@@ -43,6 +43,21 @@ pub struct VersionLink {
     pub current: bool,
 }
 
+/// What a page says of a success of the Pact view only, when the content
+/// has Accord-only parts.
+pub const PACT_VIEW_ONLY: &str = "Pact view only: the Accord-only interactions were not verified";
+
+/// (CSS class, word) of a result's verdict, by the matrix's rule: a
+/// success of the Pact view of a content with Accord-only parts
+/// (`accord_only`) is unverified, not a pass.
+pub fn verdict(success: bool, pact_view: bool, accord_only: bool) -> (&'static str, &'static str) {
+    match (success, pact_view && accord_only) {
+        (true, true) => ("unverified", "Unverified"),
+        (true, false) => ("pass", "Passed"),
+        (false, _) => ("fail", "Failed"),
+    }
+}
+
 /// A verification in a list: number, verdict, provider version.
 #[derive(Debug, Clone)]
 pub struct VerificationLink {
@@ -50,7 +65,7 @@ pub struct VerificationLink {
     pub href: String,
     pub provider_version: String,
     pub provider_version_href: String,
-    /// `pass` or `fail` (the CSS class; the text says it too).
+    /// `pass`, `fail` or `unverified` (the CSS class; the text says it too).
     pub class: &'static str,
     pub verdict: &'static str,
     pub note: String,
@@ -58,12 +73,22 @@ pub struct VerificationLink {
 }
 
 impl VerificationLink {
-    /// `row` of the pair's content `sha`.
-    pub fn of(p: &str, c: &str, sha: &str, row: &VerificationRow) -> VerificationLink {
+    /// `row` of the pair's content `sha`; `accord_only`: the content has
+    /// Accord-only parts.
+    pub fn of(
+        p: &str,
+        c: &str,
+        sha: &str,
+        row: &VerificationRow,
+        accord_only: bool,
+    ) -> VerificationLink {
         let v = &row.verification;
+        let (class, verdict) = verdict(v.success, v.pact_view, accord_only);
         let mut notes = Vec::new();
-        if v.pact_view {
-            notes.push("Pact view only");
+        match (v.pact_view, class) {
+            (true, "unverified") => notes.push(PACT_VIEW_ONLY),
+            (true, _) => notes.push("Pact view only"),
+            _ => {}
         }
         if v.pending {
             notes.push("pending");
@@ -76,8 +101,8 @@ impl VerificationLink {
             href: verification_url(p, c, sha, v.number),
             provider_version: row.provider_version.clone(),
             provider_version_href: format!("/ui/pacticipants/{}", seg(p)),
-            class: if v.success { "pass" } else { "fail" },
-            verdict: if v.success { "Passed" } else { "Failed" },
+            class,
+            verdict,
             note: notes.join(", "),
             date: crate::api::time(v.execution_date),
         }
@@ -102,6 +127,8 @@ pub struct ContractPage {
     pub same_content: Vec<VersionLink>,
     pub other_versions: usize,
     pub verifications: Vec<VerificationLink>,
+    /// Older results not listed (the page lists the newest `LISTED`).
+    pub older_verifications: i64,
     pub about: Vec<Field>,
     pub card: Vec<Field>,
     pub tools: Vec<ToolView>,
@@ -157,9 +184,13 @@ impl ContractPage {
             same_content,
             verifications: l
                 .verifications
+                .rows
                 .iter()
-                .map(|row| VerificationLink::of(p, c, &l.content.sha, row))
+                .map(|row| {
+                    VerificationLink::of(p, c, &l.content.sha, row, l.verifications.accord_only)
+                })
                 .collect(),
+            older_verifications: l.verifications.total - l.verifications.rows.len() as i64,
             about,
             card,
             tools,

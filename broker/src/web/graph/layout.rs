@@ -47,7 +47,7 @@ pub struct DrawnNode {
     pub label: String,
     pub title: String,
     pub url: String,
-    /// `app`, `app marked` or `cluster`.
+    /// `app`, `app marked`, `cluster` or `cluster lone`.
     pub class: &'static str,
 }
 
@@ -95,8 +95,21 @@ pub struct Drawing {
     pub not_drawn: usize,
 }
 
-/// Lays out `apps` and `links`.
-pub fn draw(apps: &[App], links: &[Link], focus_url: impl Fn(&str) -> String) -> Drawing {
+/// Applications without integrations drawn as one node (past the budget).
+#[derive(Debug, Clone, Default)]
+pub struct Lone {
+    pub count: usize,
+    /// Where they are listed.
+    pub url: String,
+}
+
+/// Lays out `apps` and `links`, then `lone` as one node if it counts any.
+pub fn draw(
+    apps: &[App],
+    links: &[Link],
+    lone: &Lone,
+    focus_url: impl Fn(&str) -> String,
+) -> Drawing {
     let clusters = clusters(apps, links);
     let plan = plan(&clusters, apps.len());
     let mut drawing = Drawing::default();
@@ -129,10 +142,30 @@ pub fn draw(apps: &[App], links: &[Link], focus_url: impl Fn(&str) -> String) ->
         drawing.not_drawn += cluster.len() - shown;
         circle(&mut drawing, &mut cells, &mut slot, apps, &cluster[..shown]);
     }
+    if lone.count > 0 {
+        lone_node(&mut drawing, &mut cells, lone);
+    }
     drawing.edges = edges(&drawing.nodes, &slot, links);
     drawing.width = cells.width.max(CELL);
     drawing.height = (cells.y + cells.row).max(CELL);
     drawing
+}
+
+/// The node standing for every application without integrations.
+fn lone_node(drawing: &mut Drawing, cells: &mut Packer, lone: &Lone) {
+    let (x, y) = cells.place(CELL, CELL);
+    drawing.nodes.push(DrawnNode {
+        x: x + CELL / 2.0,
+        y: y + CELL / 2.0 - 10.0,
+        r: NODE_R * 2.2,
+        label: format!("{} without integrations", lone.count),
+        title: format!(
+            "{} applications without integrations (collapsed)",
+            lone.count
+        ),
+        url: lone.url.clone(),
+        class: "cluster lone",
+    });
 }
 
 /// Draws a cluster's first members: its hub in the middle, the others around.

@@ -3,8 +3,11 @@
 //! by its latest verdict, with a text legend and the same integrations as
 //! a table below. `?focus=NAME` shows one application with its consumers
 //! and providers; `?q=TEXT` the applications whose names contain it, with
-//! their neighbours. Past `layout::BUDGET` applications clusters are
-//! collapsed into one node each (`layout`), and the page says which.
+//! their neighbours. Only the applications of the integrations shown are
+//! read by name (and those without any, up to the budget). Past
+//! `layout::BUDGET` applications clusters are collapsed into one node each
+//! (`layout`), and the applications without integrations into one more;
+//! the page says which.
 
 mod layout;
 
@@ -12,7 +15,9 @@ use actix_web::{HttpResponse, web};
 use askama::Template;
 use serde::Deserialize;
 
-use self::layout::{App, Collapsed, Drawing, DrawnEdge, DrawnNode, Link};
+use std::collections::{BTreeSet, HashMap};
+
+use self::layout::{App, Collapsed, DrawnEdge, DrawnNode, Link, Lone};
 use super::home::integrations::{self, IntegrationView, Verdict};
 use super::home::links;
 use crate::db::AnyConnection;
@@ -21,8 +26,6 @@ use crate::state::AppState;
 use crate::store::directory;
 use crate::store::overview::Scope;
 
-/// The most applications read (beyond: the search page finds them).
-const MAX_APPS: i64 = 5_000;
 /// Rows of the integrations table.
 const TABLE_ROWS: usize = 500;
 /// The longest `q` or `focus`.
@@ -49,6 +52,8 @@ struct NetworkPage {
     edges: Vec<DrawnEdge>,
     collapsed: Vec<Collapsed>,
     collapsed_apps: usize,
+    /// Applications without integrations drawn as one node.
+    lone: Lone,
     not_drawn: usize,
     legend: Vec<(&'static str, &'static str, &'static str)>,
     rows: Vec<IntegrationView>,
@@ -81,19 +86,55 @@ fn checked(field: &str, value: Option<String>) -> Result<String, BrokerError> {
 }
 
 fn load(conn: &mut AnyConnection, focus: String, q: String) -> Result<NetworkPage, BrokerError> {
-    let (names, apps_total) = directory::list_names(conn, MAX_APPS)?;
     let all = integrations::load(conn, Scope::All)?;
     if !focus.is_empty() && crate::store::pacticipants::find_by_name(conn, &focus)?.is_none() {
         return Err(BrokerError::not_found(format!("Pacticipant '{focus}'")));
     }
-    let (apps, rows) = view(names, all, &focus, &q);
-    let index: std::collections::HashMap<&str, usize> = apps
+    let needle = q.to_lowercase();
+    let rows = filtered(all, &focus, &needle);
+    let connected: BTreeSet<String> = rows
+        .iter()
+        .flat_map(|r| [r.consumer.clone(), r.provider.clone()])
+        .collect();
+    let (unconnected, apps_total) = unconnected(conn, &focus, &needle, &connected)?;
+    let (apps, lone) = apps(connected, unconnected, &focus, &needle, &q);
+    let drawing = layout::draw(
+        &apps,
+        &graph_links(&apps, &rows),
+        &lone,
+        links::network_focus,
+    );
+    let rows_total = rows.len();
+    let mut rows = rows;
+    rows.truncate(TABLE_ROWS);
+    Ok(NetworkPage {
+        apps: apps.len() + lone.count,
+        width: format!("{:.0}", drawing.width),
+        height: format!("{:.0}", drawing.height),
+        collapsed_apps: drawing.collapsed.iter().map(|c| c.size).sum(),
+        not_drawn: drawing.not_drawn,
+        nodes: drawing.nodes,
+        edges: drawing.edges,
+        collapsed: drawing.collapsed,
+        lone,
+        legend: legend(),
+        rows,
+        rows_total,
+        apps_total,
+        focus_url: links::pacticipant(&focus),
+        focus,
+        q,
+    })
+}
+
+/// An edge per row between the applications drawn.
+fn graph_links(apps: &[App], rows: &[IntegrationView]) -> Vec<Link> {
+    let index: HashMap<&str, usize> = apps
         .iter()
         .enumerate()
         .map(|(i, a)| (a.name.as_str(), i))
         .collect();
-    let graph_links: Vec<Link> = rows
-        .iter()
+    rows.iter()
         .filter_map(|r| {
             Some(Link {
                 consumer: *index.get(r.consumer.as_str())?,
@@ -112,62 +153,97 @@ fn load(conn: &mut AnyConnection, focus: String, q: String) -> Result<NetworkPag
                     .unwrap_or_else(|| r.contract_url.clone()),
             })
         })
-        .collect();
-    let drawing: Drawing = layout::draw(&apps, &graph_links, links::network_focus);
-    let rows_total = rows.len();
-    let mut rows = rows;
-    rows.truncate(TABLE_ROWS);
-    Ok(NetworkPage {
-        apps: apps.len(),
-        width: format!("{:.0}", drawing.width),
-        height: format!("{:.0}", drawing.height),
-        collapsed_apps: drawing.collapsed.iter().map(|c| c.size).sum(),
-        not_drawn: drawing.not_drawn,
-        nodes: drawing.nodes,
-        edges: drawing.edges,
-        collapsed: drawing.collapsed,
-        legend: legend(),
-        rows,
-        rows_total,
-        apps_total,
-        focus_url: links::pacticipant(&focus),
-        focus,
-        q,
-    })
+        .collect()
 }
 
-/// The applications and integrations the filters keep.
-fn view(
-    names: Vec<(i64, String)>,
-    all: Vec<IntegrationView>,
-    focus: &str,
-    q: &str,
-) -> (Vec<App>, Vec<IntegrationView>) {
-    let needle = q.to_lowercase();
-    let matches = |name: &str| !needle.is_empty() && name.to_lowercase().contains(&needle);
+/// The integrations the filters keep (`needle`: `q` in lower case).
+fn filtered(all: Vec<IntegrationView>, focus: &str, needle: &str) -> Vec<IntegrationView> {
+    let matches = |name: &str| name.to_lowercase().contains(needle);
     let touches =
         |i: &IntegrationView, hit: &dyn Fn(&str) -> bool| hit(&i.consumer) || hit(&i.provider);
-    let rows: Vec<IntegrationView> = all
-        .into_iter()
+    all.into_iter()
         .filter(|i| focus.is_empty() || touches(i, &|n| n == focus))
         .filter(|i| needle.is_empty() || touches(i, &matches))
-        .collect();
-    let mut keep: std::collections::HashSet<&str> = std::collections::HashSet::new();
-    for r in &rows {
-        keep.insert(&r.consumer);
-        keep.insert(&r.provider);
-    }
-    let unfiltered = focus.is_empty() && needle.is_empty();
+        .collect()
+}
+
+/// The applications the view keeps that have no integration in it.
+#[derive(Debug, Default)]
+struct Unconnected {
+    total: usize,
+    /// Their names, all of them whenever they fit the budget.
+    names: Vec<String>,
+}
+
+/// The view's applications without integrations: the focus, or those
+/// whose name contains `needle`, or (unfiltered) all the others; and how
+/// many applications there are. Names are read only as far as the budget:
+/// past it they are drawn as one node.
+fn unconnected(
+    conn: &mut AnyConnection,
+    focus: &str,
+    needle: &str,
+    connected: &BTreeSet<String>,
+) -> Result<(Unconnected, i64), BrokerError> {
+    let budget = layout::BUDGET as i64;
+    let (first, apps_total) = directory::list_names(conn, budget)?;
+    let (total, names): (i64, Vec<String>) = if !focus.is_empty() {
+        let lone = !connected.contains(focus);
+        (
+            i64::from(lone),
+            lone.then(|| focus.to_owned()).into_iter().collect(),
+        )
+    } else if !needle.is_empty() {
+        let (found, matching) = directory::search_names(conn, needle, budget)?;
+        let shown = connected
+            .iter()
+            .filter(|n| n.to_lowercase().contains(needle));
+        let total = matching - shown.count() as i64;
+        (total, found.into_iter().map(|(_, name, _)| name).collect())
+    } else {
+        let total = apps_total - connected.len() as i64;
+        (total, first.into_iter().map(|(_, name)| name).collect())
+    };
+    let unconnected = Unconnected {
+        total: usize::try_from(total).unwrap_or(0),
+        names: names
+            .into_iter()
+            .filter(|n| !connected.contains(n))
+            .collect(),
+    };
+    Ok((unconnected, apps_total))
+}
+
+/// The applications to draw, by name, and the node standing for those
+/// without integrations when drawing each would pass the budget.
+fn apps(
+    connected: BTreeSet<String>,
+    unconnected: Unconnected,
+    focus: &str,
+    needle: &str,
+    q: &str,
+) -> (Vec<App>, Lone) {
+    let over = connected.len() + unconnected.total > layout::BUDGET;
+    let mut names = connected;
+    let lone = if over {
+        Lone {
+            count: unconnected.total,
+            url: format!("/ui/search?q={}", super::q(q)),
+        }
+    } else {
+        names.extend(unconnected.names);
+        Lone::default()
+    };
+    let marked = |n: &str| n == focus || (!needle.is_empty() && n.to_lowercase().contains(needle));
     let apps = names
-        .iter()
-        .filter(|(_, n)| unfiltered || keep.contains(n.as_str()) || n == focus || matches(n))
-        .map(|(_, n)| App {
-            url: links::pacticipant(n),
-            marked: n == focus || matches(n),
-            name: n.clone(),
+        .into_iter()
+        .map(|n| App {
+            url: links::pacticipant(&n),
+            marked: marked(&n),
+            name: n,
         })
         .collect();
-    (apps, rows)
+    (apps, lone)
 }
 
 /// (verdict, stroke colour, dash pattern) with what each means.

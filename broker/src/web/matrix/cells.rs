@@ -184,7 +184,8 @@ pub fn row_view(row: &Row, details: &Details, extras: &HashMap<i64, Extra>) -> R
     }
 }
 
-fn side(details: &Details, name: String, version: Option<&VersionRef>) -> Side {
+/// One side as shown: `name` at `version`, with the version's labels.
+pub fn side(details: &Details, name: String, version: Option<&VersionRef>) -> Side {
     Side {
         href: format!("/ui/pacticipants/{}", seg(&name)),
         version: version.map(|v| v.number.clone()),

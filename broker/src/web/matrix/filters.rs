@@ -1,6 +1,7 @@
 //! The matrix page's query string: `consumer`, `provider`, `branch`, `tag`,
-//! `environment`, `latest`, `page`, `per_page` — parsed once; bad values are a 400
-//! naming the parameter. A repeated parameter counts once (the last wins).
+//! `environment`, `latest`, `page`, `per_page`, and for the grid `view` and
+//! `col_page` — parsed once; bad values are a 400 naming the parameter. A
+//! repeated parameter counts once (the last wins).
 
 use crate::error::BrokerError;
 use crate::matrix::query::RackQuery;
@@ -15,6 +16,26 @@ pub const DEFAULT_PER_PAGE: usize = 50;
 /// The most rows a page shows.
 const MAX_PER_PAGE: u64 = 1_000;
 
+/// How the matrix of one consumer and one provider is laid out.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum View {
+    /// One row per (consumer version, provider version) pair: the default.
+    #[default]
+    Rows,
+    /// Consumer versions × provider versions (`view=grid`).
+    Grid,
+}
+
+impl View {
+    fn parse(v: Option<&str>) -> Result<View, BrokerError> {
+        match v.map(str::trim) {
+            None | Some("" | "rows") => Ok(View::Rows),
+            Some("grid") => Ok(View::Grid),
+            Some(_) => Err(BrokerError::bad_field("view", "must be rows or grid")),
+        }
+    }
+}
+
 /// What the matrix page shows.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Filters {
@@ -27,8 +48,12 @@ pub struct Filters {
     pub latest: bool,
     /// 1-based.
     pub page: usize,
-    /// Rows per page, 1 to 1,000.
+    /// Rows per page, 1 to 1,000 (the rows view only).
     pub per_page: usize,
+    /// Rows or grid; the grid needs both a consumer and a provider.
+    pub view: View,
+    /// The grid's page of provider versions (columns), 1-based.
+    pub col_page: usize,
 }
 
 fn non_blank(v: Option<&str>) -> Option<String> {
@@ -88,6 +113,8 @@ impl Filters {
                 MAX_PER_PAGE,
                 DEFAULT_PER_PAGE,
             )?,
+            view: View::parse(q.scalar("view"))?,
+            col_page: number("col_page", q.scalar("col_page"), MAX_PAGE, 1)?,
         };
         let kinds = [&filters.branch, &filters.tag, &filters.environment];
         if kinds.iter().filter(|k| k.is_some()).count() > 1 {
@@ -125,8 +152,38 @@ impl Filters {
         }
     }
 
-    /// The page's URL with these filters on page `page`.
+    /// Both a consumer and a provider are chosen, so the grid can be shown.
+    pub fn is_pair(&self) -> bool {
+        self.consumer.is_some() && self.provider.is_some()
+    }
+
+    /// The page's URL with these filters, this view and column page, on page `page`.
     pub fn href(&self, page: usize) -> String {
+        self.href_at(self.view, page, self.col_page)
+    }
+
+    /// The page's URL with these filters in `view`, on page `page` and
+    /// (in the grid) column page `col_page`.
+    pub fn href_at(&self, view: View, page: usize, col_page: usize) -> String {
+        let mut parts = self.filter_parts();
+        if view == View::Grid {
+            parts.push("view=grid".to_owned());
+        }
+        if page > 1 {
+            parts.push(format!("page={page}"));
+        }
+        if view == View::Grid && col_page > 1 {
+            parts.push(format!("col_page={col_page}"));
+        }
+        if parts.is_empty() {
+            "/ui/matrix".to_owned()
+        } else {
+            format!("/ui/matrix?{}", parts.join("&"))
+        }
+    }
+
+    /// `key=value` of every filter set (no view, no page).
+    fn filter_parts(&self) -> Vec<String> {
         let mut parts: Vec<String> = Vec::new();
         let names = [("consumer", &self.consumer), ("provider", &self.provider)];
         for (key, value) in names {
@@ -150,14 +207,7 @@ impl Filters {
         if self.per_page != DEFAULT_PER_PAGE {
             parts.push(format!("per_page={}", self.per_page));
         }
-        if page > 1 {
-            parts.push(format!("page={page}"));
-        }
-        if parts.is_empty() {
-            "/ui/matrix".to_owned()
-        } else {
-            format!("/ui/matrix?{}", parts.join("&"))
-        }
+        parts
     }
 }
 
@@ -187,6 +237,26 @@ mod tests {
     }
 
     #[test]
+    fn the_grid_keeps_its_view_and_column_page_in_its_url() {
+        let f = Filters::parse("consumer=Foo&provider=Bar&tag=beta&view=grid&page=2&col_page=3")
+            .expect("parses");
+        assert_eq!((f.view, f.col_page), (View::Grid, 3));
+        assert!(f.is_pair());
+        let href = f.href(2);
+        assert_eq!(
+            href,
+            "/ui/matrix?consumer=Foo&provider=Bar&tag=beta&view=grid&page=2&col_page=3"
+        );
+        let again = Filters::parse(href.trim_start_matches("/ui/matrix?")).expect("parses");
+        assert_eq!(again, f);
+        assert_eq!(
+            f.href_at(View::Rows, 1, 3),
+            "/ui/matrix?consumer=Foo&provider=Bar&tag=beta"
+        );
+        assert_eq!(Filters::parse("view=rows").expect("rows").view, View::Rows);
+    }
+
+    #[test]
     fn bad_pages_and_mixed_version_filters_are_refused() {
         for raw in [
             "page=0",
@@ -198,6 +268,10 @@ mod tests {
             "per_page=1001",
             "branch=main&tag=prod",
             "latest=maybe",
+            "view=table",
+            "view=grid&col_page=0",
+            "col_page=abc",
+            "col_page=1000001",
         ] {
             let err = Filters::parse(raw).expect_err(raw);
             assert_eq!(err.body()["status"], 400, "{raw}");

@@ -2,7 +2,8 @@
 //! `rows::load_between`, `rows::apply_latestby`, `partial::mark`), narrowed
 //! to the consumer → provider direction asked for, then paginated: only the
 //! page's rows get their details and findings (a fixed number of queries,
-//! whatever the page size).
+//! whatever the page size). The grid view pivots the same rows
+//! (`all_rows`, see `grid`).
 
 use std::collections::HashMap;
 
@@ -39,12 +40,23 @@ pub struct IntegrationsPage {
     pub total: usize,
 }
 
-/// The first index of page `page`, or a 404 past the last page.
+/// The first index of page `page` of rows, or a 404 past the last page.
 pub fn offset(page: usize, per_page: usize, total: usize) -> Result<usize, BrokerError> {
-    let start = (page - 1).saturating_mul(per_page);
+    offset_of(page, per_page, total, "rows")
+}
+
+/// The first index of page `page` of `total` items called `what` (plural),
+/// or a 404 past the last page.
+pub fn offset_of(
+    page: usize,
+    per_page: usize,
+    total: usize,
+    what: &str,
+) -> Result<usize, BrokerError> {
+    let start = page.saturating_sub(1).saturating_mul(per_page);
     if page > 1 && start >= total {
         return Err(BrokerError::not_found(format!(
-            "Page {page} (there are {} rows, {per_page} a page)",
+            "Page {page} (there are {} {what}, {per_page} a page)",
             cells::thousands(total)
         )));
     }
@@ -53,7 +65,7 @@ pub fn offset(page: usize, per_page: usize, total: usize) -> Result<usize, Broke
 
 /// The rows of the chosen consumer and/or provider, page `filters.page`.
 pub fn rows_page(conn: &mut AnyConnection, filters: &Filters) -> Result<RowsPage, BrokerError> {
-    let mut all = select_rows(conn, filters)?;
+    let mut all = all_rows(conn, filters)?;
     let total = all.len();
     let start = offset(filters.page, filters.per_page, total)?;
     let rows: Vec<Row> = all.drain(start..).take(filters.per_page).collect();
@@ -86,8 +98,10 @@ fn resolve_named(
     resolve::resolve_specified(conn, &selector, FIELDS)
 }
 
-/// Every row between the chosen sides, newest consumer version first (as `matrix::run` orders them).
-fn select_rows(conn: &mut AnyConnection, filters: &Filters) -> Result<Vec<Row>, BrokerError> {
+/// Every row between the chosen sides, newest consumer version first (as
+/// `matrix::run` orders them), without details: the rows view pages them,
+/// the grid pivots them.
+pub fn all_rows(conn: &mut AnyConnection, filters: &Filters) -> Result<Vec<Row>, BrokerError> {
     let consumer = filters
         .consumer
         .as_ref()

@@ -1,13 +1,16 @@
 //! `GET /ui/matrix`: the compatibility matrix — consumer versions × provider
 //! versions of the chosen consumer and/or provider, filtered by branch, tag
-//! or environment, 50 rows a page (`per_page` up to 1,000), each cell's verdict in words with the
-//! failing layers; with no pacticipant chosen, the integrations to choose
-//! from. `GET /ui/providers/{p}/versions/{v}` (`candidate`): which
-//! consumers one provider build breaks, and on which layer.
+//! or environment, 50 rows a page (`per_page` up to 1,000), each cell's
+//! verdict in words with the failing layers; with both chosen, also as a
+//! grid (`view=grid`, see `grid`); with no pacticipant chosen, the
+//! integrations to choose from. `GET /ui/providers/{p}/versions/{v}`
+//! (`candidate`): which consumers one provider build breaks, and on which
+//! layer.
 
 pub mod candidate;
 pub mod cells;
 pub mod filters;
+pub mod grid;
 pub mod load;
 
 use actix_web::{HttpRequest, HttpResponse, web};
@@ -18,7 +21,8 @@ use crate::state::AppState;
 use crate::store::environments;
 use crate::web::{q, seg};
 use cells::{RowView, thousands};
-use filters::Filters;
+use filters::{Filters, View};
+use grid::Grid;
 
 pub use candidate::get_candidate;
 
@@ -77,8 +81,20 @@ pub struct FormValues {
     pub latest: bool,
     /// Rows per page when not the default (kept through the form), else "".
     pub per_page: String,
+    /// The grid was asked for (kept through the form).
+    pub grid: bool,
     /// (environment name, selected?)
     pub environments: Vec<(String, bool)>,
+}
+
+/// The links between the rows and the grid of a consumer and a provider,
+/// each keeping the filters.
+#[derive(Debug, Clone)]
+pub struct Views {
+    /// The grid is the one shown.
+    pub grid: bool,
+    pub rows_href: String,
+    pub grid_href: String,
 }
 
 /// The matrix page.
@@ -90,10 +106,39 @@ pub struct MatrixPage {
     pub rows: Vec<RowView>,
     /// Some: no pacticipant chosen, the integrations to choose from.
     pub integrations: Option<Vec<IntegrationLink>>,
+    /// Some: the grid view of a consumer and a provider.
+    pub grid: Option<Grid>,
+    /// Some: a consumer and a provider chosen, the views to switch between.
+    pub views: Option<Views>,
+    /// Why the view asked for is not the one shown, if it is not.
+    pub notice: Option<String>,
     pub pager: Pager,
 }
 
-/// `GET /ui/matrix?consumer=&provider=&branch=|tag=|environment=&latest=&page=`.
+impl MatrixPage {
+    /// A page showing nothing yet but its form, caption and status.
+    fn new(f: &Filters, form: FormValues, caption: String, pager: Pager) -> MatrixPage {
+        MatrixPage {
+            form,
+            caption,
+            rows: Vec::new(),
+            integrations: None,
+            grid: None,
+            views: f.is_pair().then(|| Views {
+                grid: f.view == View::Grid,
+                rows_href: f.href_at(View::Rows, 1, 1),
+                grid_href: f.href_at(View::Grid, 1, 1),
+            }),
+            notice: (f.view == View::Grid && !f.is_pair()).then(|| {
+                "The grid needs both a consumer and a provider: choose both to see it.".to_owned()
+            }),
+            pager,
+        }
+    }
+}
+
+/// `GET /ui/matrix?consumer=&provider=&branch=|tag=|environment=&latest=&page=&per_page=`,
+/// and for a consumer and a provider `view=grid&col_page=`.
 pub async fn get_matrix(
     state: web::Data<AppState>,
     req: HttpRequest,
@@ -108,32 +153,45 @@ fn build(conn: &mut crate::db::AnyConnection, f: &Filters) -> Result<MatrixPage,
     if f.consumer.is_none() && f.provider.is_none() {
         let found = load::integrations_page(conn, f.page, f.per_page)?;
         let pager = Pager::new(f, found.total, "integrations");
-        let links = found
-            .pairs
-            .iter()
-            .map(|(c, p)| integration_link(f, c, p))
-            .collect();
-        return Ok(MatrixPage {
-            form,
-            caption: "Integrations: choose one to see its versions".to_owned(),
-            rows: Vec::new(),
-            integrations: Some(links),
-            pager,
-        });
+        let title = "Integrations: choose one to see its versions".to_owned();
+        let mut page = MatrixPage::new(f, form, title, pager);
+        let links = found.pairs.iter();
+        page.integrations = Some(links.map(|(c, p)| integration_link(f, c, p)).collect());
+        return Ok(page);
+    }
+    if f.view == View::Grid && f.is_pair() {
+        return grid_page(conn, f, form);
     }
     let found = load::rows_page(conn, f)?;
-    let rows = found
+    let pager = Pager::new(f, found.total, "rows");
+    let mut page = MatrixPage::new(f, form, caption(f), pager);
+    page.rows = found
         .rows
         .iter()
         .map(|r| cells::row_view(r, &found.details, &found.extras))
         .collect();
-    Ok(MatrixPage {
-        pager: Pager::new(f, found.total, "rows"),
-        caption: caption(f),
-        form,
-        rows,
-        integrations: None,
-    })
+    Ok(page)
+}
+
+/// The grid of the chosen consumer and provider (`view=grid`).
+fn grid_page(
+    conn: &mut crate::db::AnyConnection,
+    f: &Filters,
+    form: FormValues,
+) -> Result<MatrixPage, BrokerError> {
+    let grid = grid::build(conn, f)?;
+    let pager = Pager {
+        status: grid.status.clone(),
+        prev: None,
+        next: None,
+    };
+    let title = format!(
+        "{}: one row per consumer version, one column per provider version that verified one of them, newest first",
+        caption(f)
+    );
+    let mut page = MatrixPage::new(f, form, title, pager);
+    page.grid = Some(grid);
+    Ok(page)
 }
 
 fn form_values(
@@ -161,6 +219,7 @@ fn form_values(
         branch: text(&f.branch),
         tag: text(&f.tag),
         latest: f.latest,
+        grid: f.view == View::Grid,
         per_page: if f.per_page == filters::DEFAULT_PER_PAGE {
             String::new()
         } else {
@@ -182,7 +241,7 @@ fn integration_link(f: &Filters, consumer: &str, provider: &str) -> IntegrationL
         q(consumer),
         q(provider)
     );
-    let base = f.href(1);
+    let base = f.href_at(f.view, 1, 1);
     if let Some((_, rest)) = base.split_once('?') {
         href.push('&');
         href.push_str(rest);

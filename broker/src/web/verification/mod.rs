@@ -13,9 +13,10 @@ use actix_web::{HttpResponse, web};
 use askama::Template;
 use serde_json::Value;
 
-use super::contract::page::{VerificationLink, contract_url, verification_url};
-use super::contract::{VerificationRow, pair, redact, verifications_of};
+use super::contract::page::{PACT_VIEW_ONLY, VerificationLink, contract_url, verification_url};
+use super::contract::{Verifications, accord_only_parts, pair, redact, verifications_of};
 use crate::api::declarations::Declaration;
+use crate::contract::pact_view::{self, AccordOnly};
 use crate::db::AnyConnection;
 use crate::error::BrokerError;
 use crate::names::ContentSha;
@@ -34,11 +35,19 @@ pub struct VerificationPage {
     pub sha: String,
     pub number: i64,
     pub success: bool,
+    /// `pass`, `fail` or `unverified` (a success of the Pact view only of
+    /// a content with Accord-only parts, as the matrix counts it).
+    pub verdict_class: &'static str,
+    pub verdict: &'static str,
+    /// Why a success is unverified, naming the Accord-only parts it left
+    /// unverified ("" unless `verdict_class` is `unverified`).
+    pub unverified: String,
     pub notes: Vec<&'static str>,
     pub provider_version: String,
     pub branches: Vec<String>,
+    /// The build URL, without user-info and with secret query values hidden.
     pub build_url: Option<String>,
-    /// The build URL when it is an http(s) URL: only then a link.
+    /// The build URL shown when it is an http(s) URL: only then a link.
     pub build_href: Option<String>,
     pub verifier: String,
     pub date: String,
@@ -54,6 +63,8 @@ pub struct VerificationPage {
     pub contract_href: Option<String>,
     pub consumer_versions: Vec<String>,
     pub others: Vec<VerificationLink>,
+    /// Older results of the same pact not listed in `others`.
+    pub older: i64,
 }
 
 /// A result's number as its URL writes it (as the API reads it): decimal
@@ -97,7 +108,9 @@ struct Found {
     provider_version: String,
     branches: Vec<String>,
     consumer_versions: Vec<String>,
-    others: Vec<VerificationRow>,
+    others: Verifications,
+    /// What a success of the Pact view only left unverified.
+    unverified: Vec<AccordOnly>,
 }
 
 fn load(
@@ -117,6 +130,11 @@ fn load(
     let number = result_number(n).ok_or_else(unknown)?;
     let verification =
         verifications::find_by_number(conn, content.id, number)?.ok_or_else(unknown)?;
+    let unverified = if verification.pact_view && verification.success {
+        accord_only_parts(conn, content.id)?
+    } else {
+        Vec::new()
+    };
     let id = verification.provider_version_id;
     let version = versions::find_by_id(conn, id)?.ok_or(StoreError::MissingRow {
         what: "provider version",
@@ -130,6 +148,7 @@ fn load(
             .map(|v| v.number)
             .collect(),
         others: verifications_of(conn, content.id)?,
+        unverified,
         provider: provider.name,
         consumer: consumer.name,
         sha: content.sha,
@@ -170,7 +189,18 @@ impl VerificationPage {
                 notes.push(note);
             }
         }
+        let (verdict_class, verdict) =
+            super::contract::page::verdict(v.success, v.pact_view, !f.unverified.is_empty());
+        let build_url = v.build_url.as_deref().map(redact::redact_url);
         Ok(VerificationPage {
+            verdict_class,
+            verdict,
+            unverified: if f.unverified.is_empty() {
+                String::new()
+            } else {
+                format!("{PACT_VIEW_ONLY} ({})", pact_view::describe(&f.unverified))
+            },
+            older: f.others.total - f.others.rows.len() as i64,
             findings_count: layers.iter().map(|l| l.findings.len()).sum(),
             layers,
             declarations,
@@ -178,8 +208,8 @@ impl VerificationPage {
             notes,
             success: v.success,
             number: v.number,
-            build_href: v.build_url.as_deref().and_then(safe_link),
-            build_url: v.build_url.clone(),
+            build_href: build_url.as_deref().and_then(safe_link),
+            build_url,
             verifier: verifier(v)?,
             date: crate::api::time(v.execution_date),
             provider_href: format!("/ui/pacticipants/{}", seg(p)),
@@ -199,9 +229,10 @@ impl VerificationPage {
             contract_href,
             others: f
                 .others
+                .rows
                 .iter()
                 .filter(|o| o.verification.number != v.number)
-                .map(|o| VerificationLink::of(p, c, &f.sha, o))
+                .map(|o| VerificationLink::of(p, c, &f.sha, o, f.others.accord_only))
                 .collect(),
             consumer_versions: f.consumer_versions.clone(),
             branches: f.branches.clone(),

@@ -108,3 +108,48 @@ fn bad_filters_are_4xx_pages() {
         }
     });
 }
+
+/// `n` pacticipants `a-1`…`a-n` without versions, in one statement.
+fn many_apps(seed: &Seed, n: u32) {
+    use diesel::RunQueryDsl;
+    let sql = format!(
+        "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < {n}) \
+         INSERT INTO pacticipants (name, created_at, updated_at) \
+         SELECT 'a-' || i, CURRENT_TIMESTAMP, CURRENT_TIMESTAMP FROM n"
+    );
+    seed.with(|conn| diesel::sql_query(sql).execute(conn))
+        .expect("pacticipants");
+}
+
+#[test]
+fn applications_past_the_first_thousands_are_found_and_lone_ones_fold_into_one_node() {
+    each_backend(|app| {
+        let seed = Seed::new(app);
+        many_apps(&seed, 5_001);
+        pact(&seed, "zz-consumer", "1", "zz-provider", "zz");
+        let focus = html_page(&app.get_page("/ui/network?focus=zz-consumer"), "focus");
+        let mut nodes = texts(&focus, "svg.network a.node text");
+        nodes.sort();
+        assert_eq!(nodes, ["zz-consumer", "zz-provider"]);
+        assert_eq!(texts(&focus, "svg.network a.edge").len(), 1);
+        let q = html_page(&app.get_page("/ui/network?q=zz-prov"), "q");
+        assert_eq!(texts(&q, "svg.network a.node").len(), 2);
+        let one = html_page(&app.get_page("/ui/network?q=a-4321"), "one lone match");
+        assert_eq!(texts(&one, "svg.network a.node text"), ["a-4321"]);
+
+        let all = html_page(&app.get_page("/ui/network"), "everything");
+        assert_eq!(texts(&all, "svg.network a.node").len(), 3);
+        assert_eq!(
+            texts(&all, "svg.network a.node.lone text"),
+            ["5001 without integrations"]
+        );
+        let notice = texts(&all, ".lone-notice").join(" ");
+        assert!(
+            notice.starts_with("5001 applications without integrations are drawn as one node"),
+            "{notice}"
+        );
+        let some = html_page(&app.get_page("/ui/network?q=a-1"), "many lone matches");
+        assert_eq!(texts(&some, "svg.network a.node.lone").len(), 1);
+        assert!(texts(&some, "svg.network a.node").len() <= 101);
+    });
+}

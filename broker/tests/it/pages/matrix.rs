@@ -326,3 +326,5 @@ fn bad_input_is_a_4xx_page_never_a_500() {
         assert_eq!(rows(&doc).len(), 3);
     });
 }
+
+mod grid;

@@ -3,11 +3,14 @@
 
 mod can_i_deploy;
 mod contract;
+mod coverage;
 mod frame;
 mod graph;
 mod home;
 mod matrix;
+mod names;
 mod pacticipant;
+mod secrets;
 mod verification;
 
 use scraper::{Html, Selector};
