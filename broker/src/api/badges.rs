@@ -97,10 +97,18 @@ fn pact_status(
     let Some(content) = q::latest_pact_content(conn, c.id, p.id, tag)? else {
         return Ok(("unknown", Colour::Grey));
     };
-    Ok(match q::latest_verification_of_content(conn, content)? {
+    let verification = q::latest_verification_of_content(conn, content)?;
+    // a Pact verifier's success leaves the Accord-only parts unverified, if
+    // the content has any (the matrix's rule, `coverage::accord_only_parts`)
+    let unverified_parts = match &verification {
+        Some(v) if v.partial() => {
+            crate::store::coverage::accord_only_parts(conn, [content])?.contains_key(&content)
+        }
+        _ => false,
+    };
+    Ok(match verification {
         None => ("unknown", Colour::Grey),
-        // a Pact verifier's success leaves the Accord-only parts unverified
-        Some(v) if v.partial() => ("unknown", Colour::Grey),
+        Some(_) if unverified_parts => ("unknown", Colour::Grey),
         Some(v) if v.success => ("verified", Colour::Green),
         Some(_) => ("failed", Colour::Red),
     })

@@ -294,13 +294,13 @@ pub async fn get_consumer_version_summary(
         &cv,
         "latest",
     ]);
-    let (results, unknown) = state.run(move |conn| summary(conn, &c, &cv)).await?;
+    let (results, unknown, partial) = state.run(move |conn| summary(conn, &c, &cv)).await?;
     let embedded = results
         .iter()
         .map(|s| verification_json(&base, s))
         .collect::<Result<Vec<_>, _>>()?;
     // a success of the Pact view only leaves the Accord-only parts unknown
-    let partial = |s: &&Shown| s.verification.pact_view && s.verification.success;
+    let partial = |s: &&Shown| partial.contains(&s.verification.id);
     let names = |ok: bool| -> Vec<&str> {
         results
             .iter()
@@ -319,7 +319,10 @@ pub async fn get_consumer_version_summary(
     })))
 }
 
-type Summary = (Vec<Shown>, Vec<String>);
+/// The results shown, the providers without one, and the ids of the
+/// results that verified a Pact view only (of a content with Accord-only
+/// parts: the matrix's rule, `coverage::accord_only_parts`).
+type Summary = (Vec<Shown>, Vec<String>, Vec<i64>);
 
 fn summary(conn: &mut AnyConnection, c: &str, cv: &str) -> Result<Summary, BrokerError> {
     let consumer = crate::api::pacticipants::find_required(conn, c)?;
@@ -340,5 +343,18 @@ fn summary(conn: &mut AnyConnection, c: &str, cv: &str) -> Result<Summary, Broke
             None => unknown.push(provider.name),
         }
     }
-    Ok((shown, unknown))
+    let partial: Vec<&Shown> = shown
+        .iter()
+        .filter(|s| s.verification.pact_view && s.verification.success)
+        .collect();
+    let parts = crate::store::coverage::accord_only_parts(
+        conn,
+        partial.iter().map(|s| s.verification.pact_content_id),
+    )?;
+    let partial = partial
+        .iter()
+        .filter(|s| parts.contains_key(&s.verification.pact_content_id))
+        .map(|s| s.verification.id)
+        .collect();
+    Ok((shown, unknown, partial))
 }

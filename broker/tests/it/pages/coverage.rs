@@ -92,6 +92,16 @@ fn a_success_of_the_pact_view_only_is_unverified_on_every_page_as_in_the_matrix(
             "{}",
             matrix.text
         );
+        // and so do the badge and the consumer-version summary
+        let badge = app.get("/pacts/provider/planning-agent/consumer/orchestrator/latest/badge");
+        assert!(badge.text.contains("unknown"), "{}", badge.text);
+        let summary = app.get("/verification-results/consumer/orchestrator/version/1.0.0/latest");
+        assert_eq!(
+            summary.json["providerSummary"]["unknown"],
+            json!(["planning-agent"]),
+            "{}",
+            summary.text
+        );
     });
 }
 
@@ -124,6 +134,17 @@ fn a_success_of_the_pact_view_of_a_contract_without_accord_only_parts_is_a_pass_
             attrs(&network, "svg.network a.edge", "class"),
             ["edge pass"]
         );
+        // the API's badge and consumer-version summary follow the same rule
+        let badge = app.get("/pacts/provider/API/consumer/Web/latest/badge");
+        assert!(badge.text.contains("verified"), "{}", badge.text);
+        let summary = app.get("/verification-results/consumer/Web/version/1/latest");
+        assert_eq!(
+            summary.json["providerSummary"]["successful"],
+            json!(["API"]),
+            "{}",
+            summary.text
+        );
+        assert_eq!(summary.json["success"], json!(true), "{}", summary.text);
     });
 }
 
