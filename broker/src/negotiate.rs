@@ -116,7 +116,10 @@ async fn as_page(res: ServiceResponse<BoxBody>) -> ServiceResponse<BoxBody> {
         .and_then(|b| serde_json::from_slice(&b).ok())
         .unwrap_or_default();
     let page = crate::web::ErrorPage::of_problem(&problem);
-    let html = page.render().unwrap_or_else(|_| page.detail.clone());
+    // never the detail unescaped: it may quote the request
+    let html = page
+        .render()
+        .unwrap_or_else(|_| format!("<!doctype html><title>{status}</title><h1>{status}</h1>"));
     let mut rebuilt = actix_web::HttpResponse::build(status)
         .insert_header((header::CONTENT_TYPE, "text/html; charset=utf-8"))
         .body(html);
