@@ -8,11 +8,13 @@
 //! already holds the seed), `ACCORD_BENCH_REQUESTS` (default 2000 per query kind).
 
 mod seed;
+mod serve;
 
 use std::time::{Duration, Instant};
 
-use accord_broker::{BrokerConfig, db, store};
+use accord_broker::{db, store};
 use seed::{CONSUMERS, PROVIDERS, VERSIONS, name, number};
+use serve::serve;
 
 fn main() {
     let url = std::env::var("ACCORD_BENCH_DATABASE_URL").unwrap_or_else(|_| {
@@ -87,23 +89,6 @@ fn main() {
         &base,
         &queries,
     );
-}
-
-/// Starts the broker on a thread; returns its base URL.
-fn serve(url: &str) -> String {
-    let mut config = BrokerConfig::new(url.to_owned());
-    config.bind = "127.0.0.1:0".into();
-    config.workers = Some(2);
-    config.pool_size = 4;
-    let (tx, rx) = std::sync::mpsc::channel();
-    std::thread::spawn(move || {
-        actix_web::rt::System::new().block_on(async move {
-            let running = accord_broker::start(config).expect("broker starts");
-            tx.send(running.addr).expect("send address");
-            let _ = running.server.await;
-        });
-    });
-    format!("http://{}", rx.recv().expect("broker address"))
 }
 
 fn report(title: &str, client: &reqwest::blocking::Client, base: &str, queries: &[String]) {

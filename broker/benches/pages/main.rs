@@ -14,13 +14,16 @@
 #[path = "../matrix/seed.rs"]
 #[allow(dead_code)]
 mod seed;
+#[path = "../matrix/serve.rs"]
+mod serve;
 
 use std::time::{Duration, Instant};
 
+use accord_broker::db;
 use accord_broker::db::AnyConnection;
 use accord_broker::names::{PacticipantName, VersionNumber};
 use accord_broker::store::{self, pacticipants, pacts, verifications, versions};
-use accord_broker::{BrokerConfig, db};
+use serve::serve;
 
 /// Applications in the network graph's database.
 const GRAPH_PROVIDERS: usize = 60;
@@ -166,23 +169,6 @@ fn verification(
         pact_view: false,
         declarations: None,
     }
-}
-
-/// Starts the broker on a thread; returns its base URL.
-fn serve(url: &str) -> String {
-    let mut config = BrokerConfig::new(url.to_owned());
-    config.bind = "127.0.0.1:0".into();
-    config.workers = Some(2);
-    config.pool_size = 4;
-    let (tx, rx) = std::sync::mpsc::channel();
-    std::thread::spawn(move || {
-        actix_web::rt::System::new().block_on(async move {
-            let running = accord_broker::start(config).expect("broker starts");
-            tx.send(running.addr).expect("send address");
-            let _ = running.server.await;
-        });
-    });
-    format!("http://{}", rx.recv().expect("broker address"))
 }
 
 /// Loads `paths` round-robin `n` times (after 10 warm-up loads) and prints

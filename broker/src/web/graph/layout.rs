@@ -16,8 +16,7 @@ const CELL: f64 = 130.0;
 const NODE_R: f64 = 9.0;
 const SPACING: f64 = 34.0;
 const LABEL: f64 = 40.0;
-/// The smallest ring: labels of a few neighbours around a hub do not overlap.
-const MIN_RING: f64 = 95.0;
+const MIN_RING: f64 = 95.0; // the smallest ring: a few labels around a hub do not overlap
 
 /// An application in the view.
 #[derive(Debug, Clone)]

@@ -1,0 +1,202 @@
+//! Contract content (stored once per sha) and publications (a consumer
+//! version + a provider → a content). Reading published pacts back — by
+//! selector, latest, per pair — is `published`.
+
+mod published;
+
+pub use published::{
+    PactFilter, PairVersion, PublishedPact, find_latest_pact, find_pact, list_consumer_ids,
+    list_latest_pacts, list_latest_per_pair, list_pacts, list_pair_versions,
+};
+
+use diesel::prelude::*;
+
+use super::{StoreError, now};
+use crate::db::AnyConnection;
+use crate::schema::{pact_contents, pact_publications};
+
+/// Stored contract content.
+#[derive(Debug, Clone, Queryable, Selectable)]
+#[diesel(table_name = pact_contents)]
+pub struct PactContent {
+    pub id: i64,
+    pub sha: String,
+    pub consumer_id: i64,
+    pub provider_id: i64,
+    /// The contract JSON as served (each interaction carries its `_id`).
+    pub content: String,
+    pub interactions_count: i64,
+    pub created_at: chrono::NaiveDateTime,
+}
+
+/// A publication: consumer version `consumer_version_id` has content
+/// `pact_content_id` for provider `provider_id`.
+#[derive(Debug, Clone, Queryable, Selectable)]
+#[diesel(table_name = pact_publications)]
+pub struct Publication {
+    pub id: i64,
+    pub consumer_version_id: i64,
+    pub consumer_id: i64,
+    pub provider_id: i64,
+    pub pact_content_id: i64,
+    pub revision: i64,
+    pub created_at: chrono::NaiveDateTime,
+    pub updated_at: chrono::NaiveDateTime,
+}
+
+/// Content to store.
+#[derive(Debug, Clone)]
+pub struct NewContent<'a> {
+    pub sha: &'a str,
+    pub consumer_id: i64,
+    pub provider_id: i64,
+    pub content: &'a str,
+    pub interactions_count: i64,
+}
+
+/// The content with this sha.
+pub fn find_content_by_sha(
+    conn: &mut AnyConnection,
+    sha: &str,
+) -> Result<Option<PactContent>, StoreError> {
+    Ok(pact_contents::table
+        .filter(pact_contents::sha.eq(sha))
+        .select(PactContent::as_select())
+        .first(conn)
+        .optional()?)
+}
+
+/// The content with this id.
+pub fn find_content_by_id(
+    conn: &mut AnyConnection,
+    id: i64,
+) -> Result<Option<PactContent>, StoreError> {
+    Ok(pact_contents::table
+        .find(id)
+        .select(PactContent::as_select())
+        .first(conn)
+        .optional()?)
+}
+
+/// Stores content unless its sha is already stored; returns the stored row.
+pub fn find_or_insert_content(
+    conn: &mut AnyConnection,
+    new: &NewContent<'_>,
+) -> Result<PactContent, StoreError> {
+    if let Some(found) = find_content_by_sha(conn, new.sha)? {
+        return Ok(found);
+    }
+    // A savepoint around the insert: when a concurrent publisher stored the
+    // same content first, PostgreSQL aborts only the savepoint, and the
+    // request's transaction can read the winner's row.
+    let inserted = super::racing_insert(conn, |conn| {
+        diesel::insert_into(pact_contents::table)
+            .values((
+                pact_contents::sha.eq(new.sha),
+                pact_contents::consumer_id.eq(new.consumer_id),
+                pact_contents::provider_id.eq(new.provider_id),
+                pact_contents::content.eq(new.content),
+                pact_contents::interactions_count.eq(new.interactions_count),
+                pact_contents::created_at.eq(now()),
+            ))
+            // PactContent's columns (`as_returning` does not build for the MultiBackend)
+            .returning((
+                pact_contents::id,
+                pact_contents::sha,
+                pact_contents::consumer_id,
+                pact_contents::provider_id,
+                pact_contents::content,
+                pact_contents::interactions_count,
+                pact_contents::created_at,
+            ))
+            .get_result(conn)
+    });
+    match inserted.map_err(StoreError::from) {
+        Err(e) if e.is_unique_violation() => find_content_by_sha(conn, new.sha)?
+            .ok_or(StoreError::Query(diesel::result::Error::NotFound)),
+        other => other,
+    }
+}
+
+/// The publication of a consumer version for a provider.
+pub fn find_publication(
+    conn: &mut AnyConnection,
+    consumer_version_id: i64,
+    provider_id: i64,
+) -> Result<Option<Publication>, StoreError> {
+    Ok(pact_publications::table
+        .filter(pact_publications::consumer_version_id.eq(consumer_version_id))
+        .filter(pact_publications::provider_id.eq(provider_id))
+        .select(Publication::as_select())
+        .first(conn)
+        .optional()?)
+}
+
+/// Every publication of a consumer version (one per provider).
+pub fn list_publications_for_version(
+    conn: &mut AnyConnection,
+    consumer_version_id: i64,
+) -> Result<Vec<Publication>, StoreError> {
+    Ok(pact_publications::table
+        .filter(pact_publications::consumer_version_id.eq(consumer_version_id))
+        .order(pact_publications::provider_id.asc())
+        .select(Publication::as_select())
+        .load(conn)?)
+}
+
+/// Links a consumer version to content for a provider: inserts the
+/// publication, or points an existing one at the new content (revision + 1).
+/// Callers decide beforehand whether a change of content is allowed.
+pub fn publish(
+    conn: &mut AnyConnection,
+    consumer_version_id: i64,
+    consumer_id: i64,
+    provider_id: i64,
+    pact_content_id: i64,
+) -> Result<Publication, StoreError> {
+    let at = now();
+    if let Some(existing) = find_publication(conn, consumer_version_id, provider_id)? {
+        if existing.pact_content_id == pact_content_id {
+            return Ok(existing);
+        }
+        return Ok(diesel::update(pact_publications::table.find(existing.id))
+            .set((
+                pact_publications::pact_content_id.eq(pact_content_id),
+                pact_publications::revision.eq(existing.revision + 1),
+                pact_publications::updated_at.eq(at),
+            ))
+            .returning(pact_publications::all_columns)
+            .get_result(conn)?);
+    }
+    insert_publication(
+        conn,
+        consumer_version_id,
+        consumer_id,
+        provider_id,
+        pact_content_id,
+    )
+}
+
+/// Inserts the first publication of a consumer version for a provider
+/// (the caller knows there is none; a concurrent one is a unique violation).
+pub fn insert_publication(
+    conn: &mut AnyConnection,
+    consumer_version_id: i64,
+    consumer_id: i64,
+    provider_id: i64,
+    pact_content_id: i64,
+) -> Result<Publication, StoreError> {
+    let at = now();
+    Ok(diesel::insert_into(pact_publications::table)
+        .values((
+            pact_publications::consumer_version_id.eq(consumer_version_id),
+            pact_publications::consumer_id.eq(consumer_id),
+            pact_publications::provider_id.eq(provider_id),
+            pact_publications::pact_content_id.eq(pact_content_id),
+            pact_publications::revision.eq(1),
+            pact_publications::created_at.eq(at),
+            pact_publications::updated_at.eq(at),
+        ))
+        .returning(pact_publications::all_columns)
+        .get_result(conn)?)
+}
