@@ -3,7 +3,7 @@
 //! held task canceled — and the runs that must fail.
 
 use crate::peers::python;
-use crate::support::{accord, repo_root, temp_dir};
+use crate::support::{RunningMock, accord, repo_root, temp_dir};
 
 fn run(
     python: &str,
@@ -75,7 +75,6 @@ fn a_message_the_contract_does_not_expect_or_a_wrong_token_fails_the_run() {
 /// serves and what the verifier judges shows here).
 #[test]
 fn the_verifier_passes_the_mock_built_from_the_same_contract() {
-    use std::io::{BufRead, BufReader};
     let root = repo_root();
     let contract = root.join("tests/peers/a2a_mock_client.yaml");
     let dir = temp_dir("mock-a2a-verify");
@@ -88,19 +87,16 @@ fn the_verifier_passes_the_mock_built_from_the_same_contract() {
         .output()
         .expect("runs");
     assert!(o.status.success(), "{o:?}");
-    let mut mock = std::process::Command::new(assert_cmd::cargo::cargo_bin("accord"))
-        .args(["mock", "--principal", "alice=token-a", "--contract"])
-        .arg(&compiled)
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .expect("the mock starts");
-    let mut line = String::new();
-    BufReader::new(mock.stdout.take().expect("stdout"))
-        .read_line(&mut line)
-        .expect("the surface line");
-    let card = line.trim().strip_prefix("A2A ").expect("an A2A line");
-    let base = card.trim_end_matches("/.well-known/agent-card.json");
+    let mock = RunningMock::start(
+        &[
+            "--principal".as_ref(),
+            "alice=token-a".as_ref(),
+            "--contract".as_ref(),
+            compiled.as_os_str(),
+        ],
+        "A2A",
+    );
+    let base = mock.url.trim_end_matches("/.well-known/agent-card.json");
     let o = accord()
         .args([
             "verify",
@@ -113,8 +109,7 @@ fn the_verifier_passes_the_mock_built_from_the_same_contract() {
         .arg(&compiled)
         .output()
         .expect("runs");
-    drop(mock.kill());
-    drop(mock.wait());
+    drop(mock);
     let stdout = String::from_utf8_lossy(&o.stdout);
     assert_eq!(
         o.status.code(),

@@ -5,9 +5,7 @@
 //! (tests/fixtures/mcp-conformance.yaml): content blocks, a tool error,
 //! progress notifications, a protocol error with data.
 
-use std::io::{BufRead, BufReader};
-
-use crate::support::{accord, repo_root, temp_dir};
+use crate::support::{RunningMock, accord, repo_root, temp_dir};
 
 /// The fixture compiled, pinned to `era`.
 fn compiled(dir: &std::path::Path, era: &str) -> std::path::PathBuf {
@@ -34,31 +32,15 @@ fn the_verifier_passes_the_mcp_mock_built_from_the_same_contract_in_both_eras() 
     let dir = temp_dir("mock-mcp-verify");
     for era in ["2026-07-28", "2025-11-25"] {
         let contract = compiled(&dir, era);
-        let mut mock = std::process::Command::new(assert_cmd::cargo::cargo_bin("accord"))
-            .args(["mock", "--contract"])
-            .arg(&contract)
-            .stdout(std::process::Stdio::piped())
-            .stderr(std::process::Stdio::null())
-            .spawn()
-            .expect("the mock starts");
-        let mut line = String::new();
-        BufReader::new(mock.stdout.take().expect("stdout"))
-            .read_line(&mut line)
-            .expect("the surface line");
-        let mcp = line
-            .trim()
-            .strip_prefix("MCP ")
-            .expect("an MCP line")
-            .to_owned();
-        let base = mcp.trim_end_matches("/mcp");
+        let mock = RunningMock::start(&["--contract".as_ref(), contract.as_os_str()], "MCP");
+        let base = mock.url.trim_end_matches("/mcp");
         let o = accord()
             .args(["verify", "--provider", "accord-mock-conformance"])
             .args(["--provider-base-url", base, "--contract"])
             .arg(&contract)
             .output()
             .expect("runs");
-        drop(mock.kill());
-        drop(mock.wait());
+        drop(mock);
         let stdout = String::from_utf8_lossy(&o.stdout);
         assert_eq!(
             o.status.code(),

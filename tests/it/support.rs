@@ -95,3 +95,43 @@ pub fn read_raw_request(stream: &std::net::TcpStream) -> Option<RawRequest> {
 pub fn repo_root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
+
+/// `accord mock` running as a child process, killed when dropped.
+#[derive(Debug)]
+pub struct RunningMock {
+    child: std::process::Child,
+    /// The first surface line it printed, without its `HTTP `/`A2A `/`MCP ` word.
+    pub url: String,
+}
+
+impl RunningMock {
+    /// Starts `accord mock` with `args` and reads its first surface line,
+    /// which must start with `surface` (`"A2A"`, `"MCP"`, `"HTTP"`).
+    pub fn start(args: &[&std::ffi::OsStr], surface: &str) -> RunningMock {
+        use std::io::BufRead;
+        let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("accord"))
+            .arg("mock")
+            .args(args)
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .expect("the mock starts");
+        let mut line = String::new();
+        std::io::BufReader::new(child.stdout.take().expect("stdout"))
+            .read_line(&mut line)
+            .expect("the surface line");
+        let url = line
+            .trim()
+            .strip_prefix(&format!("{surface} "))
+            .unwrap_or_else(|| panic!("a {surface} line, got {line:?}"))
+            .to_owned();
+        RunningMock { child, url }
+    }
+}
+
+impl Drop for RunningMock {
+    fn drop(&mut self) {
+        drop(self.child.kill());
+        drop(self.child.wait());
+    }
+}
