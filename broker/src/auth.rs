@@ -4,6 +4,12 @@
 //! `/tokens` needs admin. Bearer tokens and HTTP Basic both work: Basic is a
 //! configured account, or a token's name as user and its secret as password.
 //!
+//! What a route needs is a column of the route table ([`Access`]), and the
+//! check is wrapped around each route's handler when it is mounted: it runs
+//! for the route actix matched on the path it decoded, so `/%74okens` needs
+//! what `/tokens` needs. A request no route matches reaches no handler (a
+//! 404 with nothing in it).
+//!
 //! 401 means "who are you?" (nothing usable presented); 403 means "you may
 //! not" (a valid identity without the role). Secrets never reach a log.
 
@@ -11,7 +17,7 @@ use actix_web::HttpMessage;
 use actix_web::body::MessageBody;
 use actix_web::dev::{ServiceRequest, ServiceResponse};
 use actix_web::http::Method;
-use actix_web::http::header::AUTHORIZATION;
+use actix_web::http::header::{AUTHORIZATION, CONTENT_TYPE};
 use actix_web::middleware::Next;
 use actix_web::web;
 use base64::Engine;
@@ -57,28 +63,35 @@ pub struct Caller {
     pub role: Role,
 }
 
-/// The role a request needs: reads need read (`for-verification` is a read
-/// although it is a POST, as in the Pact Broker), token management needs
-/// admin, everything else write.
-pub fn required_role(method: &Method, path: &str) -> Role {
-    if path == "/tokens" || path.starts_with("/tokens/") {
-        return Role::Admin;
-    }
-    if matches!(*method, Method::GET | Method::HEAD | Method::OPTIONS) {
-        return Role::Read;
-    }
-    if *method == Method::POST && path.ends_with("/for-verification") {
-        return Role::Read;
-    }
-    Role::Write
+/// Who may call a route: a column of the route table (`routes.rs`), so
+/// the access checked is always the one of the route actix dispatches to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Access {
+    /// Anyone: the heartbeat, and the pages' stylesheet and icon (an error
+    /// page asking for credentials needs them).
+    Public,
+    /// A badge: anyone with `--public-badges`, otherwise a read.
+    Badge,
+    /// The read role (or anyone with `--public-read`). `for-verification`
+    /// is a read although it is a POST, as in the Pact Broker.
+    Read,
+    /// The write role.
+    Write,
+    /// The admin role: token management.
+    Admin,
 }
 
-/// Paths nobody needs credentials for: the heartbeat, and the pages'
-/// stylesheet and icon (an error page asking for credentials needs them).
-fn is_public(path: &str) -> bool {
-    path == "/diagnostic/status/heartbeat"
-        || path == "/favicon.ico"
-        || path.starts_with("/ui/static/")
+impl Access {
+    /// The role a caller needs, or `None` when no credential is needed.
+    fn needed(self, config: &crate::config::BrokerConfig) -> Option<Role> {
+        match self {
+            Access::Public => None,
+            Access::Badge if config.public_badges => None,
+            Access::Badge | Access::Read => Some(Role::Read),
+            Access::Write => Some(Role::Write),
+            Access::Admin => Some(Role::Admin),
+        }
+    }
 }
 
 /// sha256 hex of a token secret: what the database stores.
@@ -137,32 +150,37 @@ fn same(a: &str, b: &str) -> bool {
         == 0
 }
 
+/// The caller a Basic pair names. The same work is done whatever the name:
+/// every configured account is compared (name and password, no early
+/// exit) and the token store is asked once, so the time of an answer does
+/// not tell whether a user name exists.
+async fn identify_basic(
+    state: &AppState,
+    user: String,
+    password: String,
+) -> Result<Option<Caller>, BrokerError> {
+    let mut account_role = None;
+    for account in &state.config.accounts {
+        let name_ok = same(&account.username, &user);
+        let password_ok = same(&account.password, &password);
+        if name_ok & password_ok {
+            account_role = Some(account.role);
+        }
+    }
+    let token = lookup_token(state, password).await?;
+    let token = token.filter(|caller| same(&caller.name, &user));
+    match (account_role, token) {
+        (Some(role), _) => Ok(Some(Caller { name: user, role })),
+        (None, Some(caller)) => Ok(Some(caller)),
+        (None, None) => Err(BrokerError::BadCredentials),
+    }
+}
+
 async fn identify(state: &AppState, credential: Presented) -> Result<Option<Caller>, BrokerError> {
     match credential {
         Presented::Nothing => Ok(None),
         Presented::Unreadable => Err(BrokerError::BadCredentials),
-        Presented::Basic { user, password } => {
-            if let Some(account) = state
-                .config
-                .accounts
-                .iter()
-                .find(|a| same(&a.username, &user))
-            {
-                return if same(&account.password, &password) {
-                    Ok(Some(Caller {
-                        name: user,
-                        role: account.role,
-                    }))
-                } else {
-                    Err(BrokerError::BadCredentials)
-                };
-            }
-            let found = lookup_token(state, password).await?;
-            match found {
-                Some(caller) if caller.name == user => Ok(Some(caller)),
-                _ => Err(BrokerError::BadCredentials),
-            }
-        }
+        Presented::Basic { user, password } => identify_basic(state, user, password).await,
         Presented::Bearer(secret) => lookup_token(state, secret)
             .await?
             .map(Some)
@@ -178,17 +196,15 @@ async fn lookup_token(state: &AppState, secret: String) -> Result<Option<Caller>
     Ok(token.and_then(|t| Role::parse(&t.role).map(|role| Caller { name: t.name, role })))
 }
 
-/// Decides whether the request may proceed.
-async fn authorize(state: &AppState, req: &ServiceRequest) -> Result<Option<Caller>, BrokerError> {
-    let path = req.path();
-    if is_public(path) {
+/// Decides whether a request for a route with `access` may proceed.
+async fn authorize(
+    state: &AppState,
+    access: Access,
+    req: &ServiceRequest,
+) -> Result<Option<Caller>, BrokerError> {
+    let Some(needed) = access.needed(&state.config) else {
         return Ok(None);
-    }
-    // badges are meant to be embedded where no credential can go
-    if state.config.public_badges && req.method() == Method::GET && path.ends_with("/badge") {
-        return Ok(None);
-    }
-    let needed = required_role(req.method(), path);
+    };
     let caller = identify(state, presented(req)).await?;
     if let Some(caller) = caller {
         return if caller.role >= needed {
@@ -211,15 +227,57 @@ async fn authorize(state: &AppState, req: &ServiceRequest) -> Result<Option<Call
     }
 }
 
-/// The middleware: authorizes, then runs the handler.
-pub async fn middleware(
+/// A POST must say its body is JSON. A cross-site HTML form (or a
+/// `no-cors` fetch) can POST only `application/x-www-form-urlencoded`,
+/// `multipart/form-data` or `text/plain`, so with credentials a browser
+/// holds (Basic) it cannot reach a route that records a deployment or
+/// creates a token. PUT, PATCH and DELETE cannot be sent cross-site at all
+/// without a CORS pre-flight, which the broker never grants.
+fn cross_site_safe(req: &ServiceRequest) -> Result<(), BrokerError> {
+    if req.method() != Method::POST {
+        return Ok(());
+    }
+    let declared = req
+        .headers()
+        .get(CONTENT_TYPE)
+        .map(|v| String::from_utf8_lossy(v.as_bytes()).into_owned());
+    let essence = declared
+        .as_deref()
+        .and_then(|t| t.split(';').next())
+        .map(|t| t.trim().to_ascii_lowercase());
+    match essence {
+        Some(e) if is_json_type(&e) => Ok(()),
+        _ => Err(BrokerError::UnsupportedMediaType {
+            got: declared.unwrap_or_else(|| "(none)".into()),
+            expected: "application/json",
+        }),
+    }
+}
+
+/// `application/json` and its structured-syntax relatives (`…+json`).
+pub fn is_json_type(essence: &str) -> bool {
+    essence == "application/json"
+        || essence
+            .strip_prefix("application/")
+            .is_some_and(|sub| sub.ends_with("+json"))
+}
+
+/// The access check around each route (mounted by `routes::configure`):
+/// authorizes for the route's `access`, refuses a POST that a cross-site
+/// form could send, then runs the handler.
+pub async fn guard(
+    access: Access,
     req: ServiceRequest,
     next: Next<impl MessageBody + 'static>,
 ) -> Result<ServiceResponse<actix_web::body::BoxBody>, actix_web::Error> {
     let Some(state) = req.app_data::<web::Data<AppState>>().cloned() else {
         return Err(BrokerError::ShuttingDown.into());
     };
-    match authorize(&state, &req).await {
+    let decided = match authorize(&state, access, &req).await {
+        Ok(caller) => cross_site_safe(&req).map(|()| caller),
+        Err(e) => Err(e),
+    };
+    match decided {
         Ok(caller) => {
             if let Some(caller) = caller {
                 req.extensions_mut().insert(caller);
@@ -235,17 +293,23 @@ mod tests {
     use super::*;
 
     #[test]
-    fn for_verification_is_a_read_and_tokens_need_admin() {
-        assert_eq!(
-            required_role(&Method::POST, "/pacts/provider/Bar/for-verification"),
-            Role::Read
-        );
-        assert_eq!(
-            required_role(&Method::POST, "/contracts/publish"),
-            Role::Write
-        );
-        assert_eq!(required_role(&Method::GET, "/tokens"), Role::Admin);
-        assert_eq!(required_role(&Method::GET, "/matrix"), Role::Read);
+    fn json_types_are_recognised_and_form_types_are_not() {
+        for t in [
+            "application/json",
+            "application/hal+json",
+            "application/merge-patch+json",
+        ] {
+            assert!(is_json_type(t), "{t}");
+        }
+        for t in [
+            "text/plain",
+            "application/x-www-form-urlencoded",
+            "multipart/form-data",
+            "application/jsonx",
+            "+json",
+        ] {
+            assert!(!is_json_type(t), "{t}");
+        }
     }
 
     #[test]

@@ -39,7 +39,7 @@ impl Wants {
             .unwrap_or(crate::config::DEFAULT_BODY_LIMIT);
         Wants {
             json_only: !accept.contains(PROBLEM_JSON) && accept.contains("json"),
-            html: crate::web::wants_html(req.path(), &accept),
+            html: crate::web::wants_html(req.match_info().as_str(), &accept),
             limit,
         }
     }

@@ -6,8 +6,10 @@
 //! walk every route (a new route is covered the day it lands) and the edge
 //! checks name a path segment by its parameter.
 
+use actix_web::middleware::from_fn;
 use actix_web::web;
 
+use crate::auth::{self, Access};
 use crate::web as pages;
 
 use crate::api::{
@@ -16,39 +18,65 @@ use crate::api::{
     publish_legacy, releases, tags, tokens, verifications, versions,
 };
 
-/// One route: an HTTP method and a path pattern (`{name}` is one segment).
+/// One route: an HTTP method, a path pattern (`{name}` is one segment) and
+/// who may call it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Route {
     pub method: &'static str,
     pub path: &'static str,
+    pub access: Access,
 }
 
+/// The access a route needs when the table does not say: a read for the
+/// safe methods, a write for the others.
+const fn by_method(method: &str) -> Access {
+    match method.as_bytes() {
+        b"GET" => Access::Read,
+        _ => Access::Write,
+    }
+}
+
+/// Each route is mounted with its access check wrapped around its handler
+/// ([`auth::guard`]): the role is decided for the route actix matched, on
+/// the path it decoded, never from the raw path text a second time.
 macro_rules! route_table {
-    ($($method:ident $path:literal => $handler:path;)*) => {
+    ($($method:ident $path:literal $([$access:ident])? => $handler:path;)*) => {
         /// Every route, in matching order.
-        pub const ROUTES: &[Route] = &[$(Route { method: stringify!($method), path: $path }),*];
+        pub const ROUTES: &[Route] = &[$(Route {
+            method: stringify!($method),
+            path: $path,
+            access: route_table!(@access $method $($access)?),
+        }),*];
 
         /// Mounts every route.
         pub fn configure(cfg: &mut web::ServiceConfig) {
-            $(route_table!(@mount cfg, $method, $path, $handler);)*
+            $({
+                let access = route_table!(@access $method $($access)?);
+                let guarded = route_table!(@method $method)
+                    .to($handler)
+                    .wrap(from_fn(move |req, next| auth::guard(access, req, next)));
+                cfg.route($path, guarded);
+            })*
         }
     };
-    (@mount $cfg:ident, GET, $path:literal, $handler:path) => { $cfg.route($path, web::get().to($handler)) };
-    (@mount $cfg:ident, POST, $path:literal, $handler:path) => { $cfg.route($path, web::post().to($handler)) };
-    (@mount $cfg:ident, PUT, $path:literal, $handler:path) => { $cfg.route($path, web::put().to($handler)) };
-    (@mount $cfg:ident, PATCH, $path:literal, $handler:path) => { $cfg.route($path, web::patch().to($handler)) };
-    (@mount $cfg:ident, DELETE, $path:literal, $handler:path) => { $cfg.route($path, web::delete().to($handler)) };
+    (@access $method:ident) => { by_method(stringify!($method)) };
+    (@access $method:ident $access:ident) => { Access::$access };
+    (@method GET) => { web::get() };
+    (@method POST) => { web::post() };
+    (@method PUT) => { web::put() };
+    (@method PATCH) => { web::patch() };
+    (@method DELETE) => { web::delete() };
 }
 
 route_table! {
     // index and diagnostics
     GET "/" => index::get_index;
-    GET "/diagnostic/status/heartbeat" => diagnostic::get_heartbeat;
+    GET "/diagnostic/status/heartbeat" [Public] => diagnostic::get_heartbeat;
     GET "/diagnostic/status/dependencies" => diagnostic::get_dependencies;
 
     // pages for people (web/templates), before the API's patterns
-    GET "/favicon.ico" => pages::get_favicon;
-    GET "/ui/static/{file}" => pages::get_static;
+    GET "/favicon.ico" [Public] => pages::get_favicon;
+    GET "/ui/static/{file}" [Public] => pages::get_static;
     GET "/ui" => pages::home::get_home;
     GET "/ui/search" => pages::home::get_search;
     GET "/ui/matrix" => pages::matrix::get_matrix;
@@ -61,18 +89,18 @@ route_table! {
     GET "/ui/pacts/provider/{provider}/consumer/{consumer}/pact-version/{sha}/verification-results/{number}" => pages::verification::get_page;
 
     // tokens (admin)
-    GET "/tokens" => tokens::list_tokens;
-    POST "/tokens" => tokens::create_token;
-    DELETE "/tokens/{name}" => tokens::revoke_token;
+    GET "/tokens" [Admin] => tokens::list_tokens;
+    POST "/tokens" [Admin] => tokens::create_token;
+    DELETE "/tokens/{name}" [Admin] => tokens::revoke_token;
 
     // matrix, can-i-deploy, badges (before the pact routes: `…/latest/badge` must win over `…/latest/{tag}`)
     GET "/matrix" => matrix::get_matrix;
     GET "/matrix/provider/{provider}/consumer/{consumer}" => matrix::get_matrix_for_pair;
     GET "/can-i-deploy" => can_i_deploy::get_can_i_deploy;
-    GET "/pacts/provider/{provider}/consumer/{consumer}/latest/badge" => badges::get_latest_pact_badge;
-    GET "/pacts/provider/{provider}/consumer/{consumer}/latest/{tag}/badge" => badges::get_latest_tagged_pact_badge;
-    GET "/pacticipants/{pacticipant}/latest-version/{tag}/can-i-deploy/to/{environment}/badge" => badges::get_tag_can_i_deploy_badge;
-    GET "/pacticipants/{pacticipant}/branches/{branch}/latest-version/can-i-deploy/to-environment/{environment}/badge" => badges::get_branch_can_i_deploy_badge;
+    GET "/pacts/provider/{provider}/consumer/{consumer}/latest/badge" [Badge] => badges::get_latest_pact_badge;
+    GET "/pacts/provider/{provider}/consumer/{consumer}/latest/{tag}/badge" [Badge] => badges::get_latest_tagged_pact_badge;
+    GET "/pacticipants/{pacticipant}/latest-version/{tag}/can-i-deploy/to/{environment}/badge" [Badge] => badges::get_tag_can_i_deploy_badge;
+    GET "/pacticipants/{pacticipant}/branches/{branch}/latest-version/can-i-deploy/to-environment/{environment}/badge" [Badge] => badges::get_branch_can_i_deploy_badge;
 
     // pacticipants
     GET "/pacticipants" => pacticipants::list_pacticipants;
@@ -90,7 +118,7 @@ route_table! {
     GET "/pacts/provider/{provider}/consumer/{consumer}/latest/verification-results/latest" => verifications::get_latest_for_latest_pact;
     GET "/verification-results/consumer/{consumer}/version/{version}/latest" => verifications::get_consumer_version_summary;
     GET "/pacts/provider/{provider}/for-verification" => for_verification::get_for_verification;
-    POST "/pacts/provider/{provider}/for-verification" => for_verification::post_for_verification;
+    POST "/pacts/provider/{provider}/for-verification" [Read] => for_verification::post_for_verification;
 
     // versions, branches, tags
     GET "/pacticipants/{pacticipant}/versions" => versions::list_versions;

@@ -123,7 +123,6 @@ fn app(
         // anything reads the request and present their own answers;
         // negotiate sees every other answer
         .wrap(from_fn(crate::edge::middleware))
-        .wrap(from_fn(crate::auth::middleware))
         .wrap(from_fn(crate::negotiate::middleware))
         .wrap(from_fn(crate::limits::middleware))
         .wrap(from_fn(access_log))

@@ -191,7 +191,104 @@ fn public_badges_open_the_badges_and_nothing_else() {
     assert_eq!(
         app.post("/pacts/provider/Bar/consumer/Foo/latest/badge", &json!({}))
             .status,
-        401,
-        "only reads of a badge"
+        404,
+        "only reads of a badge: no route takes a POST there"
     );
+    assert_eq!(
+        app.get("/pacts/provider/Bar/consumer/Foo/version/badge")
+            .status,
+        401,
+        "a pact whose version is named `badge` is no badge"
+    );
+}
+
+/// A cross-site HTML form can POST a body-less or form-encoded request
+/// with the Basic credentials a browser holds; no such POST reaches a
+/// route, while the same request as JSON does.
+#[test]
+fn a_post_a_cross_site_form_could_send_is_refused() {
+    each_backend(|app| {
+        let env = app.post("/environments", &json!({"name": "production"}));
+        assert_eq!(env.status, 201, "{}", env.text);
+        let uuid = env.json["uuid"].as_str().expect("uuid").to_owned();
+        assert_eq!(
+            app.put("/pacticipants/A/versions/1", &json!({})).status,
+            201
+        );
+        let record = format!("/pacticipants/A/versions/1/deployed-versions/environment/{uuid}");
+        for content_type in [
+            None,
+            Some("application/x-www-form-urlencoded"),
+            Some("text/plain"),
+            Some("multipart/form-data; boundary=x"),
+        ] {
+            let mut request = app.client().post(format!("{}{record}", app.url));
+            if let Some(t) = content_type {
+                request = request.header("Content-Type", t);
+            }
+            let refused = app.send(request);
+            assert_eq!(refused.status, 415, "{content_type:?}: {}", refused.text);
+            assert_eq!(refused.content_type, "application/problem+json");
+            assert!(
+                refused.json["detail"]
+                    .as_str()
+                    .is_some_and(|d| d.contains("application/json"))
+            );
+        }
+        let listed = app.get(&record);
+        assert_eq!(
+            listed.json["_embedded"]["deployedVersions"],
+            json!([]),
+            "{}",
+            listed.text
+        );
+        let recorded = app.post(&record, &json!({}));
+        assert_eq!(recorded.status, 201, "{}", recorded.text);
+    });
+}
+
+/// Not a check (timings on a shared machine are noise): prints the median
+/// time of a refused Basic request for a configured name, a token's name
+/// and an unknown name, interleaved, for the note on constant-time Basic.
+/// `cargo test -p accord-broker --release --test it -- --ignored measure_basic --nocapture`
+#[test]
+#[ignore]
+fn measure_basic_authentication_time_by_name() {
+    let app = TestApp::start(TestDb::Sqlite, |c| {
+        c.accounts.push(BasicAccount {
+            username: "ci".into(),
+            password: "s3cret".into(),
+            role: Role::Admin,
+        });
+    });
+    let made = app.send(
+        app.client()
+            .post(format!("{}/tokens", app.url))
+            .basic_auth("ci", Some("s3cret"))
+            .header("Content-Type", "application/json")
+            .body(r#"{"name":"robot","role":"read"}"#),
+    );
+    assert_eq!(made.status, 201, "{}", made.text);
+    let names = ["ci", "robot", "nobody-by-this-name"];
+    let mut times: Vec<Vec<u128>> = vec![Vec::new(); names.len()];
+    for _ in 0..3000 {
+        for (i, name) in names.iter().enumerate() {
+            let started = std::time::Instant::now();
+            let reply = app.send(
+                app.client()
+                    .get(format!("{}/pacticipants", app.url))
+                    .basic_auth(name, Some("wrong")),
+            );
+            times[i].push(started.elapsed().as_micros());
+            assert_eq!(reply.status, 401);
+        }
+    }
+    for (name, mut t) in names.iter().zip(times) {
+        t.sort_unstable();
+        println!(
+            "basic auth, user {name:?}: median {} µs, p90 {} µs",
+            t[t.len() / 2],
+            t[t.len() * 9 / 10]
+        );
+    }
 }

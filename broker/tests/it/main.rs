@@ -21,6 +21,7 @@ mod publish;
 mod publish_refused;
 mod raw_http;
 mod replicas;
+mod route_access;
 mod seed;
 mod selection_scale;
 mod slow_clients;
