@@ -138,3 +138,72 @@ fn an_unreachable_broker_is_an_operational_error() {
         .code(2)
         .stderr(contains("cannot reach the broker"));
 }
+
+/// Two files of one pair (the demo's planning-agent, with the card, and
+/// cancel-plans, without) make one publication that keeps the card in
+/// either order; two files that disagree on the card are refused with both
+/// names and the place, and nothing is published.
+#[test]
+fn files_of_one_pair_keep_the_contract_level_expectations_of_both_in_either_order() {
+    let broker = BrokerProcess::start(&[]);
+    let dir = temp_dir("publish-pair");
+    let compile = |name: &str| {
+        let out = dir.join(format!("{name}.json"));
+        accord()
+            .args(["contract", "compile"])
+            .arg(repo_root().join(format!("examples/demo/release-orchestrator/{name}.yaml")))
+            .arg("-o")
+            .arg(&out)
+            .assert()
+            .success();
+        out
+    };
+    let (card, cancel) = (compile("planning-agent"), compile("cancel-plans"));
+    let expected: Value =
+        serde_json::from_str(&std::fs::read_to_string(&card).expect("read")).expect("json");
+    for (version, files) in [("1", [&card, &cancel]), ("2", [&cancel, &card])] {
+        accord()
+            .arg("publish")
+            .args(files)
+            .args([
+                "--consumer-app-version",
+                version,
+                "--broker-url",
+                &broker.url,
+            ])
+            .assert()
+            .success();
+        // as Accord's own client asks: the whole contract, not its Pact view
+        let body: Value = reqwest::blocking::Client::new()
+            .get(format!(
+                "{}/pacts/provider/planning-agent/consumer/release-orchestrator/version/{version}",
+                broker.url
+            ))
+            .header("X-Accord-Client", "test")
+            .send()
+            .and_then(|r| r.json())
+            .expect("the contract");
+        assert_eq!(
+            body["agentCard"], expected["agentCard"],
+            "files in order {files:?}"
+        );
+    }
+    let mut clash = expected.clone();
+    clash["agentCard"]["capabilities"]["streaming"] = json!(false);
+    let clash = write(&dir, "clash.json", &clash);
+    accord()
+        .arg("publish")
+        .arg(&card)
+        .arg(&clash)
+        .args(["--consumer-app-version", "3", "--broker-url", &broker.url])
+        .assert()
+        .code(2)
+        .stderr(contains("clash.json"))
+        .stderr(contains("planning-agent.json"))
+        .stderr(contains(
+            "$.agentCard.capabilities.streaming is true in one contract and false in the other",
+        ));
+    let (status, _) =
+        broker.get("/pacts/provider/planning-agent/consumer/release-orchestrator/version/3");
+    assert_eq!(status, 404, "nothing was published");
+}

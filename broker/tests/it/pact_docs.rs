@@ -81,13 +81,21 @@ pub fn path_of(app: &TestApp, href: &Value) -> String {
 
 /// examples/planning-agent.yaml compiled by the DSL.
 pub fn planning_agent_contract() -> Value {
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples");
-    let text = std::fs::read_to_string(dir.join("planning-agent.yaml")).expect("example spec");
+    compiled_example("planning-agent.yaml")
+}
+
+/// An example spec under `examples/` (e.g. `demo/release-orchestrator/cancel-plans.yaml`), compiled.
+pub fn compiled_example(file: &str) -> Value {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../examples")
+        .join(file);
+    let dir = path.parent().expect("a folder").to_owned();
+    let text = std::fs::read_to_string(&path).expect("example spec");
     let resolver = move |reference: &str| -> Result<Value, accord_dsl::spec::ResolveError> {
         let text = std::fs::read_to_string(dir.join(reference))?;
         Ok(serde_json::from_str(&text)?)
     };
-    let contract = accord_dsl::spec::compile_spec(&text, "planning-agent.yaml", &resolver)
-        .expect("the example compiles");
+    let contract =
+        accord_dsl::spec::compile_spec(&text, file, &resolver).expect("the example compiles");
     accord_dsl::pact::to_v4_json(&contract)
 }

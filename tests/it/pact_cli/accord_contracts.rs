@@ -287,3 +287,56 @@ fn the_pact_verifier_verifies_the_pact_view_of_an_accord_contract_and_can_i_depl
     };
     each_backend(&[], |broker| release_with_an_accord_contract(&bin, broker));
 }
+
+/// `pact broker publish --merge` of a plain Pact file into a consumer
+/// version whose Accord contract (published by `accord publish`) holds
+/// the contract-level `mcpTools` and Accord metadata: the merge adds the
+/// interaction and keeps what only the stored contract had.
+fn a_pact_cli_merge_keeps_what_only_the_stored_contract_had(bin: &Path, broker: BrokerProcess) {
+    let cli = PactCli {
+        bin: bin.to_path_buf(),
+        broker: broker.url.clone(),
+    };
+    let dir = temp_dir("pact-merge");
+    let mut stored = accord_contract();
+    stored["mcpTools"] =
+        json!([{"name": "work_plan_draft", "annotations": {"readOnlyHint": false}}]);
+    let contract = write(&dir, "orchestrator-items.json", &stored);
+    accord()
+        .args(["publish", &contract, "--consumer-app-version", "1.0.0"])
+        .args(["--broker-url", &broker.url])
+        .assert()
+        .success();
+    let mut plain = plain_pact();
+    plain["consumer"]["name"] = json!(ACCORD);
+    let plain = write(&dir, "orchestrator-items-plain.json", &plain);
+    cli.broker("publish", &[&plain, "-a", "1.0.0", "--merge"])
+        .expect(0);
+    let merged: Value = reqwest::blocking::Client::new()
+        .get(format!(
+            "{}/pacts/provider/{PROVIDER}/consumer/{ACCORD}/version/1.0.0",
+            broker.url
+        ))
+        .header("X-Accord-Client", "test")
+        .send()
+        .and_then(|r| r.json())
+        .expect("the contract");
+    assert_eq!(merged["mcpTools"], stored["mcpTools"], "{merged}");
+    assert_eq!(
+        merged["metadata"]["accord"], stored["metadata"]["accord"],
+        "{merged}"
+    );
+    let count = merged["interactions"].as_array().map_or(0, Vec::len);
+    assert_eq!(count, 4, "three stored and the Pact CLI's one: {merged}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_pact_cli_merge_keeps_the_contract_level_expectations_already_stored() {
+    let Some(bin) = pact_cli_or_skip() else {
+        return;
+    };
+    each_backend(&[], |broker| {
+        a_pact_cli_merge_keeps_what_only_the_stored_contract_had(&bin, broker)
+    });
+}
