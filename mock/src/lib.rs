@@ -27,6 +27,7 @@
 mod a2a;
 mod auth;
 mod http;
+mod limits;
 mod mcp;
 mod report;
 mod serve;
@@ -35,6 +36,7 @@ mod wire;
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, OnceLock};
+use std::time::Duration;
 
 use accord_dsl::Contract;
 use accord_dsl::model::PactSpec;
@@ -58,6 +60,21 @@ pub struct MockOptions {
     /// The largest request body read (default 10 MiB); a larger one is
     /// answered 413 and recorded.
     pub max_body_bytes: usize,
+    /// The bytes of request bodies held at once, by all requests together
+    /// (default 64 MiB): a body the budget has no room for is answered 503
+    /// with `Retry-After: 1` and recorded.
+    pub body_budget_bytes: usize,
+    /// How long a request body may take from its first read (default
+    /// 10 s), plus a second per 16 KiB received: a slower one is answered
+    /// 408, recorded, and its connection closed.
+    pub body_timeout: Duration,
+    /// How long a request head (its line and headers) may take (default
+    /// 5 s): a slower one is answered 408 and its connection closed.
+    pub head_timeout: Duration,
+    /// The most connections open at once (default 200, below the 256 open
+    /// files some systems give a process); past it new connections wait
+    /// to be accepted.
+    pub max_connections: usize,
     /// Worker threads (default 2).
     pub workers: usize,
     /// The Pact specification whose matching semantics apply (default V4),
@@ -81,6 +98,10 @@ impl Default for MockOptions {
             port: 0,
             cors: false,
             max_body_bytes: 10 * 1024 * 1024,
+            body_budget_bytes: 64 * 1024 * 1024,
+            body_timeout: Duration::from_secs(10),
+            head_timeout: Duration::from_secs(5),
+            max_connections: 200,
             workers: 2,
             spec: PactSpec::V4,
             progress: None,
@@ -96,6 +117,10 @@ impl std::fmt::Debug for MockOptions {
             .field("port", &self.port)
             .field("cors", &self.cors)
             .field("max_body_bytes", &self.max_body_bytes)
+            .field("body_budget_bytes", &self.body_budget_bytes)
+            .field("body_timeout", &self.body_timeout)
+            .field("head_timeout", &self.head_timeout)
+            .field("max_connections", &self.max_connections)
             .field("workers", &self.workers)
             .field("spec", &self.spec)
             .field(
@@ -137,6 +162,8 @@ pub(crate) struct Shared {
     pub(crate) base_url: OnceLock<String>,
     pub(crate) options: MockOptions,
     pub(crate) recorded: Mutex<serve::Recorded>,
+    /// The bytes of request bodies held at once.
+    pub(crate) budget: limits::Budget,
 }
 
 impl Shared {
@@ -144,6 +171,15 @@ impl Shared {
         self.recorded
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// How request bodies are read.
+    pub(crate) fn body_rules(&self) -> limits::Rules<'_> {
+        limits::Rules {
+            max: self.options.max_body_bytes,
+            timeout: self.options.body_timeout,
+            budget: &self.budget,
+        }
     }
 
     /// The base URL (`http://127.0.0.1:<port>`).
@@ -161,7 +197,7 @@ impl Shared {
     /// Counts a request answered by the interaction at contract `index`.
     pub(crate) fn exercised(&self, index: usize) {
         if let Some(n) = self.recorded().exercised.get_mut(index) {
-            *n += 1;
+            *n = n.saturating_add(1);
         }
     }
 
@@ -175,7 +211,7 @@ impl Shared {
 
     /// Records a request the mock could not answer as the contract says.
     pub(crate) fn unexpected(&self, mismatch: MockMismatch) {
-        self.recorded().unanswered.push(mismatch);
+        self.recorded().unexpected(mismatch);
     }
 }
 
@@ -210,8 +246,9 @@ impl MockServer {
             mcp,
             principals: auth::Principals::new(&options.principals),
             base_url: OnceLock::new(),
-            options,
             recorded: Mutex::new(serve::Recorded::new(exercised)),
+            budget: limits::Budget::new(options.body_budget_bytes),
+            options,
         });
         let (addr, server) = serve::bind(shared.clone())?;
         let host = match shared.options.host.as_str() {

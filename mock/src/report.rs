@@ -6,6 +6,7 @@
 use accord_dsl::matching::Mismatch;
 use accord_dsl::model::Query;
 use serde::Serialize;
+use serde_json::Value;
 
 /// One expected interaction.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -98,6 +99,107 @@ impl MockMismatch {
     }
 }
 
+/// The most mismatches kept per recorded request.
+const MAX_DETAILS: usize = 20;
+
+/// The most bytes of a text or a value's JSON kept in a recorded mismatch.
+const MAX_TEXT: usize = 1024;
+
+impl MockMismatch {
+    /// What the report keeps of a request (its answer had it all): at most
+    /// [`MAX_DETAILS`] mismatches, and a long text or value (a large body
+    /// the mismatch quoted) in a few words, so that the records kept stay
+    /// small whatever the requests held.
+    pub(crate) fn trimmed(self) -> MockMismatch {
+        match self {
+            MockMismatch::RequestMismatch {
+                interaction,
+                description,
+                method,
+                path,
+                mut mismatches,
+            } => {
+                mismatches.truncate(MAX_DETAILS);
+                for m in &mut mismatches {
+                    m.path = short(std::mem::take(&mut m.path));
+                    m.message = short(std::mem::take(&mut m.message));
+                    m.expected = m.expected.take().map(small);
+                    m.actual = m.actual.take().map(small);
+                }
+                MockMismatch::RequestMismatch {
+                    interaction,
+                    description,
+                    method,
+                    path: short(path),
+                    mismatches,
+                }
+            }
+            MockMismatch::RequestNotFound {
+                method,
+                path,
+                query,
+                reason,
+            } => {
+                let long = query.as_ref().is_some_and(|q| {
+                    q.iter()
+                        .flat_map(|(n, vs)| vs.iter().chain([n]))
+                        .map(String::len)
+                        .sum::<usize>()
+                        > MAX_TEXT
+                });
+                MockMismatch::RequestNotFound {
+                    method: short(method),
+                    path: short(path),
+                    query: query.filter(|_| !long),
+                    reason: reason.map(short),
+                }
+            }
+            missing @ MockMismatch::MissingRequest { .. } => missing,
+        }
+    }
+}
+
+/// `text`, or its first [`MAX_TEXT`] bytes and how long it was.
+fn short(text: String) -> String {
+    if text.len() <= MAX_TEXT {
+        return text;
+    }
+    let mut end = MAX_TEXT;
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    format!("{}… ({} bytes)", &text[..end], text.len())
+}
+
+/// `value`, or a sentence saying it was large (its JSON is not written out
+/// past [`MAX_TEXT`] bytes to find out).
+fn small(value: Value) -> Value {
+    let mut count = Counted(0);
+    match serde_json::to_writer(&mut count, &value) {
+        Ok(()) => value,
+        Err(_) => Value::String(format!(
+            "a value of more than {MAX_TEXT} bytes of JSON, not kept"
+        )),
+    }
+}
+
+/// Counts bytes written, and fails past [`MAX_TEXT`].
+struct Counted(usize);
+
+impl std::io::Write for Counted {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0 += buf.len();
+        if self.0 > MAX_TEXT {
+            return Err(std::io::Error::other("too long"));
+        }
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
 /// `path?a=1&b=2` (the parameters as received, not re-encoded).
 fn with_query(path: &str, query: Option<&Query>) -> String {
     let pairs: Vec<String> = query
@@ -120,6 +222,14 @@ pub struct MockReport {
     pub ok: bool,
     pub interactions: Vec<Expected>,
     pub mismatches: Vec<MockMismatch>,
+    /// How many more requests went unanswered than `mismatches` lists: the
+    /// mock keeps the first 100 in full and counts the rest.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub more_mismatches: u64,
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
 }
 
 /// An interaction the mock expects, as the report names it.
@@ -169,6 +279,7 @@ impl MockReport {
             ok: mismatches.is_empty(),
             interactions,
             mismatches,
+            more_mismatches: 0,
         }
     }
 
@@ -186,10 +297,17 @@ impl MockReport {
         for m in &self.mismatches {
             out.push_str(&format!("FAIL {}\n", m.line()));
         }
+        if self.more_mismatches > 0 {
+            out.push_str(&format!(
+                "FAIL and {} more unexpected request(s), not kept\n",
+                self.more_mismatches
+            ));
+        }
+        let problems = (self.mismatches.len() as u64).saturating_add(self.more_mismatches);
         let verdict = if self.ok {
             "every interaction was exercised, no unexpected request".to_owned()
         } else {
-            format!("{} problem(s)", self.mismatches.len())
+            format!("{problems} problem(s)")
         };
         out.push_str(&format!("mock: {verdict}\n"));
         out

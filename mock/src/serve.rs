@@ -10,20 +10,28 @@ use accord_dsl::model::{Headers, HttpRequest as Request, Query, body_from_bytes,
 use actix_web::dev::Server;
 use actix_web::http::{Method, StatusCode};
 use actix_web::{App, HttpRequest, HttpResponse, HttpServer, web};
-use futures_util::StreamExt;
 use indexmap::IndexMap;
 use serde_json::json;
 
 use crate::http::Found;
 use crate::report::{MockMismatch, MockReport, Wanted};
-use crate::{MockError, Shared};
+use crate::{MockError, Shared, limits};
+
+/// The most unexpected requests kept in full for the report; past it,
+/// they are only counted (a client that sends bad requests in a loop
+/// cannot grow the mock without end).
+pub(crate) const MAX_UNANSWERED: usize = 100;
 
 /// What the handlers recorded.
 #[derive(Debug)]
 pub(crate) struct Recorded {
     /// Per contract interaction (by position): how many requests it answered.
     pub(crate) exercised: Vec<u32>,
+    /// The first [`MAX_UNANSWERED`] requests not answered as the contract
+    /// says.
     pub(crate) unanswered: Vec<MockMismatch>,
+    /// How many more there were.
+    pub(crate) more: u64,
 }
 
 impl Recorded {
@@ -31,12 +39,23 @@ impl Recorded {
         Recorded {
             exercised,
             unanswered: Vec::new(),
+            more: 0,
+        }
+    }
+
+    /// Keeps `m` in full while there is room, else counts it.
+    pub(crate) fn unexpected(&mut self, m: MockMismatch) {
+        if self.unanswered.len() < MAX_UNANSWERED {
+            self.unanswered.push(m.trimmed());
+        } else {
+            self.more = self.more.saturating_add(1);
         }
     }
 
     pub(crate) fn reset(&mut self) {
         self.exercised.iter_mut().for_each(|n| *n = 0);
-        self.unanswered.clear();
+        self.unanswered = Vec::new();
+        self.more = 0;
     }
 }
 
@@ -59,6 +78,8 @@ pub(crate) fn report(shared: &Shared) -> MockReport {
     wanted.sort_by_key(|w| w.index);
     let recorded = shared.recorded();
     let mut report = MockReport::of(&wanted, &recorded.exercised, &recorded.unanswered);
+    report.more_mismatches = recorded.more;
+    report.ok &= recorded.more == 0;
     if let Some(a2a) = &shared.a2a {
         let missing = a2a.missing(&recorded.exercised);
         report.ok &= missing.is_empty();
@@ -68,12 +89,18 @@ pub(crate) fn report(shared: &Shared) -> MockReport {
 }
 
 /// Binds the listener (so a busy port fails here, before anything runs).
+/// A request head must arrive within the head timeout (408, closed), an
+/// idle keep-alive connection is closed after 5 s, a connection closed
+/// after an early answer lingers at most a second, and past
+/// [`MockOptions::max_connections`](crate::MockOptions::max_connections)
+/// open connections the mock stops accepting (new ones wait in the
+/// listen backlog, which holds no file descriptor of the mock's) until
+/// one closes: the process's limit on open files is never what fails.
 pub(crate) fn bind(shared: Arc<Shared>) -> Result<(SocketAddr, Server), MockError> {
-    let (host, port, workers) = (
-        shared.options.host.clone(),
-        shared.options.port,
-        shared.options.workers.max(1),
-    );
+    let options = &shared.options;
+    let (host, port, workers) = (options.host.clone(), options.port, options.workers.max(1));
+    let per_worker = options.max_connections.div_ceil(workers).max(1);
+    let head_timeout = options.head_timeout;
     let data = web::Data::from(shared);
     let bind_error = |source| MockError::Bind {
         address: format!("{host}:{port}"),
@@ -85,6 +112,10 @@ pub(crate) fn bind(shared: Arc<Shared>) -> Result<(SocketAddr, Server), MockErro
             .default_service(web::to(answer))
     })
     .workers(workers)
+    .max_connections(per_worker)
+    .keep_alive(std::time::Duration::from_secs(5))
+    .client_request_timeout(head_timeout)
+    .client_disconnect_timeout(std::time::Duration::from_secs(1))
     .disable_signals()
     .shutdown_timeout(1)
     .tcp_nodelay(true)
@@ -100,58 +131,73 @@ pub(crate) fn bind(shared: Arc<Shared>) -> Result<(SocketAddr, Server), MockErro
 
 async fn answer(
     req: HttpRequest,
-    payload: web::Payload,
+    mut payload: web::Payload,
     shared: web::Data<Shared>,
 ) -> HttpResponse {
     let path = percent_decoded(req.path());
+    let body = match limits::read(&req, &mut payload, shared.body_rules()).await {
+        Ok(body) => body,
+        Err(refused) => return refuse(&req, path, &shared, &refused, payload),
+    };
+    // the body keeps its charge on the budget until its answer is built
+    let limits::Body {
+        bytes: body,
+        charge: _charge,
+    } = body;
     if path.starts_with("/__accord/") {
         return admin(&req, &path, &shared);
     }
-    let method = req.method().as_str().to_owned();
-    let progress = |line: String| {
-        if let Some(p) = &shared.options.progress {
-            p(line);
-        }
-    };
-    let body = match read_capped(payload, shared.options.max_body_bytes).await {
-        Ok(body) => body,
-        Err(why) => {
-            progress(format!("{method} {path} -> 413 ({why})"));
-            shared
-                .recorded()
-                .unanswered
-                .push(MockMismatch::RequestNotFound {
-                    method,
-                    path,
-                    query: query_of(&req),
-                    reason: Some(why.clone()),
-                });
-            return problem(StatusCode::PAYLOAD_TOO_LARGE, &why, None);
-        }
-    };
     if let Some(a2a) = shared.a2a.as_ref().filter(|a| a.serves(&path)) {
         return a2a.answer(shared.clone(), &req, &path, body).await;
     }
     if let Some(mcp) = shared.mcp.as_ref().filter(|m| m.serves(&path)) {
         return mcp.answer(&shared, &req, body).await;
     }
-    let actual = request_of(&req, &path, &body);
+    answer_http(&req, &path, &body, &shared)
+}
+
+/// The answer to a body that was not read: recorded, and its connection
+/// closed.
+fn refuse(
+    req: &HttpRequest,
+    path: String,
+    shared: &Shared,
+    refused: &limits::Refused,
+    payload: web::Payload,
+) -> HttpResponse {
+    let (method, why, status) = (req.method().to_string(), refused.reason(), refused.status());
+    shared.progress(|| format!("{method} {path} -> {} ({why})", status.as_u16()));
+    let answer = problem(status, &why, None);
+    shared.unexpected(MockMismatch::RequestNotFound {
+        method,
+        path,
+        query: query_of(req),
+        reason: Some(why),
+    });
+    limits::refusal(refused, answer, payload)
+}
+
+/// The answer of the contract's HTTP interactions.
+fn answer_http(req: &HttpRequest, path: &str, body: &[u8], shared: &Shared) -> HttpResponse {
+    let method = req.method().as_str().to_owned();
+    let actual = request_of(req, path, body);
     let found = shared.http.find(&actual);
     let cors = shared.options.cors;
-    if cors && !matches!(found, Found::Matched(..)) && is_preflight(&req) {
-        progress(format!("{method} {path} -> 204 (CORS pre-flight)"));
-        return preflight(&req);
+    if cors && !matches!(found, Found::Matched(..)) && is_preflight(req) {
+        shared.progress(|| format!("{method} {path} -> 204 (CORS pre-flight)"));
+        return preflight(req);
     }
     let mut response = match found {
         Found::Matched(index, interaction) => {
             shared.exercised(index);
-            let base = shared.base_url.get().map_or("", String::as_str);
-            let built = respond(&crate::http::response_for(interaction, base));
-            progress(format!(
-                "{method} {path} -> {} ({})",
-                built.status().as_u16(),
-                interaction.meta.description
-            ));
+            let built = respond(&crate::http::response_for(interaction, shared.base_url()));
+            shared.progress(|| {
+                format!(
+                    "{method} {path} -> {} ({})",
+                    built.status().as_u16(),
+                    interaction.meta.description
+                )
+            });
             built
         }
         Found::Mismatched(index, interaction, mismatches) => {
@@ -159,31 +205,23 @@ async fn answer(
                 interaction: index,
                 description: interaction.meta.description.clone(),
                 method: method.clone(),
-                path: path.clone(),
+                path: path.to_owned(),
                 mismatches,
             };
-            progress(format!("{method} {path} -> 500 ({})", m.line()));
-            let detail = m.line();
-            shared.recorded().unanswered.push(m.clone());
-            problem(StatusCode::INTERNAL_SERVER_ERROR, &detail, Some(&m))
+            unanswered(shared, m, None)
         }
         Found::Nothing => {
             let m = MockMismatch::RequestNotFound {
                 method: method.clone(),
-                path: path.clone(),
+                path: path.to_owned(),
                 query: actual.query.clone(),
                 reason: None,
             };
-            progress(format!(
-                "{method} {path} -> 500 (no interaction expects it)"
-            ));
-            let detail = m.line();
-            shared.recorded().unanswered.push(m.clone());
-            problem(StatusCode::INTERNAL_SERVER_ERROR, &detail, Some(&m))
+            unanswered(shared, m, Some("no interaction expects it"))
         }
     };
     if cors {
-        let origin = header(&req, "origin").unwrap_or("*").to_owned();
+        let origin = header(req, "origin").unwrap_or("*").to_owned();
         response.headers_mut().insert(
             actix_web::http::header::ACCESS_CONTROL_ALLOW_ORIGIN,
             actix_web::http::header::HeaderValue::from_str(&origin)
@@ -191,6 +229,21 @@ async fn answer(
         );
     }
     response
+}
+
+/// A request no interaction answers: reported (`why`), recorded,
+/// answered 500.
+fn unanswered(shared: &Shared, m: MockMismatch, why: Option<&str>) -> HttpResponse {
+    let detail = m.line();
+    if let MockMismatch::RequestNotFound { method, path, .. }
+    | MockMismatch::RequestMismatch { method, path, .. } = &m
+    {
+        let why = why.unwrap_or(&detail);
+        shared.progress(|| format!("{method} {path} -> 500 ({why})"));
+    }
+    let answer = problem(StatusCode::INTERNAL_SERVER_ERROR, &detail, Some(&m));
+    shared.unexpected(m);
+    answer
 }
 
 fn header<'a>(req: &'a HttpRequest, name: &str) -> Option<&'a str> {
@@ -216,19 +269,6 @@ fn preflight(req: &HttpRequest) -> HttpResponse {
         r.insert_header(("access-control-allow-headers", h));
     }
     r.finish()
-}
-
-/// The request body, or why it was not read (over the limit, cut off).
-async fn read_capped(mut payload: web::Payload, max: usize) -> Result<Vec<u8>, String> {
-    let mut body = Vec::new();
-    while let Some(chunk) = payload.next().await {
-        let chunk = chunk.map_err(|e| format!("the request body could not be read: {e}"))?;
-        if body.len() + chunk.len() > max {
-            return Err(format!("the request body is larger than {max} bytes"));
-        }
-        body.extend_from_slice(&chunk);
-    }
-    Ok(body)
 }
 
 fn percent_decoded(path: &str) -> String {

@@ -5,13 +5,18 @@
 //! `token` as `X-A2A-Notification-Token`. Batches go through one queue and
 //! one delivery loop per mock, so a task's notifications arrive in the
 //! order its states changed; a webhook that fails is not retried (the
-//! consumer's receiver is on loopback).
+//! consumer's receiver is on loopback). The queue holds [`QUEUED`]
+//! batches at most: past it (a webhook slower than the tasks it hears
+//! about) a batch is dropped, not kept without end.
 
 use std::sync::OnceLock;
 use std::time::Duration;
 
 use serde_json::Value;
-use tokio::sync::mpsc::{UnboundedSender, unbounded_channel};
+use tokio::sync::mpsc::{Sender, channel};
+
+/// The most batches waiting for delivery.
+pub(crate) const QUEUED: usize = 1_000;
 
 /// A batch: the configs and the events each of them gets.
 type Batch = (Vec<Value>, Vec<Value>);
@@ -20,14 +25,14 @@ type Batch = (Vec<Value>, Vec<Value>);
 /// that needs it (it lives as long as the server).
 #[derive(Debug, Default)]
 pub(crate) struct Courier {
-    queue: OnceLock<UnboundedSender<Batch>>,
+    queue: OnceLock<Sender<Batch>>,
 }
 
 impl Courier {
-    /// Queues `events` for each of `configs`.
+    /// Queues `events` for each of `configs`, if the queue has room.
     pub(crate) fn deliver(&self, configs: Vec<Value>, events: Vec<Value>) {
         let queue = self.queue.get_or_init(|| {
-            let (tx, mut rx) = unbounded_channel::<Batch>();
+            let (tx, mut rx) = channel::<Batch>(QUEUED);
             actix_web::rt::spawn(async move {
                 let Ok(client) = reqwest::Client::builder()
                     .timeout(Duration::from_secs(5))
@@ -41,7 +46,7 @@ impl Courier {
             });
             tx
         });
-        drop(queue.send((configs, events)));
+        drop(queue.try_send((configs, events)));
     }
 }
 

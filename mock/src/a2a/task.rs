@@ -20,6 +20,13 @@ use serde_json::{Value, json};
 /// The longest a task holds in a state for an operation of the contract.
 pub(crate) const HOLD: Duration = Duration::from_secs(5);
 
+/// The most push configs kept per task (past it the oldest is forgotten).
+pub(crate) const MAX_PUSH_CONFIGS: usize = 100;
+
+/// The most follow-up messages a task takes (a follow-up that leaves the
+/// task where it was, sent in a loop, cannot grow its history without end).
+pub(crate) const MAX_FOLLOW_UPS: usize = 100;
+
 /// An event still to come.
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) enum Planned {
@@ -49,8 +56,10 @@ pub(crate) struct MockTask {
     pub plan: VecDeque<Planned>,
     /// States to hold in, in plan order; the first is the next.
     pub holds: Vec<TaskState>,
-    /// Push configs registered for it.
+    /// Push configs registered for it ([`MAX_PUSH_CONFIGS`] at most).
     pub push: Vec<Value>,
+    /// How many follow-up messages it took ([`MAX_FOLLOW_UPS`] at most).
+    pub follow_ups: usize,
     /// For ordering lists: when its status last changed.
     pub changed: chrono::DateTime<chrono::Utc>,
 }
@@ -88,6 +97,7 @@ impl MockTask {
             plan,
             holds,
             push: Vec::new(),
+            follow_ups: 0,
             changed: now,
         };
         task.created = task.snapshot(None, true);
@@ -153,6 +163,7 @@ impl MockTask {
         user["taskId"] = json!(self.id);
         user["contextId"] = json!(self.context_id);
         self.history.push(user);
+        self.follow_ups += 1;
         self.plan.extend(more);
         self.run()
     }

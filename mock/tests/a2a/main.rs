@@ -5,6 +5,7 @@
 //! `tasks`: the card, a streamed sequence, a held task, bad requests;
 //! `turns`: a multi-turn task with push delivery, and subscriptions.
 
+mod bounds;
 mod tasks;
 mod turns;
 

@@ -227,6 +227,12 @@ impl Call<'_> {
             let t = tasks
                 .get_mut(id)
                 .ok_or_else(|| A2aError::task_not_found(id))?;
+            if t.follow_ups >= task::MAX_FOLLOW_UPS {
+                return Err(A2aError::unsupported(format!(
+                    "task {id} took {} follow-up messages, the most the mock keeps",
+                    task::MAX_FOLLOW_UPS
+                )));
+            }
             let cursor = t.log.len();
             (cursor, t.resume(&params["message"], more))
         };

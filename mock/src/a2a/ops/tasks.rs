@@ -190,6 +190,9 @@ impl Call<'_> {
                     return Err(A2aError::invalid_params("'url' is required"));
                 }
                 t.push.retain(|c| c["id"] != config["id"]);
+                if t.push.len() >= task::MAX_PUSH_CONFIGS {
+                    t.push.remove(0);
+                }
                 t.push.push(config.clone());
                 config
             }

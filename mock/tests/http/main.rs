@@ -1,5 +1,7 @@
 //! The mock's HTTP interactions against a real client on loopback.
 
+mod bounds;
+
 use accord_mock::{MockMismatch, MockOptions, MockServer};
 use reqwest::blocking::Client;
 use serde_json::{Value, json};
