@@ -30,6 +30,41 @@ fn all_codes(report: &VerificationReport) -> Vec<&'static str> {
     own.chain(calls).map(|f| f.reason_code).collect()
 }
 
+#[test]
+fn a_listing_over_three_pages_is_read_whole_and_passes() {
+    for era in ERAS {
+        let server = McpProvider::start().expect("server");
+        server.set_tool_pages(ToolPages::Split(3));
+        let report = run(&server, era);
+        assert_eq!(all_codes(&report), Vec::<&str>::new(), "{era}");
+        assert!(report.passed(), "{era}");
+        // alice's and bob's listings, each over three pages
+        let pages = server.with_state(|s| s.calls.get("tools/list").copied());
+        assert!(pages >= Some(6), "{era}: {pages:?}");
+    }
+}
+
+#[test]
+fn an_endless_listing_is_stopped_at_its_budget_with_one_finding() {
+    for era in ERAS {
+        let server = McpProvider::start().expect("server");
+        server.set_tool_pages(ToolPages::Endless(300 * 1024));
+        let report = run(&server, era);
+        // nothing that follows from the unread rest: no missing tool, no
+        // unchecked expectation per call
+        assert_eq!(all_codes(&report), ["TOOL_LIST_TOO_LARGE"], "{era}");
+        assert!(!report.passed(), "{era}");
+        // 16 MiB of 300 KiB pages, then no more, for any profile (the
+        // 2026-07-28 header probe sends one tools/list body more)
+        let pages = server.with_state(|s| s.calls.get("tools/list").copied());
+        assert!(pages <= Some(56), "{era}: {pages:?}");
+        assert!(
+            report.declarations.is_empty(),
+            "an unread listing has no digest"
+        );
+    }
+}
+
 /// The peak resident set of this process so far (`VmHWM`), in MiB.
 fn peak_rss_mib() -> Option<u64> {
     let status = std::fs::read_to_string("/proc/self/status").ok()?;
