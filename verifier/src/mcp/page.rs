@@ -383,3 +383,7 @@ impl<'de> Visitor<'de> for Named {
         Canonical.visit_seq(seq).map(|t| (None, t))
     }
 }
+
+#[cfg(test)]
+#[path = "page_tests.rs"]
+mod tests;
