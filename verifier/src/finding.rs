@@ -92,6 +92,10 @@ pub mod codes {
     pub const EXPECTATION_UNCHECKED: &str = "EXPECTATION_UNCHECKED";
     /// A tool the contract calls is not listed.
     pub const TOOL_MISSING: &str = "TOOL_MISSING";
+    /// An MCP `tools/list` went past the listing's budget (pages, bytes,
+    /// tools, or one tool's size); reading stopped and none of its tools
+    /// was checked. One per endpoint.
+    pub const TOOL_LIST_TOO_LARGE: &str = "TOOL_LIST_TOO_LARGE";
     /// No driver replays this interaction type (yet).
     pub const INTERACTION_TYPE_UNSUPPORTED: &str = "INTERACTION_TYPE_UNSUPPORTED";
     /// The provider-state change call failed.

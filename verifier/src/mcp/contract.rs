@@ -1,14 +1,13 @@
 //! The contract-level half of the MCP driver: a contract's `mcpTools`
 //! against the listing of each tool's profile (`surface.rs` judges).
 
-use accord_dsl::Contract;
-use serde_json::json;
-
 use super::driver::{McpDriver, profile_key};
+use super::listing::Listing;
 use super::wire::{Endpoint, Era};
 use crate::canary::Canaries;
 use crate::driver::{Authorization, ContractCheck};
 use crate::finding::{Finding, Layer, codes};
+use accord_dsl::Contract;
 
 /// A contract-level expectation that could not be checked.
 fn unchecked(path: String, detail: impl Into<String>) -> Finding {
@@ -83,18 +82,20 @@ impl McpDriver {
                 .listing(&endpoint, era, session.as_ref(), &key, label)
                 .await;
             match listing.as_ref() {
-                Ok(tools) => {
-                    let listed = tools.iter().find(|t| t["name"] == json!(expect.name));
-                    out.extend(super::surface::check_tool(expect, listed));
+                Listing::Read(tools) => {
+                    let listed = tools.find(&expect.name);
+                    out.extend(super::surface::check_tool(expect, listed.as_ref()));
                     // each profile's listing once
                     if scanned.insert(key.clone()) {
                         let canaries =
                             Canaries::of(cx.principals, authorization, cx.custom_headers);
-                        let text = serde_json::to_vec(tools).unwrap_or_default();
+                        let text = tools.text();
                         out.extend(canaries.judge(&text, false, &format!("{at}.tools/list")));
                     }
                 }
-                Err(why) => out.push(unchecked(
+                // one finding for the endpoint, none per tool
+                Listing::TooLarge(_) => out.extend(listing.take_finding("tools/list")),
+                Listing::Unread(why) => out.push(unchecked(
                     at,
                     format!("the tools could not be listed: {why}"),
                 )),

@@ -4,26 +4,19 @@
 
 use std::collections::BTreeMap;
 
-use serde_json::Value;
-
+use super::listing::Tools;
 use super::wire::Era;
 use crate::config::Token;
 use crate::driver::Authorization;
 use crate::report::Declaration;
 
 /// The listing's declaration entry.
-pub fn declaration(profile: String, era: Era, tools: &[Value]) -> Declaration {
-    let mut sorted: Vec<&Value> = tools.iter().collect();
-    sorted.sort_by(|a, b| {
-        let name = |v: &Value| v.get("name").and_then(Value::as_str).map(str::to_owned);
-        name(a).cmp(&name(b))
-    });
-    let value = Value::Array(sorted.into_iter().cloned().collect());
+pub(super) fn declaration(profile: String, era: Era, tools: &Tools) -> Declaration {
     Declaration {
         kind: "mcp/tools/list",
         profile,
         protocol_version: era.version().to_owned(),
-        digest: format!("sha256:{}", accord_dsl::canonical::digest(&value)),
+        digest: tools.digest(),
         entries: tools.len(),
         etag: None,
         used: Vec::new(),
@@ -55,14 +48,22 @@ mod tests {
     fn the_order_of_tools_and_keys_does_not_change_the_digest_a_change_does() {
         let a = json!({"name": "a", "inputSchema": {"type": "object", "required": ["x"]}});
         let b = json!({"inputSchema": {"required": ["x"], "type": "object"}, "name": "b"});
-        let one = declaration("alice".into(), Era::Modern, &[a.clone(), b.clone()]);
-        let other = declaration("alice".into(), Era::Modern, &[b.clone(), a.clone()]);
+        let one = declaration(
+            "alice".into(),
+            Era::Modern,
+            &Tools::of(&[a.clone(), b.clone()]),
+        );
+        let other = declaration(
+            "alice".into(),
+            Era::Modern,
+            &Tools::of(&[b.clone(), a.clone()]),
+        );
         assert_eq!(one.digest, other.digest);
         assert!(one.digest.starts_with("sha256:") && one.digest.len() == 71);
         let mut changed = b;
         changed["inputSchema"]["required"] = json!(["x", "y"]);
         assert_ne!(
-            declaration("alice".into(), Era::Modern, &[a, changed]).digest,
+            declaration("alice".into(), Era::Modern, &Tools::of(&[a, changed])).digest,
             one.digest
         );
         assert_eq!(one.entries, 2);

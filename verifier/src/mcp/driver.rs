@@ -9,7 +9,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use accord_dsl::model::accord::McpToolCall;
-use serde_json::{Map, Value, json};
+use serde_json::Value;
 
 use super::claims::FirstCall;
 use super::enums::judge_enums;
@@ -22,11 +22,7 @@ use crate::driver::{Authorization, Exchange, Sent};
 use crate::finding::{Layer, codes};
 use crate::transport::{CutOff, Transport};
 
-/// Most `tools/list` pages read for one profile.
-const MAX_PAGES: usize = 100;
-
-/// A profile's tools, or why they could not be listed.
-pub(super) type Listing = Result<Vec<Value>, String>;
+pub(super) use super::listing::Listing;
 
 /// An open legacy session and what it takes to close it.
 #[derive(Clone)]
@@ -44,6 +40,9 @@ pub struct McpDriver {
     /// By profile key (which holds a credential: never printed).
     pub(super) sessions: std::sync::Mutex<HashMap<String, Open>>,
     pub(super) listings: std::sync::Mutex<HashMap<String, Arc<Listing>>>,
+    /// By endpoint and era: a listing past its budget (`listing.rs`); the
+    /// endpoint's other profiles are not listed again.
+    pub(super) oversized: std::sync::Mutex<HashMap<String, Arc<Listing>>>,
     /// The listings read, by digest (for the report).
     pub(super) declared: std::sync::Mutex<std::collections::BTreeSet<crate::report::Declaration>>,
     /// Tools (by profile key) whose invalid-input variants were sent.
@@ -122,54 +121,23 @@ impl McpDriver {
         if let Some(l) = lock(&self.listings).get(key).cloned() {
             return l;
         }
+        let site = format!("{}\n{}", endpoint.url, era.version());
+        if let Some(l) = lock(&self.oversized).get(&site).cloned() {
+            return l;
+        }
         let listing = Arc::new(self.list_tools(endpoint, era, session).await);
         lock(&self.listings).insert(key.to_owned(), listing.clone());
-        if let Ok(tools) = listing.as_ref() {
-            let declared = super::digest::declaration(label, era, tools);
-            lock(&self.declared).insert(declared);
+        match listing.as_ref() {
+            Listing::Read(tools) => {
+                let declared = super::digest::declaration(label, era, tools);
+                lock(&self.declared).insert(declared);
+            }
+            Listing::TooLarge(_) => {
+                lock(&self.oversized).insert(site, listing.clone());
+            }
+            Listing::Unread(_) => {}
         }
         listing
-    }
-
-    async fn list_tools(
-        &self,
-        endpoint: &Endpoint<'_>,
-        era: Era,
-        session: Option<&Session>,
-    ) -> Listing {
-        let mut tools = Vec::new();
-        let mut cursor: Option<String> = None;
-        for _ in 0..MAX_PAGES {
-            let mut params = Map::new();
-            if let Some(c) = &cursor {
-                params.insert("cursor".into(), json!(c));
-            }
-            let reply = endpoint
-                .call(era, session, Some(self.id()), "tools/list", params)
-                .await
-                .map_err(|cut| cut.finding("tools/list").detail)?;
-            let result = match reply.outcome {
-                Ok(Ok(result)) => result,
-                Ok(Err(e)) => {
-                    return Err(format!(
-                        "tools/list answered error {} `{}`",
-                        e.code, e.message
-                    ));
-                }
-                Err(why) => return Err(format!("tools/list: {why}")),
-            };
-            let page = result
-                .get("tools")
-                .and_then(Value::as_array)
-                .ok_or("tools/list answered no tools array")?;
-            tools.extend(page.iter().cloned());
-            // only a missing nextCursor ends the listing (an empty one is a cursor)
-            match result.get("nextCursor").and_then(Value::as_str) {
-                Some(next) => cursor = Some(next.to_owned()),
-                None => return Ok(tools),
-            }
-        }
-        Err(format!("tools/list still had more pages after {MAX_PAGES}"))
     }
 
     pub(super) async fn replay(
@@ -214,12 +182,7 @@ impl McpDriver {
         let listing = self
             .listing(&endpoint, era, session.as_ref(), &key, label)
             .await;
-        let tool = listing.as_ref().as_ref().ok().and_then(|tools| {
-            tools
-                .iter()
-                .find(|t| t["name"] == json!(call.tool))
-                .cloned()
-        });
+        let tool = listing.tool(&call.tool);
         let watched = tool
             .as_ref()
             .filter(|t| super::hints::claims_anything(t) || super::claims::claims_idempotency(t));

@@ -2,6 +2,7 @@
 //! era the contract pins (`metadata.accord.mcp`): 2026-07-28, or
 //! 2025-11-25 / 2025-06-18.
 
+mod canon;
 mod claims;
 mod contract;
 pub mod diff;
@@ -12,12 +13,16 @@ mod follow;
 mod headers;
 pub mod hints;
 pub mod judge;
+mod list;
+pub mod listing;
+mod page;
 mod plug;
 mod probe;
 pub mod progress;
 mod resend;
 pub(crate) mod schemas;
 mod sent;
+mod sse;
 pub mod surface;
 pub mod task;
 #[cfg(test)]

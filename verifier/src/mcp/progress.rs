@@ -52,31 +52,16 @@ pub fn judge(expected: &[McpProgress], body: &[u8], sse: bool) -> Option<Finding
 /// `method`).
 fn reported(body: &[u8]) -> Vec<f64> {
     let mut out = Vec::new();
-    for message in messages(&String::from_utf8_lossy(body)) {
+    let text = String::from_utf8_lossy(body);
+    // one event at a time (`sse.rs`)
+    let messages = super::sse::events(&text).filter_map(|d| serde_json::from_str::<Value>(&d).ok());
+    for message in messages {
         if message.get("method").is_none() && message.get("id").is_some() {
             break;
         }
         let params = &message["params"];
         if message["method"] == "notifications/progress" && params["progressToken"] == TOKEN {
             out.push(params["progress"].as_f64().unwrap_or(f64::NAN));
-        }
-    }
-    out
-}
-
-/// The JSON messages of an SSE body: each event's `data:` lines joined.
-fn messages(text: &str) -> Vec<Value> {
-    let mut out = Vec::new();
-    let mut data: Vec<&str> = Vec::new();
-    for line in text.lines().chain(std::iter::once("")) {
-        let line = line.trim_end_matches('\r');
-        if line.is_empty() {
-            if !data.is_empty() {
-                out.extend(serde_json::from_str(&data.join("\n")).ok());
-                data.clear();
-            }
-        } else if let Some(d) = line.strip_prefix("data:") {
-            data.push(d.strip_prefix(' ').unwrap_or(d));
         }
     }
     out

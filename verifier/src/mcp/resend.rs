@@ -120,11 +120,8 @@ impl McpDriver {
         let key = profile_key(&endpoint, era);
         let listed = lock(&self.listings).get(&key).cloned();
         let schema = listed
-            .as_ref()
-            .and_then(|l| l.as_ref().as_ref().ok())
-            .and_then(|tools| tools.iter().find(|t| t["name"] == json!(call.tool)))
-            .and_then(|t| t.get("inputSchema"))
-            .cloned();
+            .and_then(|l| l.tool(&call.tool))
+            .and_then(|mut t| t.get_mut("inputSchema").map(serde_json::Value::take));
         let (true, Some(schema)) = (expects_success(call), schema) else {
             return out;
         };

@@ -1,10 +1,8 @@
 //! A judged `tools/call` reply as the engine's `Sent`: the unknown-tool
-//! warning graded, a missing tool or an unreadable listing said once, the
+//! warning graded, a missing tool or an unreadable listing said once (a
+//! listing past its budget once for the endpoint), the
 //! times of the answer (of a task: to its `CreateTaskResult` and to the
 //! `tasks/get` that saw it end).
-
-use accord_dsl::model::accord::McpToolCall;
-use serde_json::json;
 
 use super::driver::{Listing, expects_success};
 use super::judge::judge;
@@ -13,6 +11,7 @@ use super::wire::{Era, Reply};
 use crate::config::UnknownTool;
 use crate::driver::Sent;
 use crate::finding::{Finding, Layer, codes};
+use accord_dsl::model::accord::McpToolCall;
 
 /// The unknown-tool warning, graded by `--mcp-unknown-tool`: `spec` fails
 /// the SDKs' answer and accepts the spec's, `sdk` accepts the SDKs'.
@@ -38,15 +37,13 @@ pub(super) fn sent(
     negative: bool,
     unknown_tool: UnknownTool,
 ) -> Sent {
-    let tool = listing
-        .and_then(|l| l.as_ref().ok())
-        .and_then(|tools| tools.iter().find(|t| t["name"] == json!(call.tool)));
-    let mut judged = judge(call, era, reply, tool, negative);
+    let tool = listing.and_then(|l| l.tool(&call.tool));
+    let mut judged = judge(call, era, reply, tool.as_ref(), negative);
     grade_unknown_tool(&mut judged, unknown_tool);
     match listing {
         // the call's other findings follow from the missing tool; a call
         // that expects a refusal may well meet an unlisted tool
-        Some(Ok(_)) if tool.is_none() && expects_success(call) && !negative => {
+        Some(Listing::Read(_)) if tool.is_none() && expects_success(call) && !negative => {
             judged.findings = vec![Finding::new(
                 Layer::Declaration,
                 codes::TOOL_MISSING,
@@ -54,7 +51,12 @@ pub(super) fn sent(
                 format!("tools/list does not list `{}`", call.tool),
             )];
         }
-        Some(Err(why)) => {
+        // the one finding of the endpoint, to its first reader; nothing
+        // that follows from the unread rest is judged
+        Some(over @ Listing::TooLarge(_)) => {
+            judged.findings.extend(over.take_finding("tools/list"))
+        }
+        Some(Listing::Unread(why)) => {
             let detail = format!(
                 "the tool list could not be read, so the outputSchema and annotations were not checked: {why}"
             );

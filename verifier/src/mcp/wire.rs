@@ -12,7 +12,6 @@
 
 use std::time::Duration;
 
-use futures_util::StreamExt;
 use serde_json::{Map, Value, json};
 
 use crate::config::Token;
@@ -120,8 +119,22 @@ impl Endpoint<'_> {
         session: Option<&Session>,
         id: Option<u64>,
         method: &str,
-        mut params: Map<String, Value>,
+        params: Map<String, Value>,
     ) -> Result<Reply, CutOff> {
+        let received = self.send(era, session, id, method, params).await?;
+        Ok(reply(received, id).await)
+    }
+
+    /// Sends one JSON-RPC message and reads the answer as received (a
+    /// caller that needs only part of it reads that part: `page.rs`).
+    pub(super) async fn send(
+        &self,
+        era: Era,
+        session: Option<&Session>,
+        id: Option<u64>,
+        method: &str,
+        mut params: Map<String, Value>,
+    ) -> Result<Received, CutOff> {
         if era == Era::Modern {
             // the envelope joins what the call's own `_meta` carries (a
             // progress token)
@@ -164,8 +177,7 @@ impl Endpoint<'_> {
             }
         }
         builder = self.authorize(builder).body(message.to_string());
-        let received = self.transport.send(builder).await?;
-        Ok(reply(received, id).await)
+        self.transport.send(builder).await
     }
 
     /// Opens a legacy session: `initialize`, then `notifications/initialized`.
@@ -265,12 +277,8 @@ pub(super) async fn reply(received: Received, id: Option<u64>) -> Reply {
     let outcome = if id.is_none() {
         Err("a notification has no response".to_owned())
     } else if sse {
-        // a server-to-client request on the stream has a method: not ours
-        sse_messages(&received.body)
+        response_event(&received.body, id)
             .await
-            .into_iter()
-            .filter(|m| m.get("method").is_none())
-            .find(|m| m.get("id") == id.map(|i| json!(i)).as_ref())
             .map(|m| rpc_outcome(&m))
             .unwrap_or_else(|| {
                 Err("no JSON-RPC response with the request's id in the event stream".into())
@@ -297,18 +305,31 @@ pub(super) async fn reply(received: Received, id: Option<u64>) -> Reply {
 
 /// Every JSON message in an SSE body (`data:` of each event).
 pub async fn sse_messages(body: &[u8]) -> Vec<Value> {
-    use eventsource_stream::Eventsource;
-    let bytes = bytes::Bytes::copy_from_slice(body);
-    let events =
-        futures_util::stream::once(async move { Ok::<_, std::convert::Infallible>(bytes) })
-            .eventsource()
-            .collect::<Vec<_>>()
-            .await;
-    events
-        .into_iter()
-        .filter_map(Result::ok)
-        .filter_map(|e| serde_json::from_str(&e.data).ok())
+    let text = String::from_utf8_lossy(body);
+    super::sse::events(&text)
+        .filter_map(|data| serde_json::from_str(&data).ok())
         .collect()
+}
+
+/// The response to request `id` among an SSE body's events: each event is
+/// first read for its `id` and `method` alone (a server-to-client request
+/// on the stream has a method: not ours), and only the response is parsed
+/// whole, so one event at a time is held.
+async fn response_event(body: &[u8], id: Option<u64>) -> Option<Value> {
+    #[derive(serde::Deserialize)]
+    struct Head {
+        #[serde(default)]
+        id: Option<u64>,
+        #[serde(default)]
+        method: Option<serde::de::IgnoredAny>,
+    }
+    let text = String::from_utf8_lossy(body);
+    super::sse::events(&text)
+        .find(|data| {
+            serde_json::from_str::<Head>(data)
+                .is_ok_and(|h| h.method.is_none() && h.id.is_some() && h.id == id)
+        })
+        .and_then(|data| serde_json::from_str(&data).ok())
 }
 
 /// A response must carry the request's id (`null` only on an error the

@@ -17,6 +17,7 @@ mod mcp;
 mod mcp_attribute_pairs;
 mod mcp_attributes;
 mod mcp_contract;
+mod mcp_listing;
 mod mcp_tasks;
 mod messages;
 mod side_effects;
