@@ -5,6 +5,7 @@ mod contract;
 mod demo;
 mod environment;
 mod files;
+mod lint_warnings;
 mod match_cmd;
 mod migrate;
 mod mock;

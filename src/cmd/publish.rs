@@ -59,6 +59,7 @@ impl ContractFile {
         let origin = path.display().to_string();
         let contract = accord_dsl::pact::from_value(&document, &origin)
             .with_context(|| format!("{origin} is not a contract"))?;
+        crate::cmd::lint_warnings::print(&origin, &contract);
         Ok(ContractFile {
             path: path.to_owned(),
             consumer: contract.consumer.name,

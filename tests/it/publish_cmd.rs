@@ -207,3 +207,38 @@ fn files_of_one_pair_keep_the_contract_level_expectations_of_both_in_either_orde
         broker.get("/pacts/provider/planning-agent/consumer/release-orchestrator/version/3");
     assert_eq!(status, 404, "nothing was published");
 }
+
+/// A misspelt attribute is kept (Pact's robustness rule) but checks
+/// nothing: `publish` and `verify` say so for the files they are given,
+/// one line with the file, the JSON path and the suggestion.
+#[test]
+fn publish_and_verify_print_the_lint_warnings_of_the_files_they_are_given() {
+    let broker = BrokerProcess::start(&[]);
+    let dir = temp_dir("publish-lint");
+    let mut doc = pact("orchestrator", "billing", 200, "/invoices");
+    doc["interactions"][0]["response"]["statsu"] = json!(201);
+    let file = write(&dir, "typo.json", &doc);
+    let line = "typo.json: $.interactions[0].response.statsu: `statsu` is not an attribute Accord knows here: it is kept but checks nothing; did you mean `status`? (UNKNOWN_ATTRIBUTE)";
+    accord()
+        .arg("publish")
+        .arg(&file)
+        .args(["--consumer-app-version", "1", "--broker-url", &broker.url])
+        .assert()
+        .success()
+        .stderr(contains(line));
+    let closed = std::net::TcpListener::bind("127.0.0.1:0").expect("a port");
+    let url = format!("http://{}", closed.local_addr().expect("addr"));
+    drop(closed);
+    accord()
+        .args([
+            "verify",
+            "--provider",
+            "billing",
+            "--provider-base-url",
+            &url,
+            "--contract",
+        ])
+        .arg(&file)
+        .assert()
+        .stderr(contains(line));
+}

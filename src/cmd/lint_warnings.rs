@@ -1,0 +1,38 @@
+//! The lint warnings of the contracts `publish` and `verify` are given, one
+//! line each on standard error: a misspelt attribute (`"statsu"`) is kept
+//! by Pact's robustness rule and checks nothing, so the person who wrote it
+//! must hear of it where the contract is used, not only from `lint`.
+
+use accord_dsl::Contract;
+use accord_dsl::pact::Severity;
+use accord_verifier::ContractSource;
+
+/// The lines for `contract`'s warnings: `warning: ORIGIN: PATH: MESSAGE (CODE)`.
+pub fn lines(origin: &str, contract: &Contract) -> Vec<String> {
+    accord_dsl::pact::lint(contract)
+        .into_iter()
+        .filter(|p| p.severity == Severity::Warning)
+        .map(|p| format!("warning: {origin}: {}: {} ({})", p.path, p.message, p.code))
+        .collect()
+}
+
+/// Prints `contract`'s warnings on standard error.
+pub fn print(origin: &str, contract: &Contract) {
+    for line in lines(origin, contract) {
+        eprintln!("{line}");
+    }
+}
+
+/// Prints the warnings of every contract of `source`. Files that cannot be
+/// loaded print nothing here: the verification reports why.
+pub fn print_for_source(source: &ContractSource, provider: &str) {
+    let loaded = match source {
+        ContractSource::Loaded(list) => list.clone(),
+        ContractSource::Files(_) => {
+            accord_verifier::load::load(source, provider).unwrap_or_default()
+        }
+    };
+    for sourced in &loaded {
+        print(&sourced.source, &sourced.contract);
+    }
+}
