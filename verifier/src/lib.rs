@@ -25,6 +25,7 @@ pub mod config;
 mod credential;
 pub mod driver;
 pub mod error;
+pub mod excerpt;
 mod expected;
 pub mod finding;
 pub mod http_driver;
