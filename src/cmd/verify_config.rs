@@ -50,6 +50,7 @@ pub(super) fn config(args: &VerifyArgs, source: ContractSource) -> anyhow::Resul
         request_timeout: Duration::from_millis(args.request_timeout_ms),
         max_response_bytes: args.max_response_bytes,
         follow_redirects: args.follow_redirects,
+        ..Limits::default()
     };
     Ok(config)
 }

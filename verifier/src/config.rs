@@ -119,8 +119,13 @@ pub struct Limits {
     pub request_timeout: Duration,
     /// Reading a response body stops past this many bytes.
     pub max_response_bytes: usize,
-    /// Follow redirects (off by default: a redirect is an answer to judge).
+    /// Follow redirects (off by default: a redirect is an answer to judge;
+    /// when on, only on the request's own origin).
     pub follow_redirects: bool,
+    /// An event stream (A2A) must end within this, however busy it is
+    /// (`--stream-timeout`); each event still waits at most
+    /// `request_timeout`.
+    pub stream_timeout: Duration,
 }
 
 impl Default for Limits {
@@ -129,6 +134,7 @@ impl Default for Limits {
             request_timeout: Duration::from_secs(30),
             max_response_bytes: 10 * 1024 * 1024,
             follow_redirects: false,
+            stream_timeout: Duration::from_secs(120),
         }
     }
 }
