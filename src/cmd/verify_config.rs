@@ -52,6 +52,7 @@ pub(super) fn config(args: &VerifyArgs, source: ContractSource) -> anyhow::Resul
         follow_redirects: args.follow_redirects,
         ..Limits::default()
     };
+    args.guard.apply(&mut config)?;
     Ok(config)
 }
 

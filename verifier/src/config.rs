@@ -176,6 +176,13 @@ pub struct VerifyConfig {
     /// values never logged. An `Authorization` here is not sent with
     /// interactions whose credential Accord decides (`auth` expectations).
     pub custom_headers: Vec<(String, Token)>,
+    /// Origins besides the provider base URL's (and the Agent Card URL's)
+    /// that credentials and custom headers may go to (`--allow-origin`):
+    /// an Agent Card interface elsewhere never gets them.
+    pub allowed_origins: Vec<crate::origin::Origin>,
+    /// What to do with an Agent Card interface on another origin
+    /// (`--other-origin-interface`).
+    pub other_origin: crate::origin::OtherOrigin,
     /// Contracts replayed in parallel (at least 1).
     pub jobs: usize,
     pub filter: Filter,
@@ -205,6 +212,8 @@ impl VerifyConfig {
             observe_url: None,
             principals: BTreeMap::new(),
             custom_headers: Vec::new(),
+            allowed_origins: Vec::new(),
+            other_origin: crate::origin::OtherOrigin::default(),
             jobs: 1,
             filter: Filter::default(),
             limits: Limits::default(),

@@ -192,6 +192,11 @@ pub mod codes {
     pub const CARD_SIGNATURE_INVALID: &str = "CARD_SIGNATURE_INVALID";
     /// A2A: an interface on plain HTTP off loopback.
     pub const INTERFACE_URL_NOT_HTTPS: &str = "INTERFACE_URL_NOT_HTTPS";
+    /// A2A: an Agent Card interface on another origin than the ones the
+    /// user gave (`--provider-base-url`, `--agent-card-url`,
+    /// `--allow-origin`): never sent credentials; not used at all unless
+    /// allowed, nor when it names an internal address.
+    pub const INTERFACE_URL_OTHER_ORIGIN: &str = "INTERFACE_URL_OTHER_ORIGIN";
     /// A2A: an expected push notification did not arrive (or without its
     /// credentials).
     pub const PUSH_NOT_DELIVERED: &str = "PUSH_NOT_DELIVERED";
