@@ -17,6 +17,7 @@ mod serve;
 mod token;
 mod verify;
 mod verify_fetch;
+mod verify_guard;
 mod verify_legacy;
 mod verify_parse;
 mod verify_progress;

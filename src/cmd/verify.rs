@@ -143,7 +143,7 @@ pub struct VerifyArgs {
     /// The bearer token of a principal, NAME=TOKEN (repeatable; never printed).
     #[arg(long = "principal", value_name = "NAME=TOKEN")]
     principals: Vec<String>,
-    /// A header for every request to the provider, NAME=VALUE (repeatable; replaces the interaction's own; never printed).
+    /// A header for every request to the provider (only to the origins credentials go to, see --allow-origin), NAME=VALUE (repeatable; replaces the interaction's own; never printed).
     #[arg(long = "header", short = 'H', value_name = "NAME=VALUE")]
     headers: Vec<String>,
     /// Chains replayed at once: interactions sharing a provider state stay in order; 1 keeps Pact's order.
@@ -189,6 +189,8 @@ pub struct VerifyArgs {
     /// Follow redirects (by default a redirect is the answer judged).
     #[arg(long)]
     follow_redirects: bool,
+    #[command(flatten)]
+    guard: super::verify_guard::GuardArgs,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]

@@ -189,3 +189,38 @@ fn help_lists_each_pact_name_once_as_an_alias() {
         );
     }
 }
+
+#[test]
+fn the_guards_become_the_configs_origins_and_stream_deadline() {
+    let source = || accord_verifier::ContractSource::Files(Vec::new());
+    let args = parsed(&with_base(&["--contract", "a.json"]));
+    let config = super::config_of::config(&args, source()).expect("a config");
+    assert!(config.allowed_origins.is_empty());
+    assert_eq!(config.other_origin, accord_verifier::OtherOrigin::Refuse);
+    assert_eq!(config.limits.stream_timeout.as_secs(), 120);
+    let args = parsed(&with_base(&[
+        "--allow-origin",
+        "http://127.0.0.1:9090/a2a",
+        "--other-origin-interface",
+        "without-credentials",
+        "--stream-timeout",
+        "5",
+        "--contract",
+        "a.json",
+    ]));
+    let config = super::config_of::config(&args, source()).expect("a config");
+    let allowed = accord_verifier::Origin::parse("http://127.0.0.1:9090").expect("an origin");
+    assert_eq!(config.allowed_origins, [allowed]);
+    assert_eq!(
+        config.other_origin,
+        accord_verifier::OtherOrigin::WithoutCredentials
+    );
+    assert_eq!(config.limits.stream_timeout.as_secs(), 5);
+    let bad = parsed(&with_base(&[
+        "--allow-origin",
+        "ftp://x",
+        "--contract",
+        "a.json",
+    ]));
+    assert!(super::config_of::config(&bad, source()).is_err());
+}

@@ -50,7 +50,9 @@ pub(super) fn config(args: &VerifyArgs, source: ContractSource) -> anyhow::Resul
         request_timeout: Duration::from_millis(args.request_timeout_ms),
         max_response_bytes: args.max_response_bytes,
         follow_redirects: args.follow_redirects,
+        ..Limits::default()
     };
+    args.guard.apply(&mut config)?;
     Ok(config)
 }
 

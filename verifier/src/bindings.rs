@@ -74,7 +74,7 @@ fn only_unsupported(findings: &[Finding]) -> bool {
 }
 
 fn tagged(mut f: Finding, binding: &str) -> Finding {
-    f.detail = format!("[{binding}] {}", f.detail);
+    f.detail = format!("[{binding}] {}", f.detail).into();
     f
 }
 
@@ -190,7 +190,7 @@ mod tests {
         r.contracts[0].interactions[0]
             .findings
             .iter()
-            .map(|f| (f.detail.clone(), r.contracts[0].interactions[0].outcome))
+            .map(|f| (f.detail.to_string(), r.contracts[0].interactions[0].outcome))
             .collect()
     }
 

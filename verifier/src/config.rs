@@ -119,8 +119,13 @@ pub struct Limits {
     pub request_timeout: Duration,
     /// Reading a response body stops past this many bytes.
     pub max_response_bytes: usize,
-    /// Follow redirects (off by default: a redirect is an answer to judge).
+    /// Follow redirects (off by default: a redirect is an answer to judge;
+    /// when on, only on the request's own origin).
     pub follow_redirects: bool,
+    /// An event stream (A2A) must end within this, however busy it is
+    /// (`--stream-timeout`); each event still waits at most
+    /// `request_timeout`.
+    pub stream_timeout: Duration,
 }
 
 impl Default for Limits {
@@ -129,6 +134,7 @@ impl Default for Limits {
             request_timeout: Duration::from_secs(30),
             max_response_bytes: 10 * 1024 * 1024,
             follow_redirects: false,
+            stream_timeout: Duration::from_secs(120),
         }
     }
 }
@@ -170,6 +176,13 @@ pub struct VerifyConfig {
     /// values never logged. An `Authorization` here is not sent with
     /// interactions whose credential Accord decides (`auth` expectations).
     pub custom_headers: Vec<(String, Token)>,
+    /// Origins besides the provider base URL's (and the Agent Card URL's)
+    /// that credentials and custom headers may go to (`--allow-origin`):
+    /// an Agent Card interface elsewhere never gets them.
+    pub allowed_origins: Vec<crate::origin::Origin>,
+    /// What to do with an Agent Card interface on another origin
+    /// (`--other-origin-interface`).
+    pub other_origin: crate::origin::OtherOrigin,
     /// Contracts replayed in parallel (at least 1).
     pub jobs: usize,
     pub filter: Filter,
@@ -199,6 +212,8 @@ impl VerifyConfig {
             observe_url: None,
             principals: BTreeMap::new(),
             custom_headers: Vec::new(),
+            allowed_origins: Vec::new(),
+            other_origin: crate::origin::OtherOrigin::default(),
             jobs: 1,
             filter: Filter::default(),
             limits: Limits::default(),

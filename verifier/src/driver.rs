@@ -55,6 +55,9 @@ pub struct Exchange<'a> {
     pub mcp_tools: &'a [accord_dsl::model::accord::McpToolExpectation],
     /// The Agent Card (`--agent-card-url`), for the A2A driver's interfaces.
     pub agent_card_url: &'a str,
+    /// Where credentials may go: an Agent Card interface on another
+    /// origin never gets them.
+    pub origins: &'a crate::origin::Origins,
     /// Which A2A binding to replay on (`--a2a-binding`).
     pub a2a_binding: crate::config::A2aBinding,
     /// Which A2A HTTP status mapping errors must follow (`--a2a-status-mapping`).

@@ -1,8 +1,11 @@
 //! Findings: one broken expectation, on one contract layer, with a stable
-//! reason code (catalogue in `../shared/DESIGN.md`).
+//! reason code (catalogue in `../shared/DESIGN.md`). What a finding quotes
+//! of the provider is bounded where it is made (`crate::excerpt`).
 
 use serde::Serialize;
 use serde_json::Value;
+
+pub use crate::excerpt::{Quote, Text};
 
 /// The contract layer a finding is on.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
@@ -193,6 +196,11 @@ pub mod codes {
     pub const CARD_SIGNATURE_INVALID: &str = "CARD_SIGNATURE_INVALID";
     /// A2A: an interface on plain HTTP off loopback.
     pub const INTERFACE_URL_NOT_HTTPS: &str = "INTERFACE_URL_NOT_HTTPS";
+    /// A2A: an Agent Card interface on another origin than the ones the
+    /// user gave (`--provider-base-url`, `--agent-card-url`,
+    /// `--allow-origin`): never sent credentials; not used at all unless
+    /// allowed, nor when it names an internal address.
+    pub const INTERFACE_URL_OTHER_ORIGIN: &str = "INTERFACE_URL_OTHER_ORIGIN";
     /// A2A: an expected push notification did not arrive (or without its
     /// credentials).
     pub const PUSH_NOT_DELIVERED: &str = "PUSH_NOT_DELIVERED";
@@ -208,13 +216,14 @@ pub struct Finding {
     /// Stable reason code (see [`codes`]).
     pub reason_code: &'static str,
     /// Where: a JSON path, a header name, `status`, a counter name, …
+    /// (bounded where it is made: a provider's key may be part of it).
     pub path: String,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub expected: Option<Value>,
+    pub expected: Option<Quote>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub actual: Option<Value>,
+    pub actual: Option<Quote>,
     /// A readable sentence.
-    pub detail: String,
+    pub detail: Text,
     /// Pact's mismatch attribute (`body`, `status`, `header`, …) when the
     /// finding comes from the matcher; kept for Pact's `testResults` form.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -232,18 +241,18 @@ impl Finding {
         Finding {
             layer,
             reason_code,
-            path: path.into(),
+            path: Text::from(path.into()).into(),
             expected: None,
             actual: None,
-            detail: detail.into(),
+            detail: Text::from(detail.into()),
             pact_attribute: None,
         }
     }
 
     /// With expected and actual values.
     pub fn values(mut self, expected: Option<Value>, actual: Option<Value>) -> Self {
-        self.expected = expected;
-        self.actual = actual;
+        self.expected = expected.map(Quote::from);
+        self.actual = actual.map(Quote::from);
         self
     }
 
@@ -273,6 +282,6 @@ mod tests {
         assert_eq!(f.reason_code, "RESPONSE_MISMATCH");
         assert_eq!(f.pact_attribute, Some("body"));
         assert_eq!(f.path, "$.id");
-        assert_eq!(f.actual, Some(json!(2)));
+        assert_eq!(f.actual.as_deref(), Some(&json!(2)));
     }
 }

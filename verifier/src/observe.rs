@@ -151,7 +151,7 @@ mod tests {
             ]
         );
         assert!(found.iter().all(|f| f.layer == Layer::Behavior));
-        assert_eq!(found[0].actual, Some(json!(2)));
+        assert_eq!(found[0].actual.as_deref(), Some(&json!(2)));
     }
 
     #[test]

@@ -65,10 +65,10 @@ fn pact_mismatch(f: &Finding) -> Value {
     }
     m.insert("description".into(), json!(f.detail));
     if let Some(e) = &f.expected {
-        m.insert("expected".into(), e.clone());
+        m.insert("expected".into(), Value::clone(e));
     }
     if let Some(a) = &f.actual {
-        m.insert("actual".into(), a.clone());
+        m.insert("actual".into(), Value::clone(a));
     }
     Value::Object(m)
 }

@@ -35,6 +35,9 @@ pub struct Context {
     pub observe_url: Option<String>,
     pub principals: BTreeMap<String, Token>,
     pub custom_headers: Vec<(String, Token)>,
+    /// Where credentials may go (the base URL's and Agent Card's origins,
+    /// `--allow-origin`), and what the card's other origins get.
+    pub origins: crate::origin::Origins,
     pub drivers: Vec<Arc<dyn Driver>>,
     /// Observed interactions (state changes included) never overlap:
     /// counters are the provider's, shared by every contract replayed in
@@ -67,7 +70,7 @@ impl Context {
         };
         let optional =
             |what, url: &Option<String>| url.as_deref().map(|u| checked(what, u)).transpose();
-        Ok(Context {
+        let mut cx = Context {
             transport: Transport::new(config.limits.clone())?,
             // Pact's default: the base URL itself
             message_url: match &config.message_url {
@@ -88,10 +91,18 @@ impl Context {
             observe_url: optional("the observation URL", &config.observe_url)?,
             principals: config.principals.clone(),
             custom_headers: config.custom_headers.clone(),
+            origins: crate::origin::Origins::default(),
             drivers,
             observe_lock,
             base_url,
-        })
+        };
+        cx.origins = crate::origin::Origins::new(
+            &cx.base_url,
+            &cx.agent_card_url,
+            &config.allowed_origins,
+            config.other_origin,
+        );
+        Ok(cx)
     }
 }
 
@@ -261,6 +272,7 @@ async fn exercise(
         mcp_version: contract.accord.as_ref().and_then(|a| a.mcp.as_deref()),
         mcp_tools: &contract.mcp_tools,
         agent_card_url: &cx.agent_card_url,
+        origins: &cx.origins,
         a2a_binding: cx.a2a_binding,
         a2a_status_mapping: cx.a2a_status_mapping,
         agent_card: contract.agent_card.as_ref(),

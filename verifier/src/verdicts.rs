@@ -43,7 +43,7 @@ pub fn idempotency(
             CounterChange::Exact(d) => Some(d),
             CounterChange::Range { max, .. } => max,
         });
-    let delta = f.actual.as_ref().and_then(Value::as_i64);
+    let delta = f.actual.as_deref().and_then(Value::as_i64);
     if let (codes::SIDE_EFFECT_DECLARATION_MISMATCH, Some(bound), Some(delta)) =
         (f.reason_code, bound, delta)
         && delta > bound
@@ -53,8 +53,9 @@ pub fn idempotency(
             Some((path, value)) => format!(
                 "sent {times} times with the same idempotency key ({path} = {value}): {}",
                 f.detail
-            ),
-            None => format!("the same request sent {times} times: {}", f.detail),
+            )
+            .into(),
+            None => format!("the same request sent {times} times: {}", f.detail).into(),
         };
     }
 }

@@ -90,6 +90,8 @@ impl Run<'_> {
     }
 
     fn stream_broke(&mut self, next: Next, timeout: Duration) {
+        // how the task would have gone on is not known: its end is not judged
+        self.gave_up = !self.finished();
         let f = match next {
             Next::Error(e) => Finding::new(
                 Layer::Schema,
@@ -105,6 +107,9 @@ impl Run<'_> {
                 Finding::new(Layer::Protocol, codes::MALFORMED_RESPONSE, "stream", why)
             }
             Next::Cut(cut) => cut.finding("stream"),
+            Next::Deadline(limit) => {
+                super::stream::deadline(limit, "stream", self.record.last_state())
+            }
             _ => Finding::new(
                 Layer::Temporal,
                 codes::RESPONSE_TIMEOUT,
@@ -188,6 +193,7 @@ impl Run<'_> {
                     "the task was still {state} after {} ms",
                     timeout.as_millis()
                 );
+                self.gave_up = true;
                 self.fail(Finding::new(
                     Layer::Temporal,
                     codes::RESPONSE_TIMEOUT,
@@ -286,6 +292,9 @@ impl Run<'_> {
             }
             self.followed[i] = true;
             if let Some(state) = self.task.follow_ups[i].after {
+                if self.gave_up {
+                    continue; // the cut-off is the finding
+                }
                 let path = format!("followUps[{i}].after");
                 self.never_reached(state, path, "the follow-up was not run");
                 continue;

@@ -90,6 +90,10 @@ pub(super) struct Run<'a> {
     pub probed: Vec<bool>,
     /// The send was refused where it had to be served (already a finding).
     pub send_refused: bool,
+    /// Following the task stopped before it ended (its stream broke or ran
+    /// out of time; polling ran out of time): already a finding, so the
+    /// states and steps it never reached are not reported as well.
+    pub gave_up: bool,
 }
 
 impl<'a> Run<'a> {
@@ -127,6 +131,7 @@ impl<'a> Run<'a> {
                     .map_or(0, |a| a.probes.len())
             ],
             send_refused: false,
+            gave_up: false,
         }
     }
 

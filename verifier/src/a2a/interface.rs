@@ -5,7 +5,9 @@
 //! verifier speaks (JSON-RPC, HTTP+JSON; gRPC is refused with a reason),
 //! in the card's order. `--a2a-binding` picks one binding; otherwise the
 //! first interface of a binding the contract's `agentCard.interfaces`
-//! relies on, else the card's first.
+//! relies on, else the card's first. The card is the provider's: an
+//! interface is admitted (`admit`) with credentials only on an origin the
+//! user chose (`crate::origin`).
 
 use accord_dsl::model::accord::AgentCardExpectations;
 use serde_json::Value;
@@ -13,6 +15,7 @@ use serde_json::Value;
 use super::wire::{Binding, Interface};
 use crate::config::A2aBinding;
 use crate::finding::{Finding, Layer, codes};
+use crate::origin::{Origins, Reach};
 
 /// The interfaces of a card the verifier can speak, in the card's order.
 pub fn spoken(card: &Value) -> Vec<Interface> {
@@ -34,6 +37,7 @@ pub fn spoken(card: &Value) -> Vec<Interface> {
                     .and_then(Value::as_str)
                     .filter(|t| !t.is_empty())
                     .map(str::to_owned),
+                credentials: false,
             })
         })
         .collect()
@@ -96,6 +100,48 @@ pub fn choose(
             detail,
         ))
     })
+}
+
+/// The chosen interface as it may be used: with credentials on an origin
+/// the user chose; on another origin without them (with the finding that
+/// says so) when the user allows it; else not at all (`Err`, the finding).
+pub fn admit(
+    mut chosen: Interface,
+    origins: &Origins,
+) -> Result<(Interface, Option<Finding>), Box<Finding>> {
+    let finding = |what: String| {
+        let detail = format!(
+            "the Agent Card's {} interface {} is not on an origin credentials go to ({}): {what}",
+            chosen.binding.as_str(),
+            chosen.url,
+            origins.given()
+        );
+        Finding::new(
+            Layer::Declaration,
+            codes::INTERFACE_URL_OTHER_ORIGIN,
+            "supportedInterfaces",
+            detail,
+        )
+        .values(
+            Some(serde_json::json!(origins.given())),
+            Some(Value::String(chosen.url.clone())),
+        )
+    };
+    match origins.reach(&chosen.url) {
+        Reach::Given => {
+            chosen.credentials = true;
+            Ok((chosen, None))
+        }
+        Reach::Uncredentialed(origin) => {
+            let f = finding(format!(
+                "replayed on {origin} without credentials or --header values"
+            ));
+            Ok((chosen, Some(f)))
+        }
+        Reach::Refused(why) => Err(Box::new(finding(format!(
+            "{why}; nothing was sent there (--allow-origin trusts an origin)"
+        )))),
+    }
 }
 
 /// Whether the card also offers A2A 0.x (an interface of version `0.…`,
@@ -198,6 +244,7 @@ mod tests {
             binding: Binding::JsonRpc,
             url: "http://agent.example/a2a".into(),
             tenant: None,
+            credentials: false,
         };
         assert!(insecure(&remote).is_some());
         let local = Interface {

@@ -31,6 +31,13 @@ impl Run<'_> {
                     .retain(|f| f.reason_code != codes::TERMINAL_STATE_MISMATCH);
             }
         }
+        if self.gave_up {
+            // one fault, one finding: the cut-off says why it did not end
+            judged.findings.retain(|f| {
+                f.reason_code != codes::TERMINAL_STATE_MISMATCH
+                    && f.reason_code != codes::EXPECTED_EVENT_MISSING
+            });
+        }
         self.out.findings.extend(judged.findings);
         self.out.warnings.extend(judged.warnings);
         let mode_judged = self

@@ -130,7 +130,8 @@ async fn read_card(cx: CardSource<'_>) -> Result<(Value, Option<String>), Findin
             f.detail = format!(
                 "the Agent Card at {} could not be read: {}",
                 cx.url, f.detail
-            );
+            )
+            .into();
             return Err(f);
         }
     };

@@ -8,7 +8,7 @@ use accord_dsl::model::accord::{A2aTaskInteraction, Probe};
 use accord_dsl::{Contract, Interaction};
 
 use super::flow::{Created, Run};
-use super::wire::Client;
+use super::wire::{Client, Interface};
 use super::{A2aDriver, CardSource, card, interface, lock};
 use crate::driver::{BoxFuture, ContractCheck, ContractPart, Driver, Exchange, Sent};
 use crate::error::VerifyError;
@@ -18,6 +18,19 @@ use crate::report::Declaration;
 /// The key of an interaction's created task: its address, stable for the run.
 fn key(interaction: &Interaction) -> usize {
     std::ptr::from_ref(interaction) as usize
+}
+
+/// The card, the interface to replay on (admitted by its origin: with
+/// credentials or without) and the finding of an interface on another
+/// origin; or the finding that says why nothing is sent.
+fn target<'r>(
+    read: &'r super::Read,
+    exchange: &Exchange<'_>,
+) -> Result<(&'r serde_json::Value, Interface, Option<Finding>), Box<Finding>> {
+    let card = read.as_ref().map_err(|f| Box::new(f.clone()))?;
+    let chosen = interface::choose(card, exchange.a2a_binding, exchange.agent_card)?;
+    let (admitted, elsewhere) = interface::admit(chosen, exchange.origins)?;
+    Ok((card, admitted, elsewhere))
 }
 
 impl A2aDriver {
@@ -38,15 +51,7 @@ impl A2aDriver {
         exchange: &Exchange<'_>,
     ) -> Result<Sent, VerifyError> {
         let read = self.read_card(exchange).await;
-        let target = read
-            .as_ref()
-            .as_ref()
-            .map_err(|f| Box::new(f.clone()))
-            .and_then(|card| {
-                interface::choose(card, exchange.a2a_binding, exchange.agent_card)
-                    .map(|i| (card, i))
-            });
-        let (card, chosen) = match target {
+        let (card, chosen, elsewhere) = match target(&read, exchange) {
             Ok(t) => t,
             Err(f) => {
                 return Ok(Sent {
@@ -76,6 +81,8 @@ impl A2aDriver {
         if first_use {
             // a deployment choice the consumer cannot see: said once, not failed
             sent.warnings.extend(interface::insecure(&chosen));
+            // replayed without credentials where the user allowed it: said once
+            sent.findings.extend(elsewhere);
         }
         let skill = it.task.skill.as_deref();
         sent.findings
@@ -144,11 +151,7 @@ impl Driver for A2aDriver {
     ) -> BoxFuture<'a, Result<Sent, VerifyError>> {
         Box::pin(async move {
             let read = self.read_card(exchange).await;
-            let Ok(card) = read.as_ref() else {
-                return Ok(Sent::default());
-            };
-            let Ok(chosen) = interface::choose(card, exchange.a2a_binding, exchange.agent_card)
-            else {
+            let Ok((card, chosen, _)) = target(&read, exchange) else {
                 return Ok(Sent::default());
             };
             let mut findings = Vec::new();

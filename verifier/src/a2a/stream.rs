@@ -22,10 +22,6 @@ use serde_json::{Map, Value};
 use super::wire::{A2aError, Answer, Binding, Client, Outcome, rest_error, rpc_outcome};
 use crate::transport::{CutOff, Received};
 
-/// A stream's whole budget, in per-request timeouts: an agent that sends
-/// a progress event just inside every wait cannot hold the run for ever.
-const STREAM_BUDGET_TIMEOUTS: u32 = 10;
-
 /// How long to wait for the next frame: the per-request timeout, or once
 /// the task ended, what is left of the close grace counted from that end
 /// (not from each later event).
@@ -61,6 +57,10 @@ pub enum Next {
     Closed,
     /// Nothing arrived within the wait.
     Idle,
+    /// The stream was still open at its whole deadline (`--stream-timeout`):
+    /// an agent that sends a progress event just inside every wait cannot
+    /// hold the run for ever.
+    Deadline(Duration),
     /// The stream broke or grew past the cap.
     Cut(CutOff),
 }
@@ -70,7 +70,7 @@ pub struct EventStream {
     frames: Frames,
     binding: Binding,
     started: Instant,
-    /// No stream lasts past this, however busy.
+    /// No stream lasts past this, however busy (`Limits::stream_timeout`).
     budget: Instant,
     /// The bytes received went past the cap; reading stopped.
     overflow: Arc<AtomicBool>,
@@ -155,7 +155,7 @@ impl Client<'_> {
             frames: Box::pin(chunks.eventsource()),
             binding: self.interface.binding,
             started,
-            budget: started + limits.request_timeout * STREAM_BUDGET_TIMEOUTS,
+            budget: started + limits.stream_timeout,
             ack,
             status,
             raw: Vec::new(),
@@ -189,7 +189,7 @@ impl EventStream {
             let left = deadline.saturating_duration_since(Instant::now());
             let frame = match tokio::time::timeout(left, self.frames.next()).await {
                 Err(_) if Instant::now() >= self.budget => {
-                    return Next::Cut(CutOff::Timeout(self.budget - self.started));
+                    return Next::Deadline(self.budget - self.started);
                 }
                 Err(_) => return Next::Idle,
                 Ok(None) if self.overflow.load(Ordering::Relaxed) => {
@@ -326,7 +326,27 @@ pub async fn collect(
                 findings.push(cut.finding(source));
                 break;
             }
+            Next::Deadline(limit) => {
+                findings.push(deadline(limit, source, record.last_state()));
+                break;
+            }
         }
     }
     (findings, stream.raw)
+}
+
+/// The finding of a stream still open at its whole deadline.
+pub fn deadline(
+    limit: Duration,
+    source: &str,
+    last: Option<accord_dsl::model::accord::TaskState>,
+) -> crate::finding::Finding {
+    use crate::finding::{Finding, Layer, codes};
+    let state = last.map_or("no state".to_owned(), |s| s.to_string());
+    let detail = format!(
+        "the stream was still open after its whole deadline of {} s (--stream-timeout); the task last reported {state}; reading stopped",
+        limit.as_secs_f64()
+    );
+    Finding::new(Layer::Temporal, codes::RESPONSE_TIMEOUT, source, detail)
+        .values(Some(serde_json::json!(limit.as_millis() as u64)), None)
 }

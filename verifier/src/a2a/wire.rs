@@ -57,6 +57,10 @@ pub struct Interface {
     pub url: String,
     /// Sent as the binding says when set (JSON-RPC param, REST path prefix).
     pub tenant: Option<String>,
+    /// Credentials and `--header` values may be sent: the interface is on
+    /// an origin the user chose (`interface::admit`). False as the card
+    /// gives it, so an interface nobody admitted gets none.
+    pub credentials: bool,
 }
 
 /// An A2A error as answered.
@@ -188,6 +192,10 @@ impl Client<'_> {
         );
         if !self.version.is_empty() {
             builder = builder.header("a2a-version", self.version);
+        }
+        if !self.interface.credentials {
+            // another origin: no principal's token, no `--header` value
+            return Ok(builder);
         }
         for (name, value) in self.custom_headers {
             let is_auth = name.eq_ignore_ascii_case("authorization");

@@ -54,6 +54,7 @@ fn rest_routes_follow_the_spec_with_the_tenant_first() {
         binding: Binding::HttpJson,
         url: "http://127.0.0.1:9/a2a/rest".into(),
         tenant: Some("acme".into()),
+        credentials: true,
     };
     let mut params = Map::new();
     params.insert("id".into(), json!("t-1"));

@@ -98,7 +98,7 @@ impl McpDriver {
                 leaks.extend(canaries.judge(&reply.body, failed, path));
                 answer
             }
-            Err(cut) => Answer::Broken(cut.finding(path).detail),
+            Err(cut) => Answer::Broken(cut.finding(path).detail.into()),
         }
     }
 
@@ -185,7 +185,7 @@ pub(super) enum Answer {
 impl Answer {
     pub(super) fn of(reply: &Reply) -> Answer {
         if let Some(f) = reply.task.as_ref().and_then(|t| t.finding()) {
-            return Answer::Broken(f.detail);
+            return Answer::Broken(f.detail.into());
         }
         match &reply.outcome {
             Ok(Ok(result)) if result.get("isError").and_then(Value::as_bool) == Some(true) => {

@@ -159,8 +159,8 @@ fn a_task_still_working_is_late_against_a_limit_else_not_completed() {
     );
     assert_eq!(late.path, "completionWithinMs");
     assert_eq!(
-        (late.expected, late.actual),
-        (Some(json!(500)), Some(json!(640)))
+        (late.expected.as_deref(), late.actual.as_deref()),
+        (Some(&json!(500)), Some(&json!(640)))
     );
     let open = followed(End::Unfinished(Status::Working), None)
         .finding()

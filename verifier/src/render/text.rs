@@ -3,8 +3,6 @@
 
 use std::fmt::Write;
 
-use serde_json::Value;
-
 use crate::finding::Finding;
 use crate::report::{ContractResult, InteractionResult, Outcome, VerificationReport};
 
@@ -133,7 +131,7 @@ pub fn finding_line(f: &Finding) -> String {
         f.path,
         f.detail
     );
-    let show = |v: &Option<Value>| v.as_ref().map(|v| short(&v.to_string()));
+    let show = |v: &Option<crate::finding::Quote>| v.as_ref().map(|v| short(&v.to_string()));
     if let (Some(e), Some(a)) = (show(&f.expected), show(&f.actual)) {
         let _ = write!(line, " (expected {e}, actual {a})");
     }

@@ -125,7 +125,7 @@ fn wrong_follow_up_counts_are_mismatches_at_the_follow_up_and_nothing_else() {
     let values: Vec<_> = report
         .interactions()
         .flat_map(|(_, i)| i.findings.iter())
-        .map(|f| (f.expected.clone(), f.actual.clone()))
+        .map(|f| (f.expected.as_deref().cloned(), f.actual.as_deref().cloned()))
         .collect();
     assert_eq!(
         values,
@@ -201,7 +201,7 @@ fn a_follow_up_answering_after_its_acknowledge_limit_is_ack_deadline_missed_alon
     let took = report
         .interactions()
         .flat_map(|(_, i)| i.findings.iter())
-        .find_map(|f| f.actual.as_ref().and_then(Value::as_u64));
+        .find_map(|f| f.actual.as_deref().and_then(Value::as_u64));
     assert!(took.is_some_and(|ms| ms >= 400), "{took:?}");
 }
 

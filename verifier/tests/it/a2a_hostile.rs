@@ -1,7 +1,8 @@
 //! Hostile A2A agents: streams that never end, lines that never end,
-//! frames of nothing. Every stream is bounded — each event within the
-//! request timeout, the whole stream within ten of them, its bytes within
-//! the cap — so the run always ends, with a finding.
+//! frames of nothing, errors of endless prose. Every stream is bounded —
+//! each event within the request timeout, the whole stream within the
+//! stream timeout, its bytes within the cap — so the run always ends, with
+//! one finding that quotes a bounded excerpt of what the agent said.
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{TcpListener, TcpStream};
@@ -21,6 +22,8 @@ enum Hostility {
     EndlessLine,
     /// Frames whose data is only spaces, every 50 ms, for ever.
     Blank,
+    /// One error frame whose message is 48 KB of prose.
+    LongError,
 }
 
 /// Serves the card and a hostile stream on loopback; returns the base URL.
@@ -72,8 +75,9 @@ fn serve(mut stream: TcpStream, card: &str, how: Hostility) {
     let task = json!({"jsonrpc": "2.0", "id": 1, "result": {"task": {"id": "t", "contextId": "c", "status": {"state": "TASK_STATE_SUBMITTED"}}}});
     let _ = write!(stream, "data: {task}\r\n\r\n");
     let started = Instant::now();
-    // the test's run ends long before; the thread stops when the socket does
-    while started.elapsed() < Duration::from_secs(60) {
+    // the run ends long before (the measurement too); the thread stops
+    // when the socket does
+    while started.elapsed() < Duration::from_secs(600) {
         let sent = match how {
             Hostility::Trickle => {
                 std::thread::sleep(Duration::from_millis(100));
@@ -85,6 +89,11 @@ fn serve(mut stream: TcpStream, card: &str, how: Hostility) {
                 std::thread::sleep(Duration::from_millis(50));
                 stream.write_all(b"data:    \r\n\r\n")
             }
+            Hostility::LongError => {
+                let error = json!({"jsonrpc": "2.0", "id": 1, "error": {"code": -32603, "message": "why ".repeat(12_000)}});
+                let _ = write!(stream, "data: {error}\r\n\r\n");
+                return;
+            }
         };
         if sent.is_err() {
             return;
@@ -93,9 +102,21 @@ fn serve(mut stream: TcpStream, card: &str, how: Hostility) {
 }
 
 fn verify(base: String) -> (VerificationReport, Duration) {
+    verify_with(base, |config| {
+        config.limits.request_timeout = Duration::from_millis(300);
+        config.limits.stream_timeout = Duration::from_secs(2);
+        config.limits.max_response_bytes = 64 * 1024;
+    })
+}
+
+fn verify_with(
+    base: String,
+    limits: impl FnOnce(&mut VerifyConfig),
+) -> (VerificationReport, Duration) {
     let doc = json!({"consumer": {"name": "orchestrator"}, "provider": {"name": "hostile"},
         "interactions": [{"type": "A2A/Task", "description": "a plan", "streaming": true,
             "request": {"message": {"role": "ROLE_USER", "parts": [{"text": "plan"}]}},
+            "steps": [{"status": {"state": "TASK_STATE_WORKING"}}, {"status": {"state": "TASK_STATE_COMPLETED"}}],
             "terminalState": "TASK_STATE_COMPLETED"}],
         "metadata": {"pactSpecification": {"version": "4.0"}, "accord": {"formatVersion": "1.0", "a2a": "1.0"}}});
     let c = SourcedContract::new(
@@ -103,8 +124,7 @@ fn verify(base: String) -> (VerificationReport, Duration) {
         "t",
     );
     let mut config = VerifyConfig::new("hostile", base, ContractSource::Loaded(vec![c]));
-    config.limits.request_timeout = Duration::from_millis(300);
-    config.limits.max_response_bytes = 64 * 1024;
+    limits(&mut config);
     let started = Instant::now();
     let report = verify_blocking(&config).expect("no operational failure");
     (report, started.elapsed())
@@ -117,15 +137,40 @@ fn codes(report: &VerificationReport) -> Vec<&'static str> {
         .collect()
 }
 
+/// Every finding's JSON, which quotes at most 2 KiB per field.
+fn bounded(report: &VerificationReport) {
+    for (_, i) in report.interactions() {
+        for f in &i.findings {
+            let text = serde_json::to_string(f).expect("JSON");
+            assert!(
+                text.len() < 9 * 1024,
+                "{} bytes: {}",
+                text.len(),
+                &text[..300]
+            );
+        }
+    }
+}
+
 #[test]
-fn a_stream_that_never_ends_is_cut_at_its_whole_budget() {
+fn a_stream_that_never_ends_is_cut_at_its_deadline_with_one_finding() {
+    // WORKING every 100 ms: each event well within the request timeout
     let (report, took) = verify(hostile_agent(Hostility::Trickle));
-    assert!(
-        codes(&report).contains(&"RESPONSE_TIMEOUT"),
-        "{:?}",
-        codes(&report)
-    );
+    assert_eq!(codes(&report), ["RESPONSE_TIMEOUT"]);
+    let detail = &report.contracts[0].interactions[0].findings[0].detail;
+    assert!(detail.contains("--stream-timeout"), "{detail}");
+    assert!(detail.contains("TASK_STATE_WORKING"), "{detail}");
+    bounded(&report);
     assert!(took < Duration::from_secs(20), "took {took:?}");
+}
+
+#[test]
+fn an_error_of_endless_prose_is_quoted_by_an_excerpt() {
+    let (report, _) = verify(hostile_agent(Hostility::LongError));
+    assert_eq!(codes(&report), ["RESPONSE_MISMATCH"]);
+    let detail = &report.contracts[0].interactions[0].findings[0].detail;
+    assert!(detail.contains("bytes more)"), "{}", &detail[..200]);
+    bounded(&report);
 }
 
 #[test]
@@ -148,4 +193,24 @@ fn frames_of_nothing_do_not_hold_the_wait_open() {
         codes(&report)
     );
     assert!(took < Duration::from_secs(20), "took {took:?}");
+}
+
+/// The endless stream with the default limits (30 s per event, 120 s per
+/// stream, 10 MiB): wall time, the report's size and the peak RSS.
+/// `cargo test -p accord-verifier --test it -- --ignored --nocapture measure_`
+#[test]
+#[ignore = "a measurement: takes the default stream timeout (120 s)"]
+fn measure_an_endless_stream_with_the_default_limits() {
+    let (report, took) = verify_with(hostile_agent(Hostility::Trickle), |_| {});
+    let json = serde_json::to_string(&report).expect("JSON");
+    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+    let peak = status
+        .lines()
+        .find(|l| l.starts_with("VmHWM"))
+        .unwrap_or("");
+    eprintln!(
+        "took {took:?}; findings {:?}; report {} bytes; {peak}",
+        codes(&report),
+        json.len()
+    );
 }

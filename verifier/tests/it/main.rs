@@ -8,6 +8,7 @@ mod a2a_capabilities;
 mod a2a_card;
 mod a2a_follow_up;
 mod a2a_hostile;
+mod a2a_origin;
 mod a2a_task;
 mod a2a_task_cases;
 mod expectations;

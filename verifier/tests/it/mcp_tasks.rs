@@ -232,5 +232,5 @@ fn acknowledgement_is_timed_to_the_task_and_completion_to_its_end() {
         (late[0].reason_code, late[0].path.as_str()),
         ("COMPLETION_LATE", "completionWithinMs")
     );
-    assert_eq!(late[0].expected, Some(json!(30)));
+    assert_eq!(late[0].expected.as_deref(), Some(&json!(30)));
 }

@@ -79,7 +79,10 @@ fn repeating_a_create_twice_records_twice_and_is_judged_over_both_sends() {
         found,
         vec![("behavior", "IDEMPOTENCY_VIOLATION", "records".to_string())]
     );
-    let actual = crate::support::findings(&report)[0].actual.clone();
+    let actual = crate::support::findings(&report)[0]
+        .actual
+        .as_deref()
+        .cloned();
     assert_eq!(actual, Some(json!(2)));
     // fewer than declared is not the repeat's doing
     p.set_fault(Some(Fault::NoRecord));

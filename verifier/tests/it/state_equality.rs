@@ -76,7 +76,10 @@ fn an_http_response_with_another_id_fails_on_that_id() {
     );
     let f = only_findings(&report)[0];
     assert_eq!(f.pact_attribute, Some("body"));
-    assert_eq!((&f.expected, &f.actual), (&Some(json!(7)), &Some(json!(8))));
+    assert_eq!(
+        (f.expected.as_deref(), f.actual.as_deref()),
+        (Some(&json!(7)), Some(&json!(8)))
+    );
 }
 
 #[test]
@@ -148,8 +151,8 @@ fn an_mcp_result_with_another_plan_fails_on_its_plan_id() {
         )]
     );
     let f = only_findings(&report)[0];
-    let values = (&f.expected, &f.actual);
-    assert_eq!(values, (&Some(json!("plan-7")), &Some(json!("plan-8"))));
+    let values = (f.expected.as_deref(), f.actual.as_deref());
+    assert_eq!(values, (Some(&json!("plan-7")), Some(&json!("plan-8"))));
 }
 
 /// A plan whose step title comes from the state's params (`title`): the
@@ -187,9 +190,9 @@ fn an_a2a_artifact_with_another_value_fails_on_that_value() {
         )]
     );
     let f = only_findings(&report)[0];
-    let values = (&f.expected, &f.actual);
+    let values = (f.expected.as_deref(), f.actual.as_deref());
     assert_eq!(
         values,
-        (&Some(json!("rotate keys")), &Some(json!("review budget")))
+        (Some(&json!("rotate keys")), Some(&json!("review budget")))
     );
 }

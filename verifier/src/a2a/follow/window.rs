@@ -90,7 +90,8 @@ impl Run<'_> {
                         finding.path = format!("{path}.sideEffects.{}", finding.path);
                         finding.detail = finding
                             .detail
-                            .replace("the interaction declares", "the follow-up declares");
+                            .replace("the interaction declares", "the follow-up declares")
+                            .into();
                         finding
                     })),
                 Err(e) => {
@@ -235,7 +236,7 @@ mod tests {
                 )
             ]
         );
-        assert_eq!(found[1].actual, Some(json!(400)));
+        assert_eq!(found[1].actual.as_deref(), Some(&json!(400)));
     }
 
     #[test]
