@@ -116,7 +116,7 @@ impl Origins {
         let Some(origin) = Origin::of(url) else {
             return Reach::Refused("it is not an http(s) URL with a host".to_owned());
         };
-        if self.given.contains(&origin) {
+        if self.given.iter().any(|g| same_listener(g, &origin)) {
             return Reach::Given;
         }
         let home = self.home.as_deref() == Some(origin.host.as_str());
@@ -132,11 +132,25 @@ impl Origins {
     }
 }
 
+/// `b` is `a`, or names the same port of this machine by another loopback
+/// spelling (`localhost`, `127.0.0.1`, `[::1]`, `0.0.0.0`): an agent
+/// started on `localhost` that is verified through `127.0.0.1` names its
+/// own listener, and credentials sent there never leave the machine.
+fn same_listener(a: &Origin, b: &Origin) -> bool {
+    a == b
+        || (a.scheme == b.scheme
+            && a.port == b.port
+            && internal(&a.host) == Some(LOOPBACK)
+            && internal(&b.host) == Some(LOOPBACK))
+}
+
+const LOOPBACK: &str = "a loopback address";
+
 /// What kind of internal address a host is, if it is one.
 fn internal(host: &str) -> Option<&'static str> {
     let name = host.to_ascii_lowercase();
     if name == "localhost" || name.ends_with(".localhost") {
-        return Some("a loopback address");
+        return Some(LOOPBACK);
     }
     if matches!(name.as_str(), "metadata" | "metadata.google.internal") {
         return Some("a cloud metadata address");
@@ -158,7 +172,7 @@ fn internal_v4(ip: Ipv4Addr) -> Option<&'static str> {
     } else if ip.is_link_local() {
         Some("a link-local address")
     } else if ip.is_loopback() || a == 0 {
-        Some("a loopback address")
+        Some(LOOPBACK)
     } else if ip.is_private() || (a == 100 && (64..128).contains(&b)) {
         Some("a private address")
     } else {
@@ -171,7 +185,7 @@ fn internal_v6(ip: Ipv6Addr) -> Option<&'static str> {
     if ip == Ipv6Addr::new(0xfd00, 0xec2, 0, 0, 0, 0, 0, 0x254) {
         Some("a cloud metadata address")
     } else if ip.is_loopback() || ip.is_unspecified() {
-        Some("a loopback address")
+        Some(LOOPBACK)
     } else if first & 0xffc0 == 0xfe80 {
         Some("a link-local address")
     } else if first & 0xfe00 == 0xfc00 {
@@ -206,6 +220,22 @@ mod tests {
         );
     }
 
+    /// An agent that names itself `localhost` (or its bind address
+    /// `0.0.0.0`) while it is verified through `127.0.0.1` names the same
+    /// listener: no false alarm, and credentials stay on this machine.
+    #[test]
+    fn another_loopback_spelling_of_the_given_port_is_the_given_origin() {
+        let o = origins(OtherOrigin::Refuse);
+        for url in [
+            "http://localhost:8080/a2a",
+            "http://0.0.0.0:8080/",
+            "http://[::1]:8080/rest",
+            "http://127.0.0.5:8080/",
+        ] {
+            assert_eq!(o.reach(url), Reach::Given, "{url}");
+        }
+    }
+
     #[test]
     fn another_port_or_host_is_another_origin() {
         let refuse = origins(OtherOrigin::Refuse);
@@ -236,10 +266,11 @@ mod tests {
             ("http://metadata.google.internal/a2a", "cloud metadata"),
             ("http://169.254.1.1/a2a", "link-local"),
             ("http://[fe80::1]/a2a", "link-local"),
-            ("http://localhost:8080/a2a", "loopback"),
+            ("http://localhost:9090/a2a", "loopback"),
             ("http://127.0.0.2/a2a", "loopback"),
             ("http://[::1]/a2a", "loopback"),
-            ("http://0.0.0.0:8080/a2a", "loopback"),
+            ("http://0.0.0.0:9090/a2a", "loopback"),
+            ("https://localhost:8080/a2a", "loopback"),
             ("http://10.0.0.5/a2a", "private"),
             ("http://172.16.3.4/a2a", "private"),
             ("http://192.168.1.1/a2a", "private"),

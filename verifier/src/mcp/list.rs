@@ -39,7 +39,7 @@ impl McpDriver {
                         "a tools/list page is larger than {cap} bytes; reading stopped"
                     ));
                 }
-                Err(cut) => return Listing::Unread(cut.finding("tools/list").detail),
+                Err(cut) => return Listing::Unread(cut.finding("tools/list").detail.to_string()),
             };
             received_bytes += received.body.len();
             let room = Room {
