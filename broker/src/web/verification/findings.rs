@@ -62,11 +62,29 @@ pub struct LayerGroup {
     pub findings: Vec<FindingView>,
 }
 
-fn shown(v: &Option<Value>) -> Option<String> {
-    v.as_ref().map(|v| match v {
-        Value::Object(_) | Value::Array(_) => redact::pretty(v),
-        other => redact::compact(other),
+/// `v`, found at the finding's path (whose last step names it), redacted.
+fn shown(v: &Option<Value>, path: &str) -> Option<String> {
+    v.as_ref().map(|v| {
+        let shown = redact::named(redact::last_step(path), v);
+        match shown {
+            Value::String(s) => s,
+            Value::Object(_) | Value::Array(_) => {
+                serde_json::to_string_pretty(&shown).unwrap_or_default()
+            }
+            other => other.to_string(),
+        }
     })
+}
+
+/// The texts hidden from the finding's expected and actual values: the
+/// detail may quote them.
+fn hidden(f: &Finding, path: &str) -> Vec<String> {
+    let step = redact::last_step(path);
+    [&f.expected, &f.actual]
+        .into_iter()
+        .flatten()
+        .flat_map(|v| redact::hidden_texts(step, v))
+        .collect()
 }
 
 fn view(f: &Finding, contract: Option<&str>) -> FindingView {
@@ -76,25 +94,28 @@ fn view(f: &Finding, contract: Option<&str>) -> FindingView {
             .take(40)
             .collect()
     });
+    let path = f.path.clone().unwrap_or_default();
+    let hidden = hidden(f, &path);
     FindingView {
-        reason_code: f.reason_code.clone(),
-        interaction: f
-            .interaction_description
-            .clone()
-            .or_else(|| f.interaction_id.clone())
-            .unwrap_or_default(),
+        reason_code: redact::redact_text(&f.reason_code),
+        interaction: redact::redact_text(
+            f.interaction_description
+                .as_deref()
+                .or(f.interaction_id.as_deref())
+                .unwrap_or_default(),
+        ),
         interaction_href: match (contract, id) {
             (Some(page), Some(id)) if !id.is_empty() => Some(format!("{page}#i-{id}")),
             _ => None,
         },
-        path: f.path.clone().unwrap_or_default(),
-        expected: shown(&f.expected),
-        actual: shown(&f.actual),
+        expected: shown(&f.expected, &path),
+        actual: shown(&f.actual, &path),
         detail: f
             .detail
             .as_deref()
-            .map(redact::redact_text)
+            .map(|d| redact::without(&redact::redact_text(d), &hidden))
             .unwrap_or_default(),
+        path: redact::redact_text(&path),
     }
 }
 

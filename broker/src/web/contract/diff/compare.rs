@@ -91,17 +91,15 @@ fn kind(i: &Value) -> String {
     } else {
         "Asynchronous/Messages"
     };
-    i.get("type")
-        .and_then(Value::as_str)
-        .unwrap_or(older)
-        .to_owned()
+    redact::redact_text(i.get("type").and_then(Value::as_str).unwrap_or(older))
 }
 
 fn description(i: &Value) -> String {
-    i.get("description")
-        .and_then(Value::as_str)
-        .unwrap_or("(no description)")
-        .to_owned()
+    redact::redact_text(
+        i.get("description")
+            .and_then(Value::as_str)
+            .unwrap_or("(no description)"),
+    )
 }
 
 fn anchor(page: &str, i: &Value) -> String {

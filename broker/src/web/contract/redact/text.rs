@@ -1,0 +1,196 @@
+//! Secrets in free text (a header value, a text or form body, a path with
+//! its query, a URL, a sentence quoting one): the credential after
+//! `Bearer`/`Basic`, a URL's user-info, and the value of each
+//! `name=value`, `name: value` or `"name": "value"` pair whose name is a
+//! secret's.
+
+use super::HIDDEN;
+use super::names::is_secret_name;
+
+/// Schemes whose next word is a credential.
+const SCHEMES: [&str; 2] = ["bearer", "basic"];
+
+/// Words after `Bearer`/`Basic` that are prose, not a credential
+/// (`basic auth`, `the bearer of`).
+const PROSE: [&str; 24] = [
+    "auth",
+    "authentication",
+    "authorization",
+    "token",
+    "tokens",
+    "credential",
+    "credentials",
+    "scheme",
+    "header",
+    "of",
+    "the",
+    "a",
+    "an",
+    "and",
+    "or",
+    "to",
+    "is",
+    "for",
+    "with",
+    "plan",
+    "tier",
+    "mode",
+    "access",
+    "realm",
+];
+
+/// Ends a credential or a pair's value.
+fn ends_value(c: char) -> bool {
+    c.is_whitespace() || matches!(c, '"' | '\'' | '&' | '#' | '<' | '>' | ',' | ';')
+}
+
+/// Part of a name before `=` or `:`.
+fn in_name(c: char) -> bool {
+    c.is_alphanumeric() || matches!(c, '_' | '-' | '.' | '[' | ']')
+}
+
+/// The credential after each `Bearer`/`Basic` and whitespace hidden
+/// (unless the next word is prose: `basic auth`).
+pub fn schemes(text: &str) -> String {
+    let lower = text.to_ascii_lowercase();
+    let mut out = String::with_capacity(text.len());
+    let mut at = 0;
+    while let Some((start, len)) = next_scheme(&lower, at) {
+        let after = start + len;
+        let word_start = !lower[..start]
+            .chars()
+            .next_back()
+            .is_some_and(char::is_alphanumeric);
+        let cred = text[after..]
+            .find(|c: char| !c.is_whitespace())
+            .map_or(text.len(), |n| after + n);
+        let end = text[cred..]
+            .find(ends_value)
+            .map_or(text.len(), |n| cred + n);
+        let prose = PROSE.contains(&lower[cred..end].trim_end_matches(['.', ':']));
+        if !word_start || cred == after || end == cred || prose {
+            out.push_str(&text[at..after]);
+            at = after;
+            continue;
+        }
+        out.push_str(&text[at..cred]);
+        out.push_str(HIDDEN);
+        at = end;
+    }
+    out.push_str(&text[at..]);
+    out
+}
+
+/// The next scheme word at or after `from`: (position, length).
+fn next_scheme(lower: &str, from: usize) -> Option<(usize, usize)> {
+    SCHEMES
+        .iter()
+        .filter_map(|s| lower[from..].find(s).map(|n| (from + n, s.len())))
+        .min()
+}
+
+/// Each URL's user-info (`scheme://user:password@`) replaced by `with`,
+/// or removed with its `@` when `with` is `None`.
+pub fn user_info(text: &str, with: Option<&str>) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut at = 0;
+    while let Some(n) = text[at..].find("://") {
+        let host = at + n + 3;
+        let authority = text[host..]
+            .find(|c: char| ends_value(c) && c != ';' && c != ',' || matches!(c, '/' | '?'))
+            .map_or(text.len(), |n| host + n);
+        out.push_str(&text[at..host]);
+        match text[host..authority].rfind('@') {
+            Some(u) => {
+                if let Some(w) = with {
+                    out.push_str(w);
+                    out.push('@');
+                }
+                out.push_str(&text[host + u + 1..authority]);
+            }
+            None => out.push_str(&text[host..authority]),
+        }
+        at = authority;
+    }
+    out.push_str(&text[at..]);
+    out
+}
+
+/// The name before the separator at `sep`: its start, or `None`. A
+/// quoted name (`"token": …`) counts.
+fn name_before(text: &str, sep: usize) -> Option<(usize, usize)> {
+    let mut end = sep;
+    let before = text[..sep].trim_end_matches([' ', '\t']);
+    if text[..sep].ends_with(['"', '\'']) || before.ends_with(['"', '\'']) {
+        end = before.len() - 1;
+    } else if text.as_bytes()[sep] == b':' {
+        end = before.len();
+    }
+    let start = text[..end]
+        .char_indices()
+        .rev()
+        .take_while(|&(_, c)| in_name(c))
+        .last()
+        .map(|(i, _)| i)?;
+    Some((start, end))
+}
+
+/// Where the value after the separator at `sep` starts and ends: after
+/// blanks and an opening quote (and a `Bearer`-like scheme word), up to
+/// the closing quote or [`ends_value`].
+fn value_after(text: &str, sep: usize) -> (usize, usize) {
+    let mut start = sep + 1;
+    if text.as_bytes()[sep] == b':' {
+        start = text[start..]
+            .find(|c: char| c != ' ' && c != '\t')
+            .map_or(text.len(), |n| start + n);
+    }
+    let quote = text[start..]
+        .chars()
+        .next()
+        .filter(|c| matches!(c, '"' | '\''));
+    if let Some(q) = quote {
+        start += 1;
+        let end = text[start..].find(q).map_or(text.len(), |n| start + n);
+        return (start, end);
+    }
+    let lower = text[start..].to_ascii_lowercase();
+    for word in ["bearer ", "basic ", "token ", "digest "] {
+        if lower.starts_with(word) {
+            start += word.len();
+            start = text[start..]
+                .find(|c: char| !c.is_whitespace())
+                .map_or(text.len(), |n| start + n);
+            break;
+        }
+    }
+    let end = text[start..]
+        .find(ends_value)
+        .map_or(text.len(), |n| start + n);
+    (start, end)
+}
+
+/// The value of each `name=value`, `name: value`, `"name": "value"` pair
+/// whose name is a secret's hidden (`?access_token=…`, `pwd=…&sig=…`,
+/// `X-Api-Key: …`, `{"jwt": "…"}` quoted in a sentence).
+pub fn pairs(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut at = 0;
+    while let Some(n) = text[at..].find(['=', ':']) {
+        let sep = at + n;
+        let url = text[sep..].starts_with("://");
+        let secret = !url
+            && name_before(text, sep).is_some_and(|(s, e)| s >= at && is_secret_name(&text[s..e]));
+        let (start, end) = value_after(text, sep);
+        if !secret || end == start || text[start..end] == *HIDDEN {
+            out.push_str(&text[at..=sep]);
+            at = sep + 1;
+            continue;
+        }
+        out.push_str(&text[at..start]);
+        out.push_str(HIDDEN);
+        at = end;
+    }
+    out.push_str(&text[at..]);
+    out
+}
