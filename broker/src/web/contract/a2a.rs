@@ -96,7 +96,12 @@ fn settings(t: &A2aTask) -> Vec<Field> {
         };
         out.push(Field::text("A2A-Version header", shown));
     }
-    out.extend(t.extra.iter().map(|(k, v)| Field::json(k, v)));
+    out.extend(
+        t.extra
+            .iter()
+            .filter(|(k, _)| k.as_str() != "_id")
+            .map(|(k, v)| Field::json(k, v)),
+    );
     out
 }
 

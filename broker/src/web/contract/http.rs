@@ -81,7 +81,12 @@ impl MessagePart {
         let mut rules = rule_rows(&m.matching_rules);
         rules.extend(generated(&m.generators.to_v4_json()));
         let mut metadata: Vec<Field> = m.metadata.iter().map(|(k, v)| Field::json(k, v)).collect();
-        metadata.extend(m.extra.iter().map(|(k, v)| Field::json(k, v)));
+        metadata.extend(
+            m.extra
+                .iter()
+                .filter(|(k, _)| k.as_str() != "_id")
+                .map(|(k, v)| Field::json(k, v)),
+        );
         MessagePart {
             label: label.into(),
             contents: BodyView::of(&m.contents),

@@ -57,7 +57,12 @@ impl McpView {
                     Field::json(format!("notification {}", n + 1), &v)
                 })
                 .collect(),
-            extra: c.extra.iter().map(|(k, v)| Field::json(k, v)).collect(),
+            extra: c
+                .extra
+                .iter()
+                .filter(|(k, _)| k.as_str() != "_id")
+                .map(|(k, v)| Field::json(k, v))
+                .collect(),
             declared: tools.iter().find(|t| t.name == c.tool).map(ToolView::from),
         }
     }

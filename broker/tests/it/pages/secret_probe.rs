@@ -258,6 +258,7 @@ fn no_planted_secret_reaches_any_page_and_ordinary_values_still_do() {
             "eu-west-1",
             "$.headers.X-Api-Key",
             "RESPONSE_MISMATCH",
+            r#"$.contents.content.webhookSecret: "(hidden)" → "(hidden)""#,
             "tenant-b",
             "https://ci.example/run/9?token=(hidden)&amp;page=2",
             "https://git.example/shop.git",
