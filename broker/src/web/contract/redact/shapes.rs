@@ -62,9 +62,10 @@ pub fn hide(text: &str, ids: bool) -> String {
     for (start, end) in runs(text) {
         out.push_str(&text[at..start]);
         let run = &text[start..end];
+        let before = &text.as_bytes()[start.saturating_sub(8)..start];
         let labelled = DIGEST_LABELS
             .iter()
-            .any(|l| text[..start].to_ascii_lowercase().ends_with(l));
+            .any(|l| before.to_ascii_lowercase().ends_with(l.as_bytes()));
         if labelled {
             out.push_str(run);
         } else {

@@ -226,3 +226,40 @@ fn a_finding_text_loses_the_values_it_quotes() {
         "header was '(hidden)'"
     );
 }
+
+/// Measures redaction of a large contract (`--ignored --nocapture`): a
+/// 1 MiB form body, a 1 MiB text of `Bearer` words, and a JSON document
+/// of 20,000 headers-and-body entries.
+#[test]
+#[ignore]
+fn measure_large_inputs() {
+    let started = std::time::Instant::now();
+    let form = "user=bob&pwd=hunter2&".repeat(50_000);
+    let bearer = "bearer ".repeat(150_000);
+    let quotes = "\"a:".repeat(300_000);
+    for text in [&form, &bearer, &quotes] {
+        let t = std::time::Instant::now();
+        let shown = redact_text(text);
+        eprintln!(
+            "{} bytes → {} bytes in {:?}",
+            text.len(),
+            shown.len(),
+            t.elapsed()
+        );
+    }
+    let entries: Vec<Value> = (0..20_000)
+        .map(|n| json!({"headers": {"X-Api-Key": format!("k{n}"), "Accept": "text/plain"},
+            "body": {"note": format!("order {n} paid with ghp_a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8"),
+                     "taskId": "550e8400-e29b-41d4-a716-446655440000"}}))
+        .collect();
+    let doc = Value::Array(entries);
+    let t = std::time::Instant::now();
+    let text = pretty(&doc);
+    eprintln!(
+        "{} entries → {} bytes pretty in {:?}",
+        20_000,
+        text.len(),
+        t.elapsed()
+    );
+    eprintln!("total {:?}", started.elapsed());
+}

@@ -55,7 +55,8 @@ pub fn schemes(text: &str) -> String {
     let lower = text.to_ascii_lowercase();
     let mut out = String::with_capacity(text.len());
     let mut at = 0;
-    while let Some((start, len)) = next_scheme(&lower, at) {
+    let mut next = [0; SCHEMES.len()].map(|_| None::<usize>);
+    while let Some((start, len)) = next_scheme(&lower, at, &mut next) {
         let after = start + len;
         let word_start = !lower[..start]
             .chars()
@@ -81,12 +82,25 @@ pub fn schemes(text: &str) -> String {
     out
 }
 
-/// The next scheme word at or after `from`: (position, length).
-fn next_scheme(lower: &str, from: usize) -> Option<(usize, usize)> {
-    SCHEMES
-        .iter()
-        .filter_map(|s| lower[from..].find(s).map(|n| (from + n, s.len())))
-        .min()
+/// The next scheme word at or after `from`: (position, length); `found`
+/// keeps each scheme's next position (`usize::MAX`: none left), so the
+/// text is searched once.
+fn next_scheme(
+    lower: &str,
+    from: usize,
+    found: &mut [Option<usize>; SCHEMES.len()],
+) -> Option<(usize, usize)> {
+    let mut best: Option<(usize, usize)> = None;
+    for (s, next) in SCHEMES.iter().zip(found.iter_mut()) {
+        if next.is_none_or(|n| n < from) {
+            *next = Some(lower[from..].find(s).map_or(usize::MAX, |n| from + n));
+        }
+        let n = next.unwrap_or(usize::MAX);
+        if n != usize::MAX && best.is_none_or(|(b, _)| n < b) {
+            best = Some((n, s.len()));
+        }
+    }
+    best
 }
 
 /// Each URL's user-info (`scheme://user:password@`) replaced by `with`,
@@ -154,9 +168,9 @@ fn value_after(text: &str, sep: usize) -> (usize, usize) {
         let end = text[start..].find(q).map_or(text.len(), |n| start + n);
         return (start, end);
     }
-    let lower = text[start..].to_ascii_lowercase();
+    let head = &text.as_bytes()[start..text.len().min(start + 7)];
     for word in ["bearer ", "basic ", "token ", "digest "] {
-        if lower.starts_with(word) {
+        if head.len() >= word.len() && head[..word.len()].eq_ignore_ascii_case(word.as_bytes()) {
             start += word.len();
             start = text[start..]
                 .find(|c: char| !c.is_whitespace())
@@ -181,7 +195,11 @@ pub fn pairs(text: &str) -> String {
         let url = text[sep..].starts_with("://");
         let secret = !url
             && name_before(text, sep).is_some_and(|(s, e)| s >= at && is_secret_name(&text[s..e]));
-        let (start, end) = value_after(text, sep);
+        let (start, end) = if secret {
+            value_after(text, sep)
+        } else {
+            (sep, sep)
+        };
         if !secret || end == start || text[start..end] == *HIDDEN {
             out.push_str(&text[at..=sep]);
             at = sep + 1;
