@@ -98,12 +98,12 @@ fn view(f: &Finding, contract: Option<&str>) -> FindingView {
     let hidden = hidden(f, &path);
     FindingView {
         reason_code: redact::redact_text(&f.reason_code),
-        interaction: redact::redact_text(
-            f.interaction_description
-                .as_deref()
-                .or(f.interaction_id.as_deref())
-                .unwrap_or_default(),
-        ),
+        interaction: match (&f.interaction_description, &f.interaction_id) {
+            (Some(d), _) => redact::redact_text(d),
+            // an interaction's `_id`: 40 hex digits, an identifier
+            (None, Some(id)) => redact::compact_named("interactionId", &Value::String(id.clone())),
+            (None, None) => String::new(),
+        },
         interaction_href: match (contract, id) {
             (Some(page), Some(id)) if !id.is_empty() => Some(format!("{page}#i-{id}")),
             _ => None,
@@ -140,4 +140,28 @@ pub fn grouped(text: &str, contract: Option<&str>) -> Result<Vec<LayerGroup>, Br
         })
         .filter(|g| !g.findings.is_empty())
         .collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn an_interaction_id_is_shown_as_an_id_and_quoted_secrets_are_not() {
+        let id = "1ca335515bcf5f23796296346a42d73183ed4f53";
+        let f: Finding = serde_json::from_value(json!({"layer": "schema",
+            "reasonCode": "RESPONSE_MISMATCH", "interactionId": id,
+            "path": "$.headers['X-Api-Key']", "actual": "k-hunter2",
+            "detail": "got k-hunter2"}))
+        .expect("a finding");
+        let shown = view(&f, Some("/c"));
+        assert_eq!(shown.interaction, id);
+        assert_eq!(
+            shown.interaction_href.as_deref(),
+            Some(format!("/c#i-{id}").as_str())
+        );
+        assert_eq!(shown.actual.as_deref(), Some(redact::HIDDEN));
+        assert_eq!(shown.detail, "got (hidden)");
+    }
 }

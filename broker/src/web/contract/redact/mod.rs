@@ -110,9 +110,18 @@ fn scrub(text: &str, ids: bool) -> String {
     shapes::hide(&text::pairs(&t), ids)
 }
 
+/// Pact's rules, whose keys are paths and header names, not the names of
+/// values (`{"header": {"Authorization": {"matchers": …}}}`).
+const RULES: [&str; 2] = ["matchingRules", "generators"];
+
 /// The one walk: `value` under `name`; `under_secret`: inside an object
 /// or list under a secret's name.
 fn walk(name: Option<&str>, value: &Value, under_secret: bool) -> Value {
+    if let (Some(n), Value::Object(map)) = (name, value)
+        && RULES.contains(&n)
+    {
+        return rules(map);
+    }
     let secret_name = name.is_some_and(is_secret_name);
     let kind = name.is_some_and(|n| KIND_NAMES.contains(&n));
     let hide = (under_secret && !kind) || secret_name;
@@ -139,6 +148,28 @@ fn walk(name: Option<&str>, value: &Value, under_secret: bool) -> Value {
             )
         }
     }
+}
+
+/// Matching rules and generators: their texts pass the text and shape
+/// rules (a regex may hold a credential), their keys name no value.
+fn rules(map: &Map<String, Value>) -> Value {
+    let walked = map.iter().map(|(k, v)| {
+        let shown = match v {
+            Value::Object(m) => rules(m),
+            Value::Array(items) => Value::Array(
+                items
+                    .iter()
+                    .map(|i| match i {
+                        Value::Object(m) => rules(m),
+                        other => walk(None, other, false),
+                    })
+                    .collect(),
+            ),
+            other => walk(None, other, false),
+        };
+        (k.clone(), shown)
+    });
+    Value::Object(walked.collect())
 }
 
 /// Accord's own `auth` expectation (`{"principal": "alice", …}`).

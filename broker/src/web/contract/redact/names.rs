@@ -112,11 +112,14 @@ fn push_word(out: &mut Vec<String>, word: &mut String) {
 /// of its words holds a stem (`secret`, `token`, `key`, `pass`, `pwd`,
 /// `auth`, `sig`, `cred`, `jwt`, `session`, `cookie`) or is a short
 /// secret word (`sid`, `pin`, `otp`, …), in any case, unless it is a
-/// known harmless word (`author`, `signal`, `keyword`) or count
-/// (`max_tokens`).
+/// known harmless word (`author`, `signal`, `keyword`), count
+/// (`max_tokens`) or a bare `key`.
 pub fn is_secret_name(name: &str) -> bool {
     let words = words(name);
-    if BENIGN_NAMES.contains(&words.concat().as_str()) {
+    // a bare `key` names an identifier: a V4 interaction's key, a Kafka
+    // message's key, a key-value pair's key (`apiKey`, `X-Access-Key` are
+    // secrets'); its value still passes the shape rules
+    if words == ["key"] || BENIGN_NAMES.contains(&words.concat().as_str()) {
         return false;
     }
     words.iter().any(|w| {

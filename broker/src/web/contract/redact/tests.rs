@@ -41,7 +41,8 @@ fn secret_names_match_by_stem_in_any_word_ignoring_case() {
         "sig",
         "X-Hub-Signature-256",
         "passphrase",
-        "key",
+        "keys",
+        "private_key",
         "sid",
         "otp",
         "x-csrf-token",
@@ -65,6 +66,7 @@ fn secret_names_match_by_stem_in_any_word_ignoring_case() {
         "keywords",
         "passed",
         "principal",
+        "key",
     ] {
         assert!(!is_secret_name(name), "{name}");
     }
@@ -262,4 +264,25 @@ fn measure_large_inputs() {
         t.elapsed()
     );
     eprintln!("total {:?}", started.elapsed());
+}
+
+#[test]
+fn rules_are_keyed_by_paths_not_by_value_names() {
+    let v = json!({"matchingRules": {"header": {"Authorization": {"combine": "AND",
+        "matchers": [{"match": "regex", "regex": "^Bearer [a-z0-9]+$"}]}}},
+        "metadata": {"key": "plan-1", "topic": "plans"},
+        "generators": {"body": {"$.token": {"type": "ProviderState", "expression": "${token}"}}}});
+    assert_eq!(redact(&v), v);
+    let leaked = json!({"matchingRules": {"body": {"$.x": {"matchers": [{"match": "include",
+        "value": "Bearer abc123"}]}}}});
+    assert!(!redact(&leaked).to_string().contains("abc123"));
+}
+
+#[test]
+fn a_pattern_after_bearer_is_shown_a_credential_of_any_alphabet_is_not() {
+    for pattern in ["^Bearer [a-z0-9]+$", "Bearer {{token}}", "Bearer ${token}"] {
+        assert_eq!(redact_text(pattern), pattern);
+    }
+    assert_eq!(redact_text("Basic bob:hunter2!"), "Basic (hidden)");
+    assert_eq!(redact_text("Bearer s3cr3t%21."), "Bearer (hidden)");
 }

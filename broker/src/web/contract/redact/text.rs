@@ -68,8 +68,9 @@ pub fn schemes(text: &str) -> String {
         let end = text[cred..]
             .find(ends_value)
             .map_or(text.len(), |n| cred + n);
-        let prose = PROSE.contains(&lower[cred..end].trim_end_matches(['.', ':']));
-        if !word_start || cred == after || end == cred || prose {
+        let word = &lower[cred..end];
+        let prose = PROSE.contains(&word.trim_end_matches(['.', ':']));
+        if !word_start || cred == after || end == cred || prose || is_pattern(word) {
             out.push_str(&text[at..after]);
             at = after;
             continue;
@@ -80,6 +81,13 @@ pub fn schemes(text: &str) -> String {
     }
     out.push_str(&text[at..]);
     out
+}
+
+/// A word after a scheme that is a pattern, not a credential: a regex
+/// (`[a-z0-9]+$`), a template or expression (`{{token}}`, `${token}`),
+/// or `(hidden)` itself.
+fn is_pattern(word: &str) -> bool {
+    word.starts_with(['$', '<']) || word.contains(['[', ']', '{', '}', '(', ')', '\\', '|'])
 }
 
 /// The next scheme word at or after `from`: (position, length); `found`
