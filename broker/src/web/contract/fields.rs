@@ -85,7 +85,8 @@ impl BodyView {
     fn new(text: String, content_type: Option<String>) -> BodyView {
         let lines = text.lines().count().max(1);
         BodyView {
-            content_type: content_type.unwrap_or_else(|| "no content type".into()),
+            content_type: content_type
+                .map_or_else(|| "no content type".into(), |c| redact::redact_text(&c)),
             text,
             lines,
             open: lines <= OPEN_LINES,

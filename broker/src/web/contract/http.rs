@@ -41,7 +41,7 @@ impl From<&HttpInteraction> for HttpView {
             )
             .collect();
         HttpView {
-            method: req.method.to_ascii_uppercase(),
+            method: super::redact::redact_text(&req.method.to_ascii_uppercase()),
             path: super::redact::redact_text(&req.path),
             query: multi_fields(req.query.as_ref()),
             request_headers: multi_fields(req.headers.as_ref()),
