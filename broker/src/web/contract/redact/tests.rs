@@ -286,3 +286,21 @@ fn a_pattern_after_bearer_is_shown_a_credential_of_any_alphabet_is_not() {
     assert_eq!(redact_text("Basic bob:hunter2!"), "Basic (hidden)");
     assert_eq!(redact_text("Bearer s3cr3t%21."), "Bearer (hidden)");
 }
+
+/// Texts built to make a careless scanner quadratic: each must take about
+/// as long as reading it (not asserted: printed with `--nocapture`).
+#[test]
+fn adversarial_texts_are_redacted_in_one_pass() {
+    let n = 20_000;
+    for text in [
+        format!("bearer {}", ".bearer".repeat(n)),
+        format!("bearer [{}", "bearer ".repeat(n)),
+        "\"a:".repeat(n),
+        "k=".repeat(n),
+    ] {
+        let t = std::time::Instant::now();
+        let shown = redact_text(&text);
+        eprintln!("{} bytes in {:?}", text.len(), t.elapsed());
+        assert!(!shown.is_empty());
+    }
+}

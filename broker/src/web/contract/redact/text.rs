@@ -50,7 +50,7 @@ fn in_name(c: char) -> bool {
 }
 
 /// The credential after each `Bearer`/`Basic` and whitespace hidden
-/// (unless the next word is prose: `basic auth`).
+/// (unless the next word is prose, `basic auth`, or a pattern).
 pub fn schemes(text: &str) -> String {
     let lower = text.to_ascii_lowercase();
     let mut out = String::with_capacity(text.len());
@@ -58,29 +58,43 @@ pub fn schemes(text: &str) -> String {
     let mut next = [0; SCHEMES.len()].map(|_| None::<usize>);
     while let Some((start, len)) = next_scheme(&lower, at, &mut next) {
         let after = start + len;
-        let word_start = !lower[..start]
-            .chars()
-            .next_back()
-            .is_some_and(char::is_alphanumeric);
-        let cred = text[after..]
-            .find(|c: char| !c.is_whitespace())
-            .map_or(text.len(), |n| after + n);
-        let end = text[cred..]
-            .find(ends_value)
-            .map_or(text.len(), |n| cred + n);
-        let word = &lower[cred..end];
-        let prose = PROSE.contains(&word.trim_end_matches(['.', ':']));
-        if !word_start || cred == after || end == cred || prose || is_pattern(word) {
-            out.push_str(&text[at..after]);
-            at = after;
-            continue;
+        match credential(&lower, start, after) {
+            Some((cred, end)) => {
+                out.push_str(&text[at..cred]);
+                out.push_str(HIDDEN);
+                at = end;
+            }
+            None => {
+                out.push_str(&text[at..after]);
+                at = after;
+            }
         }
-        out.push_str(&text[at..cred]);
-        out.push_str(HIDDEN);
-        at = end;
     }
     out.push_str(&text[at..]);
     out
+}
+
+/// The credential after the scheme word at `start..after`: its start and
+/// end, or `None` when the scheme is part of a word (`basically`), not
+/// followed by whitespace, or followed by prose or a pattern. Checked in
+/// that order, so a text is scanned for a credential once per word.
+fn credential(lower: &str, start: usize, after: usize) -> Option<(usize, usize)> {
+    let inside_word = lower[..start]
+        .chars()
+        .next_back()
+        .is_some_and(char::is_alphanumeric);
+    if inside_word || !lower[after..].starts_with(char::is_whitespace) {
+        return None;
+    }
+    let cred = lower[after..]
+        .find(|c: char| !c.is_whitespace())
+        .map_or(lower.len(), |n| after + n);
+    let end = lower[cred..]
+        .find(ends_value)
+        .map_or(lower.len(), |n| cred + n);
+    let word = &lower[cred..end];
+    let prose = PROSE.contains(&word.trim_end_matches(['.', ':']));
+    (end > cred && !prose && !is_pattern(word)).then_some((cred, end))
 }
 
 /// A word after a scheme that is a pattern, not a credential: a regex
