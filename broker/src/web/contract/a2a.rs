@@ -64,7 +64,7 @@ impl From<&A2aTaskInteraction> for A2aView {
         let mut request_rules = rule_rows(&t.request.rules.matching_rules);
         request_rules.extend(generated(&t.request.rules.generators.to_v4_json()));
         A2aView {
-            skill: t.skill.clone().unwrap_or_default(),
+            skill: redact::redact_text(t.skill.as_deref().unwrap_or_default()),
             streaming: t.streaming,
             answer: if t.response.is_task() {
                 "a task"
@@ -96,7 +96,12 @@ fn settings(t: &A2aTask) -> Vec<Field> {
         };
         out.push(Field::text("A2A-Version header", shown));
     }
-    out.extend(t.extra.iter().map(|(k, v)| Field::json(k, v)));
+    out.extend(
+        t.extra
+            .iter()
+            .filter(|(k, _)| k.as_str() != "_id")
+            .map(|(k, v)| Field::json(k, v)),
+    );
     out
 }
 
@@ -111,7 +116,10 @@ fn step(s: &TaskStep) -> StepView {
         },
         TaskStep::Artifact(a) => StepView {
             kind: "artifact",
-            label: a.name.clone().unwrap_or_else(|| "(unnamed)".into()),
+            label: a
+                .name
+                .as_deref()
+                .map_or_else(|| "(unnamed)".into(), redact::redact_text),
             terminal: false,
             optional: false,
             parts: parts(&a.parts),
@@ -151,7 +159,7 @@ fn follow_up(f: &accord_dsl::model::accord::FollowUp) -> FollowUpView {
     if let Ok(Value::Object(map)) = serde_json::to_value(f) {
         for (k, v) in map {
             if k != "operation" && k != "after" {
-                fields.push(Field::json(k, &redact::redact(&v)));
+                fields.push(Field::json(k, &v));
             }
         }
     }

@@ -20,28 +20,34 @@ pub struct Field {
 }
 
 impl Field {
-    /// A value shown as text.
+    /// A value shown as text, its secrets hidden (`redact_text`).
     pub fn text(name: impl Into<String>, value: impl Into<String>) -> Field {
         Field {
             name: name.into(),
-            value: value.into(),
+            value: redact::redact_text(&value.into()),
             pre: false,
         }
     }
 
-    /// A JSON value, redacted: on one line when short, else pretty.
+    /// A JSON value under `name`, redacted as found under that name: on
+    /// one line when short, else pretty.
     pub fn json(name: impl Into<String>, value: &Value) -> Field {
         let name = name.into();
-        if redact::is_secret_name(&name) && !value.is_null() && !value.is_boolean() {
-            return Field::text(name, redact::HIDDEN);
-        }
-        let line = redact::compact(value);
+        let shown = redact::named(&name, value);
+        let line = match &shown {
+            Value::String(s) => s.clone(),
+            other => other.to_string(),
+        };
         if line.len() <= 80 {
-            return Field::text(name, line);
+            return Field {
+                name,
+                value: line,
+                pre: false,
+            };
         }
         Field {
             name,
-            value: redact::pretty(value),
+            value: serde_json::to_string_pretty(&shown).unwrap_or_default(),
             pre: true,
         }
     }
@@ -79,7 +85,8 @@ impl BodyView {
     fn new(text: String, content_type: Option<String>) -> BodyView {
         let lines = text.lines().count().max(1);
         BodyView {
-            content_type: content_type.unwrap_or_else(|| "no content type".into()),
+            content_type: content_type
+                .map_or_else(|| "no content type".into(), |c| redact::redact_text(&c)),
             text,
             lines,
             open: lines <= OPEN_LINES,
@@ -118,13 +125,13 @@ pub fn rule_rows(rules: &MatchingRules) -> Vec<RuleRow> {
                 rule.push_str(" (any one)");
             }
             let path = if entry.key.is_empty() {
-                "(whole)"
+                "(whole)".to_owned()
             } else {
-                &entry.key
+                redact::redact_text(&entry.key)
             };
             rows.push(RuleRow {
                 category: name.to_owned(),
-                path: path.to_owned(),
+                path,
                 rule,
             });
         }
@@ -141,7 +148,7 @@ pub fn generator_rows(v4: &Value) -> Vec<RuleRow> {
                 for (path, generator) in paths {
                     rows.push(RuleRow {
                         category: category.clone(),
-                        path: path.clone(),
+                        path: redact::redact_text(path),
                         rule: redact::compact(generator),
                     });
                 }
@@ -162,16 +169,16 @@ pub fn multi_fields(values: Option<&Headers>) -> Vec<Field> {
         .into_iter()
         .flatten()
         .map(|(name, values)| {
-            let value = if redact::is_secret_name(name) {
-                redact::HIDDEN.to_owned()
-            } else {
-                values
-                    .iter()
-                    .map(|v| redact::redact_text(v))
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            };
-            Field::text(name.clone(), value)
+            let value = values
+                .iter()
+                .map(|v| redact::compact_named(name, &Value::String(v.clone())))
+                .collect::<Vec<_>>()
+                .join(", ");
+            Field {
+                name: name.clone(),
+                value,
+                pre: false,
+            }
         })
         .collect()
 }
@@ -190,7 +197,7 @@ pub fn states(list: &[ProviderState]) -> Vec<StateView> {
             let mut params = s.params.clone();
             params.extend(s.extra.clone());
             StateView {
-                name: s.name.clone(),
+                name: redact::redact_text(&s.name),
                 params: if params.is_empty() {
                     String::new()
                 } else {

@@ -41,7 +41,7 @@ impl From<&HttpInteraction> for HttpView {
             )
             .collect();
         HttpView {
-            method: req.method.to_ascii_uppercase(),
+            method: super::redact::redact_text(&req.method.to_ascii_uppercase()),
             path: super::redact::redact_text(&req.path),
             query: multi_fields(req.query.as_ref()),
             request_headers: multi_fields(req.headers.as_ref()),
@@ -81,7 +81,12 @@ impl MessagePart {
         let mut rules = rule_rows(&m.matching_rules);
         rules.extend(generated(&m.generators.to_v4_json()));
         let mut metadata: Vec<Field> = m.metadata.iter().map(|(k, v)| Field::json(k, v)).collect();
-        metadata.extend(m.extra.iter().map(|(k, v)| Field::json(k, v)));
+        metadata.extend(
+            m.extra
+                .iter()
+                .filter(|(k, _)| k.as_str() != "_id")
+                .map(|(k, v)| Field::json(k, v)),
+        );
         MessagePart {
             label: label.into(),
             contents: BodyView::of(&m.contents),

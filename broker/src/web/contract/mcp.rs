@@ -11,6 +11,7 @@ use serde_json::Value;
 use super::a2a::object_fields;
 use super::fields::{BodyView, Field, RuleRow, rule_rows};
 use super::http::generated;
+use super::redact;
 
 /// The MCP part of an interaction.
 #[derive(Debug, Clone)]
@@ -41,7 +42,7 @@ impl McpView {
         let mut result = object_fields(&c.result);
         result.retain(|f| f.name != "matchingRules" && f.name != "generators");
         McpView {
-            tool: c.tool.clone(),
+            tool: redact::redact_text(&c.tool),
             arguments: BodyView::json(&Value::Object(c.arguments.clone())),
             rules,
             expects_error: c.error.is_some(),
@@ -56,7 +57,12 @@ impl McpView {
                     Field::json(format!("notification {}", n + 1), &v)
                 })
                 .collect(),
-            extra: c.extra.iter().map(|(k, v)| Field::json(k, v)).collect(),
+            extra: c
+                .extra
+                .iter()
+                .filter(|(k, _)| k.as_str() != "_id")
+                .map(|(k, v)| Field::json(k, v))
+                .collect(),
             declared: tools.iter().find(|t| t.name == c.tool).map(ToolView::from),
         }
     }
@@ -90,16 +96,17 @@ impl From<&McpToolExpectation> for ToolView {
             fields.push(Field::text("approval counter", a.counter.clone()));
         }
         fields.extend(t.extra.iter().map(|(k, v)| Field::json(k, v)));
-        let typed = |json_type: Option<&str>, values: &[Value], more: &str| {
+        let typed = |json_type: Option<&str>, values: &[Value], more: &str, name: &str| {
             let mut s = json_type.unwrap_or("any type").to_owned();
             if !values.is_empty() {
-                s.push_str(&format!(", one of {}", Value::Array(values.to_vec())));
+                let listed = redact::compact_named(name, &Value::Array(values.to_vec()));
+                s.push_str(&format!(", one of {listed}"));
             }
             s.push_str(more);
             s
         };
         ToolView {
-            name: t.name.clone(),
+            name: redact::redact_text(&t.name),
             fields,
             arguments: t
                 .arguments
@@ -110,7 +117,7 @@ impl From<&McpToolExpectation> for ToolView {
                     } else {
                         ", sometimes sent"
                     };
-                    let shown = typed(a.json_type.map(|j| j.as_str()), &a.values, more);
+                    let shown = typed(a.json_type.map(|j| j.as_str()), &a.values, more, &a.name);
                     Field::text(a.name.clone(), shown)
                 })
                 .collect(),
@@ -120,7 +127,12 @@ impl From<&McpToolExpectation> for ToolView {
                 .map(|r| {
                     Field::text(
                         r.path.clone(),
-                        typed(r.json_type.map(|j| j.as_str()), &r.values, ""),
+                        typed(
+                            r.json_type.map(|j| j.as_str()),
+                            &r.values,
+                            "",
+                            redact::last_step(&r.path),
+                        ),
                     )
                 })
                 .collect(),
@@ -142,7 +154,8 @@ pub fn card_fields(card: &AgentCardExpectations) -> Vec<Field> {
             .iter()
             .map(|(k, v)| match v {
                 Value::Array(items) if items.iter().all(Value::is_string) => {
-                    let list: Vec<&str> = items.iter().filter_map(Value::as_str).collect();
+                    let list: Vec<String> =
+                        items.iter().map(|i| redact::compact_named(k, i)).collect();
                     Field::text(k, list.join(", "))
                 }
                 other => Field::json(k, other),

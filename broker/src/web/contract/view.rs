@@ -45,8 +45,8 @@ impl InteractionView {
         let mut view = InteractionView {
             anchor: anchor(raw),
             kind: interaction.type_name(),
-            description: meta.description.clone(),
-            key: meta.key.clone(),
+            description: redact::redact_text(&meta.description),
+            key: meta.key.as_deref().map(redact::redact_text),
             pending: meta.pending,
             comments: meta.comments.as_ref().map(redact::compact),
             states: states(&meta.provider_states),
@@ -73,7 +73,7 @@ impl InteractionView {
 
     /// An interaction this broker could not read: shown as stored.
     pub fn unread(raw: &Value) -> Self {
-        let text = |k: &str| raw.get(k).and_then(Value::as_str).map(str::to_owned);
+        let text = |k: &str| raw.get(k).and_then(Value::as_str).map(redact::redact_text);
         InteractionView {
             anchor: anchor(raw),
             kind: "unreadable",
@@ -215,10 +215,15 @@ fn other(e: &Expectations, meta: &InteractionMeta) -> Vec<Field> {
         out.push(Field::text("negative case", why));
     }
     if let Some(r) = &e.repeat {
-        out.push(Field::json(
-            "repeat",
-            &serde_json::to_value(r).unwrap_or(Value::Null),
-        ));
+        let mut repeat = serde_json::to_value(r).unwrap_or(Value::Null);
+        if let Some(map) = repeat.as_object_mut() {
+            // a path into the request (`$.body.requestId`), not a key
+            map.remove("key");
+        }
+        out.push(Field::json("repeat", &repeat));
+        if let Some(key) = &r.key {
+            out.push(Field::text("repeat's idempotency key at", key.clone()));
+        }
     }
     if let Some(r) = e.retryable {
         out.push(Field::text("retryable", r.to_string()));

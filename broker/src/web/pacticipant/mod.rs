@@ -132,7 +132,8 @@ fn load(conn: &mut AnyConnection, name: &str, page: i64) -> Result<PacticipantPa
         links: page_links(&p.name, latest.as_deref()),
         repository_url: p
             .repository_url
-            .filter(|u| u.starts_with("https://") || u.starts_with("http://")),
+            .filter(|u| u.starts_with("https://") || u.starts_with("http://"))
+            .map(|u| crate::web::contract::redact::redact_url(&u)),
         live: sections::live(conn, p.id)?,
         as_consumer: integration::load(conn, Scope::Consumer(p.id))?,
         as_provider,

@@ -12,6 +12,7 @@ use crate::store::history::{self, NamedHead, Placement};
 use crate::store::matrix_details;
 use crate::store::pacticipants::Pacticipant;
 use crate::store::versions::Version;
+use crate::web::contract::redact;
 use crate::web::home::links;
 
 /// Branches and tags listed (newest first).
@@ -231,20 +232,19 @@ fn verified_by(json: Option<&str>) -> String {
         return String::new();
     };
     let part = |k: &str| v[k].as_str().unwrap_or_default().to_owned();
-    format!("{} {}", part("implementation"), part("version"))
-        .trim()
-        .to_owned()
+    redact::redact_text(format!("{} {}", part("implementation"), part("version")).trim())
 }
 
 /// A stored declaration as one line: what, read as whom, its digest.
 fn declared_line(d: &Value) -> String {
-    let text = |k: &str| d[k].as_str().unwrap_or_default().to_owned();
+    let text = |k: &str| redact::redact_text(d[k].as_str().unwrap_or_default());
     format!(
         "{} ({}, {}): {}, {} entries",
         text("kind"),
         text("profile"),
         text("protocolVersion"),
-        text("digest"),
+        // an identifier the page shows as such
+        d["digest"].as_str().unwrap_or_default(),
         d["entries"].as_u64().unwrap_or_default()
     )
 }

@@ -62,11 +62,29 @@ pub struct LayerGroup {
     pub findings: Vec<FindingView>,
 }
 
-fn shown(v: &Option<Value>) -> Option<String> {
-    v.as_ref().map(|v| match v {
-        Value::Object(_) | Value::Array(_) => redact::pretty(v),
-        other => redact::compact(other),
+/// `v`, found at the finding's path (whose last step names it), redacted.
+fn shown(v: &Option<Value>, path: &str) -> Option<String> {
+    v.as_ref().map(|v| {
+        let shown = redact::named(redact::last_step(path), v);
+        match shown {
+            Value::String(s) => s,
+            Value::Object(_) | Value::Array(_) => {
+                serde_json::to_string_pretty(&shown).unwrap_or_default()
+            }
+            other => other.to_string(),
+        }
     })
+}
+
+/// The texts hidden from the finding's expected and actual values: the
+/// detail may quote them.
+fn hidden(f: &Finding, path: &str) -> Vec<String> {
+    let step = redact::last_step(path);
+    [&f.expected, &f.actual]
+        .into_iter()
+        .flatten()
+        .flat_map(|v| redact::hidden_texts(step, v))
+        .collect()
 }
 
 fn view(f: &Finding, contract: Option<&str>) -> FindingView {
@@ -76,25 +94,28 @@ fn view(f: &Finding, contract: Option<&str>) -> FindingView {
             .take(40)
             .collect()
     });
+    let path = f.path.clone().unwrap_or_default();
+    let hidden = hidden(f, &path);
     FindingView {
-        reason_code: f.reason_code.clone(),
-        interaction: f
-            .interaction_description
-            .clone()
-            .or_else(|| f.interaction_id.clone())
-            .unwrap_or_default(),
+        reason_code: redact::redact_text(&f.reason_code),
+        interaction: match (&f.interaction_description, &f.interaction_id) {
+            (Some(d), _) => redact::redact_text(d),
+            // an interaction's `_id`: 40 hex digits, an identifier
+            (None, Some(id)) => redact::compact_named("interactionId", &Value::String(id.clone())),
+            (None, None) => String::new(),
+        },
         interaction_href: match (contract, id) {
             (Some(page), Some(id)) if !id.is_empty() => Some(format!("{page}#i-{id}")),
             _ => None,
         },
-        path: f.path.clone().unwrap_or_default(),
-        expected: shown(&f.expected),
-        actual: shown(&f.actual),
+        expected: shown(&f.expected, &path),
+        actual: shown(&f.actual, &path),
         detail: f
             .detail
             .as_deref()
-            .map(redact::redact_text)
+            .map(|d| redact::without(&redact::redact_text(d), &hidden))
             .unwrap_or_default(),
+        path: redact::redact_text(&path),
     }
 }
 
@@ -119,4 +140,28 @@ pub fn grouped(text: &str, contract: Option<&str>) -> Result<Vec<LayerGroup>, Br
         })
         .filter(|g| !g.findings.is_empty())
         .collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn an_interaction_id_is_shown_as_an_id_and_quoted_secrets_are_not() {
+        let id = "1ca335515bcf5f23796296346a42d73183ed4f53";
+        let f: Finding = serde_json::from_value(json!({"layer": "schema",
+            "reasonCode": "RESPONSE_MISMATCH", "interactionId": id,
+            "path": "$.headers['X-Api-Key']", "actual": "k-hunter2",
+            "detail": "got k-hunter2"}))
+        .expect("a finding");
+        let shown = view(&f, Some("/c"));
+        assert_eq!(shown.interaction, id);
+        assert_eq!(
+            shown.interaction_href.as_deref(),
+            Some(format!("/c#i-{id}").as_str())
+        );
+        assert_eq!(shown.actual.as_deref(), Some(redact::HIDDEN));
+        assert_eq!(shown.detail, "got (hidden)");
+    }
 }

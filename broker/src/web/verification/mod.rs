@@ -94,8 +94,8 @@ fn verifier(v: &Verification) -> Result<String, BrokerError> {
     let value: Value = parse("verifiedBy", text)?;
     let part = |k: &str| value.get(k).and_then(Value::as_str).map(str::to_owned);
     Ok(match (part("implementation"), part("version")) {
-        (Some(i), Some(ver)) => format!("{i} {ver}"),
-        (Some(i), None) => i,
+        (Some(i), Some(ver)) => redact::redact_text(&format!("{i} {ver}")),
+        (Some(i), None) => redact::redact_text(&i),
         _ => redact::compact(&value),
     })
 }
@@ -169,7 +169,7 @@ impl VerificationPage {
         let contract_href = f.consumer_versions.first().map(|cv| contract_url(p, c, cv));
         let layers = findings::grouped(&v.findings, contract_href.as_deref())?;
         let declarations = match v.declarations.as_deref() {
-            Some(text) => parse("declarations", text)?,
+            Some(text) => shown_declarations(parse("declarations", text)?),
             None => Vec::new(),
         };
         let test_results = match v.test_results.as_deref() {
@@ -247,6 +247,20 @@ impl VerificationPage {
     pub fn href(&self) -> String {
         verification_url(&self.provider, &self.consumer, &self.sha, self.number)
     }
+}
+
+/// The declarations a verifier reported, their texts redacted; the digest
+/// and ETag are identifiers the page shows as such.
+fn shown_declarations(mut list: Vec<Declaration>) -> Vec<Declaration> {
+    for d in &mut list {
+        d.kind = redact::redact_text(&d.kind);
+        d.profile = redact::redact_text(&d.profile);
+        d.protocol_version = redact::redact_text(&d.protocol_version);
+        for used in &mut d.used {
+            *used = redact::redact_text(used);
+        }
+    }
+    list
 }
 
 /// `GET /ui/pacts/provider/{p}/consumer/{c}/pact-version/{sha}/verification-results/{n}`.

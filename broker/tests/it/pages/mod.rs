@@ -10,6 +10,7 @@ mod home;
 mod matrix;
 mod names;
 mod pacticipant;
+mod secret_probe;
 mod secrets;
 mod verification;
 

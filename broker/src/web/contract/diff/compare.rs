@@ -91,17 +91,15 @@ fn kind(i: &Value) -> String {
     } else {
         "Asynchronous/Messages"
     };
-    i.get("type")
-        .and_then(Value::as_str)
-        .unwrap_or(older)
-        .to_owned()
+    redact::redact_text(i.get("type").and_then(Value::as_str).unwrap_or(older))
 }
 
 fn description(i: &Value) -> String {
-    i.get("description")
-        .and_then(Value::as_str)
-        .unwrap_or("(no description)")
-        .to_owned()
+    redact::redact_text(
+        i.get("description")
+            .and_then(Value::as_str)
+            .unwrap_or("(no description)"),
+    )
 }
 
 fn anchor(page: &str, i: &Value) -> String {
@@ -245,10 +243,13 @@ fn parts(a: &Value, b: &Value) -> Vec<Changed> {
         .collect()
 }
 
+/// The change from `old` to `new`: the paths compared on the values as
+/// stored (a changed secret is a change, shown as `(hidden) → (hidden)`),
+/// everything shown redacted.
 fn changed(kind: String, description: String, old: &Value, new: &Value) -> Changed {
-    let (old, new) = (redact::redact(old), redact::redact(new));
     let mut paths = Vec::new();
-    walk(&old, &new, "$", &mut paths);
+    walk(old, new, ("$", ""), &mut paths);
+    let (old, new) = (redact::redact(old), redact::redact(new));
     Changed {
         kind,
         description,
@@ -258,28 +259,33 @@ fn changed(kind: String, description: String, old: &Value, new: &Value) -> Chang
     }
 }
 
-fn short(v: Option<&Value>) -> String {
-    let text = v.map_or_else(|| "(absent)".to_owned(), Value::to_string);
+/// `v`, found under `name`, redacted and cut to 80 characters.
+fn short(name: &str, v: Option<&Value>) -> String {
+    let text = v.map_or_else(
+        || "(absent)".to_owned(),
+        |v| redact::named(name, v).to_string(),
+    );
     match text.char_indices().nth(80) {
         Some((at, _)) => format!("{}…", &text[..at]),
         None => text,
     }
 }
 
-/// The JSON paths where `a` and `b` differ, as `path: old → new`.
-fn walk(a: &Value, b: &Value, path: &str, out: &mut Vec<String>) {
+/// The JSON paths where `a` and `b` (found under `name`) differ, as
+/// `path: old → new`; the path's names are shown, the values redacted.
+fn walk(a: &Value, b: &Value, (path, name): (&str, &str), out: &mut Vec<String>) {
     if out.len() >= MAX_PATHS || a == b {
         return;
     }
     match (a, b) {
-        (Value::Object(x), Value::Object(y)) => {
+        (Value::Object(x), Value::Object(y)) if !redact::is_secret_name(name) => {
             let keys: std::collections::BTreeSet<&String> = x.keys().chain(y.keys()).collect();
             for k in keys {
-                let sub = format!("{path}.{k}");
+                let sub = redact::redact_text(&format!("{path}.{k}"));
                 match (x.get(k), y.get(k)) {
-                    (Some(p), Some(q)) => walk(p, q, &sub, out),
+                    (Some(p), Some(q)) => walk(p, q, (&sub, k), out),
                     (p, q) if out.len() < MAX_PATHS => {
-                        out.push(format!("{sub}: {} → {}", short(p), short(q)))
+                        out.push(format!("{sub}: {} → {}", short(k, p), short(k, q)))
                     }
                     _ => return,
                 }
@@ -287,9 +293,13 @@ fn walk(a: &Value, b: &Value, path: &str, out: &mut Vec<String>) {
         }
         (Value::Array(x), Value::Array(y)) if x.len() == y.len() => {
             for (n, (p, q)) in x.iter().zip(y).enumerate() {
-                walk(p, q, &format!("{path}[{n}]"), out);
+                walk(p, q, (&format!("{path}[{n}]"), name), out);
             }
         }
-        _ => out.push(format!("{path}: {} → {}", short(Some(a)), short(Some(b)))),
+        _ => out.push(format!(
+            "{path}: {} → {}",
+            short(name, Some(a)),
+            short(name, Some(b))
+        )),
     }
 }
