@@ -32,6 +32,13 @@ impl RackQuery {
         query
     }
 
+    /// The same query with `name=value` set (the last one wins).
+    pub fn with_scalar(&self, name: &str, value: &str) -> RackQuery {
+        let mut query = self.clone();
+        query.scalars.insert(name.to_owned(), value.to_owned());
+        query
+    }
+
     fn add(&mut self, key: &str, value: String) {
         let Some((name, rest)) = key.split_once('[') else {
             self.scalars.insert(key.to_owned(), value);

@@ -3,6 +3,11 @@
 //! can-i-deploy` — parsed by `MatrixQuery::from_can_i_deploy` and decided
 //! by `matrix::run` — with one line per integration, its verdict, failing
 //! layers and reason. Bad or unknown input is the API's own 4xx.
+//!
+//! The pages link to a version's can-i-deploy without an environment (a
+//! version page cannot know where it is going): with an application and a
+//! version but no environment, the page answers for every environment
+//! (the first [`MAX_ENVIRONMENTS`]), each linking to its whole answer.
 
 use actix_web::{HttpRequest, HttpResponse, web};
 use askama::Template;
@@ -42,12 +47,34 @@ pub struct Answer {
     pub counts: String,
 }
 
+/// The most environments answered for at once.
+pub const MAX_ENVIRONMENTS: usize = 20;
+
+/// The short answer for one environment.
+#[derive(Debug, Clone)]
+pub struct EnvironmentAnswer {
+    pub environment: String,
+    pub deployable: &'static str,
+    pub class: &'static str,
+    pub headline: String,
+    pub href: String,
+}
+
+/// The answers for every environment, and how many were left out.
+#[derive(Debug, Clone, Default)]
+pub struct EveryEnvironment {
+    pub answers: Vec<EnvironmentAnswer>,
+    pub left_out: usize,
+}
+
 /// The can-i-deploy page.
 #[derive(Debug, Template)]
 #[template(path = "can_i_deploy.html")]
 pub struct CanIDeployPage {
     pub form: CanIDeployForm,
     pub answer: Option<Answer>,
+    /// With an application and a version but no environment.
+    pub every: Option<EveryEnvironment>,
 }
 
 /// `GET /ui/can-i-deploy`.
@@ -76,12 +103,22 @@ fn build(conn: &mut AnyConnection, raw: &str) -> Result<CanIDeployPage, BrokerEr
         pacticipant: pacticipant.clone(),
         version: version.clone(),
     };
-    let empty = [&pacticipant, &version, &environment]
-        .iter()
-        .all(|v| v.is_empty())
-        && rack.scalar("to").is_none_or(|t| t.trim().is_empty());
-    if empty {
-        return Ok(CanIDeployPage { form, answer: None });
+    let no_target = environment.is_empty() && rack.scalar("to").is_none_or(|t| t.trim().is_empty());
+    if no_target && pacticipant.is_empty() && version.is_empty() {
+        return Ok(CanIDeployPage {
+            form,
+            answer: None,
+            every: None,
+        });
+    }
+    if no_target && !pacticipant.is_empty() && !version.is_empty() {
+        let names: Vec<&str> = form.environments.iter().map(|(n, _)| n.as_str()).collect();
+        let every = every_environment(conn, &rack, &names)?;
+        return Ok(CanIDeployPage {
+            every: Some(every),
+            form,
+            answer: None,
+        });
     }
     let query = MatrixQuery::from_can_i_deploy(&rack)?;
     let outcome = matrix::run(conn, &query, Fields::FLAT)?;
@@ -110,6 +147,40 @@ fn build(conn: &mut AnyConnection, raw: &str) -> Result<CanIDeployPage, BrokerEr
             &target,
         )),
         form,
+        every: None,
+    })
+}
+
+/// The answer of `rack` (an application and a version) for each of the
+/// first [`MAX_ENVIRONMENTS`] of `names`.
+fn every_environment(
+    conn: &mut AnyConnection,
+    rack: &RackQuery,
+    names: &[&str],
+) -> Result<EveryEnvironment, BrokerError> {
+    let text = |k: &str| rack.scalar(k).map(str::trim).unwrap_or_default().to_owned();
+    let (pacticipant, version) = (text("pacticipant"), text("version"));
+    let mut answers = Vec::new();
+    for name in names.iter().take(MAX_ENVIRONMENTS) {
+        let query = MatrixQuery::from_can_i_deploy(&rack.with_scalar("environment", name))?;
+        let outcome = matrix::run(conn, &query, Fields::FLAT)?;
+        let short = answer(
+            &outcome.summary,
+            Vec::new(),
+            &format!("{pacticipant} {version}"),
+            name,
+        );
+        answers.push(EnvironmentAnswer {
+            environment: (*name).to_owned(),
+            deployable: short.deployable,
+            class: short.class,
+            headline: short.headline,
+            href: crate::web::home::links::can_i_deploy(&pacticipant, &version, Some(name)),
+        });
+    }
+    Ok(EveryEnvironment {
+        answers,
+        left_out: names.len().saturating_sub(MAX_ENVIRONMENTS),
     })
 }
 

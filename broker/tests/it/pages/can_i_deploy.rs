@@ -134,7 +134,6 @@ fn bad_input_gives_the_api_s_4xx_as_a_page() {
             "pacticipant=Nobody&version=1&environment=production",
             "pacticipant=Foo&version=1&environment=nowhere",
             "pacticipant=Foo&environment=production",
-            "pacticipant=Foo&version=1",
             "pacticipant=%01&version=1&environment=production",
             "pacticipant=Foo&version=1&environment=production&to=prod",
             "pacticipant=Foo&version=1&environment=production&ignore[][version]=1",
@@ -163,6 +162,70 @@ fn bad_input_gives_the_api_s_4xx_as_a_page() {
             app,
             "pacticipant=Nobody&pacticipant=Foo&version=1&environment=production",
             "true",
+        );
+    });
+}
+
+/// The pages link to a version's can-i-deploy without an environment
+/// (`links::can_i_deploy(.., None)`): the page answers for every
+/// environment, each the API's answer and a link to it — never an error.
+#[test]
+fn a_version_without_an_environment_is_answered_for_every_environment() {
+    each_backend(|app| {
+        world(app);
+        let page = app.get_page("/ui/pacticipants/Foo");
+        assert_eq!(page.status, 200, "{}", page.text);
+        let linked: Vec<String> = attrs(
+            &Html::parse_document(&page.text),
+            "a[href^='/ui/can-i-deploy']",
+            "href",
+        )
+        .into_iter()
+        .filter(|h| !h.contains("environment="))
+        .collect();
+        assert!(
+            !linked.is_empty(),
+            "the application page links without an environment"
+        );
+        for href in &linked {
+            let reply = app.get_page(&href.replace("&amp;", "&"));
+            assert_eq!(reply.status, 200, "{href}: {}", reply.text);
+        }
+        for version in ["1", "2", "3"] {
+            let path = format!("/ui/can-i-deploy?pacticipant=Foo&version={version}");
+            let doc = html_page(&app.get_page(&path), &path);
+            let api: Vec<String> = ["production", "staging"]
+                .iter()
+                .map(|env| {
+                    let api = app.get(&format!(
+                        "/can-i-deploy?pacticipant=Foo&version={version}&environment={env}"
+                    ));
+                    match api.json["summary"]["deployable"].as_bool() {
+                        Some(b) => b.to_string(),
+                        None => "unknown".to_owned(),
+                    }
+                })
+                .collect();
+            assert_eq!(
+                attrs(&doc, "ul.environments .verdict", "data-deployable"),
+                api,
+                "{path}"
+            );
+        }
+        let yes = html_page(
+            &app.get_page("/ui/can-i-deploy?pacticipant=Foo&version=1"),
+            "every",
+        );
+        assert_eq!(
+            attrs(&yes, "ul.environments .verdict", "data-deployable"),
+            ["true", "unknown"]
+        );
+        assert_eq!(
+            attrs(&yes, "ul.environments a", "href"),
+            [
+                "/ui/can-i-deploy?pacticipant=Foo&version=1&environment=production",
+                "/ui/can-i-deploy?pacticipant=Foo&version=1&environment=staging",
+            ]
         );
     });
 }
