@@ -273,3 +273,36 @@ fn a_served_negative_call_that_expected_a_protocol_error_is_reported() {
         assert_eq!(got, want, "{era}");
     }
 }
+
+#[test]
+fn an_a2a_fault_every_repeat_shows_is_one_finding_naming_the_sends() {
+    use accord_fixtures::a2a::{A2aAgent, A2aFault};
+    let plan = crate::a2a_attribute_pairs::with(|i| {
+        i["repeat"] = json!({"times": 2});
+        i["sideEffects"] = json!({"records": 1});
+    });
+    let contract = || crate::a2a_task::sourced(&crate::a2a_task::doc_of(json!([plan.clone()])));
+    let binding = accord_verifier::config::A2aBinding::JsonRpc;
+    let clean = A2aAgent::start().expect("agent");
+    let report = crate::a2a_task::run_on(&clean, binding, contract());
+    assert_eq!(found(&report), [], "clean");
+    let agent = A2aAgent::start().expect("agent");
+    agent.set_fault(Some(A2aFault::ProseArtifact));
+    let report = crate::a2a_task::run_on(&agent, binding, contract());
+    let got = found(&report);
+    let once: std::collections::BTreeSet<_> = got.iter().collect();
+    assert_eq!(once.len(), got.len(), "each fault once: {got:?}");
+    assert!(
+        got.iter().any(|(_, c, _)| *c == "CONTENT_MODE_MISMATCH"),
+        "{got:?}"
+    );
+    let (_, result) = report.interactions().next().expect("an interaction");
+    assert!(
+        result
+            .findings
+            .iter()
+            .all(|f| f.detail.to_string().contains("on sends 1 and 2")),
+        "{:?}",
+        result.findings
+    );
+}
