@@ -79,25 +79,40 @@ fn found(report: &VerificationReport) -> Vec<(String, &'static str)> {
 #[test]
 fn the_python_sdk_server_passes_and_its_faults_are_caught_in_both_eras() {
     let Some(python) = python() else { return };
-    let faults = [
+    // each fault, and the one finding of each interaction it breaks
+    let lookup = "look up a plan";
+    let draft = "draft a plan";
+    let faults: [(&str, &[(&str, &str)]); 6] = [
         (
             "read_only_writes",
-            "look up a plan",
-            "SIDE_EFFECT_DECLARATION_MISMATCH",
+            // every call of the read-only tool writes, a refused one too
+            &[
+                (lookup, "SIDE_EFFECT_DECLARATION_MISMATCH"),
+                (
+                    "an unknown plan is a tool error",
+                    "SIDE_EFFECT_DECLARATION_MISMATCH",
+                ),
+            ],
         ),
-        ("tool_missing", "look up a plan", "TOOL_MISSING"),
+        // the consumer relies on the tool: its expected tool error is no
+        // unknown tool's
         (
-            "required_input_added",
-            "look up a plan",
-            "VALID_INPUT_REJECTED",
+            "tool_missing",
+            &[
+                (lookup, "TOOL_MISSING"),
+                ("an unknown plan is a tool error", "TOOL_MISSING"),
+            ],
         ),
+        ("required_input_added", &[(lookup, "VALID_INPUT_REJECTED")]),
         (
             "draft_records_nothing",
-            "draft a plan",
-            "SIDE_EFFECT_DECLARATION_MISMATCH",
+            &[(draft, "SIDE_EFFECT_DECLARATION_MISMATCH")],
         ),
-        ("commit_twice", "commit a plan", "IDEMPOTENCY_VIOLATION"),
-        ("title_unbounded", "draft a plan", "INVALID_INPUT_ACCEPTED"),
+        (
+            "commit_twice",
+            &[("commit a plan", "IDEMPOTENCY_VIOLATION")],
+        ),
+        ("title_unbounded", &[(draft, "INVALID_INPUT_ACCEPTED")]),
     ];
     for era in ["2026-07-28", "2025-11-25"] {
         let clean = start(&python, SCRIPT, None);
@@ -127,13 +142,12 @@ fn the_python_sdk_server_passes_and_its_faults_are_caught_in_both_eras() {
         let want: &[bool] = if era == "2026-07-28" { &[true] } else { &[] };
         assert_eq!(refused, want, "{era}: {checks:?}");
         drop(clean);
-        for (fault, interaction, code) in faults {
+        for (fault, want) in faults {
             let peer = start(&python, SCRIPT, Some(fault));
             let got = found(&run(&peer, era));
-            assert!(
-                got.contains(&(interaction.to_owned(), code)),
-                "{era} {fault}: expected {code} on `{interaction}`, got {got:?}"
-            );
+            let want: Vec<(String, &str)> =
+                want.iter().map(|(i, c)| ((*i).to_owned(), *c)).collect();
+            assert_eq!(got, want, "{era} {fault}");
         }
     }
 }

@@ -53,6 +53,9 @@ pub struct Exchange<'a> {
     pub mcp_version: Option<&'a str>,
     /// The contract's `mcpTools`: what the consumer relies on of each tool.
     pub mcp_tools: &'a [accord_dsl::model::accord::McpToolExpectation],
+    /// The contract's interactions, for what a driver reads of the
+    /// contract beyond this one (MCP: the tools the consumer relies on).
+    pub interactions: &'a [Interaction],
     /// The Agent Card (`--agent-card-url`), for the A2A driver's interfaces.
     pub agent_card_url: &'a str,
     /// Where credentials may go: an Agent Card interface on another
@@ -158,8 +161,11 @@ pub struct Sent {
     /// own on another layer than behavior (a side effect after a cancel,
     /// work a cancel did not stop): the engine does not judge them again.
     pub counters_judged: Vec<String>,
-    /// A request that had to be refused was served (a finding says so):
-    /// whatever the counters did is that request's work, not judged again.
+    /// The answer's own finding explains the counters: a request that had
+    /// to be refused was served (whatever the counters did is its work),
+    /// or one that had to be served was refused (nothing was done). The
+    /// engine does not judge them again; it adds the served negative case
+    /// itself (`verdicts::explains_counters`).
     pub counters_explained: bool,
     /// The request as sent, in the view `repeat.key` points into
     /// (`accord_dsl::model::views`), when [`Generation::views`] asks.

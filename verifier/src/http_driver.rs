@@ -186,6 +186,10 @@ fn judge(expected: &HttpResponse, received: &Received) -> Sent {
         total: Some(received.total),
         served_unexpectedly: !(200..300).contains(&expected.status)
             && (200..300).contains(&received.status),
+        // served where a refusal was expected, refused where a service
+        // was: the status finding explains the counters
+        counters_explained: (200..300).contains(&expected.status)
+            != (200..300).contains(&received.status),
         ..Sent::default()
     }
 }

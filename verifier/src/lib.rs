@@ -39,6 +39,7 @@ mod preflight;
 mod probing;
 pub mod publish;
 pub mod render;
+mod repeats;
 pub mod replay;
 pub mod report;
 mod retry;

@@ -55,7 +55,8 @@ pub async fn probe_all(
 
 /// The driver's derived checks, between the engine's last reading
 /// (`before`) and one after them: a counter that moved while only invalid
-/// calls were made is INVALID_INPUT_ACCEPTED.
+/// calls were made is INVALID_INPUT_ACCEPTED — unless a call the driver
+/// reports as served explains it (`Sent::counters_explained`).
 pub async fn derived(
     driver: &dyn Driver,
     interaction: &Interaction,
@@ -64,7 +65,8 @@ pub async fn derived(
 ) -> Result<Sent, VerifyError> {
     // `before`: the engine's last reading, after the sends
     let mut sent = driver.derived_checks(interaction, exchange).await?;
-    let Some(before) = before.filter(|_| !sent.checks.is_empty()) else {
+    let Some(before) = before.filter(|_| !sent.checks.is_empty() && !sent.counters_explained)
+    else {
         return Ok(sent);
     };
     let after = exchange.observe().await?.unwrap_or_default();

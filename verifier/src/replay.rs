@@ -271,6 +271,7 @@ async fn exercise(
         mcp_unknown_tool: cx.mcp_unknown_tool,
         mcp_version: contract.accord.as_ref().and_then(|a| a.mcp.as_deref()),
         mcp_tools: &contract.mcp_tools,
+        interactions: &contract.interactions,
         agent_card_url: &cx.agent_card_url,
         origins: &cx.origins,
         a2a_binding: cx.a2a_binding,

@@ -1,6 +1,7 @@
 //! Every send of one interaction (its `repeat`s) between observations:
 //! each answer judged, the counters judged after each send or once over
-//! all, the key a repeat keeps, and the fields that must not change.
+//! all, the key a repeat keeps, and the fields that must not change. A
+//! fault several sends show is one finding naming them (`repeats.rs`).
 
 use accord_dsl::Interaction;
 use accord_dsl::model::accord::RepeatJudgement;
@@ -35,8 +36,8 @@ pub(crate) async fn send_all(
     let per_send = repeat.is_some_and(|r| r.side_effects == RepeatJudgement::Each);
     let mut before = exchange.observe().await?;
     let first = before.clone();
-    let mut findings = Vec::new();
-    let mut warnings = Vec::new();
+    let mut findings = crate::repeats::Seen::default();
+    let mut warnings = crate::repeats::Seen::default();
     // counters a driver already judged (an MCP tool's annotations): the
     // engine's own judgement of the same counter would repeat the fault
     let mut judged_counters: Vec<String> = Vec::new();
@@ -46,7 +47,7 @@ pub(crate) async fn send_all(
     {
         judged_counters.push(a.counter.clone());
     }
-    // a served request that had to be refused: its work moved the counters
+    // the answer's own finding explains the counters (`explains_counters`)
     let mut explained = false;
     // one seed for the same request each time; with a key, one per send
     let seed: u64 = rand::random();
@@ -73,13 +74,13 @@ pub(crate) async fn send_all(
         if let (0, Some(k)) = (n, key) {
             key_value = crate::verdicts::key_of(sent.request.as_ref(), k);
             if key_value.is_none() && times > 1 {
-                findings.push(crate::verdicts::key_missing(k));
+                findings.once([crate::verdicts::key_missing(k)]);
             }
         }
         answers.push(sent.answer.take());
         let read_after = sent.after.take();
         judged_counters.append(&mut sent.counters_judged);
-        explained |= sent.counters_explained;
+        explained |= crate::verdicts::explains_counters(meta, &sent);
         if n == 0 || each_matches {
             judged_counters.extend(
                 sent.findings
@@ -87,8 +88,8 @@ pub(crate) async fn send_all(
                     .filter(|f| f.layer == Layer::Behavior)
                     .map(|f| f.path.clone()),
             );
-            warnings.append(&mut sent.warnings);
-            findings.extend(crate::verdicts::judge_send(meta, sent));
+            warnings.per_send(n, std::mem::take(&mut sent.warnings));
+            findings.per_send(n, crate::verdicts::judge_send(meta, sent));
         }
         let last = n + 1 == times;
         if let Some(b) = before.as_ref().filter(|_| per_send || last) {
@@ -97,12 +98,12 @@ pub(crate) async fn send_all(
                 None => exchange.observe().await?.unwrap_or_default(),
             };
             // the approval is judged over all sends; its counter once
-            if let (true, Some(a), Some(f)) = (last, approval, first.as_ref()) {
+            if let (true, false, Some(a), Some(f)) = (last, explained, approval, first.as_ref()) {
                 let found = crate::approval::judge(a, declared, f, &after);
                 if found.is_some() {
                     judged_counters.push(a.counter.clone());
                 }
-                findings.extend(found);
+                findings.once(found);
             }
             let mut own = judge_side_effects(&meta.description, declared, b, &after)?;
             own.retain(|f| !judged_counters.contains(&f.path) && !explained);
@@ -111,18 +112,26 @@ pub(crate) async fn send_all(
                     crate::verdicts::idempotency(f, declared, times, key.zip(key_value.as_ref()))
                 });
             }
-            findings.extend(own);
+            if per_send {
+                findings.per_send(n, own);
+            } else {
+                findings.once(own);
+            }
             before = Some(after);
         }
     }
     if let Some(r) = repeat.filter(|_| times > 1) {
         let failed = !findings.is_empty();
-        findings.extend(crate::verdicts::same_fields(
+        findings.once(crate::verdicts::same_fields(
             &r.same_fields,
             &answers,
             failed,
         ));
     }
     // the last reading: the counters as the sends left them
-    Ok((findings, warnings, before))
+    Ok((
+        findings.into_findings(times),
+        warnings.into_findings(times),
+        before,
+    ))
 }

@@ -159,6 +159,17 @@ fn served_as(kind: RefusalKind) -> (Layer, &'static str) {
     }
 }
 
+/// One fault, one finding, the same rule for every driver: a send whose
+/// answer already has its finding — served where the contract expects a
+/// refusal (a `negative` case, an approval not granted; the engine tells
+/// these), or where the driver knows it expected an error, or refused
+/// where it expected a service (the driver says so with
+/// [`Sent::counters_explained`]) — is not also judged on its counters:
+/// what they did, or did not do, follows from that one fault.
+pub fn explains_counters(meta: &InteractionMeta, sent: &Sent) -> bool {
+    sent.counters_explained || (meta.expectations.refusal_expected() && sent.served_unexpectedly)
+}
+
 /// The driver's findings plus the negative-case and deadline judgements.
 pub fn judge_send(meta: &InteractionMeta, sent: Sent) -> Vec<Finding> {
     let mut findings = sent.findings;

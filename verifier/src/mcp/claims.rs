@@ -7,7 +7,8 @@
 //! | moved a counter | IDEMPOTENCY_VIOLATION at the counter |
 //! | was answered otherwise (refused, or another value of a field the expected `structuredContent` names, times aside: `*_at`, `updatedAt`, `…time…`, `…date…`) | IDEMPOTENCY_VIOLATION at the result |
 //!
-//! A read-only tool is idempotent by its nature: the read-only check covers
+//! A second call that moved a counter is not also judged on its answer
+//! (new work has new values). A read-only tool is idempotent by its nature: the read-only check covers
 //! it without a second call.
 
 use accord_dsl::model::accord::McpToolCall;
@@ -69,10 +70,16 @@ impl McpDriver {
             None => None,
         };
         let name = tool["name"].as_str().unwrap_or("the tool");
-        if let (Some(m), Some(a)) = (&mid, &after) {
-            out.extend(moved_again(name, m, a));
+        let moved = match (&mid, &after) {
+            (Some(m), Some(a)) => moved_again(name, m, a),
+            _ => Vec::new(),
+        };
+        // one fault, one finding: a second call that did the work again
+        // may well answer with the new work's values
+        if moved.is_empty() {
+            out.extend(answered_again(name, first.call, &answer, &again));
         }
-        out.extend(answered_again(name, first.call, &answer, &again));
+        out.extend(moved);
         (out, after)
     }
 }

@@ -166,14 +166,7 @@ impl McpDriver {
                 Ok(s) => session = Some(s),
                 // the refusal of initialize is the answer to judge
                 Err(refused) => {
-                    let judged = sent(
-                        call,
-                        era,
-                        &refused,
-                        None,
-                        negative,
-                        exchange.mcp_unknown_tool,
-                    );
+                    let judged = sent(call, era, &refused, None, negative, exchange);
                     return Ok((judged, refused));
                 }
             }
@@ -198,14 +191,7 @@ impl McpDriver {
         let reply = self
             .call_tool_within(&endpoint, era, params.clone(), completion_within_ms)
             .await?;
-        let mut judged = sent(
-            call,
-            era,
-            &reply,
-            Some(&listing),
-            negative,
-            exchange.mcp_unknown_tool,
-        );
+        let mut judged = sent(call, era, &reply, Some(&listing), negative, exchange);
         if judged.served_unexpectedly
             && let Some(schema) = tool.as_ref().and_then(|t| t.get("inputSchema"))
             && super::schemas::refuses(schema, &params["arguments"])

@@ -156,6 +156,8 @@ impl McpDriver {
                 "invalid input, {} at {}: {seen}",
                 variant.kind, variant.path
             ));
+            // a served variant's work explains the counters it moved
+            out.counters_explained |= matches!(answer, Answer::Served(_));
             match judge_variant(&call.tool, &variant, &answer) {
                 Verdict::Refused => {}
                 Verdict::Finding(f) => out.findings.push(f),

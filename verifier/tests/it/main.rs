@@ -21,6 +21,7 @@ mod mcp_contract;
 mod mcp_listing;
 mod mcp_tasks;
 mod messages;
+mod one_fault;
 mod side_effects;
 mod state_equality;
 mod states;
