@@ -37,11 +37,13 @@ pub async fn probe(
         version: "1.0",
     };
     let mut out = Vec::new();
+    let mut watch = super::probe::Watch::new(exchange);
     if declares(card, "pushNotifications") {
         let op = A2aOperation::ListTaskPushNotificationConfigs;
         let mut params = Map::new();
         params.insert("taskId".into(), json!(task_id));
         if let Ok(answer) = client.call(op, params).await {
+            watch.scan(Some(&answer), "agentCard.capabilities.pushNotifications");
             out.extend(broken(
                 card,
                 op,
@@ -53,6 +55,7 @@ pub async fn probe(
     if declares(card, "extendedAgentCard") {
         let op = A2aOperation::GetExtendedAgentCard;
         if let Ok(answer) = client.call(op, Map::new()).await {
+            watch.scan(Some(&answer), "agentCard.capabilities.extendedAgentCard");
             out.extend(broken(
                 card,
                 op,
@@ -61,5 +64,6 @@ pub async fn probe(
             ));
         }
     }
+    out.extend(watch.leaks);
     out
 }
