@@ -45,7 +45,10 @@ impl Run<'_> {
                         }
                         Next::Closed => {
                             self.keep_stream(&stream);
-                            if self.finished() {
+                            if stream.events == 0 && self.record.task_id.is_none() {
+                                self.eventless(&stream);
+                                Source::Done
+                            } else if self.finished() {
                                 Source::Done
                             } else {
                                 Source::Poll
@@ -87,6 +90,28 @@ impl Run<'_> {
             "stream",
             detail,
         ));
+    }
+
+    /// The send's stream closed without a single event: nothing was
+    /// created to follow. One finding, on the capability the card declares.
+    fn eventless(&mut self, stream: &EventStream) {
+        self.gave_up = true;
+        let what = format!(
+            "the SendStreamingMessage stream answered HTTP {} and closed without a single event: no task was created",
+            stream.status
+        );
+        let f = if self.declares("streaming") {
+            let detail = format!("{what}, though the card declares streaming");
+            Finding::new(
+                Layer::Protocol,
+                codes::DECLARED_CAPABILITY_BROKEN,
+                "stream",
+                detail,
+            )
+        } else {
+            Finding::new(Layer::Protocol, codes::MALFORMED_RESPONSE, "stream", what)
+        };
+        self.fail(f);
     }
 
     fn stream_broke(&mut self, next: Next, timeout: Duration) {
@@ -253,6 +278,7 @@ impl Run<'_> {
             }
             // while the task is in this state: before a cancel changes it
             self.probes_at(state).await;
+            self.probe_streaming().await;
             let cancel_now = self
                 .task
                 .cancel
@@ -279,13 +305,28 @@ impl Run<'_> {
     }
 
     /// After the events: the end state agreed by `GetTask`, the follow-ups
-    /// on the finished task, the cancel's aftermath, then the judgement.
+    /// on the finished task, the cancel's aftermath, then the judgement. A
+    /// task that was never created because following it failed (an
+    /// eventless or broken stream: already the finding) is judged no further.
     pub(super) async fn end(&mut self) {
+        if self.record.task_id.is_none() && self.gave_up {
+            let left: Vec<usize> = (0..self.followed.len())
+                .filter(|i| !self.followed[*i])
+                .collect();
+            self.not_followed(&left, "the send created no task (reported above)");
+            // nothing was done: counters that did not move, probes with no
+            // task, follow from this one fault
+            self.out.counters_explained = true;
+            self.send_refused = true;
+            self.canaries();
+            return;
+        }
         if let Some(id) = self.record.task_id.clone()
             && self.record.last_state().is_some_and(TaskState::is_terminal)
         {
             self.get_task(&id, "GetTask after the end").await;
         }
+        let mut taskless = Vec::new();
         for i in 0..self.followed.len() {
             if self.followed[i] {
                 continue;
@@ -297,6 +338,10 @@ impl Run<'_> {
                 }
                 let path = format!("followUps[{i}].after");
                 self.never_reached(state, path, "the follow-up was not run");
+                continue;
+            }
+            if self.needs_task(i) {
+                taskless.push(i);
                 continue;
             }
             let op = self.task.follow_ups[i].operation;
@@ -316,5 +361,58 @@ impl Run<'_> {
         self.cancel_aftermath().await;
         self.judge_push().await;
         self.judge();
+        self.not_followed(&taskless, "the send created no task");
+    }
+
+    /// A follow-up that addresses the created task (by its id, or a
+    /// message continuing it) where none was created, and the contract
+    /// names none: sent, it would go out without an id, or start a task of
+    /// its own.
+    fn needs_task(&self, i: usize) -> bool {
+        use A2aOperation::*;
+        if self.record.task_id.is_some() {
+            return false;
+        }
+        let f = &self.task.follow_ups[i];
+        match f.operation {
+            SendMessage | SendStreamingMessage => {
+                let fresh = f.expect.as_ref().and_then(|e| e.new_task) == Some(true);
+                !fresh && self.record.context_id.is_none()
+            }
+            GetTask | CancelTask | SubscribeToTask => !f.params.contains_key("id"),
+            CreateTaskPushNotificationConfig
+            | GetTaskPushNotificationConfig
+            | ListTaskPushNotificationConfigs
+            | DeleteTaskPushNotificationConfig => !f.params.contains_key("taskId"),
+            _ => false,
+        }
+    }
+
+    /// Follow-ups not sent, said once: a warning where a finding already
+    /// explains why, else a finding (a contract never passes on what was
+    /// not checked).
+    fn not_followed(&mut self, left: &[usize], why: &str) {
+        let Some(first) = left.first() else {
+            return;
+        };
+        let names: Vec<String> = left
+            .iter()
+            .map(|i| {
+                let op = self.task.follow_ups[*i].operation.as_str();
+                format!("followUps[{i}] ({op})")
+            })
+            .collect();
+        let detail = format!("not sent: {why}: {}", names.join(", "));
+        let path = if left.len() == 1 {
+            format!("followUps[{first}]")
+        } else {
+            "followUps".to_owned()
+        };
+        let f = Finding::new(Layer::Protocol, codes::EXPECTATION_UNCHECKED, path, detail);
+        if self.out.findings.is_empty() {
+            self.out.findings.push(f);
+        } else {
+            self.out.warnings.push(f);
+        }
     }
 }
