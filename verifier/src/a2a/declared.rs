@@ -9,8 +9,10 @@
 //!
 //! Any other answer (served, or another error such as TASK_NOT_FOUND) is
 //! not judged here. Streaming is judged where the contract streams (a
-//! terminal task cannot show it works); an undeclared capability where the
-//! contract relies on it (its own sends and follow-ups).
+//! terminal task cannot show it works); streaming the card does not
+//! declare by its own probe (`streaming`); another undeclared capability
+//! where the contract relies on it (its own sends and follow-ups). Every
+//! answer is watched for leaked credentials.
 
 use accord_dsl::model::accord::A2aOperation;
 use serde_json::{Map, Value, json};
