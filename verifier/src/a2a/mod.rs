@@ -13,6 +13,7 @@ mod capability;
 pub mod card;
 mod declared;
 mod drive;
+mod ending;
 pub mod events;
 mod flow;
 mod follow;
@@ -31,6 +32,7 @@ pub mod sequence;
 pub mod signature;
 pub mod stream;
 mod streaming;
+mod watch;
 pub mod wire;
 
 use std::collections::HashMap;

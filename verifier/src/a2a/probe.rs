@@ -14,8 +14,8 @@ use serde_json::{Map, Value, json};
 
 use super::flow::Created;
 use super::stream::Opened;
+pub(super) use super::watch::Watch;
 use super::wire::{Answer, Client, Interface, Outcome};
-use crate::canary::Canaries;
 use crate::driver::Exchange;
 use crate::finding::{Finding, Layer, codes};
 
@@ -92,39 +92,6 @@ pub async fn probe(
     }
     out.extend(watch.leaks);
     out
-}
-
-/// The credential canaries over every answer a probe gets: one finding
-/// per credential leaked, at the first place it was seen.
-pub(super) struct Watch {
-    canaries: Canaries,
-    pub leaks: Vec<Finding>,
-}
-
-impl Watch {
-    pub fn new(exchange: &Exchange<'_>) -> Self {
-        Watch {
-            canaries: Canaries::of_exchange(exchange),
-            leaks: Vec::new(),
-        }
-    }
-
-    /// Looks for the held credentials in `answer` (received at `at`).
-    pub fn scan(&mut self, answer: Option<&Answer>, at: &str) {
-        let Some(answer) = answer else {
-            return;
-        };
-        let error = super::refusal::refused(answer);
-        for f in self.canaries.judge(&answer.body, error, at) {
-            let known = self
-                .leaks
-                .iter()
-                .any(|l| l.reason_code == f.reason_code && l.detail == f.detail);
-            if !known {
-                self.leaks.push(f);
-            }
-        }
-    }
 }
 
 /// One access to task `id` through `op`.
