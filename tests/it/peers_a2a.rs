@@ -116,10 +116,14 @@ fn contract() -> SourcedContract {
 }
 
 fn run(peer: &Peer, binding: A2aBinding) -> VerificationReport {
+    run_contract(peer, binding, contract())
+}
+
+fn run_contract(peer: &Peer, binding: A2aBinding, contract: SourcedContract) -> VerificationReport {
     let mut config = VerifyConfig::new(
         "planning-agent",
         peer.base.clone(),
-        ContractSource::Loaded(vec![contract()]),
+        ContractSource::Loaded(vec![contract]),
     );
     config.state_change_url = Some(format!("{}/_accord/state", peer.base));
     config.observe_url = Some(format!("{}/_accord/observe", peer.base));
@@ -189,6 +193,38 @@ fn the_python_sdk_agent_passes_on_both_bindings_and_its_faults_are_caught() {
         shown(&report)
     );
     assert!(wrong.is_empty(), "{}", wrong.join("\n\n"));
+}
+
+/// The SDK agent whose card declares no streaming refuses the verifier's
+/// own probe (`SubscribeToTask` of a running task): no false alarm.
+#[test]
+fn the_sdk_agent_without_streaming_passes_the_undeclared_streaming_probe() {
+    let Some(python) = python() else { return };
+    let alice = json!({"principal": "alice", "tenant": "tenant-a"});
+    let doc = json!({
+        "consumer": {"name": "orchestrator"}, "provider": {"name": "planning-agent"},
+        "interactions": [{"type": "A2A/Task", "description": "a plan, looked at while it runs",
+            "providerStates": users(), "auth": alice, "sideEffects": {"records": 1},
+            "request": request(json!({"work_ms": 600})), "terminalState": "TASK_STATE_COMPLETED",
+            "followUps": [{"operation": "GetTask", "after": "TASK_STATE_WORKING",
+                           "expect": {"state": "TASK_STATE_WORKING"}}]}],
+        "metadata": {"pactSpecification": {"version": "4.0"}, "accord": {"formatVersion": "1.0", "a2a": "1.0"}}
+    });
+    let contract = || {
+        SourcedContract::new(
+            accord_dsl::pact::from_value(&doc, "peer").expect("a contract"),
+            "peer",
+        )
+    };
+    for binding in [A2aBinding::JsonRpc, A2aBinding::HttpJson] {
+        let peer = start(&python, SCRIPT, Some("streaming_off"));
+        let report = run_contract(&peer, binding, contract());
+        assert!(
+            found(&report).is_empty(),
+            "{binding:?}:\n{}",
+            shown(&report)
+        );
+    }
 }
 
 /// The same kind of contract written in the spec language

@@ -60,6 +60,7 @@ FAULTS = {
     "missing_artifact": "the task completes without the work-plan artifact",
     "fail_instead": "every task ends FAILED",
     "terminal_reopened": "after COMPLETED the task goes back to WORKING",
+    "streaming_off": "not a fault: the card declares no streaming (the SDK then refuses every stream)",
 }
 
 parser = argparse.ArgumentParser()
@@ -217,7 +218,7 @@ card = AgentCard(
         AgentInterface(url=f"{BASE_URL}/", protocol_binding="JSONRPC", protocol_version="1.0"),
         AgentInterface(url=f"{BASE_URL}/rest", protocol_binding="HTTP+JSON", protocol_version="1.0"),
     ],
-    capabilities=AgentCapabilities(streaming=True, push_notifications=True),
+    capabilities=AgentCapabilities(streaming=args.fault != "streaming_off", push_notifications=True),
     security_schemes={
         "bearer": SecurityScheme(http_auth_security_scheme=HTTPAuthSecurityScheme(scheme="Bearer")),
     },

@@ -8,12 +8,17 @@
 //! | a served result, a tool listing | CREDENTIAL_LEAKED (authorization) |
 //!
 //! A finding names whose credential leaked, never the credential. Values
-//! shorter than 8 bytes are not canaries: they would match by chance.
+//! shorter than 8 bytes are not canaries: they would match by chance. One
+//! secret is one canary, whatever holds it (a principal's token that is
+//! also the presented one is named once, by the first), so a leak is one
+//! finding at its path.
 
 use std::collections::BTreeMap;
 
+use serde_json::Value;
+
 use crate::config::Token;
-use crate::driver::Authorization;
+use crate::driver::{Authorization, Exchange};
 use crate::finding::{Finding, Layer, codes};
 
 const SHORTEST: usize = 8;
@@ -45,8 +50,39 @@ impl Canaries {
         for (name, value) in headers {
             out.push((format!("header `{name}`"), value.expose().to_owned()));
         }
-        out.retain(|(_, t)| t.len() >= SHORTEST);
-        Canaries(out)
+        let mut canaries = Canaries::default();
+        for (who, token) in out {
+            canaries.add(who, &token);
+        }
+        canaries
+    }
+
+    /// Every credential an exchange holds: its principals', the one it
+    /// presents, its `--header`s, and the tokens its provider states issued.
+    pub fn of_exchange(exchange: &Exchange<'_>) -> Self {
+        // by name first: the presented token is named by whose it is
+        let mut canaries = Canaries::of(
+            exchange.principals,
+            Authorization::AsWritten,
+            exchange.custom_headers,
+        );
+        let values = exchange.state_values;
+        if let Some(tokens) = values.get("tokens").and_then(Value::as_object) {
+            for (who, t) in tokens {
+                if let Some(t) = t.as_str() {
+                    canaries.add(format!("principal `{who}` (issued by a state)"), t);
+                }
+            }
+        }
+        for key in ["token", "expiredToken"] {
+            if let Some(t) = values.get(key).and_then(Value::as_str) {
+                canaries.add(format!("the state-issued `{key}`"), t);
+            }
+        }
+        if let Authorization::Bearer(t) = exchange.authorization {
+            canaries.add("the presented bearer token".to_owned(), t);
+        }
+        canaries
     }
 
     /// Adds a credential (one already watched, or too short, is skipped).
@@ -123,5 +159,14 @@ mod tests {
         let principals = [("bob".to_owned(), Token::new("abc"))].into();
         let c = Canaries::of(&principals, Authorization::AsWritten, &[]);
         assert!(c.judge(b"abc abc", true, "result").is_empty());
+    }
+
+    #[test]
+    fn a_principal_token_that_is_also_presented_leaks_as_one_finding() {
+        let principals = [("alice".to_owned(), Token::new("secret-of-alice"))].into();
+        let c = Canaries::of(&principals, Authorization::Bearer("secret-of-alice"), &[]);
+        let f = c.judge(b"denied for secret-of-alice", true, "error");
+        assert_eq!(f.len(), 1, "{f:?}");
+        assert!(f[0].detail.contains("principal `alice`"), "{f:?}");
     }
 }

@@ -9,8 +9,10 @@
 //!
 //! Any other answer (served, or another error such as TASK_NOT_FOUND) is
 //! not judged here. Streaming is judged where the contract streams (a
-//! terminal task cannot show it works); an undeclared capability where the
-//! contract relies on it (its own sends and follow-ups).
+//! terminal task cannot show it works); streaming the card does not
+//! declare by its own probe (`streaming`); another undeclared capability
+//! where the contract relies on it (its own sends and follow-ups). Every
+//! answer is watched for leaked credentials.
 
 use accord_dsl::model::accord::A2aOperation;
 use serde_json::{Map, Value, json};
@@ -37,11 +39,13 @@ pub async fn probe(
         version: "1.0",
     };
     let mut out = Vec::new();
+    let mut watch = super::probe::Watch::new(exchange);
     if declares(card, "pushNotifications") {
         let op = A2aOperation::ListTaskPushNotificationConfigs;
         let mut params = Map::new();
         params.insert("taskId".into(), json!(task_id));
         if let Ok(answer) = client.call(op, params).await {
+            watch.scan(Some(&answer), "agentCard.capabilities.pushNotifications");
             out.extend(broken(
                 card,
                 op,
@@ -53,6 +57,7 @@ pub async fn probe(
     if declares(card, "extendedAgentCard") {
         let op = A2aOperation::GetExtendedAgentCard;
         if let Ok(answer) = client.call(op, Map::new()).await {
+            watch.scan(Some(&answer), "agentCard.capabilities.extendedAgentCard");
             out.extend(broken(
                 card,
                 op,
@@ -61,5 +66,6 @@ pub async fn probe(
             ));
         }
     }
+    out.extend(watch.leaks);
     out
 }

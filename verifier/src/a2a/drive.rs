@@ -45,7 +45,10 @@ impl Run<'_> {
                         }
                         Next::Closed => {
                             self.keep_stream(&stream);
-                            if self.finished() {
+                            if stream.events == 0 && self.record.task_id.is_none() {
+                                self.eventless(&stream);
+                                Source::Done
+                            } else if self.finished() {
                                 Source::Done
                             } else {
                                 Source::Poll
@@ -87,6 +90,28 @@ impl Run<'_> {
             "stream",
             detail,
         ));
+    }
+
+    /// The send's stream closed without a single event: nothing was
+    /// created to follow. One finding, on the capability the card declares.
+    fn eventless(&mut self, stream: &EventStream) {
+        self.gave_up = true;
+        let what = format!(
+            "the SendStreamingMessage stream answered HTTP {} and closed without a single event: no task was created",
+            stream.status
+        );
+        let f = if self.declares("streaming") {
+            let detail = format!("{what}, though the card declares streaming");
+            Finding::new(
+                Layer::Protocol,
+                codes::DECLARED_CAPABILITY_BROKEN,
+                "stream",
+                detail,
+            )
+        } else {
+            Finding::new(Layer::Protocol, codes::MALFORMED_RESPONSE, "stream", what)
+        };
+        self.fail(f);
     }
 
     fn stream_broke(&mut self, next: Next, timeout: Duration) {
@@ -253,6 +278,7 @@ impl Run<'_> {
             }
             // while the task is in this state: before a cancel changes it
             self.probes_at(state).await;
+            self.probe_streaming().await;
             let cancel_now = self
                 .task
                 .cancel
@@ -276,45 +302,5 @@ impl Run<'_> {
                 });
             }
         }
-    }
-
-    /// After the events: the end state agreed by `GetTask`, the follow-ups
-    /// on the finished task, the cancel's aftermath, then the judgement.
-    pub(super) async fn end(&mut self) {
-        if let Some(id) = self.record.task_id.clone()
-            && self.record.last_state().is_some_and(TaskState::is_terminal)
-        {
-            self.get_task(&id, "GetTask after the end").await;
-        }
-        for i in 0..self.followed.len() {
-            if self.followed[i] {
-                continue;
-            }
-            self.followed[i] = true;
-            if let Some(state) = self.task.follow_ups[i].after {
-                if self.gave_up {
-                    continue; // the cut-off is the finding
-                }
-                let path = format!("followUps[{i}].after");
-                self.never_reached(state, path, "the follow-up was not run");
-                continue;
-            }
-            let op = self.task.follow_ups[i].operation;
-            if self.record.reported_after_end() && op.refused_on_terminal_task().is_some() {
-                let detail = format!(
-                    "not sent: {} relies on the task staying terminal, and it did not (reported above)",
-                    op.as_str()
-                );
-                let path = format!("followUps[{i}]");
-                let f = Finding::new(Layer::Protocol, codes::EXPECTATION_UNCHECKED, path, detail);
-                self.out.warnings.push(f);
-                continue;
-            }
-            self.follow_up(i).await;
-        }
-        self.unreached_probes();
-        self.cancel_aftermath().await;
-        self.judge_push().await;
-        self.judge();
     }
 }

@@ -94,6 +94,9 @@ pub(super) struct Run<'a> {
     /// out of time; polling ran out of time): already a finding, so the
     /// states and steps it never reached are not reported as well.
     pub gave_up: bool,
+    /// Where the once-per-interface probe of undeclared streaming is kept
+    /// (`streaming`); `None`: not probed.
+    pub streaming_probed: Option<&'a super::streaming::Probed>,
 }
 
 impl<'a> Run<'a> {
@@ -132,6 +135,7 @@ impl<'a> Run<'a> {
             ],
             send_refused: false,
             gave_up: false,
+            streaming_probed: None,
         }
     }
 
@@ -265,20 +269,11 @@ impl<'a> Run<'a> {
             .a2a_version
             .as_deref()
             .is_some_and(|v| !v.starts_with("1."));
-        let streamed_undeclared = self.task.streaming && !self.declares("streaming");
         if negative && answer.served() {
-            self.out.served_unexpectedly = true;
-            // why it had to be refused, where the send tells (else the
-            // engine's: the credential, the approval, another's resource)
-            self.out.refused_because = if old_version {
-                Some((Layer::Protocol, codes::VERSION_NOT_REJECTED))
-            } else if streamed_undeclared {
-                Some((Layer::Protocol, codes::UNDECLARED_CAPABILITY_ACCEPTED))
-            } else {
-                None
-            };
+            self.served_negative(old_version);
             return None;
         }
+        let streamed_undeclared = self.task.streaming && !self.declares("streaming");
         if let Some(expected) = &self.task.error {
             let undeclared = streamed_undeclared
                 && expected

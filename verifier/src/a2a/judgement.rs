@@ -198,24 +198,7 @@ impl Run<'_> {
 
     /// No answer may carry a credential the verifier holds.
     pub fn canaries(&mut self) {
-        let mut canaries = Canaries::of(
-            self.exchange.principals,
-            self.exchange.authorization,
-            self.exchange.custom_headers,
-        );
-        let values = self.exchange.state_values;
-        if let Some(tokens) = values.get("tokens").and_then(Value::as_object) {
-            for (who, t) in tokens {
-                if let Some(t) = t.as_str() {
-                    canaries.add(format!("principal `{who}` (issued by a state)"), t);
-                }
-            }
-        }
-        for key in ["token", "expiredToken"] {
-            if let Some(t) = values.get(key).and_then(Value::as_str) {
-                canaries.add(format!("the state-issued `{key}`"), t);
-            }
-        }
+        let canaries = Canaries::of_exchange(self.exchange);
         for (body, error, path) in &self.bodies {
             self.out.findings.extend(canaries.judge(body, *error, path));
         }

@@ -13,6 +13,7 @@ mod capability;
 pub mod card;
 mod declared;
 mod drive;
+mod ending;
 pub mod events;
 mod flow;
 mod follow;
@@ -20,6 +21,7 @@ pub mod interface;
 mod judgement;
 mod machine;
 mod modes;
+mod negative;
 pub mod parts;
 mod plug;
 mod probe;
@@ -29,6 +31,8 @@ pub mod refusal;
 pub mod sequence;
 pub mod signature;
 pub mod stream;
+mod streaming;
+mod watch;
 pub mod wire;
 
 use std::collections::HashMap;
@@ -61,6 +65,8 @@ pub struct A2aDriver {
     version_probed: Mutex<std::collections::HashSet<String>>,
     /// The interfaces whose declared capabilities were probed this run.
     declared_probed: Mutex<std::collections::HashSet<String>>,
+    /// The interfaces whose undeclared streaming was probed this run.
+    streaming_probed: streaming::Probed,
 }
 
 /// Where the card is and how to ask for it.

@@ -76,6 +76,7 @@ impl A2aDriver {
         // expected parts (steps, follow-ups) get the state values the send gets
         let (task, unchecked) = crate::expected::a2a_task(&it.task, exchange.state_values);
         let mut run = Run::new(client, base, exchange, &it.meta, &task, card);
+        run.streaming_probed = Some(&self.streaming_probed);
         let mut sent = run.go().await?;
         sent.findings.extend(unchecked);
         if first_use {
@@ -163,10 +164,24 @@ impl Driver for A2aDriver {
             let created = lock(&self.created)
                 .get(&key(interaction))
                 .map(|c| c.task_id.clone());
-            if let Some(task_id) = created
+            if let Some(task_id) = &created
                 && lock(&self.declared_probed).insert(chosen.url.clone())
             {
-                findings.extend(super::declared::probe(&chosen, exchange, card, &task_id).await);
+                findings.extend(super::declared::probe(&chosen, exchange, card, task_id).await);
+            }
+            let streams = matches!(interaction, Interaction::A2aTask(it) if super::streaming::streams_itself(&it.task));
+            if let Some(task_id) =
+                created.filter(|_| !streams && !super::capability::declares(card, "streaming"))
+            {
+                let client = Client {
+                    transport: exchange.transport,
+                    interface: &chosen,
+                    authorization: exchange.authorization,
+                    custom_headers: exchange.custom_headers,
+                    version: "1.0",
+                };
+                let probed = &self.streaming_probed;
+                findings.extend(super::streaming::after(probed, &client, exchange, &task_id).await);
             }
             Ok(Sent {
                 findings,

@@ -14,6 +14,7 @@ use serde_json::{Map, Value, json};
 
 use super::flow::Created;
 use super::stream::Opened;
+pub(super) use super::watch::Watch;
 use super::wire::{Answer, Client, Interface, Outcome};
 use crate::driver::Exchange;
 use crate::finding::{Finding, Layer, codes};
@@ -57,16 +58,21 @@ pub async fn probe(
     } else {
         &probe.operations[..]
     };
+    let mut watch = Watch::new(exchange);
     let mut out = Vec::new();
     for op in ops {
         let at = format!("{path}.{}", op.as_str());
         let who = &probe.principal;
         if *op == A2aOperation::ListTasks {
-            out.extend(listed(&client, &created.task_id, &at, who).await);
+            let answer = client.call(A2aOperation::ListTasks, Map::new()).await.ok();
+            watch.scan(answer.as_ref(), &at);
+            out.extend(listed(answer, &created.task_id, &at, who));
             continue;
         }
         let theirs = access(&client, *op, &created.task_id).await;
         let nobodys = access(&client, *op, &unknown).await;
+        watch.scan(theirs.as_ref(), &at);
+        watch.scan(nobodys.as_ref(), &at);
         out.extend(compare(
             theirs,
             nobodys,
@@ -84,6 +90,7 @@ pub async fn probe(
     {
         out.retain(|f| f.reason_code != codes::EXISTENCE_LEAK);
     }
+    out.extend(watch.leaks);
     out
 }
 
@@ -183,8 +190,8 @@ fn shape(answer: &Answer, id: &str) -> String {
 }
 
 /// ListTasks as the prober must not list the task.
-async fn listed(client: &Client<'_>, id: &str, at: &str, who: &str) -> Option<Finding> {
-    let Some(answer) = client.call(A2aOperation::ListTasks, Map::new()).await.ok() else {
+fn listed(answer: Option<Answer>, id: &str, at: &str, who: &str) -> Option<Finding> {
+    let Some(answer) = answer else {
         return Some(unchecked(at));
     };
     let Outcome::Result(r) = &answer.outcome else {
@@ -205,8 +212,9 @@ async fn listed(client: &Client<'_>, id: &str, at: &str, who: &str) -> Option<Fi
 /// `A2A-Version` (which A2A v1.0 reads as 0.3) must be refused as
 /// VERSION_NOT_SUPPORTED. Served, or answered TASK_NOT_FOUND (the request
 /// was processed as 1.0), is VERSION_NOT_REJECTED; another refusal (a 0.3
-/// compatibility layer that does not know the method) is not judged.
-pub async fn version(interface: &Interface, exchange: &Exchange<'_>) -> Option<Finding> {
+/// compatibility layer that does not know the method) is not judged. Its
+/// answer is watched for leaked credentials like any other.
+pub async fn version(interface: &Interface, exchange: &Exchange<'_>) -> Vec<Finding> {
     let client = Client {
         transport: exchange.transport,
         interface,
@@ -215,7 +223,11 @@ pub async fn version(interface: &Interface, exchange: &Exchange<'_>) -> Option<F
         version: "",
     };
     let unknown = format!("accord-unknown-{:032x}", rand::random::<u128>());
-    let answer = access(&client, A2aOperation::GetTask, &unknown).await?;
+    let Some(answer) = access(&client, A2aOperation::GetTask, &unknown).await else {
+        return Vec::new();
+    };
+    let mut watch = Watch::new(exchange);
+    watch.scan(Some(&answer), "A2A-Version");
     let processed = match &answer.outcome {
         Outcome::Result(_) => true,
         Outcome::Error(e) => {
@@ -230,6 +242,9 @@ pub async fn version(interface: &Interface, exchange: &Exchange<'_>) -> Option<F
         );
         Finding::new(Layer::Protocol, codes::VERSION_NOT_REJECTED, "A2A-Version", detail)
     })
+    .into_iter()
+    .chain(watch.leaks)
+    .collect()
 }
 
 impl super::flow::Run<'_> {

@@ -80,6 +80,8 @@ pub struct EventStream {
     /// Every frame's data, for the canaries (capped like a body).
     pub raw: Vec<u8>,
     cap: usize,
+    /// How many A2A events (not keep-alives, not errors) it gave.
+    pub events: usize,
 }
 
 impl std::fmt::Debug for EventStream {
@@ -161,6 +163,7 @@ impl Client<'_> {
             raw: Vec::new(),
             cap,
             overflow,
+            events: 0,
         }))
     }
 }
@@ -211,7 +214,11 @@ impl EventStream {
                 // a keep-alive or priming frame
                 continue;
             }
-            return self.decode(&frame);
+            let next = self.decode(&frame);
+            if matches!(next, Next::Event(_)) {
+                self.events += 1;
+            }
+            return next;
         }
     }
 
@@ -239,7 +246,13 @@ impl EventStream {
 /// frame, an error frame being the refusal (a server may open the stream
 /// and refuse in it); any other frame means the operation was served.
 pub async fn first_answer(stream: &mut EventStream, timeout: Duration) -> Answer {
-    let outcome = match stream.next(timeout).await {
+    let first = stream.next(timeout).await;
+    first_answer_of(stream, first)
+}
+
+/// The answer a stream's `first` frame stands for.
+pub fn first_answer_of(stream: &EventStream, first: Next) -> Answer {
+    let outcome = match first {
         Next::Error(e) => Outcome::Error(e),
         _ => Outcome::Result(serde_json::json!({"stream": true})),
     };

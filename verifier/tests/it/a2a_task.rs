@@ -293,6 +293,14 @@ fn each_fault_is_caught_with_exactly_its_reason_code() {
             A2aFault::PushBroken,
             ("protocol", "DECLARED_CAPABILITY_BROKEN"),
         ),
+        (
+            A2aFault::EmptyStream,
+            ("protocol", "DECLARED_CAPABILITY_BROKEN"),
+        ),
+        (
+            A2aFault::NotFoundLeaksToken,
+            ("protocol", "SENSITIVE_DATA_IN_ERROR"),
+        ),
     ];
     let mut wrong = Vec::new();
     for (fault, expected) in cases {

@@ -11,6 +11,7 @@ mod a2a_hostile;
 mod a2a_origin;
 mod a2a_task;
 mod a2a_task_cases;
+mod a2a_verdicts;
 mod expectations;
 mod hostile;
 mod http;
