@@ -180,3 +180,54 @@ fn an_agent_card_that_cannot_be_read_is_said_once_and_judges_no_counter() {
     assert_eq!(found, [("EXPECTATION_UNCHECKED", "agentCard")]);
     assert!(!report.passed());
 }
+
+#[test]
+fn an_a2a_interface_that_cannot_be_reached_fails_the_send_and_judges_no_counter() {
+    // the card answers; the interface it names does not
+    let mut card = json!({"name": "planning-agent", "description": "Plans.", "version": "1.0.0",
+        "supportedInterfaces": [{"url": "http://127.0.0.1:9/", "protocolBinding": "JSONRPC", "protocolVersion": "1.0"}],
+        "capabilities": {"streaming": false}, "defaultInputModes": ["text/plain"],
+        "defaultOutputModes": ["application/json"], "skills": []});
+    card["skills"] =
+        json!([{"id": "work-planning", "name": "Plan", "description": "Plans", "tags": []}]);
+    let mut routes = std::collections::HashMap::new();
+    routes.insert(
+        ("GET".to_owned(), "/.well-known/agent-card.json".to_owned()),
+        accord_fixtures::stub::Canned {
+            status: 200,
+            headers: vec![("Content-Type".into(), "application/json".into())],
+            body: card.to_string().into_bytes(),
+        },
+    );
+    let config = accord_fixtures::stub::StubConfig {
+        routes,
+        ..Default::default()
+    };
+    let stub = accord_fixtures::stub::StubProvider::start(config).expect("stub");
+    let store = provider();
+    let draft = json!({"type": "A2A/Task", "description": "draft a plan", "sideEffects": {"records": 1},
+        "request": crate::a2a_task::plan_request(json!({})), "terminalState": "TASK_STATE_COMPLETED"});
+    let doc = json!({"consumer": {"name": "orchestrator"}, "provider": {"name": "planning-agent"},
+        "interactions": [draft],
+        "metadata": {"pactSpecification": {"version": "4.0"}, "accord": {"formatVersion": "1.0", "a2a": "1.0"}}});
+    let c = SourcedContract::new(
+        accord_dsl::pact::from_value(&doc, "a2a").expect("a contract"),
+        "a2a",
+    );
+    let mut cfg = VerifyConfig::new(
+        "planning-agent",
+        stub.base_url(),
+        ContractSource::Loaded(vec![c]),
+    );
+    cfg.allowed_origins =
+        vec![accord_verifier::Origin::parse("http://127.0.0.1:9").expect("an origin")];
+    cfg.observe_url = Some(store.observe_url());
+    cfg.limits.request_timeout = std::time::Duration::from_secs(2);
+    let report = verify_blocking(&cfg).expect("a verdict");
+    let found: Vec<_> = report
+        .interactions()
+        .flat_map(|(_, i)| i.findings.iter())
+        .map(|f| f.reason_code)
+        .collect();
+    assert_eq!(found, ["REQUEST_FAILED"]);
+}
