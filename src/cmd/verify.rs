@@ -226,7 +226,8 @@ pub fn run(args: VerifyArgs) -> anyhow::Result<Outcome> {
     if let Some(live) = &live {
         live.finish();
     }
-    let report = report?;
+    // an operational error publishes nothing: no verdict was reached
+    let report = report.map_err(|e| config_of::as_given(&args, e))?;
     emit(&args, &report)?;
     if let Some(broker) = broker {
         let partial = config.filter.selects_interactions();

@@ -81,3 +81,21 @@ pub(super) fn base_url(args: &VerifyArgs) -> String {
     };
     format!("{scheme}://{host}{port}{slash}{path}")
 }
+
+/// A verification error naming the options the user gave: a base URL made
+/// of Pact's parts is named by them, not by `--provider-base-url`.
+pub(super) fn as_given(args: &VerifyArgs, err: accord_verifier::VerifyError) -> anyhow::Error {
+    match err {
+        accord_verifier::VerifyError::Unreachable { url, flag, reason }
+            if flag == "--provider-base-url" && args.provider_base_url.is_none() =>
+        {
+            accord_verifier::VerifyError::Unreachable {
+                url,
+                flag: "--hostname/--port/--scheme/--base-path",
+                reason,
+            }
+            .into()
+        }
+        other => other.into(),
+    }
+}

@@ -26,5 +26,6 @@ mod verify_cmd;
 mod verify_legacy;
 mod verify_mcp;
 mod verify_tags;
+mod verify_unreachable;
 mod walkthrough;
 mod what_users_see;

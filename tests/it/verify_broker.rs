@@ -14,7 +14,7 @@ use crate::support::{accord, items_pact, temp_dir, verify_items};
 
 /// A Pact V4 contract for the fixtures provider (`items`); `extra` fields
 /// are expected in the item body (the provider never sends any).
-fn contract(dir: &std::path::Path, consumer: &str, extra: Value) -> String {
+pub(crate) fn contract(dir: &std::path::Path, consumer: &str, extra: Value) -> String {
     let mut body = json!({"id": 7, "name": "widget"});
     if let (Some(b), Some(e)) = (body.as_object_mut(), extra.as_object()) {
         b.extend(e.clone());
@@ -28,7 +28,7 @@ fn contract(dir: &std::path::Path, consumer: &str, extra: Value) -> String {
     path.to_string_lossy().into_owned()
 }
 
-fn publish(broker: &BrokerProcess, file: &str, consumer_version: &str) {
+pub(crate) fn publish(broker: &BrokerProcess, file: &str, consumer_version: &str) {
     publish_on(broker, file, consumer_version, "main");
 }
 
@@ -102,7 +102,7 @@ fn can_i_deploy(broker: &BrokerProcess, version: &str) -> assert_cmd::assert::As
         .assert()
 }
 
-const PUBLISH: [&str; 7] = [
+pub(crate) const PUBLISH: [&str; 7] = [
     "--publish",
     "--provider-version",
     "2.0.0",

@@ -167,6 +167,12 @@ pub struct Sent {
     /// engine does not judge them again; it adds the served negative case
     /// itself (`verdicts::explains_counters`).
     pub counters_explained: bool,
+    /// Nothing reached the provider: the driver could not make the request
+    /// (no Agent Card to find the interface on, no interface it may use);
+    /// its finding says why. Like a request that failed on the way
+    /// (REQUEST_FAILED), no counter is judged for it and no probe is made:
+    /// they would only repeat that finding.
+    pub not_sent: bool,
     /// The request as sent, in the view `repeat.key` points into
     /// (`accord_dsl::model::views`), when [`Generation::views`] asks.
     pub request: Option<Value>,

@@ -56,6 +56,17 @@ pub enum VerifyError {
     /// A verification thread panicked.
     #[error("a verification thread panicked")]
     ThreadPanicked,
+    /// The provider could not be reached before any interaction ran
+    /// (connection refused, no such host, TLS): nothing was verified. A
+    /// provider that goes away later fails the interactions it fails.
+    #[error("cannot reach the provider at {url} ({flag}): {reason}; nothing was verified")]
+    Unreachable {
+        url: String,
+        /// The option that gave the URL.
+        flag: &'static str,
+        /// The innermost cause (the outer ones repeat the URL).
+        reason: String,
+    },
     /// The observation endpoint could not be read.
     #[error("cannot read observations from {url}: {reason}")]
     Observe { url: String, reason: ObserveProblem },

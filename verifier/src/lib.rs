@@ -38,6 +38,7 @@ mod plan;
 mod preflight;
 mod probing;
 pub mod publish;
+mod reach;
 pub mod render;
 mod repeats;
 pub mod replay;

@@ -75,6 +75,21 @@ impl Plan {
         self.queue.lock().ok()?.pop_front()
     }
 
+    /// The interactions the run will send: the queued chains of the
+    /// contracts that can be run, before any is taken.
+    pub(crate) fn scheduled(&self) -> Vec<&Interaction> {
+        let queue = self.queue.lock().map(|q| q.clone()).unwrap_or_default();
+        queue
+            .into_iter()
+            .filter(|(n, _)| self.unrunnable.get(*n).is_none_or(Vec::is_empty))
+            .filter_map(|(n, chain)| Some((self.contracts.get(n)?, chain)))
+            .flat_map(|(sourced, chain)| {
+                let all = &sourced.contract.interactions;
+                chain.into_iter().filter_map(move |i| all.get(i))
+            })
+            .collect()
+    }
+
     /// Stops handing out chains (after an operational failure).
     pub(crate) fn abandon(&self) {
         if let Ok(mut q) = self.queue.lock() {

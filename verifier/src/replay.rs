@@ -285,19 +285,23 @@ async fn exercise(
             views: false,
         },
     };
-    let (mut findings, mut warnings, last) =
+    let sends =
         crate::sends::send_all(driver.as_ref(), interaction, &exchange, approval.as_ref()).await?;
+    let (mut findings, mut warnings) = (sends.findings, sends.warnings);
     let mut checks = Vec::new();
     if findings.is_empty() && !meta.expectations.refusal_expected() {
         let derived =
-            crate::probing::derived(driver.as_ref(), interaction, &exchange, last).await?;
+            crate::probing::derived(driver.as_ref(), interaction, &exchange, sends.last).await?;
         findings.extend(derived.findings);
         warnings.extend(derived.warnings);
         checks = derived.checks;
     }
-    findings.extend(
-        crate::probing::probe_all(cx, driver.as_ref(), interaction, &exchange, replies).await?,
-    );
+    // what never reached the provider created nothing to probe
+    if sends.reached {
+        let probed =
+            crate::probing::probe_all(cx, driver.as_ref(), interaction, &exchange, replies);
+        findings.extend(probed.await?);
+    }
     Ok(Sent {
         findings,
         warnings,

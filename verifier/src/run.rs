@@ -76,9 +76,16 @@ fn verify_planned(
     progress: Option<Arc<dyn Progress>>,
 ) -> Result<VerificationReport, VerifyError> {
     let plan = Arc::new(Plan::new(config, progress.as_deref())?);
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(VerifyError::Runtime)?;
+    let observe_lock = Arc::new(tokio::sync::Mutex::new(()));
+    let cx = Context::new(config, drivers.clone(), observe_lock.clone())?;
+    let endpoints = crate::reach::endpoints(config, &cx, &plan);
+    runtime.block_on(crate::reach::check(&cx.transport, &endpoints))?;
     let cores = std::thread::available_parallelism().map_or(1, usize::from);
     let threads = config.jobs.max(1).min(cores).min(plan.chains().max(1));
-    let observe_lock = Arc::new(tokio::sync::Mutex::new(()));
     let done = std::thread::scope(|scope| {
         let handles: Vec<_> = (0..threads)
             .map(|n| {
@@ -100,11 +107,6 @@ fn verify_planned(
         }
         Ok::<_, VerifyError>(done)
     })?;
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .map_err(VerifyError::Runtime)?;
-    let cx = Context::new(config, drivers, observe_lock)?;
     let own = runtime.block_on(conclude(&cx, &plan.contracts));
     Ok(plan.report(config, done, own, &cx.drivers))
 }
@@ -138,6 +140,8 @@ async fn verify_one(
     let plan = Arc::new(Plan::new(config, progress.as_deref())?);
     let observe_lock = Arc::new(tokio::sync::Mutex::new(()));
     let cx = Arc::new(Context::new(config, drivers, observe_lock)?);
+    let endpoints = crate::reach::endpoints(config, &cx, &plan);
+    crate::reach::check(&cx.transport, &endpoints).await?;
     let done = drain(cx.clone(), plan.clone(), config.jobs.max(1), progress).await?;
     let own = conclude(&cx, &plan.contracts).await;
     Ok(plan.report(config, done, own, &cx.drivers))

@@ -1,17 +1,42 @@
 //! Every send of one interaction (its `repeat`s) between observations:
 //! each answer judged, the counters judged after each send or once over
 //! all, the key a repeat keeps, and the fields that must not change. A
-//! fault several sends show is one finding naming them (`repeats.rs`).
+//! fault several sends show is one finding naming them (`repeats.rs`). A
+//! send that never reached the provider is its own finding and ends the
+//! sends: no counter is judged for it (the counters did not move because
+//! nothing arrived: one fault, one finding).
 
 use accord_dsl::Interaction;
 use accord_dsl::model::accord::RepeatJudgement;
 use serde_json::Value;
 
-use crate::driver::{Driver, Exchange};
+use crate::driver::{Driver, Exchange, Sent};
 use crate::error::VerifyError;
-use crate::finding::{Finding, Layer};
+use crate::finding::{Finding, Layer, codes};
 use crate::observe::{Counters, judge_side_effects};
 use crate::replay::MAX_REPEAT;
+
+/// What the sends of one interaction came to.
+#[derive(Debug, Default)]
+pub(crate) struct Sends {
+    pub findings: Vec<Finding>,
+    pub warnings: Vec<Finding>,
+    /// The last reading: the counters as the sends left them.
+    pub last: Option<Counters>,
+    /// Every send reached the provider (see [`reached`]).
+    pub reached: bool,
+}
+
+/// True unless nothing of the send reached the provider, or its answer
+/// broke off on the way: the driver made no request ([`Sent::not_sent`]),
+/// or a request failed at the transport level (REQUEST_FAILED).
+fn reached(sent: &Sent) -> bool {
+    !sent.not_sent
+        && !sent
+            .findings
+            .iter()
+            .any(|f| f.reason_code == codes::REQUEST_FAILED)
+}
 
 /// Sends every repeat, judging each answer and the counters (after each
 /// send, or once over all of them).
@@ -20,7 +45,7 @@ pub(crate) async fn send_all(
     interaction: &Interaction,
     exchange: &Exchange<'_>,
     approval: Option<&crate::approval::Resolved>,
-) -> Result<(Vec<Finding>, Vec<Finding>, Option<Counters>), VerifyError> {
+) -> Result<Sends, VerifyError> {
     let meta = interaction.meta();
     let declared = meta.expectations.side_effects.as_ref();
     let repeat = meta.expectations.repeat.as_ref();
@@ -71,7 +96,8 @@ pub(crate) async fn send_all(
             ..*exchange
         };
         let mut sent = driver.send(interaction, &this_send).await?;
-        if let (0, Some(k)) = (n, key) {
+        let reached_now = reached(&sent);
+        if let (0, Some(k), true) = (n, key, reached_now) {
             key_value = crate::verdicts::key_of(sent.request.as_ref(), k);
             if key_value.is_none() && times > 1 {
                 findings.once([crate::verdicts::key_missing(k)]);
@@ -81,7 +107,7 @@ pub(crate) async fn send_all(
         let read_after = sent.after.take();
         judged_counters.append(&mut sent.counters_judged);
         explained |= crate::verdicts::explains_counters(meta, &sent);
-        if n == 0 || each_matches {
+        if n == 0 || each_matches || !reached_now {
             judged_counters.extend(
                 sent.findings
                     .iter()
@@ -90,6 +116,15 @@ pub(crate) async fn send_all(
             );
             warnings.per_send(n, std::mem::take(&mut sent.warnings));
             findings.per_send(n, crate::verdicts::judge_send(meta, sent));
+        }
+        if !reached_now {
+            // nothing arrived: the counters are not judged, nothing more is sent
+            return Ok(Sends {
+                findings: findings.into_findings(times),
+                warnings: warnings.into_findings(times),
+                last: before,
+                reached: false,
+            });
         }
         let last = n + 1 == times;
         if let Some(b) = before.as_ref().filter(|_| per_send || last) {
@@ -128,10 +163,10 @@ pub(crate) async fn send_all(
             failed,
         ));
     }
-    // the last reading: the counters as the sends left them
-    Ok((
-        findings.into_findings(times),
-        warnings.into_findings(times),
-        before,
-    ))
+    Ok(Sends {
+        findings: findings.into_findings(times),
+        warnings: warnings.into_findings(times),
+        last: before,
+        reached: true,
+    })
 }

@@ -59,6 +59,8 @@ pub struct A2aDriver {
     created: Mutex<HashMap<usize, flow::Created>>,
     /// Interactions whose send was refused where it had to be served.
     refused: Mutex<std::collections::HashSet<usize>>,
+    /// Interactions (by address) that reported the card could not be read.
+    card_said: Mutex<std::collections::HashSet<usize>>,
     /// The interfaces replayed on this run (`BINDING url`), for the report.
     used: Mutex<std::collections::BTreeSet<String>>,
     /// The interfaces whose version check was probed this run.

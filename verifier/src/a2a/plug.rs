@@ -34,6 +34,12 @@ fn target<'r>(
 }
 
 impl A2aDriver {
+    /// True when an interaction of `contract` reported the unread card.
+    fn card_said_for(&self, contract: &Contract) -> bool {
+        let said = lock(&self.card_said);
+        contract.interactions.iter().any(|i| said.contains(&key(i)))
+    }
+
     /// The card as read once per run (shared, not copied per send).
     async fn read_card(&self, exchange: &Exchange<'_>) -> Arc<super::Read> {
         let source = CardSource {
@@ -54,8 +60,13 @@ impl A2aDriver {
         let (card, chosen, elsewhere) = match target(&read, exchange) {
             Ok(t) => t,
             Err(f) => {
+                if read.is_err() {
+                    // said here: the contract-level check does not repeat it
+                    lock(&self.card_said).insert(key(interaction));
+                }
                 return Ok(Sent {
                     findings: vec![*f],
+                    not_sent: true,
                     ..Sent::default()
                 });
             }
@@ -218,6 +229,8 @@ impl Driver for A2aDriver {
                     ));
                     found
                 }
+                // an interaction of this contract already said it: once
+                Err(_) if self.card_said_for(contract) => Vec::new(),
                 Err(f) => vec![f.clone()],
             }
         })

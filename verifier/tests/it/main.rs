@@ -27,4 +27,5 @@ mod side_effects;
 mod state_equality;
 mod states;
 mod support;
+mod unreachable;
 mod walk;

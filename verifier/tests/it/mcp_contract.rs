@@ -13,7 +13,7 @@ use serde_json::json;
 use crate::mcp::{ERAS, contract};
 
 /// The contract with the consumer's `mcpTools` expectations.
-fn with_tools(era: &str) -> SourcedContract {
+pub(crate) fn with_tools(era: &str) -> SourcedContract {
     let mut c = contract(era);
     let tools = json!([
         {"name": "work_plan_lookup", "profile": "alice",
@@ -92,12 +92,13 @@ fn the_tool_surface_the_consumer_relies_on_is_checked_per_era() {
 
 #[test]
 fn contract_expectations_that_cannot_be_checked_do_not_pass() {
-    // an unreachable server: nothing can be listed
+    // a server that answers nothing but 404: nothing can be listed
+    let nothing = accord_fixtures::stub::StubProvider::start(Default::default()).expect("stub");
     let mut c = with_tools("2026-07-28");
     c.contract.interactions.clear();
     let mut config = VerifyConfig::new(
         "planning-tools",
-        "http://127.0.0.1:9",
+        nothing.base_url(),
         ContractSource::Loaded(vec![c]),
     );
     config.limits.request_timeout = Duration::from_secs(2);
@@ -108,7 +109,7 @@ fn contract_expectations_that_cannot_be_checked_do_not_pass() {
     );
     assert!(
         !report.passed(),
-        "an unreachable provider never passes expectations"
+        "expectations that could not be checked never pass"
     );
     // an Agent Card that cannot be read
     let doc = json!({"consumer": {"name": "orchestrator"}, "provider": {"name": "planning-tools"},
@@ -120,7 +121,7 @@ fn contract_expectations_that_cannot_be_checked_do_not_pass() {
     );
     let config = VerifyConfig::new(
         "planning-tools",
-        "http://127.0.0.1:9",
+        nothing.base_url(),
         ContractSource::Loaded(vec![card_only]),
     );
     let report = verify_blocking(&config).expect("no operational failure");
