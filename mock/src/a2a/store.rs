@@ -19,6 +19,11 @@ use crate::wire;
 /// The most tasks kept (settled ones are forgotten first).
 pub(crate) const MAX_TASKS: usize = 1_000;
 
+/// The most bytes of user messages kept over all tasks (their JSON text,
+/// [`MockTask::bytes`]); past it the oldest tasks are forgotten, settled
+/// ones first.
+pub(crate) const MAX_STORE_BYTES: usize = 64 * 1024 * 1024;
+
 /// Which part of an interaction an operation exercised: its cancel, or
 /// its follow-up at this position.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -52,6 +57,7 @@ impl Store {
     /// (a consumer's test suite, or a benchmark, may create many).
     pub(crate) fn insert(&self, task: MockTask) {
         let mut tasks = self.tasks();
+        let newest = task.id.clone();
         tasks.insert(task.id.clone(), task);
         if tasks.len() > MAX_TASKS + MAX_TASKS / 10 {
             let mut excess = tasks.len() - MAX_TASKS;
@@ -61,6 +67,13 @@ impl Store {
                 !forget
             });
         }
+        forget_past_bytes(&mut tasks, &newest);
+    }
+
+    /// After `id` grew (a follow-up message), forgets the oldest other
+    /// tasks while all hold more than [`MAX_STORE_BYTES`].
+    pub(crate) fn grew(&self, id: &str) {
+        forget_past_bytes(&mut self.tasks(), id);
     }
 
     pub(crate) fn tasks(&self) -> MutexGuard<'_, IndexMap<String, MockTask>> {
@@ -279,4 +292,24 @@ pub(crate) fn release(store: &Arc<Store>, id: &str, state: Option<TaskState>) {
 /// A `{"task": …}` / bare task answer helper.
 pub(crate) fn wrapped_task(task: Value) -> Value {
     json!({ "task": task })
+}
+
+/// Forgets the oldest tasks while their messages hold more than
+/// [`MAX_STORE_BYTES`]: settled ones first, then any but `newest` (a
+/// client that opens tasks with large messages and never lets them end
+/// cannot grow the mock without end).
+fn forget_past_bytes(tasks: &mut IndexMap<String, MockTask>, newest: &str) {
+    let mut total: usize = tasks.values().map(|t| t.bytes).sum();
+    for settled_only in [true, false] {
+        if total <= MAX_STORE_BYTES {
+            return;
+        }
+        tasks.retain(|id, t| {
+            let forget = total > MAX_STORE_BYTES && id != newest && (t.settled() || !settled_only);
+            if forget {
+                total -= t.bytes;
+            }
+            !forget
+        });
+    }
 }

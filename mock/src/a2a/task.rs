@@ -27,6 +27,30 @@ pub(crate) const MAX_PUSH_CONFIGS: usize = 100;
 /// task where it was, sent in a loop, cannot grow its history without end).
 pub(crate) const MAX_FOLLOW_UPS: usize = 100;
 
+/// The most bytes of user messages one task keeps (their JSON text): a
+/// follow-up past it is refused (100 follow-ups of 10 MiB each would
+/// otherwise hold a gigabyte in one task).
+pub(crate) const MAX_TASK_BYTES: usize = 16 * 1024 * 1024;
+
+/// The length of `value`'s JSON text, counted without writing it out.
+pub(crate) fn json_len(value: &Value) -> usize {
+    #[derive(Default)]
+    struct Count(usize);
+    impl std::io::Write for Count {
+        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+            self.0 += buf.len();
+            Ok(buf.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+    let mut count = Count::default();
+    // writing a Value to a sink that never fails cannot fail
+    let _ = serde_json::to_writer(&mut count, value);
+    count.0
+}
+
 /// An event still to come.
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) enum Planned {
@@ -60,6 +84,9 @@ pub(crate) struct MockTask {
     pub push: Vec<Value>,
     /// How many follow-up messages it took ([`MAX_FOLLOW_UPS`] at most).
     pub follow_ups: usize,
+    /// Bytes of the user messages it keeps ([`MAX_TASK_BYTES`] at most
+    /// through follow-ups; the store bounds the sum over tasks).
+    pub bytes: usize,
     /// For ordering lists: when its status last changed.
     pub changed: chrono::DateTime<chrono::Utc>,
 }
@@ -98,6 +125,8 @@ impl MockTask {
             holds,
             push: Vec::new(),
             follow_ups: 0,
+            // the message is kept twice: in the history and the creation snapshot
+            bytes: 2 * json_len(message),
             changed: now,
         };
         task.created = task.snapshot(None, true);
@@ -162,6 +191,7 @@ impl MockTask {
         let mut user = message.clone();
         user["taskId"] = json!(self.id);
         user["contextId"] = json!(self.context_id);
+        self.bytes += json_len(&user);
         self.history.push(user);
         self.follow_ups += 1;
         self.plan.extend(more);

@@ -233,9 +233,17 @@ impl Call<'_> {
                     task::MAX_FOLLOW_UPS
                 )));
             }
+            if t.bytes + task::json_len(&params["message"]) > task::MAX_TASK_BYTES {
+                return Err(A2aError::unsupported(format!(
+                    "task {id} keeps {} bytes of messages; this one would pass the {} bytes the mock keeps per task",
+                    t.bytes,
+                    task::MAX_TASK_BYTES
+                )));
+            }
             let cursor = t.log.len();
             (cursor, t.resume(&params["message"], more))
         };
+        self.surface.store.grew(id);
         self.surface.store.changed(id, events);
         if streaming {
             let snapshot = self
