@@ -14,8 +14,10 @@
 //! go through the one mapping point (`BrokerError`, then `negotiate`), which
 //! renders them as an error page for a client that wants HTML: the same
 //! status and text the API gives. Pages work without JavaScript and load
-//! nothing from elsewhere: the stylesheet and the icon are compiled in.
+//! nothing from elsewhere: the stylesheet and the icon are compiled in and
+//! linked by a fingerprinted URL (`assets`).
 
+pub mod assets;
 pub mod can_i_deploy;
 pub mod contract;
 pub mod graph;
@@ -29,11 +31,6 @@ use actix_web::http::header::{self, HeaderValue};
 use askama::Template;
 
 use crate::error::BrokerError;
-
-/// The stylesheet, compiled in.
-const STYLE: &str = include_str!("../../../web/static/style.css");
-/// The icon, compiled in.
-const FAVICON: &str = include_str!("../../../web/static/favicon.svg");
 
 /// A rendered page: `200 text/html`, never cached by a shared cache (a page
 /// may be behind a token).
@@ -49,25 +46,15 @@ pub fn page(template: &impl Template) -> Result<HttpResponse, BrokerError> {
         .body(html))
 }
 
-/// `GET /ui/static/{file}`: the stylesheet and the icon.
+/// `GET /ui/static/{file}`: the stylesheet and the icon, by fingerprinted
+/// or fixed name.
 pub async fn get_static(path: actix_web::web::Path<String>) -> Result<HttpResponse, BrokerError> {
-    let (body, kind) = match path.as_str() {
-        "style.css" => (STYLE, "text/css; charset=utf-8"),
-        "favicon.svg" => (FAVICON, "image/svg+xml"),
-        other => return Err(BrokerError::not_found(format!("The file '{other}'"))),
-    };
-    Ok(HttpResponse::Ok()
-        .insert_header((header::CONTENT_TYPE, kind))
-        .insert_header((header::CACHE_CONTROL, "public, max-age=3600"))
-        .body(body))
+    assets::serve(path.as_str())
 }
 
 /// `GET /favicon.ico`: browsers ask for it whatever the page links.
 pub async fn get_favicon() -> HttpResponse {
-    HttpResponse::Ok()
-        .insert_header((header::CONTENT_TYPE, "image/svg+xml"))
-        .insert_header((header::CACHE_CONTROL, "public, max-age=3600"))
-        .body(FAVICON)
+    assets::favicon()
 }
 
 /// `303 See Other` to `to` (a path of this broker).

@@ -1,8 +1,9 @@
 //! What every page shares: `/` sends a browser to the home page, the
-//! stylesheet and icon are served (also to a caller without credentials),
-//! and an error is a page with the API's status and text.
+//! stylesheet and icon are served (also to a caller without credentials)
+//! under a fingerprinted URL, and an error is a page with the API's status
+//! and text.
 
-use super::{html_page, texts};
+use super::{attrs, html_page, texts};
 use crate::support::{TestApp, each_backend};
 
 #[test]
@@ -60,6 +61,49 @@ fn the_stylesheet_and_icon_are_served_and_need_no_credentials() {
             .basic_auth("ro", Some("secret")),
     );
     assert_eq!(reply.status, 200, "{}", reply.text);
+}
+
+/// Pages link the stylesheet and icon by a content hash, served cached for
+/// a year; the fixed URLs, and another build's hash, keep working with a
+/// short cache; a malformed name is a 404.
+#[test]
+fn the_stylesheet_and_icon_are_linked_by_fingerprint_and_cached_immutably() {
+    each_backend(|app| {
+        let page = html_page(&app.get_page("/ui"), "home");
+        let style = attrs(&page, "link[rel=stylesheet]", "href");
+        let icon = attrs(&page, "link[rel=icon]", "href");
+        for (links, stem, ext, kind) in [
+            (&style, "style", "css", "text/css"),
+            (&icon, "favicon", "svg", "image/svg+xml"),
+        ] {
+            let [href] = links.as_slice() else {
+                panic!("one {stem} link: {links:?}")
+            };
+            let hash = href
+                .strip_prefix(&format!("/ui/static/{stem}."))
+                .and_then(|rest| rest.strip_suffix(&format!(".{ext}")))
+                .unwrap_or_else(|| panic!("fingerprinted: {href}"));
+            assert!(
+                hash.len() == 16 && hash.bytes().all(|b| b.is_ascii_hexdigit()),
+                "{href}"
+            );
+            let fixed = app.get_page(&format!("/ui/static/{stem}.{ext}"));
+            let hashed = app.get_page(href);
+            assert_eq!(hashed.status, 200, "{href}");
+            assert!(hashed.header("content-type").starts_with(kind), "{href}");
+            assert_eq!(hashed.text, fixed.text, "{href}");
+            assert_eq!(
+                hashed.header("cache-control"),
+                "public, max-age=31536000, immutable"
+            );
+            assert_eq!(fixed.header("cache-control"), "public, max-age=300");
+            let other = app.get_page(&format!("/ui/static/{stem}.0000000000000000.{ext}"));
+            assert_eq!(other.status, 200, "{stem}");
+            assert_eq!(other.header("cache-control"), "public, max-age=300");
+            let bad = app.get_page(&format!("/ui/static/{stem}.{hash}x.{ext}"));
+            assert_eq!(bad.status, 404, "{stem}");
+        }
+    });
 }
 
 #[test]
