@@ -5,8 +5,9 @@ first, so a page kind that cannot be reached from home is reported. Each page
 is loaded through the Chrome DevTools Protocol and fails the check on:
 a console error or an uncaught exception, a request that failed or answered
 4xx/5xx (other than the page itself when an error page is expected), a
-missing element (heading, navigation, applied stylesheet), or a body wider
-than a phone's screen. Screenshots of every page go to --out.
+missing element (heading, navigation, applied stylesheet), a card (or the
+table of declarations) whose content is wider than its box at 1280 px, or a
+body wider than a phone's screen. Screenshots of every page go to --out.
 
     python tests/browser/pages.py --base http://127.0.0.1:9292 --out /tmp/shots \
         [--docs docs] [--chromium /usr/bin/chromium]
@@ -198,6 +199,8 @@ CHECKS = """(() => {
   if (!document.title) out.push('no <title>');
   const top = document.querySelector('.top');
   if (!top || getComputedStyle(top).backgroundColor !== 'rgb(31, 78, 121)') out.push('stylesheet not applied');
+  for (const box of document.querySelectorAll('.card, .scroll:has(> table.declarations)'))
+    if (box.scrollWidth > box.clientWidth + 1) out.push('content wider than its box: ' + box.className);
   for (const img of document.images) if (!img.alt && img.getAttribute('role') !== 'presentation') out.push('img without alt');
   for (const i of document.querySelectorAll('input:not([type=hidden]), select, textarea')) {
     const labelled = i.labels && i.labels.length || i.getAttribute('aria-label') || i.getAttribute('aria-labelledby');

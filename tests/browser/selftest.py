@@ -1,6 +1,7 @@
 """The browser check must be able to fail: serves a broken home page (a
 console error, an uncaught exception, a missing stylesheet and image, no
-<h1>, an unlabelled field, a table wider than a phone) on loopback and runs
+<h1>, an unlabelled field, a table wider than a phone, a card its content
+overflows) on loopback and runs
 pages.py against it; exits 0 only when pages.py failed and named each fault.
 
     python tests/browser/selftest.py [--chromium /usr/bin/chromium]
@@ -18,11 +19,12 @@ BROKEN = b"""<!doctype html><html><head><title>broken</title>
 <header class="top"><nav><a class="brand" href="/ui">Accord</a></nav></header>
 <main><p>no heading</p><input name="unlabelled">
 <img src="/nowhere.png" alt="x"><div style="width:2000px">wide</div>
+<div class="card" style="width:200px"><code style="white-space:nowrap">http://127.0.0.1:41234/a2a/v1/a-long-url-that-does-not-wrap</code></div>
 <script>console.error("boom"); undefined_function();</script></main></body></html>"""
 
 # what pages.py must say about the page above
 EXPECTED = ["console.error", "exception", "missing.css", "no <h1>", "stylesheet not applied",
-            "unlabelled form field", "wider than a 390 px screen"]
+            "unlabelled form field", "wider than a 390 px screen", "content wider than its box"]
 
 
 class Handler(http.server.BaseHTTPRequestHandler):

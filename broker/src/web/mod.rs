@@ -24,6 +24,7 @@ pub mod graph;
 pub mod home;
 pub mod matrix;
 pub mod pacticipant;
+pub mod spans;
 pub mod verification;
 
 use actix_web::HttpResponse;

@@ -108,7 +108,9 @@ fn content_text(content: &BodyContent) -> String {
 pub struct RuleRow {
     pub category: String,
     pub path: String,
-    pub rule: String,
+    /// One matcher (or the generator) a line, in words: `type, min 1`,
+    /// `regex ^[0-9]+$`.
+    pub rule: Vec<String>,
 }
 
 /// Every rule of `rules`, category by category, in the order written.
@@ -120,9 +122,13 @@ pub fn rule_rows(rules: &MatchingRules) -> Vec<RuleRow> {
         };
         for entry in category.entries() {
             let json = entry.rules.to_json();
-            let mut rule = redact::compact(&json["matchers"]);
-            if json["combine"] == "OR" {
-                rule.push_str(" (any one)");
+            let matchers = redact::redact(&json["matchers"]);
+            let mut rule: Vec<String> = match &matchers {
+                Value::Array(list) => list.iter().map(|m| in_words(m, "match")).collect(),
+                other => vec![in_words(other, "match")],
+            };
+            if json["combine"] == "OR" && rule.len() > 1 {
+                rule.insert(0, "any one of:".into());
             }
             let path = if entry.key.is_empty() {
                 "(whole)".to_owned()
@@ -139,6 +145,40 @@ pub fn rule_rows(rules: &MatchingRules) -> Vec<RuleRow> {
     rows
 }
 
+/// A matcher or generator (already redacted) in words: the value under
+/// `kind` (`match`, `type`) first, then its value (the entry named as
+/// the kind, or `value`), then every other entry as `name value`:
+/// `{"match":"type","min":1}` is `type, min 1`, `{"match":"regex",
+/// "regex":"^a$"}` is `regex ^a$`.
+fn in_words(m: &Value, kind: &str) -> String {
+    let Some(map) = m.as_object() else {
+        return text_of(m);
+    };
+    let name = map.get(kind).map(text_of).unwrap_or_default();
+    let mut out = name.clone();
+    let mut others = Vec::new();
+    for (k, v) in map.iter().filter(|(k, _)| k.as_str() != kind) {
+        if *k == name || k == "value" {
+            out = format!("{out} {}", text_of(v)).trim_start().to_owned();
+        } else {
+            others.push(format!("{k} {}", text_of(v)));
+        }
+    }
+    std::iter::once(out)
+        .filter(|o| !o.is_empty())
+        .chain(others)
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// A text as itself, anything else as compact JSON.
+fn text_of(v: &Value) -> String {
+    match v {
+        Value::String(s) => s.clone(),
+        other => other.to_string(),
+    }
+}
+
 /// Generators (V4 JSON form `{category: {path: generator}}`) as rows.
 pub fn generator_rows(v4: &Value) -> Vec<RuleRow> {
     let mut rows = Vec::new();
@@ -149,14 +189,14 @@ pub fn generator_rows(v4: &Value) -> Vec<RuleRow> {
                     rows.push(RuleRow {
                         category: category.clone(),
                         path: redact::redact_text(path),
-                        rule: redact::compact(generator),
+                        rule: vec![in_words(&redact::redact(generator), "type")],
                     });
                 }
             }
             _ => rows.push(RuleRow {
                 category: category.clone(),
                 path: "(whole)".into(),
-                rule: redact::compact(entries),
+                rule: vec![in_words(&redact::redact(entries), "type")],
             }),
         }
     }
@@ -206,4 +246,47 @@ pub fn states(list: &[ProviderState]) -> Vec<StateView> {
             }
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn matchers_and_generators_read_as_words() {
+        let cases = [
+            (json!({"match": "type", "min": 1}), "match", "type, min 1"),
+            (
+                json!({"match": "regex", "regex": "^a$"}),
+                "match",
+                "regex ^a$",
+            ),
+            (
+                json!({"match": "include", "value": "x"}),
+                "match",
+                "include x",
+            ),
+            (
+                json!({"type": "RandomInt", "min": 1, "max": 9}),
+                "type",
+                "RandomInt, min 1, max 9",
+            ),
+            (json!("odd"), "match", "odd"),
+        ];
+        for (m, kind, words) in cases {
+            assert_eq!(in_words(&m, kind), words, "{m}");
+        }
+    }
+
+    #[test]
+    fn several_matchers_of_a_path_are_one_a_line() {
+        let v4 = json!({"body": {"$.id": {"combine": "OR",
+            "matchers": [{"match": "integer"}, {"match": "regex", "regex": "^[0-9]+$"}]}}});
+        let rules = MatchingRules::from_pact_json(&v4, accord_dsl::PactSpec::V4).expect("rules");
+        let rows = rule_rows(&rules);
+        assert_eq!(rows.len(), 1);
+        assert_eq!(rows[0].path, "$.id");
+        assert_eq!(rows[0].rule, ["any one of:", "integer", "regex ^[0-9]+$"]);
+    }
 }

@@ -61,7 +61,9 @@ pub fn generated(v4: &Value) -> Vec<RuleRow> {
     generator_rows(v4)
         .into_iter()
         .map(|mut r| {
-            r.rule = format!("generator {}", r.rule);
+            for line in &mut r.rule {
+                *line = format!("generator {line}");
+            }
             r
         })
         .collect()

@@ -3,7 +3,9 @@
 //! side effects, temporal limits, principal and probes, refusal, repeats)
 //! and the part of its own type.
 
-use accord_dsl::model::accord::{Auth, CounterChange, Expectations, McpToolExpectation, Temporal};
+use accord_dsl::model::accord::{
+    Auth, CounterChange, Expectations, McpToolExpectation, Probe, Temporal,
+};
 use accord_dsl::model::{Interaction, InteractionMeta};
 use serde_json::Value;
 
@@ -12,6 +14,7 @@ use super::fields::{Field, StateView, states};
 use super::http::{HttpView, MessageView};
 use super::mcp::McpView;
 use super::redact;
+use crate::web::spans::{Span, spans};
 
 /// An interaction on the contract page.
 #[derive(Debug, Clone)]
@@ -19,7 +22,8 @@ pub struct InteractionView {
     /// The fragment that links to it (`i-` and its `_id`).
     pub anchor: String,
     pub kind: &'static str,
-    pub description: String,
+    /// The description, its code spans apart.
+    pub title: Vec<Span>,
     pub key: Option<String>,
     pub pending: bool,
     pub comments: Option<String>,
@@ -45,7 +49,7 @@ impl InteractionView {
         let mut view = InteractionView {
             anchor: anchor(raw),
             kind: interaction.type_name(),
-            description: redact::redact_text(&meta.description),
+            title: spans(&redact::redact_text(&meta.description)),
             key: meta.key.as_deref().map(redact::redact_text),
             pending: meta.pending,
             comments: meta.comments.as_ref().map(redact::compact),
@@ -57,7 +61,11 @@ impl InteractionView {
             side_effects: side_effects(e),
             temporal: e.temporal.as_ref().map(temporal_fields).unwrap_or_default(),
             principal: e.auth.as_ref().map(principal).unwrap_or_default(),
-            probes: e.auth.as_ref().map(probes).unwrap_or_default(),
+            probes: e
+                .auth
+                .as_ref()
+                .map(|a| probes(a, interaction))
+                .unwrap_or_default(),
             other: other(e, meta),
             raw: redact::pretty(raw),
         };
@@ -74,10 +82,11 @@ impl InteractionView {
     /// An interaction this broker could not read: shown as stored.
     pub fn unread(raw: &Value) -> Self {
         let text = |k: &str| raw.get(k).and_then(Value::as_str).map(redact::redact_text);
+        let description = text("description").unwrap_or_default();
         InteractionView {
             anchor: anchor(raw),
             kind: "unreadable",
-            description: text("description").unwrap_or_default(),
+            title: spans(&description),
             key: text("key"),
             pending: false,
             comments: None,
@@ -175,7 +184,9 @@ fn principal(a: &Auth) -> Vec<Field> {
     out
 }
 
-fn probes(a: &Auth) -> Vec<Field> {
+/// What each probe does, in the words of the interaction's kind: an A2A
+/// probe makes task operations, an MCP probe makes the same tool call.
+fn probes(a: &Auth, interaction: &Interaction) -> Vec<Field> {
     a.probes
         .iter()
         .map(|p| {
@@ -183,26 +194,45 @@ fn probes(a: &Auth) -> Vec<Field> {
                 Some(t) => format!("as {} (tenant {t})", p.principal),
                 None => format!("as {}", p.principal),
             };
-            let mut what = vec![format!(
-                "operations {}",
-                p.effective_operations()
-                    .iter()
-                    .map(|o| o.as_str())
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            )];
-            if let Some(u) = &p.unknown {
-                what.push(format!(
-                    "unknown-id call {}",
-                    redact::compact(&Value::Object(u.clone()))
-                ));
-            }
-            if let Some(s) = p.after {
-                what.push(format!("while the task is {}", s.as_str()));
-            }
-            Field::text(who, what.join("; "))
+            Field::text(who, probe_text(p, interaction))
         })
         .collect()
+}
+
+fn probe_text(p: &Probe, interaction: &Interaction) -> String {
+    let unknown = p
+        .unknown
+        .as_ref()
+        .map(|u| redact::compact(&Value::Object(u.clone())));
+    let mut what = match (interaction, &unknown) {
+        (Interaction::A2aTask(_), _) => vec![format!(
+            "operations {}",
+            p.effective_operations()
+                .iter()
+                .map(|o| o.as_str())
+                .collect::<Vec<_>>()
+                .join(", ")
+        )],
+        (Interaction::McpToolCall(i), Some(u)) => vec![format!(
+            "calls {} with the same arguments: must be answered as the call with {u} (an unknown id) is",
+            redact::redact_text(&i.call.tool)
+        )],
+        (Interaction::McpToolCall(i), None) => vec![format!(
+            "calls {} with the same arguments: must be refused",
+            redact::redact_text(&i.call.tool)
+        )],
+        (_, _) => vec![format!(
+            "the same request (probes of {} interactions are not replayed yet)",
+            interaction.type_name()
+        )],
+    };
+    if let (Interaction::A2aTask(_), Some(u)) = (interaction, &unknown) {
+        what.push(format!("unknown-id call {u}"));
+    }
+    if let (Interaction::A2aTask(_), Some(s)) = (interaction, p.after) {
+        what.push(format!("while the task is {}", s.as_str()));
+    }
+    what.join("; ")
 }
 
 fn other(e: &Expectations, meta: &InteractionMeta) -> Vec<Field> {

@@ -8,6 +8,7 @@ use crate::api::findings::{Finding, Layer};
 use crate::error::BrokerError;
 use crate::store::StoreError;
 use crate::web::contract::redact;
+use crate::web::spans::{Span, spans};
 
 /// The layers in page order.
 const ORDER: [(Layer, &str, &str); 7] = [
@@ -50,7 +51,8 @@ pub struct FindingView {
     pub path: String,
     pub expected: Option<String>,
     pub actual: Option<String>,
-    pub detail: String,
+    /// The detail sentence, its code spans apart (`` `tool` declares… ``).
+    pub detail: Vec<Span>,
 }
 
 /// The findings of one layer.
@@ -113,7 +115,7 @@ fn view(f: &Finding, contract: Option<&str>) -> FindingView {
         detail: f
             .detail
             .as_deref()
-            .map(|d| redact::without(&redact::redact_text(d), &hidden))
+            .map(|d| spans(&redact::without(&redact::redact_text(d), &hidden)))
             .unwrap_or_default(),
         path: redact::redact_text(&path),
     }
@@ -162,6 +164,6 @@ mod tests {
             Some(format!("/c#i-{id}").as_str())
         );
         assert_eq!(shown.actual.as_deref(), Some(redact::HIDDEN));
-        assert_eq!(shown.detail, "got (hidden)");
+        assert_eq!(shown.detail, spans("got (hidden)"));
     }
 }

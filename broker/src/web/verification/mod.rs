@@ -61,7 +61,9 @@ pub struct VerificationPage {
     pub api_href: String,
     /// The contract page of the newest consumer version with this content.
     pub contract_href: Option<String>,
-    pub consumer_versions: Vec<String>,
+    /// Each consumer version that published this content, newest first,
+    /// with its contract page.
+    pub consumer_versions: Vec<(String, String)>,
     pub others: Vec<VerificationLink>,
     /// Older results of the same pact not listed in `others`.
     pub older: i64,
@@ -234,7 +236,11 @@ impl VerificationPage {
                 .filter(|o| o.verification.number != v.number)
                 .map(|o| VerificationLink::of(p, c, &f.sha, o, f.others.accord_only))
                 .collect(),
-            consumer_versions: f.consumer_versions.clone(),
+            consumer_versions: f
+                .consumer_versions
+                .iter()
+                .map(|cv| (cv.clone(), contract_url(p, c, cv)))
+                .collect(),
             branches: f.branches.clone(),
             provider_version: f.provider_version.clone(),
             sha: f.sha.clone(),

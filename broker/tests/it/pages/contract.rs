@@ -291,3 +291,67 @@ fn bad_names_versions_and_queries_are_4xx_pages() {
         }
     });
 }
+
+/// An MCP probe says what it does (the same tool call, compared with the
+/// unknown id's), not A2A operations; matching rules read as words, one
+/// matcher a line; a description's code spans are `<code>`, the rest
+/// escaped text.
+#[test]
+fn probes_rules_and_code_spans_read_as_what_they_mean() {
+    each_backend(|app| {
+        let mut contract = planning_agent_contract();
+        for i in contract["interactions"].as_array_mut().expect("array") {
+            if i["description"] == "look up a plan" {
+                i["description"] = json!("look up a plan with `work_plan_lookup` <b>now</b>");
+            }
+        }
+        publish_ok(app, "1.0.0", None, &[], &[contract]);
+        let page = app.get_page(&format!("{PAIR}/version/1.0.0"));
+        assert!(!page.text.contains("<b>now"), "never raw HTML");
+        let doc = html_page(&page, "contract");
+
+        let call = article(&doc, "look up a plan");
+        assert_eq!(inner(call, "h3[id$='-h'] code"), ["work_plan_lookup"]);
+        assert_eq!(
+            inner(call, "h3[id$='-h']"),
+            ["MCP/ToolCall look up a plan with work_plan_lookup <b>now</b>"]
+        );
+        assert!(texts(&doc, ".toc a code").contains(&"work_plan_lookup".to_owned()));
+        let probe = inner(call, "table.fields tr")
+            .into_iter()
+            .find(|r| r.starts_with("as bob"))
+            .expect("the probe's row");
+        assert_eq!(
+            probe,
+            "as bob (tenant tenant-b) calls work_plan_lookup with the same arguments: must be answered \
+             as the call with {\"plan_id\":\"plan-does-not-exist\"} (an unknown id) is"
+        );
+        let task = article(&doc, "nobody else sees my task");
+        assert!(
+            inner(task, "table.fields td")
+                .iter()
+                .any(|t| t.starts_with("operations GetTask, CancelTask")),
+            "an A2A probe names its operations"
+        );
+
+        let matchers = texts(&doc, "table.rules td.matchers code");
+        assert!(matchers.contains(&"type".to_owned()), "{matchers:?}");
+        for words in [
+            "regex ^(draft|ready)$",
+            "type, min 1",
+            "date, format yyyy-MM-dd",
+            "generator Uuid",
+        ] {
+            assert!(
+                matchers.contains(&words.to_owned()),
+                "{words}: {matchers:?}"
+            );
+        }
+        assert!(
+            matchers
+                .iter()
+                .all(|m| !m.starts_with(['[', '{']) && !m.contains("\"match\"")),
+            "{matchers:?}"
+        );
+    });
+}

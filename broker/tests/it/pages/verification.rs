@@ -158,3 +158,56 @@ fn bad_shas_and_numbers_are_4xx_pages() {
         }
     });
 }
+
+/// A finding's detail shows its code spans as `<code>` and every other
+/// character as text; the consumer versions with this content are a
+/// comma-separated list of links to their contract pages; each URL a
+/// declaration was used at is its own line.
+#[test]
+fn details_read_as_written_and_versions_are_links() {
+    each_backend(|app| {
+        let contract = planning_agent_contract();
+        let sha = accord_broker::contract::prepare(contract.clone())
+            .expect("valid")
+            .sha;
+        publish_ok(app, "1.4.0", None, &[], std::slice::from_ref(&contract));
+        publish_ok(app, "1.5.0", None, &[], &[contract]);
+        let url = "http://127.0.0.1:41234/a2a/v1/a-rather-long-path/that-goes-on";
+        let result = json!({
+            "success": false, "providerApplicationVersion": "9.0.0",
+            "findings": [{"layer": "behavior", "reasonCode": "IDEMPOTENCY_VIOLATED",
+                "interactionDescription": "look up a plan",
+                "detail": "`work_plan_lookup` declares idempotentHint: true, but <b>`x`</b> moved ` once"}],
+            "declarations": [{"kind": "a2a/agent-card", "profile": "alice", "protocolVersion": "1.0",
+                "digest": format!("sha256:{}", "cd".repeat(32)), "entries": 2,
+                "used": [format!("JSONRPC {url}"), format!("HTTP+JSON {url}")]}],
+        });
+        let reply = app.post(
+            &format!("{PACT}/pact-version/{sha}/verification-results"),
+            &result,
+        );
+        assert_eq!(reply.status, 201, "{}", reply.text);
+        let page = app.get_page(&format!(
+            "{PAGES}/pact-version/{sha}/verification-results/1"
+        ));
+        assert!(!page.text.contains("<b>"), "never raw HTML");
+        let doc = html_page(&page, "verification");
+        assert_eq!(texts(&doc, "tr.detail code"), ["work_plan_lookup", "x"]);
+        assert_eq!(
+            texts(&doc, "tr.detail"),
+            ["work_plan_lookup declares idempotentHint: true, but <b> x </b> moved ` once"]
+        );
+        assert_eq!(texts(&doc, ".consumer-versions"), ["1.5.0 , 1.4.0"]);
+        assert_eq!(
+            attrs(&doc, ".consumer-versions a", "href"),
+            [
+                format!("{PAGES}/version/1.5.0"),
+                format!("{PAGES}/version/1.4.0")
+            ]
+        );
+        assert_eq!(
+            texts(&doc, ".declarations td.used code"),
+            [format!("JSONRPC {url}"), format!("HTTP+JSON {url}")]
+        );
+    });
+}
