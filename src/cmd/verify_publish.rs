@@ -14,7 +14,7 @@ use serde_json::json;
 use accord_verifier::ContractResult;
 
 use super::verify_fetch::{FetchedPact, expand};
-use crate::client::{BrokerClient, link};
+use crate::client::{BrokerClient, Index, link};
 
 /// The provider version the results are for.
 #[derive(Debug, Clone)]
@@ -45,6 +45,21 @@ impl Publication {
             hrefs: vec![None; count],
             failures: failure.into_iter().collect(),
         }
+    }
+}
+
+/// Refuses, before any pact is fetched or replayed, a run whose results
+/// the credential could not publish: Accord's broker names the role of the
+/// credential on its index (`X-Accord-Role`), and publishing needs write.
+/// A Pact Broker names none, and nothing is assumed of it.
+pub fn check_role(index: &Index) -> anyhow::Result<()> {
+    match index.role.as_deref() {
+        Some("read") => anyhow::bail!(
+            "--publish needs a credential with the write role, and this one has the read role: \
+             nothing was verified. Use a write token (`accord token create --role write …`), \
+             or verify without --publish"
+        ),
+        _ => Ok(()),
     }
 }
 
