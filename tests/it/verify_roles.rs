@@ -2,14 +2,17 @@
 //! else answers is named as not a broker; `accord verify --publish` with a
 //! token that may only read is refused before any pact is replayed (Accord's
 //! broker names the credential's role on its index), while a Pact Broker,
-//! which names none, is not second-guessed.
+//! which names none, is not second-guessed: its first 403 for results ends
+//! the publication in one line.
 
 use accord_fixtures::http::HttpProvider;
 use serde_json::json;
 
 use crate::broker::{BrokerProcess, each_backend};
+use crate::fake_broker::{FakeBroker, Response};
 use crate::support::{accord, temp_dir, verify_items};
 use crate::verify_broker::{contract, publish};
+use crate::verify_legacy::legacy;
 
 /// A token made straight in the broker's database; its secret.
 fn token(broker: &BrokerProcess, role: &str, name: &str) -> String {
@@ -87,4 +90,35 @@ fn a_url_where_no_broker_answers_is_named_as_not_a_broker() {
         err.contains("does not look like an Accord or Pact broker"),
         "{err}"
     );
+}
+
+#[test]
+fn a_pact_broker_refusing_results_with_403_is_told_once_not_per_pact() {
+    // a Pact Broker names no role on its index: the replay runs, and the
+    // first 403 for results ends the publication in one line
+    let broker = FakeBroker::start(|base, req, _| {
+        if req.method == "POST" && req.path.starts_with("/results/") {
+            return Response::json(403, &json!({"error": "not allowed"}));
+        }
+        legacy(base, req)
+    });
+    let provider = HttpProvider::start().expect("provider");
+    let a = verify_items(&broker.url, &provider)
+        .args(["--consumer-version-tags", "prod,dev"])
+        .args(["--publish", "--provider-version", "2.0.0"])
+        .assert()
+        .code(2);
+    let err = stderr(&a);
+    assert!(
+        err.contains("the broker refused the verification results of consumer's pact: HTTP 403")
+            && err.contains("(the results of 1 more pacts were not sent)"),
+        "{err}"
+    );
+    assert_eq!(err.matches("HTTP 403").count(), 1, "{err}");
+    let posts = broker
+        .requests()
+        .iter()
+        .filter(|r| r.method == "POST" && r.path.starts_with("/results/"))
+        .count();
+    assert_eq!(posts, 1);
 }
