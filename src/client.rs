@@ -19,12 +19,14 @@ use reqwest::Method;
 use serde_json::Value;
 
 mod hal;
+mod index;
 mod retry;
 
 /// Percent-encodes one path segment: the broker's own encoder, so the CLI
 /// expands templates exactly as the broker builds its links.
 pub use accord_broker::hal::encode_segment as segment;
 pub use hal::{link, print_list, text_field};
+pub use index::Index;
 
 pub use retry::{RETRIES, Retry};
 use retry::{backoff, retry_after, retry_base};
@@ -99,6 +101,9 @@ pub struct Reply {
     pub body: Value,
     /// How many times the request was sent again before this reply.
     pub retries: u32,
+    /// The role Accord's broker says the credential has (`X-Accord-Role`,
+    /// on its index only).
+    pub role: Option<String>,
 }
 
 impl BrokerClient {
@@ -272,6 +277,11 @@ impl BrokerClient {
         let mut response = request.send().map_err(Failure::Transport)?;
         let status = response.status().as_u16();
         let after = retry_after(response.headers());
+        let role = response
+            .headers()
+            .get(accord_broker::auth::ROLE_HEADER)
+            .and_then(|v| v.to_str().ok())
+            .map(str::to_owned);
         let mut bytes = Vec::new();
         std::io::Read::take(&mut response, MAX_REPLY_BYTES + 1)
             .read_to_end(&mut bytes)
@@ -284,6 +294,7 @@ impl BrokerClient {
             status,
             body,
             retries: 0,
+            role,
         };
         Ok((reply, after))
     }

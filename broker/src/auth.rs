@@ -27,6 +27,12 @@ use crate::error::BrokerError;
 use crate::state::AppState;
 use crate::store::tokens;
 
+/// The response header of the index (`GET /`) naming the role of the
+/// credential the request presented (`read`, `write` or `admin`); absent
+/// when none was presented. Accord's CLI reads it to refuse, before any
+/// work, a run whose results the credential could not publish.
+pub const ROLE_HEADER: &str = "x-accord-role";
+
 /// What a credential may do; each role includes the ones before it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Role {

@@ -22,6 +22,7 @@ pub mod model;
 pub mod pact;
 pub mod schema;
 pub mod spec;
+mod suggest;
 
 pub use error::DslError;
 pub use model::{Contract, Interaction, PactSpec};

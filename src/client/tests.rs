@@ -21,6 +21,7 @@ fn a_failed_reply_says_how_often_it_was_retried() {
         status: 503,
         body: Value::Null,
         retries: 3,
+        role: None,
     };
     assert_eq!(describe_error(&reply), "HTTP 503 (after 3 retries)");
 }
@@ -31,6 +32,7 @@ fn a_refused_credential_says_how_to_pass_one() {
         status,
         body: serde_json::json!({"detail": "a token is required"}),
         retries: 0,
+        role: None,
     };
     let unauthorized = describe_error(&reply(401));
     assert!(

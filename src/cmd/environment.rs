@@ -51,7 +51,7 @@ enum EnvironmentCommand {
 
 /// The `pb:environments` href from the index (Pact brokers before 2.80 have none).
 pub(crate) fn environments_href(client: &BrokerClient) -> anyhow::Result<String> {
-    let index = client.get("/")?;
+    let index = client.index()?.body;
     link(&index, "pb:environments", None)
         .map(str::to_owned)
         .ok_or_else(|| {

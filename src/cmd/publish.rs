@@ -179,7 +179,7 @@ fn print_notices(body: &Value) {
 /// The broker's `pb:publish-contracts` href (`/contracts/publish` when
 /// its index has none).
 pub(crate) fn publish_href(client: &BrokerClient) -> anyhow::Result<String> {
-    let index = client.get("/")?;
+    let index = client.index()?.body;
     Ok(link(&index, "pb:publish-contracts", None)
         .unwrap_or("/contracts/publish")
         .to_owned())

@@ -274,7 +274,11 @@ fn source(args: &VerifyArgs) -> anyhow::Result<(ContractSource, Option<BrokerRun
         include_pending: args.enable_pending,
         wip_since: args.include_wip_since.clone(),
     };
-    let fetched = verify_fetch::fetch(&client, &args.provider, &selection)?;
+    let index = client.index()?;
+    if args.publish {
+        verify_publish::check_role(&index)?;
+    }
+    let fetched = verify_fetch::fetch_from(&client, &index.body, &args.provider, &selection)?;
     for notice in &fetched.notices {
         say(args, notice);
     }

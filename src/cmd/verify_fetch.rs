@@ -137,9 +137,18 @@ pub fn fetch(
     provider: &str,
     selection: &Selection,
 ) -> anyhow::Result<Fetched> {
-    let index = client.get("/").context("cannot read the broker's index")?;
-    let Some(template) = link(&index, "pb:provider-pacts-for-verification", None) else {
-        return verify_legacy::fetch(client, &index, provider, selection);
+    fetch_from(client, &client.index()?.body, provider, selection)
+}
+
+/// [`fetch`], navigating from an `index` already read.
+pub fn fetch_from(
+    client: &BrokerClient,
+    index: &Value,
+    provider: &str,
+    selection: &Selection,
+) -> anyhow::Result<Fetched> {
+    let Some(template) = link(index, "pb:provider-pacts-for-verification", None) else {
+        return verify_legacy::fetch(client, index, provider, selection);
     };
     let url = expand(template, &[("provider", provider)]);
     let nav = client.send(Method::GET, &url, None)?;

@@ -4,7 +4,8 @@
 //! (`PUT pb:version-tag`), then `POST pb:publish-verification-results` with
 //! Pact's body plus Accord's `findings`. A failure before the results are
 //! posted stops the publication; a pact whose results are refused does not
-//! stop the others'. Only a refused connection or a 429 is retried for the
+//! stop the others' (but a 403, which every pact would get, stops them, in
+//! one line). Only a refused connection or a 429 is retried for the
 //! results (a 5xx may have stored them).
 
 use anyhow::Context;
@@ -14,7 +15,7 @@ use serde_json::json;
 use accord_verifier::ContractResult;
 
 use super::verify_fetch::{FetchedPact, expand};
-use crate::client::{BrokerClient, link};
+use crate::client::{BrokerClient, Index, describe_error, link};
 
 /// The provider version the results are for.
 #[derive(Debug, Clone)]
@@ -48,6 +49,21 @@ impl Publication {
     }
 }
 
+/// Refuses, before any pact is fetched or replayed, a run whose results
+/// the credential could not publish: Accord's broker names the role of the
+/// credential on its index (`X-Accord-Role`), and publishing needs write.
+/// A Pact Broker names none, and nothing is assumed of it.
+pub fn check_role(index: &Index) -> anyhow::Result<()> {
+    match index.role.as_deref() {
+        Some("read") => anyhow::bail!(
+            "--publish needs a credential with the write role, and this one has the read role: \
+             nothing was verified. Use a write token (`accord token create --role write …`), \
+             or verify without --publish"
+        ),
+        _ => Ok(()),
+    }
+}
+
 /// Publishes every result (`results[i]` belongs to `pacts[i]`). A pact
 /// whose results are refused does not stop the others; a provider version
 /// that cannot be put on its branch or tagged stops them all.
@@ -73,9 +89,20 @@ pub fn publish(
         );
     }
     let mut publication = Publication::default();
-    for (pact, result) in pacts.iter().zip(results) {
+    for (i, (pact, result)) in pacts.iter().zip(results).enumerate() {
         match publish_one(client, pact, result, target) {
             Ok(href) => publication.hrefs.push(Some(href)),
+            Err(err) if err.downcast_ref::<Forbidden>().is_some() => {
+                // the same credential is refused for every pact: once is enough
+                publication.hrefs.resize(pacts.len(), None);
+                let rest = pacts.len() - i - 1;
+                let skipped = match rest {
+                    0 => String::new(),
+                    n => format!(" (the results of {n} more pacts were not sent)"),
+                };
+                publication.failures.push(format!("{err}{skipped}"));
+                break;
+            }
             Err(err) => {
                 publication.hrefs.push(None);
                 publication.failures.push(format!("{err:#}"));
@@ -84,6 +111,12 @@ pub fn publish(
     }
     publication
 }
+
+/// The broker refused a pact's results with 403: the credential may not
+/// publish, for this pact or any other.
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+struct Forbidden(String);
 
 /// Puts the provider version on its branch and tags it.
 fn register_version(
@@ -134,11 +167,25 @@ fn publish_one(
     if let (false, Some(map)) = (target.declarations.is_empty(), body.as_object_mut()) {
         map.insert("declarations".into(), json!(target.declarations));
     }
-    let reply = client.post(href, &body).with_context(|| {
-        format!(
-            "cannot publish the verification results of {}'s pact ({})",
-            result.consumer, pact.sourced.source
-        )
-    })?;
-    Ok(link(&reply, "self", None).unwrap_or(href).to_owned())
+    let reply = client.send(Method::POST, href, Some(&body))?;
+    match reply.status {
+        200..=299 => Ok(link(&reply.body, "self", None).unwrap_or(href).to_owned()),
+        403 => Err(Forbidden(format!(
+            "the broker refused the verification results of {}'s pact: {}",
+            result.consumer,
+            describe_error(&reply)
+        ))
+        .into()),
+        _ => Err(anyhow::anyhow!(
+            "POST {} failed: {}",
+            client.url(href),
+            describe_error(&reply)
+        ))
+        .with_context(|| {
+            format!(
+                "cannot publish the verification results of {}'s pact ({})",
+                result.consumer, pact.sourced.source
+            )
+        }),
+    }
 }

@@ -25,6 +25,7 @@ mod verify_broker;
 mod verify_cmd;
 mod verify_legacy;
 mod verify_mcp;
+mod verify_roles;
 mod verify_tags;
 mod verify_unreachable;
 mod walkthrough;

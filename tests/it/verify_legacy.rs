@@ -37,7 +37,7 @@ fn pacts(base: &str, rel: &str, names: &[&str]) -> Value {
 /// An older Pact Broker: no `pb:provider-pacts-for-verification`. The
 /// latest pact and tags `prod`/`main` are `good`; tag `dev` is `bad`
 /// (listed under the deprecated `pacts` relation only).
-fn legacy(base: &str, req: &Request) -> Response {
+pub(crate) fn legacy(base: &str, req: &Request) -> Response {
     let ok = |body: Value| Response::json(200, &body);
     match (req.method.as_str(), req.path.as_str()) {
         ("GET", "/") => ok(json!({"_links": {

@@ -1,9 +1,12 @@
 //! `GET /`: the relations the official Pact clients navigate from, with the
-//! exact names and templates of the Pact Broker.
+//! exact names and templates of the Pact Broker; and, for a request that
+//! presented a credential, its role (`X-Accord-Role`).
 
-use actix_web::HttpResponse;
+use actix_web::http::header::{HeaderName, HeaderValue};
+use actix_web::{HttpMessage, HttpResponse};
 use serde_json::json;
 
+use crate::auth::{Caller, ROLE_HEADER};
 use crate::hal::{self, BaseUrl, Link, Links};
 
 /// (relation, path template, title) of every index link.
@@ -180,7 +183,18 @@ pub async fn get_index(base: BaseUrl, req: actix_web::HttpRequest) -> HttpRespon
             ]),
         );
     }
-    hal::ok(&json!({ "_links": value }))
+    with_role(hal::ok(&json!({ "_links": value })), &req)
+}
+
+/// Names the role of the request's credential in [`ROLE_HEADER`].
+fn with_role(mut reply: HttpResponse, req: &actix_web::HttpRequest) -> HttpResponse {
+    if let Some(caller) = req.extensions().get::<Caller>() {
+        reply.headers_mut().insert(
+            HeaderName::from_static(ROLE_HEADER),
+            HeaderValue::from_static(caller.role.as_str()),
+        );
+    }
+    reply
 }
 
 #[cfg(test)]

@@ -25,41 +25,41 @@ pub fn list_names(
     Ok((names, total))
 }
 
-diesel::define_sql_function!(fn lower(x: diesel::sql_types::Text) -> diesel::sql_types::Text);
-
 /// (id, name, display name) of a pacticipant.
 pub type NameRow = (i64, String, Option<String>);
 
 /// Pacticipants whose name contains `needle` (already lowercase),
 /// ignoring case: the first `limit` by name, and how many match.
+///
+/// Case is folded here, by Rust's `to_lowercase` (Unicode: `Éclair`
+/// matches `éclair`), not by SQL's `lower`, which folds ASCII only on
+/// SQLite and follows the database's locale on PostgreSQL: the same
+/// search finds the same names on both. The names are read and matched
+/// here (a broker's applications number in the thousands at most; only
+/// id, name and display name are read).
 pub fn search_names(
     conn: &mut AnyConnection,
     needle: &str,
     limit: i64,
 ) -> Result<(Vec<NameRow>, i64), StoreError> {
-    let escaped: String = needle
-        .chars()
-        .flat_map(|c| match c {
-            '%' | '_' | '\\' => vec!['\\', c],
-            c => vec![c],
-        })
-        .collect();
-    let pattern = format!("%{escaped}%");
-    let matching = || lower(pacticipants::name).like(pattern.clone()).escape('\\');
-    let total = pacticipants::table
-        .filter(matching())
-        .select(count_star())
-        .first(conn)?;
-    let found = pacticipants::table
-        .filter(matching())
+    let all: Vec<NameRow> = pacticipants::table
         .order(pacticipants::name.asc())
-        .limit(limit)
         .select((
             pacticipants::id,
             pacticipants::name,
             pacticipants::display_name,
         ))
         .load(conn)?;
+    let mut total = 0;
+    let mut found = Vec::new();
+    for row in all {
+        if row.1.to_lowercase().contains(needle) {
+            total += 1;
+            if found.len() < usize::try_from(limit).unwrap_or(0) {
+                found.push(row);
+            }
+        }
+    }
     Ok((found, total))
 }
 

@@ -73,10 +73,7 @@ pub(super) fn check_keys(contract: &Contract, problems: &mut Vec<LintProblem>) {
 
 fn unknown(extra: &Map<String, Value>, known: &[&str], at: &str, problems: &mut Vec<LintProblem>) {
     for key in extra.keys() {
-        let hint = known
-            .iter()
-            .filter(|k| distance(&key.to_ascii_lowercase(), &k.to_ascii_lowercase()) <= 2)
-            .min_by_key(|k| distance(key, k))
+        let hint = crate::suggest::closest(key, known)
             .map_or_else(String::new, |k| format!("; did you mean `{k}`?"));
         let message = format!(
             "`{key}` is not an attribute Accord knows here: it is kept but checks nothing{hint}"
@@ -88,26 +85,6 @@ fn unknown(extra: &Map<String, Value>, known: &[&str], at: &str, problems: &mut 
             message,
         ));
     }
-}
-
-/// Levenshtein distance, on characters.
-fn distance(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut row: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut prev = row[0];
-        row[0] = i + 1;
-        for (j, cb) in b.iter().enumerate() {
-            let next = if ca == *cb {
-                prev
-            } else {
-                1 + prev.min(row[j]).min(row[j + 1])
-            };
-            prev = row[j + 1];
-            row[j + 1] = next;
-        }
-    }
-    row[b.len()]
 }
 
 #[cfg(test)]
@@ -148,7 +125,5 @@ mod tests {
         let found = problems(doc);
         assert_eq!(found.len(), 1);
         assert!(!found[0].1.contains("did you mean"), "{}", found[0].1);
-        assert_eq!(distance("statsu", "status"), 2);
-        assert_eq!(distance("", "abc"), 3);
     }
 }

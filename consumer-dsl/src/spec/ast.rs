@@ -147,7 +147,7 @@ pub struct AnnotationsSpec {
 /// One interaction; exactly one of `http`, `a2a`, `mcp`, `message`,
 /// `sync_message` names its kind and description.
 #[derive(Debug, Clone, PartialEq, Default, Deserialize)]
-#[serde(try_from = "super::ast_interaction::RawInteraction")]
+#[serde(try_from = "super::ast_interaction_keys::CheckedInteraction")]
 pub struct InteractionSpec {
     pub kind: Kind,
     pub common: CommonSpec,

@@ -14,6 +14,7 @@ use super::ast::{
     MessageSpec, ProbeSpec, PushSpec, RepeatSpec, ResponseName, SendSpec, StepSpec, WithinSpec,
 };
 use super::ast_forms::OneOrMany;
+use super::ast_interaction_keys::CheckedInteraction;
 use super::ast_values::{CounterSpec, StateName, StateSpec};
 use super::template::Template;
 use crate::model::accord::Credential;
@@ -111,7 +112,29 @@ const A2A_KEYS: &[&str] = &[
 const MCP_KEYS: &[&str] = &["tool", "arguments", "expect", "error", "progress"];
 const MESSAGE_KEYS: &[&str] = &["contents", "metadata", "content_type"];
 const SYNC_KEYS: &[&str] = &["contents", "metadata", "content_type", "responses"];
-const COMMON_KEYS: &str = "key, pending, comments, given, as, credential, probe_as, side_effects, within, negative, repeat, retryable, approval";
+pub(super) const COMMON_KEYS: &[&str] = &[
+    "key",
+    "pending",
+    "comments",
+    "given",
+    "as",
+    "credential",
+    "probe_as",
+    "side_effects",
+    "within",
+    "negative",
+    "repeat",
+    "retryable",
+    "approval",
+];
+/// The kinds, each with the keys that belong to it alone.
+pub(super) const KINDS: &[(&str, &[&str])] = &[
+    ("http", HTTP_KEYS),
+    ("a2a", A2A_KEYS),
+    ("mcp", MCP_KEYS),
+    ("message", MESSAGE_KEYS),
+    ("sync_message", SYNC_KEYS),
+];
 
 impl RawInteraction {
     fn kind(&self) -> Result<(Kind, &'static str, &'static [&'static str]), String> {
@@ -167,10 +190,10 @@ impl RawInteraction {
     }
 }
 
-impl TryFrom<RawInteraction> for InteractionSpec {
+impl TryFrom<CheckedInteraction> for InteractionSpec {
     type Error = String;
 
-    fn try_from(r: RawInteraction) -> Result<Self, String> {
+    fn try_from(CheckedInteraction(r): CheckedInteraction) -> Result<Self, String> {
         let (kind, name, allowed) = r.kind()?;
         if let Some(bad) = r
             .present_kind_keys()
@@ -178,8 +201,9 @@ impl TryFrom<RawInteraction> for InteractionSpec {
             .find(|k| !allowed.contains(k))
         {
             return Err(format!(
-                "`{bad}` does not belong to an {name} interaction; its keys are {}, and {COMMON_KEYS}",
-                allowed.join(", ")
+                "`{bad}` does not belong to an {name} interaction; its keys are {}, and {}",
+                allowed.join(", "),
+                COMMON_KEYS.join(", ")
             ));
         }
         let (steps, mcp_expect) = match r.expect {

@@ -11,6 +11,7 @@ mod ast_a2a;
 mod ast_fields;
 mod ast_forms;
 mod ast_interaction;
+mod ast_interaction_keys;
 mod ast_values;
 pub mod locate;
 mod lower;

@@ -1,5 +1,6 @@
 //! `GET /ui/search?q=`: applications whose name contains `q`, ignoring
-//! case. An empty `q` shows the form; a `q` longer than 200 characters is
+//! case beyond ASCII (`Éclair` for `éclair`), the same on both databases
+//! (`directory::search_names` folds in Rust, not with SQL's `lower`). An empty `q` shows the form; a `q` longer than 200 characters is
 //! refused (400, naming `q`). At most `SHOWN` results, saying how many more
 //! matched.
 

@@ -199,6 +199,23 @@ fn search_finds_names_ignoring_case_and_says_how_many_more_matched() {
 }
 
 #[test]
+fn search_folds_case_beyond_ascii_the_same_on_both_databases() {
+    each_backend(|app| {
+        let seed = Seed::new(app);
+        for n in ["Éclair-Service", "éclair-web", "eclair-ascii"] {
+            seed.version(n, "1");
+        }
+        // "ÉCLAIR" and "éclair", percent-encoded
+        for q in ["%C3%89CLAIR", "%C3%A9clair"] {
+            let doc = html_page(&app.get_page(&format!("/ui/search?q={q}")), "search");
+            let mut found = texts(&doc, "main tbody tr td:first-child a");
+            found.sort();
+            assert_eq!(found, ["Éclair-Service", "éclair-web"], "q={q}");
+        }
+    });
+}
+
+#[test]
 fn a_search_text_too_long_or_malformed_is_a_400_page() {
     each_backend(|app| {
         let long = "x".repeat(201);

@@ -145,6 +145,46 @@ fn unknown_keys_name_file_line_column_field_and_allowed_keys() {
 }
 
 #[test]
+fn an_unknown_interaction_key_lists_its_kinds_keys_and_the_closest() {
+    let e = refuse(
+        "consumer: a\nprovider: b\ninteractions:\n  - a2a: x\n    skill: s\n    side_efects: {}\n",
+    );
+    let msg = e.to_string();
+    assert!(
+        msg.contains("unknown field `side_efects` (did you mean `side_effects`?)"),
+        "{msg}"
+    );
+    assert!(
+        msg.contains("an a2a interaction's keys are skill, send, returns"),
+        "{msg}"
+    );
+    for other_kind in ["request", "tool,", "contents", "sync_message"] {
+        assert!(!msg.contains(other_kind), "{other_kind} listed: {msg}");
+    }
+    assert_eq!(e.location().map(|l| l.0), Some(6), "{msg}");
+}
+
+#[test]
+fn an_unknown_key_before_the_kind_lists_the_kinds() {
+    let e = refuse("consumer: a\nprovider: b\ninteractions:\n  - pendng: true\n    mcp: x\n");
+    let msg = e.to_string();
+    assert!(msg.contains("(did you mean `pending`?)"), "{msg}");
+    assert!(
+        msg.contains("an interaction starts with one of http, a2a, mcp, message, sync_message"),
+        "{msg}"
+    );
+    let far = refuse(
+        "consumer: a\nprovider: b\ninteractions:\n  - mcp: x\n    tool: t\n    timeout: 3\n",
+    );
+    let msg = far.to_string();
+    assert!(!msg.contains("did you mean"), "{msg}");
+    assert!(
+        msg.contains("an mcp interaction's keys are tool, arguments"),
+        "{msg}"
+    );
+}
+
+#[test]
 fn a_key_of_another_interaction_kind_is_refused() {
     let e = refuse("consumer: a\nprovider: b\ninteractions:\n  - a2a: x\n    tool: t\n");
     let msg = e.to_string();
