@@ -28,12 +28,22 @@ pub struct Target {
     pub declarations: Vec<accord_verifier::report::Declaration>,
 }
 
+/// Where one pact's published verification is.
+#[derive(Debug, Clone)]
+pub struct Published {
+    /// The result's API URL (its `self` link).
+    pub href: String,
+    /// The page a person reads it on (Accord's broker links it as
+    /// `accord:page`; a Pact Broker has none).
+    pub page: Option<String>,
+}
+
 /// What publishing achieved.
 #[derive(Debug, Default)]
 pub struct Publication {
-    /// For each pact, the href of its published verification (`None`:
-    /// not published).
-    pub hrefs: Vec<Option<String>>,
+    /// For each pact, where its published verification is (`None`: not
+    /// published).
+    pub published: Vec<Option<Published>>,
     /// Why results were not published: one line per failure.
     pub failures: Vec<String>,
 }
@@ -42,7 +52,7 @@ impl Publication {
     /// Nothing published for `count` pacts (`failure`, if any, says why).
     pub fn none(count: usize, failure: Option<String>) -> Publication {
         Publication {
-            hrefs: vec![None; count],
+            published: vec![None; count],
             failures: failure.into_iter().collect(),
         }
     }
@@ -75,9 +85,9 @@ pub fn publish(
     let mut publication = Publication::default();
     for (pact, result) in pacts.iter().zip(results) {
         match publish_one(client, pact, result, target) {
-            Ok(href) => publication.hrefs.push(Some(href)),
+            Ok(published) => publication.published.push(Some(published)),
             Err(err) => {
-                publication.hrefs.push(None);
+                publication.published.push(None);
                 publication.failures.push(format!("{err:#}"));
             }
         }
@@ -120,7 +130,7 @@ fn publish_one(
     pact: &FetchedPact,
     result: &ContractResult,
     target: &Target,
-) -> anyhow::Result<String> {
+) -> anyhow::Result<Published> {
     let href = pact.publish_href.as_deref().with_context(|| {
         format!(
             "the pact at {} has no pb:publish-verification-results link",
@@ -140,5 +150,8 @@ fn publish_one(
             result.consumer, pact.sourced.source
         )
     })?;
-    Ok(link(&reply, "self", None).unwrap_or(href).to_owned())
+    Ok(Published {
+        href: link(&reply, "self", None).unwrap_or(href).to_owned(),
+        page: link(&reply, "accord:page", None).map(str::to_owned),
+    })
 }
