@@ -3,6 +3,10 @@
 //! the rows and the reason, and exits 0 deployable, 1 not (false or
 //! unknown), 2 on error. `--output json` prints the broker's body and still
 //! exits 1 when not deployable (the Pact CLI exits 0 there).
+//!
+//! The text output ends with the rows that block: for a failed one, the
+//! layers and reason codes of its verification's findings and the page to
+//! read it on (read from the verification result the row links to).
 
 use std::time::Duration;
 
@@ -10,7 +14,7 @@ use clap::Args;
 use serde_json::Value;
 
 use super::Outcome;
-use crate::client::{BrokerArgs, BrokerClient, segment};
+use crate::client::{BrokerArgs, BrokerClient, link, segment};
 
 /// Ask the broker whether a version can be deployed.
 #[derive(Debug, Args)]
@@ -115,6 +119,7 @@ pub fn run(args: CanIDeployArgs) -> anyhow::Result<Outcome> {
         println!("{}", serde_json::to_string_pretty(&body)?);
     } else {
         print_text(&body, deployable);
+        print_blocking(&client, &body);
     }
     Ok(if deployable {
         Outcome::Pass
@@ -164,5 +169,87 @@ fn print_text(body: &Value, deployable: bool) {
     }
     for n in notices {
         println!("{}", n["text"].as_str().unwrap_or(""));
+    }
+}
+
+/// Each row that blocks (not ignored, not a success): who with whom, the
+/// failing layers and reason codes, and where to read the verification.
+fn print_blocking(client: &BrokerClient, body: &Value) {
+    let empty = Vec::new();
+    let blocking: Vec<&Value> = body["matrix"]
+        .as_array()
+        .unwrap_or(&empty)
+        .iter()
+        .filter(|r| r["ignored"] != Value::Bool(true))
+        .filter(|r| r["verificationResult"]["success"] != Value::Bool(true))
+        .collect();
+    if blocking.is_empty() {
+        return;
+    }
+    println!();
+    println!("Blocking:");
+    for row in blocking {
+        let (verdict, link) = row_verdict(client, &row["verificationResult"]);
+        println!("  {}: {verdict}", pair(row));
+        if let Some(link) = link {
+            println!("    {link}");
+        }
+    }
+}
+
+/// "Foo 1 with Bar 3" (no provider version: "with Bar").
+fn pair(row: &Value) -> String {
+    let side = |s: &Value| {
+        let name = s["name"].as_str().unwrap_or("???");
+        match s["version"]["number"].as_str() {
+            Some(number) => format!("{name} {number}"),
+            None => name.to_owned(),
+        }
+    };
+    format!("{} with {}", side(&row["consumer"]), side(&row["provider"]))
+}
+
+/// The row's verdict in words and the URL to read its verification on:
+/// `failed (schema: CONTENT_MODE_MISMATCH)` and the page (a Pact Broker
+/// links no page: the result's own URL), or `not verified`.
+fn row_verdict(client: &BrokerClient, result: &Value) -> (String, Option<String>) {
+    let href = result["_links"]["self"]["href"].as_str();
+    let href = match (href, &result["success"]) {
+        (Some(href), Value::Bool(false)) => href,
+        (Some(href), _) if result["pactViewOnly"] == Value::Bool(true) => {
+            let parts: Vec<&str> = result["unverified"]
+                .as_array()
+                .map(|list| list.iter().filter_map(Value::as_str).collect())
+                .unwrap_or_default();
+            let what = format!(
+                "verified only in its Pact view (unverified: {})",
+                parts.join(", ")
+            );
+            return (what, Some(href.to_owned()));
+        }
+        _ => return ("not verified".to_owned(), None),
+    };
+    match client.get(href) {
+        Ok(verification) => {
+            let marks = verification["findings"]
+                .as_array()
+                .map(|list| accord_broker::web::matrix::cells::marks_of(list))
+                .unwrap_or_default();
+            let why = if marks.is_empty() {
+                "no findings published".to_owned()
+            } else {
+                let each: Vec<String> = marks
+                    .iter()
+                    .map(|m| format!("{}: {}", m.layer, m.codes))
+                    .collect();
+                each.join("; ")
+            };
+            let page = link(&verification, "accord:page", None).unwrap_or(href);
+            (format!("failed ({why})"), Some(page.to_owned()))
+        }
+        Err(err) => (
+            format!("failed (its findings could not be read: {err:#})"),
+            Some(href.to_owned()),
+        ),
     }
 }

@@ -351,15 +351,18 @@ fn after_verification(
         _ => Publication::none(broker.pacts.len(), None),
     };
     let each = broker.pacts.iter().zip(&report.contracts);
-    for ((pact, result), href) in each.zip(&publication.hrefs) {
-        if let Some(href) = href {
+    for ((pact, result), published) in each.zip(&publication.published) {
+        if let Some(published) = published {
             let line = format!(
-                "Published the verification of {}'s pact: {href}",
-                result.consumer
+                "Published the verification of {}'s pact: {}",
+                result.consumer, published.href
             );
             say(args, &line);
+            if let Some(page) = &published.page {
+                say(args, &format!("  its page: {page}"));
+            }
         }
-        for notice in pact.after_notices(result.passed(), href.is_some()) {
+        for notice in pact.after_notices(result.passed(), published.is_some()) {
             say(args, &notice.text);
         }
     }

@@ -29,12 +29,22 @@ pub struct Target {
     pub declarations: Vec<accord_verifier::report::Declaration>,
 }
 
+/// Where one pact's published verification is.
+#[derive(Debug, Clone)]
+pub struct Published {
+    /// The result's API URL (its `self` link).
+    pub href: String,
+    /// The page a person reads it on (Accord's broker links it as
+    /// `accord:page`; a Pact Broker has none).
+    pub page: Option<String>,
+}
+
 /// What publishing achieved.
 #[derive(Debug, Default)]
 pub struct Publication {
-    /// For each pact, the href of its published verification (`None`:
-    /// not published).
-    pub hrefs: Vec<Option<String>>,
+    /// For each pact, where its published verification is (`None`: not
+    /// published).
+    pub published: Vec<Option<Published>>,
     /// Why results were not published: one line per failure.
     pub failures: Vec<String>,
 }
@@ -43,7 +53,7 @@ impl Publication {
     /// Nothing published for `count` pacts (`failure`, if any, says why).
     pub fn none(count: usize, failure: Option<String>) -> Publication {
         Publication {
-            hrefs: vec![None; count],
+            published: vec![None; count],
             failures: failure.into_iter().collect(),
         }
     }
@@ -91,10 +101,10 @@ pub fn publish(
     let mut publication = Publication::default();
     for (i, (pact, result)) in pacts.iter().zip(results).enumerate() {
         match publish_one(client, pact, result, target) {
-            Ok(href) => publication.hrefs.push(Some(href)),
+            Ok(published) => publication.published.push(Some(published)),
             Err(err) if err.downcast_ref::<Forbidden>().is_some() => {
                 // the same credential is refused for every pact: once is enough
-                publication.hrefs.resize(pacts.len(), None);
+                publication.published.resize(pacts.len(), None);
                 let rest = pacts.len() - i - 1;
                 let skipped = match rest {
                     0 => String::new(),
@@ -104,7 +114,7 @@ pub fn publish(
                 break;
             }
             Err(err) => {
-                publication.hrefs.push(None);
+                publication.published.push(None);
                 publication.failures.push(format!("{err:#}"));
             }
         }
@@ -153,7 +163,7 @@ fn publish_one(
     pact: &FetchedPact,
     result: &ContractResult,
     target: &Target,
-) -> anyhow::Result<String> {
+) -> anyhow::Result<Published> {
     let href = pact.publish_href.as_deref().with_context(|| {
         format!(
             "the pact at {} has no pb:publish-verification-results link",
@@ -169,7 +179,10 @@ fn publish_one(
     }
     let reply = client.send(Method::POST, href, Some(&body))?;
     match reply.status {
-        200..=299 => Ok(link(&reply.body, "self", None).unwrap_or(href).to_owned()),
+        200..=299 => Ok(Published {
+            href: link(&reply.body, "self", None).unwrap_or(href).to_owned(),
+            page: link(&reply.body, "accord:page", None).map(str::to_owned),
+        }),
         403 => Err(Forbidden(format!(
             "the broker refused the verification results of {}'s pact: {}",
             result.consumer,

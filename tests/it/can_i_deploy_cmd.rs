@@ -4,13 +4,15 @@
 use accord_broker::db;
 use accord_broker::names::{EnvironmentName, PacticipantName, TagName, VersionNumber};
 use accord_broker::store::{environments, pacticipants, pacts, tags, verifications, versions};
+use predicates::prelude::PredicateBooleanExt;
 use predicates::str::contains;
 
 use crate::broker::BrokerProcess;
 use crate::support::{accord, temp_dir};
 
 /// Foo 1 → Bar; Bar 2 (tag prod) verified it successfully, Bar 3 (tag
-/// broken) failed it; a production environment exists with nobody in it.
+/// broken) failed it (findings on the schema and declaration layers); a
+/// production environment exists with nobody in it.
 pub fn seeded_broker() -> BrokerProcess {
     let url = temp_dir("cid")
         .join("accord.db")
@@ -43,7 +45,7 @@ pub fn seeded_broker() -> BrokerProcess {
     let content = pacts::find_or_insert_content(
         c,
         &pacts::NewContent {
-            sha: "ab12",
+            sha: SHA,
             consumer_id: consumer.id,
             provider_id: provider.id,
             content: "{}",
@@ -52,7 +54,10 @@ pub fn seeded_broker() -> BrokerProcess {
     )
     .expect("content");
     pacts::publish(c, foo_1, consumer.id, provider.id, content.id).expect("publication");
-    for (pv, success) in [(bar_2, true), (bar_3, false)] {
+    let broken = r#"[{"layer":"schema","reasonCode":"CONTENT_MODE_MISMATCH","interactionDescription":"get item 7","path":"$.body","expected":"application/json","actual":"text/plain"},
+        {"layer":"schema","reasonCode":"RESPONSE_MISMATCH","interactionDescription":"get item 8"},
+        {"layer":"declaration","reasonCode":"TOOL_NOT_DECLARED","interactionDescription":"lookup"}]"#;
+    for (pv, success, findings) in [(bar_2, true, "[]"), (bar_3, false, broken)] {
         verifications::insert(
             c,
             &verifications::NewVerification {
@@ -64,7 +69,7 @@ pub fn seeded_broker() -> BrokerProcess {
                 build_url: None,
                 test_results: None,
                 verified_by: None,
-                findings: "[]".into(),
+                findings: findings.into(),
                 wip: false,
                 pending: false,
                 selectors: None,
@@ -85,6 +90,9 @@ pub fn seeded_broker() -> BrokerProcess {
     drop(conn);
     BrokerProcess::start_on(&url, &[])
 }
+
+/// The sha of Foo 1's pact.
+const SHA: &str = "ab12ab12ab12ab12ab12ab12ab12ab12ab12ab12ab12ab12ab12ab12ab12ab12";
 
 fn cid(broker: &BrokerProcess, extra: &[&str]) -> assert_cmd::assert::Assert {
     accord()
@@ -114,15 +122,21 @@ fn can_i_deploy_exits_by_the_answer_and_prints_rows_and_reason() {
     cid(&broker, &["--to", "broken"])
         .code(1)
         .stdout(contains("Computer says no"))
-        .stdout(contains("The verification for the pact between version 1 of Foo and the latest version of Bar with tag broken (3) failed"));
+        .stdout(contains("The verification for the pact between version 1 of Foo and the latest version of Bar with tag broken (3) failed"))
+        .stdout(contains(format!(
+            "Blocking:\n  Foo 1 with Bar 3: failed (declaration: TOOL_NOT_DECLARED; schema: CONTENT_MODE_MISMATCH, RESPONSE_MISMATCH)\n    {}/ui/pacts/provider/Bar/consumer/Foo/pact-version/{SHA}/verification-results/",
+            broker.url
+        )));
     cid(&broker, &["--to", "broken", "--ignore", "Bar"])
         .code(0)
-        .stdout(contains("[ignored]"));
+        .stdout(contains("[ignored]"))
+        .stdout(contains("Blocking").not());
     cid(&broker, &["--to-environment", "production"])
         .code(1)
         .stdout(contains(
             "no version is currently recorded as deployed/released in this environment",
-        ));
+        ))
+        .stdout(contains("Blocking:\n  Foo 1 with Bar: not verified\n"));
 }
 
 #[test]

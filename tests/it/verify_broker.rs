@@ -56,6 +56,29 @@ fn get(broker: &BrokerProcess, path_or_url: &str) -> Value {
     body
 }
 
+/// The published result's page is printed under its API URL: the same
+/// path under `/ui`, and the broker serves it as a page.
+fn page_is_printed_beside_the_result(broker: &BrokerProcess, out: &str) {
+    let api = out
+        .lines()
+        .find_map(|l| l.strip_prefix("Published the verification of consumer's pact: "))
+        .unwrap_or_else(|| panic!("the result's URL: {out}"));
+    let page = out
+        .lines()
+        .find_map(|l| l.strip_prefix("  its page: "))
+        .unwrap_or_else(|| panic!("the page's URL: {out}"));
+    let path = api
+        .strip_prefix(broker.url.as_str())
+        .expect("on the broker");
+    assert!(path.contains("/verification-results/1"), "{api}");
+    assert_eq!(page, format!("{}/ui{path}", broker.url));
+    let _ = rustls::crypto::ring::default_provider().install_default();
+    let reply = reqwest::blocking::get(page).expect("the page answers");
+    assert_eq!(reply.status().as_u16(), 200, "GET {page}");
+    let html = reply.text().expect("a page");
+    assert!(html.contains("<html"), "{html}");
+}
+
 /// The latest verification of consumer `version`'s pact with `items`.
 fn latest_verification(broker: &BrokerProcess, version: &str) -> Value {
     get(
@@ -140,6 +163,7 @@ fn verified_and_published_results_let_can_i_deploy_answer_then_a_broken_contract
         out.contains("Published the verification of consumer's pact"),
         "{out}"
     );
+    page_is_printed_beside_the_result(&broker, &out);
 
     let stored = latest_verification(&broker, "1.0.0");
     assert_eq!(stored["success"], true, "{stored}");

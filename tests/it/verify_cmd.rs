@@ -290,3 +290,40 @@ fn a_file_given_as_pact_url_is_refused_naming_contract() {
         "{err}"
     );
 }
+
+/// A field the consumer reads that the provider does not send: one
+/// finding naming it, with the expected keys and the missing one as data.
+#[test]
+fn a_missing_field_is_named_and_recorded_as_expected_and_actual_data() {
+    let p = HttpProvider::start().expect("provider");
+    let dir = temp_dir("verify-missing-field");
+    let mut doc: Value = serde_json::from_str(
+        &std::fs::read_to_string(contract_file(&dir, "web", false)).expect("contract"),
+    )
+    .expect("json");
+    doc["interactions"][0]["response"]["body"]["content"]["price"] = json!(10);
+    let file = dir.join("web-price.json");
+    std::fs::write(&file, doc.to_string()).expect("write contract");
+    let a = verify(&p, &[&file], &["--output", "json"]).code(1);
+    let report: Value = serde_json::from_slice(&a.get_output().stdout).expect("JSON report");
+    let findings = &report["contracts"][0]["interactions"][0]["findings"];
+    assert_eq!(findings.as_array().map_or(0, Vec::len), 1, "{findings}");
+    let finding = &findings[0];
+    assert_eq!(finding["reasonCode"], "RESPONSE_MISMATCH", "{finding}");
+    assert_eq!(finding["path"], "$", "{finding}");
+    assert_eq!(
+        finding["expected"],
+        json!(["id", "name", "price"]),
+        "{finding}"
+    );
+    assert_eq!(
+        finding["actual"],
+        json!({"missing": ["price"]}),
+        "{finding}"
+    );
+    let detail = finding["detail"].as_str().unwrap_or_default();
+    assert!(detail.ends_with(": `price` is missing"), "{detail}");
+    // the clean provider with the contract it meets: no finding
+    let clean = contract_file(&dir, "clean", false);
+    verify(&p, &[&clean], &[]).code(0);
+}

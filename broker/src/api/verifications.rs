@@ -114,8 +114,12 @@ fn verification_json(base: &BaseUrl, s: &Shown) -> Result<Value, BrokerError> {
         &s.sha,
     ]);
     let me = format!("{pact}/verification-results/{}", v.number);
+    // the same path under `/ui`: the page a person reads (`accord verify
+    // --publish` prints it beside the result's URL)
+    let page = format!("{}/ui{}", base.0, me.trim_start_matches(base.0.as_str()));
     let links = Links::new()
         .add("self", Link::new(me).title("Verification result"))
+        .add("accord:page", Link::new(page).title("Verification page"))
         .add("pb:pact-version", Link::new(pact).title("Pact"))
         .add(
             "pb:provider-version",

@@ -1,8 +1,11 @@
 //! `GET /ui/can-i-deploy?pacticipant=&version=&environment=`: the form, and
 //! once filled the same answer as `GET /can-i-deploy` and `accord
 //! can-i-deploy` — parsed by `MatrixQuery::from_can_i_deploy` and decided
-//! by `matrix::run` — with one line per integration, its verdict, failing
-//! layers and reason. Bad or unknown input is the API's own 4xx.
+//! by `matrix::run` — with one line per integration, its verdict linking
+//! to the verification page, the failing layers with their reason codes,
+//! and the reasons ("Why"); the notices below are the API's other notices
+//! (what was ignored, warnings), not the reasons again. Bad or unknown
+//! input is the API's own 4xx.
 //!
 //! The pages link to a version's can-i-deploy without an environment (a
 //! version page cannot know where it is going): with an application and a
@@ -214,9 +217,11 @@ fn answer(s: &Summary, rows: Vec<RowView>, what: &str, target: &str) -> Answer {
         class,
         headline,
         reasons: s.reasons.clone(),
+        // the API's notices begin with its reasons, which "Why" shows
         notices: s
             .notices
             .iter()
+            .filter(|n| !s.reasons.contains(&n.text))
             .map(|n| (n.kind.as_str(), n.text.clone()))
             .collect(),
         rows,

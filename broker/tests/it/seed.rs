@@ -177,6 +177,32 @@ impl Seed {
         success: bool,
         pending: bool,
     ) -> i64 {
+        let keys = (content, consumer, provider, provider_version);
+        self.verification(keys, success, pending, "[]")
+    }
+
+    /// A failed verification publishing `findings` (a JSON array).
+    pub fn verify_failed(
+        &self,
+        content: i64,
+        consumer: i64,
+        provider: i64,
+        provider_version: i64,
+        findings: &str,
+    ) -> i64 {
+        let keys = (content, consumer, provider, provider_version);
+        self.verification(keys, false, false, findings)
+    }
+
+    /// Inserts a verification of (content, consumer, provider, provider
+    /// version).
+    fn verification(
+        &self,
+        (content, consumer, provider, provider_version): (i64, i64, i64, i64),
+        success: bool,
+        pending: bool,
+        findings: &str,
+    ) -> i64 {
         let row = verifications::NewVerification {
             pact_content_id: content,
             provider_version_id: provider_version,
@@ -186,7 +212,7 @@ impl Seed {
             build_url: None,
             test_results: None,
             verified_by: None,
-            findings: "[]".into(),
+            findings: findings.into(),
             wip: false,
             pending,
             selectors: None,

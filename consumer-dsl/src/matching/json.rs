@@ -16,7 +16,7 @@
 use serde_json::{Map, Value};
 
 use super::check::{Failure, check_json, check_list, check_str};
-use super::mismatch::{Mismatch, MismatchKind, describe};
+use super::mismatch::{Mismatch, MismatchKind, describe, key_set_mismatch};
 use super::path::{Seg, render_location};
 use super::rule::{ArrayContainsVariant, MatchingRule};
 use super::rules::{Category, Combine, RuleList};
@@ -169,7 +169,8 @@ impl<'r> JsonMatcher<'r> {
     }
 
     /// Every expected key must be present (and, unless allowed, no other):
-    /// otherwise one mismatch names both key sets, as pact-reference does.
+    /// otherwise one mismatch names both key sets, as pact-reference does,
+    /// then the keys missing and not expected, which are also its values.
     fn compare_keys<'a>(
         &mut self,
         loc: &mut Vec<Seg<'a>>,
@@ -178,7 +179,7 @@ impl<'r> JsonMatcher<'r> {
         allow_unexpected: bool,
     ) {
         let at = self.mismatches.len();
-        let mut missing = false;
+        let mut missing: Vec<&str> = Vec::new();
         for (k, ev) in em {
             match am.get(k) {
                 Some(av) => {
@@ -186,32 +187,30 @@ impl<'r> JsonMatcher<'r> {
                     self.compare(loc, ev, av);
                     loc.pop();
                 }
-                None => missing = true,
+                None => missing.push(k),
             }
         }
         // Every expected key present: extra keys exist iff the map is larger.
-        let unexpected = !allow_unexpected
-            && if missing {
-                am.keys().any(|k| !em.contains_key(k))
+        let unexpected: Vec<&str> =
+            if allow_unexpected || (missing.is_empty() && am.len() <= em.len()) {
+                Vec::new()
             } else {
-                am.len() > em.len()
+                am.keys()
+                    .filter(|k| !em.contains_key(*k))
+                    .map(String::as_str)
+                    .collect()
             };
-        if !missing && !unexpected {
+        if missing.is_empty() && unexpected.is_empty() {
             return;
         }
-        let msg = if em.is_empty() {
-            format!(
-                "Expected an empty Map but received {}",
-                Value::Object(am.clone())
-            )
-        } else {
-            format!(
-                "Expected a Map with keys [{}] but received one with keys [{}]",
-                sorted_keys(em),
-                sorted_keys(am)
-            )
-        };
-        let m = Mismatch::new(self.kind, render_location(loc), msg);
+        let m = key_set_mismatch(
+            self.kind,
+            render_location(loc),
+            em,
+            am,
+            &missing,
+            &unexpected,
+        );
         self.mismatches.insert(at, m);
     }
 
@@ -339,12 +338,6 @@ impl<'r> JsonMatcher<'r> {
             }
         }
     }
-}
-
-fn sorted_keys(m: &Map<String, Value>) -> String {
-    let mut keys: Vec<&str> = m.keys().map(String::as_str).collect();
-    keys.sort_unstable();
-    keys.join(", ")
 }
 
 #[cfg(test)]

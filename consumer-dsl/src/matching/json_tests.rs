@@ -48,8 +48,10 @@ fn type_rules_cascade_to_children_and_bound_list_sizes() {
     assert_eq!(m[0].path, "$.animals[0]");
     assert_eq!(
         m[0].message,
-        "Expected a Map with keys [age, name] but received one with keys [age, extra, name]"
+        "Expected a Map with keys [age, name] but received one with keys [age, extra, name]: `extra` is not expected"
     );
+    assert_eq!(m[0].expected, Some(json!(["age", "name"])));
+    assert_eq!(m[0].actual, Some(json!({"unexpected": ["extra"]})));
     assert!(run(rules.clone(), e.clone(), extra, true).is_empty());
     let empty = json!({"animals": []});
     assert_eq!(run(rules.clone(), e.clone(), empty, false).len(), 1);
@@ -148,4 +150,35 @@ fn mismatch_paths_quote_odd_keys() {
         m[0].message,
         "Expected 2 (Integer) to be equal to 1 (Integer)"
     );
+}
+
+#[test]
+fn a_missing_key_is_named_and_recorded_as_data() {
+    let e = json!({"ticket_id": 1, "priority": "high", "labels": [], "owner": "a"});
+    let a = json!({"ticket_id": 1, "labels": [], "extra": true});
+    let m = match_json(&e, &a, &Category::default(), false);
+    assert_eq!(m.len(), 1, "{m:?}");
+    assert_eq!(
+        m[0].message,
+        "Expected a Map with keys [labels, owner, priority, ticket_id] but received one with keys [extra, labels, ticket_id]: `owner`, `priority` are missing; `extra` is not expected"
+    );
+    assert_eq!(
+        m[0].expected,
+        Some(json!(["labels", "owner", "priority", "ticket_id"]))
+    );
+    assert_eq!(
+        m[0].actual,
+        Some(json!({"missing": ["owner", "priority"], "unexpected": ["extra"]}))
+    );
+    // extra keys allowed (a response): only the missing one is named
+    let m = match_json(&e, &a, &Category::default(), true);
+    assert_eq!(m[0].actual, Some(json!({"missing": ["owner", "priority"]})));
+    assert!(m[0].message.ends_with(": `owner`, `priority` are missing"));
+    // an empty map expected
+    let m = match_json(&json!({}), &json!({"x": 1}), &Category::default(), false);
+    assert_eq!(
+        m[0].message,
+        r#"Expected an empty Map but received {"x":1}: `x` is not expected"#
+    );
+    assert_eq!(m[0].actual, Some(json!({"unexpected": ["x"]})));
 }

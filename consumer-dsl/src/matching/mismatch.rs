@@ -4,7 +4,7 @@
 use std::fmt;
 
 use serde::Serialize;
-use serde_json::Value;
+use serde_json::{Map, Value};
 
 /// The part of a request, response or message a mismatch is in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -132,6 +132,72 @@ fn shorten(s: &str) -> String {
         Some((cut, _)) => format!("{}…", s.get(..cut).unwrap_or(s)),
         None => s.to_string(),
     }
+}
+
+/// The one mismatch of a map whose keys differ from the expected ones:
+/// the expected keys as the expected value, the keys that are missing and
+/// those not expected as the actual value (`{"missing": ["priority"]}`),
+/// and a sentence that names them (pact-reference's, then "`priority` is
+/// missing").
+pub(super) fn key_set_mismatch(
+    kind: MismatchKind,
+    path: String,
+    em: &Map<String, Value>,
+    am: &Map<String, Value>,
+    missing: &[&str],
+    unexpected: &[&str],
+) -> Mismatch {
+    let head = if em.is_empty() {
+        format!(
+            "Expected an empty Map but received {}",
+            Value::Object(am.clone())
+        )
+    } else {
+        format!(
+            "Expected a Map with keys [{}] but received one with keys [{}]",
+            sorted_keys(em),
+            sorted_keys(am)
+        )
+    };
+    let sorted = |keys: &[&str]| {
+        let mut keys = keys.to_vec();
+        keys.sort_unstable();
+        keys.into_iter().map(str::to_owned).collect::<Vec<String>>()
+    };
+    let (missing, unexpected) = (sorted(missing), sorted(unexpected));
+    let mut named = Vec::new();
+    let mut actual = Map::new();
+    for (keys, one, many, field) in [
+        (&missing, "is missing", "are missing", "missing"),
+        (
+            &unexpected,
+            "is not expected",
+            "are not expected",
+            "unexpected",
+        ),
+    ] {
+        if keys.is_empty() {
+            continue;
+        }
+        let list: Vec<String> = keys.iter().map(|k| format!("`{k}`")).collect();
+        let verb = if keys.len() == 1 { one } else { many };
+        named.push(format!("{} {verb}", list.join(", ")));
+        actual.insert(field.to_owned(), Value::from(keys.clone()));
+    }
+    let mut expected: Vec<&String> = em.keys().collect();
+    expected.sort_unstable();
+    Mismatch::new(kind, path, format!("{head}: {}", named.join("; "))).values(
+        Some(Value::from(
+            expected.into_iter().cloned().collect::<Vec<String>>(),
+        )),
+        Some(Value::Object(actual)),
+    )
+}
+
+fn sorted_keys(m: &Map<String, Value>) -> String {
+    let mut keys: Vec<&str> = m.keys().map(String::as_str).collect();
+    keys.sort_unstable();
+    keys.join(", ")
 }
 
 #[cfg(test)]

@@ -112,7 +112,7 @@ fn failed_rules_produce_pact_sentences() {
             Category::default(),
             json!({"one": "a"}),
             "$",
-            "Expected a Map with keys [one, two] but received one with keys [one]",
+            "Expected a Map with keys [one, two] but received one with keys [one]: `two` is missing",
         ),
         (
             rules(

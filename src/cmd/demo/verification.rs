@@ -70,8 +70,8 @@ pub fn verify(
     check_report(&report)?;
     let each = fetched.pacts.iter().zip(&report.contracts);
     let verdicts = each
-        .zip(publication.hrefs)
-        .map(|((pact, result), href)| verdict(pact, result, href))
+        .zip(publication.published)
+        .map(|((pact, result), published)| verdict(pact, result, published.map(|p| p.href)))
         .collect();
     Ok(verdicts)
 }

@@ -260,6 +260,23 @@ fn release_with_an_accord_contract(bin: &Path, broker: BrokerProcess) {
     assert!(said.contains("verified only in its Pact view"), "{said}");
     assert!(said.contains("MCP/ToolCall 'draft a plan'"), "{said}");
     assert!(said.contains("sideEffects of 'create an item'"), "{said}");
+    // accord's answer names the blocking row and what is left unverified
+    let ours = accord()
+        .args(["can-i-deploy", "-a", ACCORD, "-e", "1.0.0"])
+        .args([
+            "--to-environment",
+            "production",
+            "--broker-url",
+            &broker.url,
+        ])
+        .assert()
+        .code(1);
+    let ours = String::from_utf8_lossy(&ours.get_output().stdout).into_owned();
+    let blocking = format!(
+        "Blocking:\n  {ACCORD} 1.0.0 with {PROVIDER} 2.0.0: verified only in its Pact view (unverified: "
+    );
+    assert!(ours.contains(&blocking), "{ours}");
+    assert!(ours.contains("MCP/ToolCall 'draft a plan'"), "{ours}");
 
     // accord verify gets the whole contract, MCP interaction included
     let mcp = McpProvider::start().expect("the MCP server");

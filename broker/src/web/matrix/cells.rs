@@ -101,8 +101,14 @@ pub fn load_extras(
 /// Layer marks of a stored findings array, in `LAYERS` order.
 pub fn layer_marks(findings: &str) -> Result<Vec<LayerMark>, serde_json::Error> {
     let list: Vec<serde_json::Value> = serde_json::from_str(findings)?;
+    Ok(marks_of(&list))
+}
+
+/// Layer marks of findings (a verification's `findings`), in `LAYERS`
+/// order: what `accord can-i-deploy` prints of a blocking row.
+pub fn marks_of(list: &[serde_json::Value]) -> Vec<LayerMark> {
     let mut by_layer: Vec<(usize, String, Vec<String>)> = Vec::new();
-    for f in &list {
+    for f in list {
         let layer = f["layer"].as_str().unwrap_or("unknown");
         let code = f["reasonCode"].as_str().unwrap_or_default().to_owned();
         let rank = LAYERS
@@ -116,13 +122,13 @@ pub fn layer_marks(findings: &str) -> Result<Vec<LayerMark>, serde_json::Error> 
         }
     }
     by_layer.sort_by_key(|(rank, _, _)| *rank);
-    Ok(by_layer
+    by_layer
         .into_iter()
         .map(|(_, layer, codes)| LayerMark {
             layer,
             codes: codes.join(", "),
         })
-        .collect())
+        .collect()
 }
 
 /// Names, branches, tags, environments and shas of these rows (what

@@ -25,11 +25,24 @@ fn world(app: &TestApp) {
     ] {
         let v = seed.version_of(consumer, n, None, &[]);
         let content = seed.publish_content(consumer, v, bar, n);
-        if let Some(pv) = provider_version {
-            seed.verify(content, consumer, bar, pv, success);
+        match provider_version {
+            Some(pv) if !success => {
+                seed.verify_failed(content, consumer, bar, pv, FINDINGS);
+            }
+            Some(pv) => {
+                seed.verify(content, consumer, bar, pv, success);
+            }
+            None => {}
         }
     }
 }
+
+/// The findings of Bar 57's failed verification.
+const FINDINGS: &str = r#"[
+    {"layer": "schema", "reasonCode": "CONTENT_MODE_MISMATCH", "interactionDescription": "the plan"},
+    {"layer": "declaration", "reasonCode": "TOOL_NOT_DECLARED", "interactionDescription": "lookup"},
+    {"layer": "schema", "reasonCode": "RESPONSE_MISMATCH", "interactionDescription": "the plan"}
+]"#;
 
 /// The page and the API agree on `query`; returns the page.
 fn agree(app: &TestApp, query: &str, deployable: &str) -> Html {
@@ -111,6 +124,42 @@ fn a_yes_a_no_and_an_unknown_are_the_api_s_answers_with_its_reasons() {
         );
         assert_eq!(texts(&no, "td.cell .verdict"), ["failed"]);
         assert_eq!(attrs(&no, "h2 .verdict", "class"), ["verdict fail"]);
+        // the blocking row: its layers with their reason codes, its page
+        assert_eq!(
+            texts(&no, "td.cell .failing-layer"),
+            [
+                "declaration TOOL_NOT_DECLARED",
+                "schema CONTENT_MODE_MISMATCH, RESPONSE_MISMATCH"
+            ]
+        );
+        let page = attrs(&no, "td.cell a.verdict", "href");
+        assert_eq!(page.len(), 1);
+        assert!(
+            page[0].starts_with("/ui/pacts/provider/Bar/consumer/Foo/pact-version/")
+                && page[0].contains("/verification-results/"),
+            "{page:?}"
+        );
+        assert_eq!(app.get_page(&page[0]).status, 200, "{}", page[0]);
+        // "Why" says it once; Notices do not say it again
+        assert_eq!(texts(&no, "ul.reasons li").len(), 1);
+        assert!(
+            texts(&no, "ul.notices li").is_empty(),
+            "{:?}",
+            texts(&no, "ul.notices li")
+        );
+        assert!(texts(&no, "h3").iter().all(|h| h != "Notices"));
+        // what the reasons do not say stays under Notices
+        let ignoring = agree(
+            app,
+            "pacticipant=Foo&version=2&environment=staging&ignore[]=Bar",
+            "true",
+        );
+        let notices = texts(&ignoring, "ul.notices li");
+        assert_eq!(notices.len(), 1, "{notices:?}");
+        assert!(
+            notices[0].starts_with("info") && notices[0].contains("Ignoring: "),
+            "{notices:?}"
+        );
         let unknown = agree(
             app,
             "pacticipant=Foo&version=3&environment=production",
