@@ -114,6 +114,10 @@ fn the_demo_verifies_deploys_and_answers_from_real_runs() {
     let broker = broker_url(&stdout);
     assert!(broker.starts_with("http://127.0.0.1:"), "{broker}");
     assert!(stdout.contains(&format!("{broker}/ui/matrix")));
+    assert!(
+        stdout.contains("this run, --no-serve, stops its broker when it ends"),
+        "{stdout}"
+    );
     assert!(stdout.contains(&format!(
         "{broker}/ui/can-i-deploy?pacticipant=planning-agent&version=2.1.0&environment=production"
     )));

@@ -63,7 +63,7 @@ pub fn run(args: DemoArgs) -> anyhow::Result<Outcome> {
     let providers = providers::start_all(&PROVIDERS)?;
     show::providers(&providers);
     interrupt.check()?;
-    demonstrate(&client, &providers, &broker.url, &interrupt)?;
+    demonstrate(&client, &providers, &broker.url, &interrupt, !args.no_serve)?;
     drop(client);
     show::finished(clock.elapsed());
     if !args.no_serve {
@@ -87,6 +87,7 @@ fn demonstrate(
     providers: &[RunningProvider],
     broker_url: &str,
     interrupt: &Interrupt,
+    serving: bool,
 ) -> anyhow::Result<()> {
     show::section("Consumers publish their contracts (examples/demo/*.yaml)");
     for line in publishing::publish_all(client)? {
@@ -112,7 +113,7 @@ fn demonstrate(
         show::answer(&answer);
         asked.push(answer);
     }
-    show::pages(broker_url, &asked, &builds);
+    show::pages(broker_url, &asked, &builds, serving);
     Ok(())
 }
 

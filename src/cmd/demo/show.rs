@@ -85,9 +85,15 @@ pub fn answer(answer: &Answer) {
 }
 
 /// Where to look in the broker: its pages, and a page per failed
-/// verification.
-pub fn pages(broker: &str, asked: &[Answer], builds: &[Build]) {
+/// verification; with `--no-serve` (not `serving`), said to be the pages
+/// of a broker that stops with this run.
+pub fn pages(broker: &str, asked: &[Answer], builds: &[Build], serving: bool) {
     section("See it in the broker");
+    if !serving {
+        line(
+            "(the pages `accord demo` serves: this run, --no-serve, stops its broker when it ends; run `accord demo` to open them)",
+        );
+    }
     line(&format!("Home            {broker}/ui"));
     line(&format!("Matrix          {broker}/ui/matrix"));
     for a in asked {

@@ -183,9 +183,9 @@ impl VerificationPage {
             (v.pact_view, "covers the Pact view of the contract only"),
             (
                 v.pending,
-                "the pact was pending for this provider: a failure did not fail the build",
+                "was made while the pact was pending for this provider: a failure did not fail the build",
             ),
-            (v.wip, "the pact was verified as work in progress"),
+            (v.wip, "verified the pact as work in progress"),
         ] {
             if set {
                 notes.push(note);

@@ -211,3 +211,24 @@ fn details_read_as_written_and_versions_are_links() {
         );
     });
 }
+
+/// A pending or work-in-progress result says so in a sentence ("This
+/// result the pact was pending…" read as nonsense).
+#[test]
+fn a_pending_result_says_so_in_a_sentence() {
+    each_backend(|app| {
+        let seed = crate::seed::Seed::new(app);
+        let (content, sha) = super::home::pact(&seed, "Batch", "7", "API", "b1");
+        super::home::verify(&seed, content, "Batch", "API", "2.0.0", false, true);
+        let path = format!(
+            "/ui/pacts/provider/API/consumer/Batch/pact-version/{sha}/verification-results/1"
+        );
+        let doc = html_page(&app.get_page(&path), &path);
+        assert_eq!(
+            texts(&doc, "p.notice"),
+            [
+                "This result was made while the pact was pending for this provider: a failure did not fail the build."
+            ]
+        );
+    });
+}
