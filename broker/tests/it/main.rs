@@ -18,6 +18,7 @@ mod pacts;
 mod pages;
 mod pending_wip;
 mod publish;
+mod publish_merge;
 mod publish_refused;
 mod raw_http;
 mod replicas;

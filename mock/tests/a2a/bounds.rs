@@ -25,12 +25,17 @@ interactions:
               message: { text: which week? }
 "#;
 
-#[test]
-fn a_task_takes_a_bounded_number_of_follow_ups_and_push_configs() {
+/// A mock of [`LOOP`].
+fn start_loop() -> MockServer {
     let contract =
         accord_dsl::spec::compile_spec(LOOP, "loop.yaml", &accord_dsl::spec::NoSchemaFiles)
             .expect("the spec compiles");
-    let mock = MockServer::start(&contract).expect("starts");
+    MockServer::start(&contract).expect("starts")
+}
+
+#[test]
+fn a_task_takes_a_bounded_number_of_follow_ups_and_push_configs() {
+    let mock = start_loop();
     let c = client();
     let url = format!("{}/a2a", mock.url());
     let message =
@@ -109,10 +114,7 @@ fn large(n: usize, kib: usize, task: Option<(&Value, &Value)>) -> Value {
 /// so are those of all tasks (64 MiB: the oldest are forgotten).
 #[test]
 fn the_bytes_of_messages_kept_are_bounded_per_task_and_over_all_tasks() {
-    let contract =
-        accord_dsl::spec::compile_spec(LOOP, "loop.yaml", &accord_dsl::spec::NoSchemaFiles)
-            .expect("the spec compiles");
-    let mock = MockServer::start(&contract).expect("starts");
+    let mock = start_loop();
     let c = client();
     let url = format!("{}/a2a", mock.url());
     let send = |message: Value| {
