@@ -315,3 +315,50 @@ async fn outbound_speed() {
         );
     }
 }
+
+/// The variable that makes `proxy_child` deliver (it is run in a process
+/// of its own, where the proxy variables are set).
+const CHILD_URL: &str = "ACCORD_TEST_WEBHOOK_URL";
+
+#[tokio::test(flavor = "multi_thread")]
+async fn proxies_from_the_environment_are_ignored() {
+    let target = Receiver::start(Answer::Ok("target")).await;
+    let proxy = Receiver::start(Answer::Ok("proxy")).await;
+    let proxy_url = format!("http://{}", proxy.addr);
+    let mut child = std::process::Command::new(std::env::current_exe().expect("test binary"));
+    child
+        .args(["webhooks_outbound::proxy_child", "--exact", "--ignored"])
+        .env(CHILD_URL, target.url("http://127.0.0.1"))
+        .env_remove("NO_PROXY")
+        .env_remove("no_proxy");
+    for name in [
+        "HTTP_PROXY",
+        "http_proxy",
+        "HTTPS_PROXY",
+        "https_proxy",
+        "ALL_PROXY",
+        "all_proxy",
+    ] {
+        child.env(name, &proxy_url);
+    }
+    let out = tokio::task::spawn_blocking(move || child.output().expect("the child runs"))
+        .await
+        .expect("joined");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success() && text.contains("1 passed"), "{text}");
+    assert!(
+        proxy.received().is_empty(),
+        "the webhook went through HTTP_PROXY"
+    );
+    assert_eq!(target.received().len(), 1);
+}
+
+#[tokio::test]
+#[ignore = "run by proxies_from_the_environment_are_ignored in a process of its own"]
+async fn proxy_child() {
+    let Ok(url) = std::env::var(CHILD_URL) else {
+        return;
+    };
+    let attempt = deliver(&policy(&["127.0.0.1"]), &post(url)).await;
+    assert_eq!(attempt.body_excerpt, "target", "{attempt:?}");
+}
