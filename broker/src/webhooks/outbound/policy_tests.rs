@@ -279,3 +279,50 @@ async fn connections_go_only_to_the_pinned_addresses() {
     let error = send::describe(&other.expect_err("not pinned"));
     assert!(error.contains("localhost was not checked"), "{error}");
 }
+
+#[test]
+fn one_refused_address_refuses_the_request() {
+    let ip = |text: &str| text.parse().expect("ip");
+    let target = check::statically(&Policy::default(), "POST", "https://hooks.example.com/")
+        .expect("allowed");
+    let public = [ip("93.184.215.14"), ip("2606:4700::1111")];
+    assert!(check::addresses(&Policy::default(), &target, &public).is_ok());
+    // a public and a private answer: no picking the good one
+    let mixed = [ip("93.184.215.14"), ip("10.0.0.7")];
+    let refusal = check::addresses(&Policy::default(), &target, &mixed).expect_err("mixed");
+    assert_eq!(
+        refusal.reason,
+        "hooks.example.com resolves to 10.0.0.7, a private address, which is not allowlisted (--webhook-host-allowlist)"
+    );
+    let mapped = [ip("::ffff:169.254.169.254")];
+    let refusal = check::addresses(&Policy::default(), &target, &mapped).expect_err("mapped");
+    assert!(
+        refusal
+            .reason
+            .contains("(carrying 169.254.169.254), a link-local"),
+        "{refusal}"
+    );
+    // a block covers only its addresses
+    let tens = hosts(&["10.0.0.0/8"]);
+    let target = check::statically(&tens, "POST", "https://hooks.example.com/").expect("ok");
+    assert!(check::addresses(&tens, &target, &[ip("10.0.0.7")]).is_ok());
+    assert!(check::addresses(&tens, &target, &mixed).is_err());
+}
+
+#[tokio::test]
+async fn headers_that_are_not_http_headers_are_refused_before_anything_is_sent() {
+    let policy = hosts(&["127.0.0.1"]);
+    for (name, value) in [("X-Ok", "a\r\nHost: evil"), ("Bad Name", "x"), ("", "x")] {
+        let request = OutboundRequest {
+            method: "POST".into(),
+            url: "https://127.0.0.1:9/hook".into(),
+            headers: vec![(name.into(), value.into())],
+            body: None,
+            basic_auth: None,
+        };
+        let attempt = deliver(&policy, &request).await;
+        let refusal = attempt.refused.expect("refused");
+        assert!(refusal.reason.contains("header"), "{refusal}");
+        assert!(attempt.error.is_none() && attempt.status.is_none());
+    }
+}
