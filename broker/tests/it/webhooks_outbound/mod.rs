@@ -362,3 +362,35 @@ async fn proxy_child() {
     let attempt = deliver(&policy(&["127.0.0.1"]), &post(url)).await;
     assert_eq!(attempt.body_excerpt, "target", "{attempt:?}");
 }
+
+/// TLS on a pinned connection is for the URL's name: the ClientHello sent
+/// to the checked address names `localhost` (SNI), which is what the
+/// certificate is verified against.
+#[tokio::test]
+async fn tls_over_a_pinned_connection_is_for_the_urls_name() {
+    // a plain TCP receiver: it records the ClientHello and never answers it
+    let receiver = Receiver::start(Answer::Ok("not TLS")).await;
+    let https = Policy::from_lists(&[], &list(&["localhost"]), &[])
+        .expect("valid")
+        .with_timeouts(Duration::from_millis(500), Duration::from_secs(1));
+    let attempt = deliver(&https, &post(receiver.url("https://localhost"))).await;
+    assert!(
+        attempt.refused.is_none() && attempt.status.is_none(),
+        "{attempt:?}"
+    );
+    assert!(attempt.error.is_some(), "{attempt:?}");
+    // the receiver logs once the client has given up and closed
+    let mut hello = Vec::new();
+    for _ in 0..100 {
+        hello = receiver.received();
+        if !hello.is_empty() {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    let hello = hello.first().cloned().unwrap_or_default();
+    assert!(
+        hello.contains("localhost"),
+        "no SNI for localhost in {hello:?}"
+    );
+}
