@@ -30,10 +30,27 @@ pub async fn attempt(policy: &Policy, request: &OutboundRequest, start: Instant)
         Ok(client) => client,
         Err(error) => return failed(error, start),
     };
-    let method = match reqwest::Method::from_bytes(target.method.as_bytes()) {
-        Ok(method) => method,
-        Err(_) => return refused(Refusal::new("the method is not an HTTP method"), start),
+    let builder = match build(&client, target, headers, request) {
+        Ok(builder) => builder,
+        Err(refusal) => return refused(refusal, start),
     };
+    match tokio::time::timeout_at(deadline, builder.send()).await {
+        Ok(Ok(response)) => read(policy, response, start, deadline).await,
+        Ok(Err(error)) => failed(describe(&error), start),
+        Err(_) => failed(timed_out(policy), start),
+    }
+}
+
+/// The request as reqwest sends it: method, URL, headers, body and the
+/// Basic credentials of the webhook (no other credential is ever added).
+fn build(
+    client: &reqwest::Client,
+    target: Target,
+    headers: HeaderMap,
+    request: &OutboundRequest,
+) -> Result<reqwest::RequestBuilder, Refusal> {
+    let method = reqwest::Method::from_bytes(target.method.as_bytes())
+        .map_err(|_| Refusal::new("the method is not an HTTP method"))?;
     let mut builder = client.request(method, target.url).headers(headers);
     if let Some(body) = &request.body {
         builder = builder.body(body.clone());
@@ -41,11 +58,7 @@ pub async fn attempt(policy: &Policy, request: &OutboundRequest, start: Instant)
     if let Some((user, password)) = &request.basic_auth {
         builder = builder.basic_auth(user, Some(password));
     }
-    match tokio::time::timeout_at(deadline, builder.send()).await {
-        Ok(Ok(response)) => read(policy, response, start, deadline).await,
-        Ok(Err(error)) => failed(describe(&error), start),
-        Err(_) => failed(timed_out(policy), start),
-    }
+    Ok(builder)
 }
 
 fn refused(refusal: Refusal, start: Instant) -> Attempt {
