@@ -1,4 +1,5 @@
-//! What `accord serve` is told: database, address, limits, access.
+//! What `accord serve` is told: database, address, limits, access,
+//! what webhooks may reach.
 
 use crate::auth::Role;
 
@@ -38,6 +39,8 @@ pub struct BrokerConfig {
     pub pool_size: u32,
     /// HTTP worker threads (default: the number of cores).
     pub workers: Option<usize>,
+    /// What webhook requests may reach (`--webhook-*-allowlist`).
+    pub webhook_policy: crate::webhooks::outbound::Policy,
 }
 
 impl BrokerConfig {
@@ -55,6 +58,7 @@ impl BrokerConfig {
             accounts: Vec::new(),
             pool_size: 8,
             workers: None,
+            webhook_policy: crate::webhooks::outbound::Policy::default(),
         }
     }
 }

@@ -71,7 +71,7 @@ pub enum Command {
     Match(match_cmd::MatchArgs),
     /// Run the contract broker (Pact Broker compatible) on SQLite or PostgreSQL.
     #[command(
-        after_help = "Exit codes: 0 stopped (Ctrl-C or SIGTERM), 2 could not start (port in use, database unreachable).\n\nExamples:\n  accord serve\n  accord serve --bind 0.0.0.0:9292 --database-url postgres://accord:secret@db/accord --public-badges"
+        after_help = "Exit codes: 0 stopped (Ctrl-C or SIGTERM), 2 could not start (port in use, database unreachable).\n\nExamples:\n  accord serve\n  accord serve --bind 0.0.0.0:9292 --database-url postgres://accord:secret@db/accord --public-badges\n  accord serve --webhook-host-allowlist ci.example.com,10.20.0.0/16"
     )]
     Serve(serve::ServeArgs),
     /// Run a one-minute demo on a throwaway broker: agents, contracts, verdicts.

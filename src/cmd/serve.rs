@@ -3,6 +3,7 @@
 use accord_broker::BrokerConfig;
 use accord_broker::auth::Role;
 use accord_broker::config::{BasicAccount, DEFAULT_BODY_LIMIT};
+use accord_broker::webhooks::outbound::Policy;
 use anyhow::Context;
 use clap::Args;
 
@@ -57,6 +58,34 @@ pub struct ServeArgs {
     /// Database connections in the pool.
     #[arg(long, default_value_t = 8)]
     pool_size: u32,
+    /// URL scheme webhooks may use: `https` (the default) or `http`. Repeat the flag
+    /// or give a comma list.
+    #[arg(
+        long,
+        env = "ACCORD_WEBHOOK_SCHEME_ALLOWLIST",
+        value_name = "SCHEME",
+        value_delimiter = ','
+    )]
+    webhook_scheme_allowlist: Vec<String>,
+    /// Host webhooks may reach: a name, a `*.example.com` wildcard (subdomains), an IP
+    /// address or a CIDR (`10.0.0.0/8`). Without one, any public address; loopback,
+    /// private, link-local and other special addresses only when listed here. Repeat the
+    /// flag or give a comma list.
+    #[arg(
+        long,
+        env = "ACCORD_WEBHOOK_HOST_ALLOWLIST",
+        value_name = "HOST",
+        value_delimiter = ','
+    )]
+    webhook_host_allowlist: Vec<String>,
+    /// HTTP method webhooks may use (default `POST`). Repeat the flag or give a comma list.
+    #[arg(
+        long,
+        env = "ACCORD_WEBHOOK_METHOD_ALLOWLIST",
+        value_name = "METHOD",
+        value_delimiter = ','
+    )]
+    webhook_method_allowlist: Vec<String>,
 }
 
 fn account(text: &str, role: Role, flag: &str) -> anyhow::Result<BasicAccount> {
@@ -81,6 +110,12 @@ impl ServeArgs {
         config.public_read = self.public_read;
         config.public_badges = self.public_badges;
         config.pool_size = self.pool_size;
+        config.webhook_policy = Policy::from_lists(
+            &self.webhook_scheme_allowlist,
+            &self.webhook_host_allowlist,
+            &self.webhook_method_allowlist,
+        )
+        .map_err(anyhow::Error::msg)?;
         if let Some(a) = &self.basic_auth {
             config
                 .accounts
@@ -99,6 +134,7 @@ impl ServeArgs {
 pub fn run(args: ServeArgs) -> anyhow::Result<Outcome> {
     init_logging();
     let config = args.config()?;
+    let webhooks = config.webhook_policy.describe();
     actix_web::rt::System::new().block_on(async move {
         let running = accord_broker::start(config).context("cannot start the broker")?;
         if running.open {
@@ -112,6 +148,11 @@ pub fn run(args: ServeArgs) -> anyhow::Result<Outcome> {
             running.addr,
             running.backend.name()
         );
+        // a log line each (stdout's first line is the address, which
+        // scripts read before they may close the pipe)
+        for line in webhooks.lines() {
+            tracing::info!("{line}");
+        }
         let handle = running.server.handle();
         actix_web::rt::spawn(async move {
             let signal = shutdown_signal().await;

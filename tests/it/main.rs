@@ -17,6 +17,7 @@ mod peers_a2a;
 mod peers_mcp;
 mod publish_cmd;
 mod resources_cmd;
+mod serve_webhook_flags;
 mod support;
 mod token_cmd;
 mod verdicts_vs_pact;
