@@ -9,6 +9,7 @@
 //! aggregate) → `db` (one connection type over both backends). Every error
 //! of a request is a `BrokerError` (`error.rs`, the one mapping point).
 
+pub mod admission;
 pub mod api;
 pub mod audience;
 pub mod auth;

@@ -13,9 +13,9 @@ use crate::auth::{self, Access};
 use crate::web as pages;
 
 use crate::api::{
-    badges, branches, can_i_deploy, deployments, diagnostic, environments, for_verification, index,
-    integrations, matrix, pact_versions, pacticipants, pacts, provider_pacts, publish,
-    publish_legacy, releases, tags, tokens, verifications, versions,
+    admission, badges, branches, can_i_deploy, deployments, diagnostic, environments,
+    for_verification, index, integrations, matrix, pact_versions, pacticipants, pacts,
+    provider_pacts, publish, publish_legacy, releases, tags, tokens, verifications, versions,
 };
 
 /// One route: an HTTP method, a path pattern (`{name}` is one segment) and
@@ -126,6 +126,7 @@ route_table! {
     PUT "/pacticipants/{pacticipant}/versions/{version}" => versions::update_version;
     PATCH "/pacticipants/{pacticipant}/versions/{version}" => versions::update_version;
     DELETE "/pacticipants/{pacticipant}/versions/{version}" => versions::delete_version;
+    GET "/pacticipants/{pacticipant}/versions/{version}/admission" => admission::get_admission;
     GET "/pacticipants/{pacticipant}/latest-version" => versions::get_latest_version;
     GET "/pacticipants/{pacticipant}/latest-version/{tag}" => versions::get_latest_tagged_version;
     GET "/pacticipants/{pacticipant}/versions/{version}/tags/{tag}" => tags::get_tag;

@@ -154,6 +154,20 @@ diesel::table! {
     }
 }
 
+diesel::table! {
+    /// A provider version's admission transitions; the last one is its state.
+    admission_transitions (id) {
+        id -> BigInt,
+        version_id -> BigInt,
+        from_state -> Text,
+        to_state -> Text,
+        cause_kind -> Text,
+        cause -> Text,
+        reason -> Text,
+        created_at -> Timestamp,
+    }
+}
+
 diesel::joinable!(versions -> pacticipants (pacticipant_id));
 diesel::joinable!(branches -> pacticipants (pacticipant_id));
 diesel::joinable!(branch_versions -> branches (branch_id));
@@ -167,6 +181,7 @@ diesel::joinable!(pact_publications -> versions (consumer_version_id));
 diesel::joinable!(pact_publications -> pact_contents (pact_content_id));
 diesel::joinable!(verifications -> pact_contents (pact_content_id));
 diesel::joinable!(verifications -> versions (provider_version_id));
+diesel::joinable!(admission_transitions -> versions (version_id));
 
 diesel::allow_tables_to_appear_in_same_query!(
     pacticipants,
@@ -181,4 +196,5 @@ diesel::allow_tables_to_appear_in_same_query!(
     pact_publications,
     verifications,
     tokens,
+    admission_transitions,
 );

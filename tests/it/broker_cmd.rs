@@ -299,3 +299,40 @@ fn serve_stops_gracefully_on_sigterm_with_a_line() {
     assert!(stderr.contains("SIGTERM"), "{stderr}");
     assert!(stderr.contains("accord broker stopped"), "{stderr}");
 }
+
+#[test]
+fn admission_show_prints_a_versions_state_and_refuses_an_unknown_one() {
+    let broker = BrokerProcess::start(&[]);
+    let _ = rustls::crypto::ring::default_provider().install_default();
+    let put = reqwest::blocking::Client::new()
+        .put(format!("{}/pacticipants/agent/versions/1.0.0", broker.url))
+        .header("Content-Type", "application/json")
+        .body("{}")
+        .send()
+        .expect("broker answers");
+    assert!(put.status().is_success(), "{}", put.status());
+    accord()
+        .args([
+            "admission",
+            "show",
+            "agent",
+            "1.0.0",
+            "--broker-url",
+            &broker.url,
+        ])
+        .assert()
+        .success()
+        .stdout(contains("agent 1.0.0: DRAFT"));
+    accord()
+        .args([
+            "admission",
+            "show",
+            "agent",
+            "9.9.9",
+            "--broker-url",
+            &broker.url,
+        ])
+        .assert()
+        .code(2)
+        .stderr(contains("404"));
+}

@@ -1,6 +1,7 @@
 //! HTTP handlers, one module per resource. Thin: parse, call the store (or
 //! a domain module) inside `AppState::run`, render HAL+JSON.
 
+pub mod admission;
 pub mod badges;
 pub mod body;
 pub mod branches;

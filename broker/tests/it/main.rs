@@ -2,6 +2,7 @@
 //! SQLite, and real PostgreSQL when `ACCORD_TEST_DATABASE_URL` is set.
 
 mod access;
+mod admission;
 mod basics;
 mod can_i_deploy;
 mod concurrency;
