@@ -16,6 +16,7 @@ pub mod auth;
 pub mod config;
 pub mod contract;
 pub mod db;
+pub mod drift;
 pub mod edge;
 pub mod error;
 pub mod hal;

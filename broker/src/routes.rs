@@ -13,9 +13,10 @@ use crate::auth::{self, Access};
 use crate::web as pages;
 
 use crate::api::{
-    admission, badges, branches, can_i_deploy, deployments, diagnostic, environments,
-    for_verification, index, integrations, matrix, pact_versions, pacticipants, pacts,
-    provider_pacts, publish, publish_legacy, releases, tags, tokens, verifications, versions,
+    admission, badges, branches, can_i_deploy, deployments, diagnostic, drift_reports,
+    environments, for_verification, index, integrations, matrix, pact_versions, pacticipants,
+    pacts, provider_pacts, publish, publish_legacy, releases, tags, tokens, verifications,
+    versions,
 };
 
 /// One route: an HTTP method, a path pattern (`{name}` is one segment) and
@@ -161,6 +162,10 @@ route_table! {
     GET "/released-versions/{uuid}" => releases::get_released_version;
     PATCH "/released-versions/{uuid}" => releases::patch_released_version;
     POST "/contracts/publish" => publish::publish_contracts;
+
+    // runtime drift (from routers, gateways, sidecars)
+    POST "/drift-reports" => drift_reports::post_drift_report;
+    GET "/drift-reports/{id}" => drift_reports::get_drift_report;
 
     // contracts: publish and retrieve by pair (more specific paths first: `…/branch/versions` before `…/branch/{branch}`)
     GET "/pacts/provider/{provider}/consumer/{consumer}/version/{version}" => pacts::get_pact;

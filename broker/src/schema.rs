@@ -168,6 +168,26 @@ diesel::table! {
     }
 }
 
+diesel::table! {
+    /// Runtime drift reports: digests and counts, never a payload.
+    drift_reports (id) {
+        id -> BigInt,
+        version_id -> BigInt,
+        environment_id -> BigInt,
+        window_start -> Timestamp,
+        window_end -> Timestamp,
+        source -> Nullable<Text>,
+        agent_card_digest -> Nullable<Text>,
+        /// JSON object: profile → `sha256:` digest.
+        tools_digests -> Text,
+        /// JSON object: signal → count.
+        counts -> Text,
+        /// JSON array of per-operation counts.
+        observations -> Text,
+        received_at -> Timestamp,
+    }
+}
+
 diesel::joinable!(versions -> pacticipants (pacticipant_id));
 diesel::joinable!(branches -> pacticipants (pacticipant_id));
 diesel::joinable!(branch_versions -> branches (branch_id));
@@ -182,6 +202,8 @@ diesel::joinable!(pact_publications -> pact_contents (pact_content_id));
 diesel::joinable!(verifications -> pact_contents (pact_content_id));
 diesel::joinable!(verifications -> versions (provider_version_id));
 diesel::joinable!(admission_transitions -> versions (version_id));
+diesel::joinable!(drift_reports -> versions (version_id));
+diesel::joinable!(drift_reports -> environments (environment_id));
 
 diesel::allow_tables_to_appear_in_same_query!(
     pacticipants,
@@ -197,4 +219,5 @@ diesel::allow_tables_to_appear_in_same_query!(
     verifications,
     tokens,
     admission_transitions,
+    drift_reports,
 );

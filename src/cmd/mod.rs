@@ -4,6 +4,7 @@ mod admission;
 mod can_i_deploy;
 mod contract;
 mod demo;
+mod drift;
 mod environment;
 mod files;
 mod lint_warnings;
@@ -115,6 +116,11 @@ pub enum Command {
         after_help = "Exit codes: 0 shown, 2 usage error, no such version, or the broker could not be reached.\n\nExample:\n  accord admission show planning-agent 2.0.1 --broker-url http://127.0.0.1:9292"
     )]
     Admission(admission::AdmissionArgs),
+    /// Send runtime drift reports (observed digests, contract-violation counts) to a broker.
+    #[command(
+        after_help = "Exit codes: 0 recorded, 2 usage error, an unreadable file, a refused report, or the broker could not be reached.\n\nExample:\n  accord drift report drift.json --broker-url http://127.0.0.1:9292"
+    )]
+    Drift(drift::DriftArgs),
     /// Replay contracts against a running provider and report findings by layer.
     #[command(
         after_help = "Exit codes: 0 every non-pending interaction passed, 1 a non-pending interaction failed, 2 an operational error (bad arguments, unreadable contract, provider or broker unreachable, results not published).\n\nExamples:\n  accord verify --provider items --provider-base-url http://127.0.0.1:8080 --contract pacts/web-items.json\n  accord verify --provider items --provider-base-url http://127.0.0.1:8080 --state-change-url http://127.0.0.1:8080/_state \\\n    --broker-url http://127.0.0.1:9292 --enable-pending --provider-version $GIT_SHA --provider-branch main --publish\n  accord verify --provider planning-agent --provider-base-url http://127.0.0.1:9999 --contract planning-agent.json \\\n    --a2a-binding http+json --state-change-url http://127.0.0.1:9999/_accord/state --observe-url http://127.0.0.1:9999/_accord/observe\n\nPact verifier command lines work as they are: its flag names are aliases (listed with each option), and --hostname/--port/--scheme/--base-path make the base URL.\n\nThe provider-side protocol (state changes, observations, principals): docs/provider-setup.md"
@@ -147,6 +153,7 @@ pub fn run(cli: Cli) -> anyhow::Result<Outcome> {
         Command::RecordRelease(a) => record_release::run(a),
         Command::CanIDeploy(a) => can_i_deploy::run(a),
         Command::Admission(a) => admission::run(a),
+        Command::Drift(a) => drift::run(a),
         Command::Verify(a) => verify::run(*a),
         Command::Publish(a) => publish::run(a),
         Command::Mock(a) => mock::run(a),

@@ -336,3 +336,55 @@ fn admission_show_prints_a_versions_state_and_refuses_an_unknown_one() {
         .code(2)
         .stderr(contains("404"));
 }
+
+#[test]
+fn drift_report_sends_a_file_and_a_payload_field_is_refused_by_path() {
+    let broker = BrokerProcess::start(&[]);
+    let _ = rustls::crypto::ring::default_provider().install_default();
+    let http = reqwest::blocking::Client::new();
+    for (path, body) in [
+        ("/pacticipants/agent/versions/1.0.0", "{}"),
+        ("/environments", r#"{"name": "production"}"#),
+    ] {
+        let url = format!("{}{path}", broker.url);
+        let request = if path == "/environments" {
+            http.post(url)
+        } else {
+            http.put(url)
+        };
+        let reply = request
+            .header("Content-Type", "application/json")
+            .body(body)
+            .send()
+            .expect("broker answers");
+        assert!(reply.status().is_success(), "{path}: {}", reply.status());
+    }
+    let dir = crate::support::temp_dir("drift-report");
+    let good = dir.join("drift.json");
+    let report = serde_json::json!({
+        "provider": "agent", "version": "1.0.0", "environment": "production",
+        "window": {"start": "2026-12-05T04:00:00Z", "end": "2026-12-05T04:05:00Z"},
+        "counts": {"unknownErrorCodes": 2}
+    });
+    std::fs::write(&good, report.to_string()).expect("write");
+    accord()
+        .args(["drift", "report"])
+        .arg(&good)
+        .args(["--broker-url", &broker.url])
+        .assert()
+        .success()
+        .stdout(contains(
+            "Recorded drift report 1 for agent 1.0.0 in production",
+        ));
+    let mut carrying = report.clone();
+    carrying["response"] = serde_json::json!({"plan": 1});
+    let bad = dir.join("payload.json");
+    std::fs::write(&bad, carrying.to_string()).expect("write");
+    accord()
+        .args(["drift", "report"])
+        .arg(&bad)
+        .args(["--broker-url", &broker.url])
+        .assert()
+        .code(2)
+        .stderr(contains("$.response"));
+}

@@ -9,6 +9,7 @@ pub mod can_i_deploy;
 pub mod declarations;
 pub mod deployments;
 pub mod diagnostic;
+pub mod drift_reports;
 pub mod environments;
 pub mod findings;
 pub mod for_verification;

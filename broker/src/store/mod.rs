@@ -10,6 +10,7 @@ pub mod branches;
 pub mod coverage;
 pub mod deployments;
 pub mod directory;
+pub mod drift_reports;
 pub mod environments;
 pub mod history;
 pub mod integrations;

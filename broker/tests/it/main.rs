@@ -7,6 +7,7 @@ mod basics;
 mod can_i_deploy;
 mod concurrency;
 mod deployments;
+mod drift_reports;
 mod environments;
 mod for_verification;
 mod hostile;

@@ -1,1 +1,2 @@
+DROP TABLE drift_reports;
 DROP TABLE admission_transitions;

@@ -13,3 +13,21 @@ CREATE TABLE admission_transitions (
     created_at TIMESTAMP NOT NULL
 );
 CREATE INDEX admission_transitions_version ON admission_transitions (version_id, id);
+
+-- Runtime drift reports from routers, gateways and sidecars: contract signals only (digests
+-- and counts), never a payload. `tools_digests` is a JSON object profile → digest, `counts`
+-- a JSON object signal → count, `observations` a JSON array of per-operation counts.
+CREATE TABLE drift_reports (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    version_id BIGINT NOT NULL REFERENCES versions(id) ON DELETE CASCADE,
+    environment_id BIGINT NOT NULL REFERENCES environments(id) ON DELETE CASCADE,
+    window_start TIMESTAMP NOT NULL,
+    window_end TIMESTAMP NOT NULL,
+    source TEXT,
+    agent_card_digest TEXT,
+    tools_digests TEXT NOT NULL,
+    counts TEXT NOT NULL,
+    observations TEXT NOT NULL,
+    received_at TIMESTAMP NOT NULL
+);
+CREATE INDEX drift_reports_version ON drift_reports (version_id, id);
