@@ -188,6 +188,32 @@ diesel::table! {
     }
 }
 
+diesel::table! {
+    /// What the broker did about a drift report, per signal.
+    drift_actions (id) {
+        id -> BigInt,
+        report_id -> BigInt,
+        version_id -> BigInt,
+        environment_id -> BigInt,
+        signal -> Text,
+        action -> Text,
+        observed -> BigInt,
+        threshold -> BigInt,
+        reason -> Text,
+        created_at -> Timestamp,
+    }
+}
+
+diesel::table! {
+    /// A provider's drift policy (JSON text).
+    drift_policies (id) {
+        id -> BigInt,
+        pacticipant_id -> BigInt,
+        policy -> Text,
+        updated_at -> Timestamp,
+    }
+}
+
 diesel::joinable!(versions -> pacticipants (pacticipant_id));
 diesel::joinable!(branches -> pacticipants (pacticipant_id));
 diesel::joinable!(branch_versions -> branches (branch_id));
@@ -204,6 +230,8 @@ diesel::joinable!(verifications -> versions (provider_version_id));
 diesel::joinable!(admission_transitions -> versions (version_id));
 diesel::joinable!(drift_reports -> versions (version_id));
 diesel::joinable!(drift_reports -> environments (environment_id));
+diesel::joinable!(drift_actions -> drift_reports (report_id));
+diesel::joinable!(drift_policies -> pacticipants (pacticipant_id));
 
 diesel::allow_tables_to_appear_in_same_query!(
     pacticipants,
@@ -220,4 +248,6 @@ diesel::allow_tables_to_appear_in_same_query!(
     tokens,
     admission_transitions,
     drift_reports,
+    drift_actions,
+    drift_policies,
 );

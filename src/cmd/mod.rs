@@ -116,9 +116,9 @@ pub enum Command {
         after_help = "Exit codes: 0 shown, 2 usage error, no such version, or the broker could not be reached.\n\nExample:\n  accord admission show planning-agent 2.0.1 --broker-url http://127.0.0.1:9292"
     )]
     Admission(admission::AdmissionArgs),
-    /// Send runtime drift reports (observed digests, contract-violation counts) to a broker.
+    /// Send runtime drift reports and set the drift policy of a provider.
     #[command(
-        after_help = "Exit codes: 0 recorded, 2 usage error, an unreadable file, a refused report, or the broker could not be reached.\n\nExample:\n  accord drift report drift.json --broker-url http://127.0.0.1:9292"
+        after_help = "Exit codes: 0 done, 2 usage error, an unreadable file, a refused report or policy, or the broker could not be reached.\n\nExamples:\n  accord drift report drift.json --broker-url http://127.0.0.1:9292\n  accord drift policy set planning-agent drift-policy.yaml\n  accord drift policy show planning-agent"
     )]
     Drift(drift::DriftArgs),
     /// Replay contracts against a running provider and report findings by layer.

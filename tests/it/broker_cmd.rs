@@ -388,3 +388,51 @@ fn drift_report_sends_a_file_and_a_payload_field_is_refused_by_path() {
         .code(2)
         .stderr(contains("$.response"));
 }
+
+#[test]
+fn drift_policy_set_reads_yaml_and_show_prints_it() {
+    let broker = BrokerProcess::start(&[]);
+    let _ = rustls::crypto::ring::default_provider().install_default();
+    let reply = reqwest::blocking::Client::new()
+        .post(format!("{}/pacticipants", broker.url))
+        .header("Content-Type", "application/json")
+        .body(r#"{"name": "agent"}"#)
+        .send()
+        .expect("broker answers");
+    assert!(reply.status().is_success(), "{}", reply.status());
+    let dir = crate::support::temp_dir("drift-policy");
+    let file = dir.join("policy.yaml");
+    let yaml = "drift_policy:\n  rules:\n    unknown_error_codes: { threshold: 5, action: route_disable }\n";
+    std::fs::write(&file, yaml).expect("write");
+    accord()
+        .args(["drift", "policy", "set", "agent"])
+        .arg(&file)
+        .args(["--broker-url", &broker.url])
+        .assert()
+        .success()
+        .stdout(contains("Set the drift policy of agent"));
+    accord()
+        .args([
+            "drift",
+            "policy",
+            "show",
+            "agent",
+            "--broker-url",
+            &broker.url,
+        ])
+        .assert()
+        .success()
+        .stdout(contains("\"route_disable\""));
+    std::fs::write(
+        &file,
+        "drift_policy:\n  rules:\n    latency: { threshold: 1, action: warn }\n",
+    )
+    .expect("write");
+    accord()
+        .args(["drift", "policy", "set", "agent"])
+        .arg(&file)
+        .args(["--broker-url", &broker.url])
+        .assert()
+        .code(2)
+        .stderr(contains("rules"));
+}

@@ -11,6 +11,7 @@ use serde_json::{Value, json};
 use crate::api::body;
 use crate::api::version_view::version_url;
 use crate::db::AnyConnection;
+use crate::drift::assess::{self, Assessment, Target};
 use crate::drift::payload;
 use crate::drift::report::{DriftReport, DriftReportRequest};
 use crate::error::{BrokerError, FieldError};
@@ -21,6 +22,7 @@ use crate::store::{StoreError, environments, pacticipants, versions};
 
 /// Names of the report's provider, version and environment, for its JSON.
 struct Names {
+    provider_id: i64,
     provider: String,
     version: String,
     environment: String,
@@ -94,6 +96,7 @@ fn record(
     };
     let row = drift_reports::insert(conn, &new)?;
     let names = Names {
+        provider_id: p.id,
         provider: p.name,
         version: v.number,
         environment: e.name,
@@ -139,6 +142,41 @@ fn report_json(base: &BaseUrl, row: &DriftReportRow, n: &Names) -> Result<Value,
     }))
 }
 
+/// What the broker made of the report: the verified digests, what
+/// differs, the live consumer contracts relying on it, the actions taken.
+fn add_assessment(body: &mut Value, a: &Assessment) {
+    let consumers: Vec<Value> = a
+        .affected
+        .iter()
+        .map(|c| {
+            json!({
+                "consumer": c.consumer, "versions": c.versions, "sha": c.sha,
+                "reliesOn": c.relies_on,
+                "note": format!("relies on the {}, must re-verify", c.relies_on.join(" and ")),
+            })
+        })
+        .collect();
+    let actions: Vec<Value> = a
+        .steps
+        .iter()
+        .map(|s| {
+            json!({
+                "signal": s.signal.as_str(), "count": s.count, "threshold": s.threshold,
+                "action": s.action.as_str(), "overThreshold": s.over_threshold,
+                "reason": assess::step_reason(s),
+            })
+        })
+        .collect();
+    body["verified"] = json!({
+        "agentCardDigests": a.verified.card,
+        "toolsDigests": a.verified.tools,
+    });
+    body["drift"] = json!({"agentCardDiffers": a.card_differs, "toolsDiffer": a.tools_differ});
+    body["consumers"] = json!(consumers);
+    body["actions"] = json!(actions);
+    body["admission"] = json!(a.admission.as_str());
+}
+
 /// `POST /drift-reports`.
 pub async fn post_drift_report(
     state: web::Data<AppState>,
@@ -150,7 +188,14 @@ pub async fn post_drift_report(
     let body = state
         .transaction(move |conn| {
             let (row, names) = record(conn, &report)?;
-            report_json(&base, &row, &names)
+            let target = Target {
+                provider_id: names.provider_id,
+                environment: &names.environment,
+            };
+            let assessment = assess::assess(conn, target, &row, &report.request)?;
+            let mut body = report_json(&base, &row, &names)?;
+            add_assessment(&mut body, &assessment);
+            Ok(body)
         })
         .await?;
     Ok(hal::created(&body))
@@ -166,6 +211,7 @@ fn names_of(conn: &mut AnyConnection, row: &DriftReportRow) -> Result<Names, Bro
     let e = environments::find_by_id(conn, row.environment_id)?
         .ok_or_else(|| missing("environment", row.environment_id))?;
     Ok(Names {
+        provider_id: p.id,
         provider: p.name,
         version: v.number,
         environment: e.name,

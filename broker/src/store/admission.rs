@@ -116,3 +116,20 @@ pub fn transition(
         .returning(t::all_columns)
         .get_result(conn)?)
 }
+
+/// Of `version_ids`, those whose current state is QUARANTINED, with the
+/// reason of their last transition.
+pub fn quarantined_among(
+    conn: &mut AnyConnection,
+    version_ids: &[i64],
+) -> Result<Vec<(i64, String)>, StoreError> {
+    let mut out = Vec::new();
+    for &id in version_ids {
+        if let Some(last) = last_for_version(conn, id)?
+            && last.to()? == AdmissionState::Quarantined
+        {
+            out.push((id, last.reason));
+        }
+    }
+    Ok(out)
+}

@@ -73,3 +73,19 @@ pub fn list_for_version(
         .select(DriftReportRow::as_select())
         .load(conn)?)
 }
+
+/// The `declarations` JSON of the version's successful verification
+/// results (as the provider; results without declarations are skipped).
+pub fn verified_declarations(
+    conn: &mut AnyConnection,
+    version_id: i64,
+) -> Result<Vec<String>, StoreError> {
+    use crate::schema::verifications as v;
+    let texts: Vec<Option<String>> = v::table
+        .filter(v::provider_version_id.eq(version_id))
+        .filter(v::success.eq(true))
+        .filter(v::declarations.is_not_null())
+        .select(v::declarations)
+        .load(conn)?;
+    Ok(texts.into_iter().flatten().collect())
+}

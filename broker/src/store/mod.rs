@@ -10,6 +10,8 @@ pub mod branches;
 pub mod coverage;
 pub mod deployments;
 pub mod directory;
+pub mod drift_actions;
+pub mod drift_policies;
 pub mod drift_reports;
 pub mod environments;
 pub mod history;

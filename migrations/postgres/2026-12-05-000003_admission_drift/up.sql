@@ -31,3 +31,28 @@ CREATE TABLE drift_reports (
     received_at TIMESTAMP NOT NULL
 );
 CREATE INDEX drift_reports_version ON drift_reports (version_id, id);
+
+-- What the broker did about a report: per signal, its count, the threshold of the rule that
+-- applied and the action (warn, canary_stop, route_disable, incident_open, quarantine; warn
+-- for a signal under its threshold). The ladder per version is read from these rows.
+CREATE TABLE drift_actions (
+    id BIGSERIAL PRIMARY KEY,
+    report_id BIGINT NOT NULL REFERENCES drift_reports(id) ON DELETE CASCADE,
+    version_id BIGINT NOT NULL REFERENCES versions(id) ON DELETE CASCADE,
+    environment_id BIGINT NOT NULL REFERENCES environments(id) ON DELETE CASCADE,
+    signal TEXT NOT NULL,
+    action TEXT NOT NULL,
+    observed BIGINT NOT NULL,
+    threshold BIGINT NOT NULL,
+    reason TEXT NOT NULL,
+    created_at TIMESTAMP NOT NULL
+);
+CREATE INDEX drift_actions_version ON drift_actions (version_id, id);
+
+-- A provider's drift policy (JSON: rules per signal, optionally per environment).
+CREATE TABLE drift_policies (
+    id BIGSERIAL PRIMARY KEY,
+    pacticipant_id BIGINT NOT NULL UNIQUE REFERENCES pacticipants(id) ON DELETE CASCADE,
+    policy TEXT NOT NULL,
+    updated_at TIMESTAMP NOT NULL
+);

@@ -197,6 +197,15 @@ pub fn sample_body(seeded: &Seeded, method: &str, path: &str) -> Option<Value> {
             }]
         }),
         (_, "/pacts/provider/{provider}/consumer/{consumer}/version/{version}") => pact,
+        ("PUT", "/pacticipants/{pacticipant}/drift-policy") => json!({"drift_policy": {
+            "rules": {"agent_card_digest": {"threshold": 1, "action": "quarantine"},
+                      "unknown_error_codes": {"threshold": 5, "action": "route_disable"}},
+            "environments": {"production": {"cross_tenant_allows": {"threshold": 1, "action": "quarantine"}}}
+        }}),
+        ("POST", "/registry/check") => json!({
+            "provider": "p", "version": "1", "environment": "production",
+            "cardDigest": format!("sha256:{}", "a".repeat(64))
+        }),
         ("POST", "/drift-reports") => json!({
             "provider": "p", "version": "1", "environment": "production",
             "window": {"start": "2026-12-05T04:00:00Z", "end": "2026-12-05T04:05:00Z"},
