@@ -12,7 +12,6 @@ use crate::error::{BrokerError, FieldError};
 use crate::hal::{self, BaseUrl, Link, Links};
 use crate::state::AppState;
 use crate::store::admission::{self, Transition, TransitionError};
-use crate::store::versions::Version;
 
 /// What a version with no recorded transition is in, and why.
 pub const DRAFT_REASON: &str = "no admission evidence has been recorded for this version";
@@ -41,8 +40,8 @@ pub struct AdmissionView {
 
 impl AdmissionView {
     /// Loads the version's transitions; its state is the last one's target.
-    pub fn load(conn: &mut AnyConnection, version: &Version) -> Result<Self, BrokerError> {
-        let transitions = admission::list_for_version(conn, version.id)?;
+    pub fn load(conn: &mut AnyConnection, version_id: i64) -> Result<Self, BrokerError> {
+        let transitions = admission::list_for_version(conn, version_id)?;
         let (state, reason) = match transitions.last() {
             Some(last) => (last.to()?, last.reason.clone()),
             None => (AdmissionState::Draft, DRAFT_REASON.to_owned()),
@@ -113,7 +112,7 @@ pub async fn get_admission(
     let body = state
         .run(move |conn| {
             let (p, v) = find_version(conn, &p, &v)?;
-            let view = AdmissionView::load(conn, &v)?;
+            let view = AdmissionView::load(conn, v.id)?;
             Ok(admission_json(&base, &p.name, &v.number, &view))
         })
         .await?;

@@ -15,7 +15,6 @@ use crate::state::AppState;
 use crate::store::drift_actions::{self, DriftAction};
 use crate::store::drift_reports;
 use crate::store::environments;
-use crate::store::versions::Version;
 
 /// The ladder's steps: (name, the action that reaches it; none for Observe).
 pub const LADDER: [(&str, Option<&str>); 5] = [
@@ -31,24 +30,24 @@ pub const LADDER: [(&str, Option<&str>); 5] = [
 pub struct DriftView {
     /// The first report's id, if any (Observe).
     pub first_report: Option<i64>,
-    pub report_count: usize,
+    pub report_count: i64,
     /// Every action, oldest first, with its environment's name.
     pub actions: Vec<(DriftAction, String)>,
 }
 
 impl DriftView {
     /// Loads the version's reports and actions.
-    pub fn load(conn: &mut AnyConnection, version: &Version) -> Result<Self, BrokerError> {
-        let reports = drift_reports::list_for_version(conn, version.id, 1000)?;
+    pub fn load(conn: &mut AnyConnection, version_id: i64) -> Result<Self, BrokerError> {
+        let (first_report, report_count) = drift_reports::first_and_count(conn, version_id)?;
         let mut actions = Vec::new();
-        for a in drift_actions::list_for_version(conn, version.id)? {
+        for a in drift_actions::list_for_version(conn, version_id)? {
             let env = environments::find_by_id(conn, a.environment_id)?
                 .map_or_else(String::new, |e| e.name);
             actions.push((a, env));
         }
         Ok(DriftView {
-            first_report: reports.last().map(|r| r.id),
-            report_count: reports.len(),
+            first_report,
+            report_count,
             actions,
         })
     }
@@ -96,8 +95,8 @@ pub async fn get_drift(
     let body = state
         .run(move |conn| {
             let (p, v) = find_version(conn, &p, &v)?;
-            let view = DriftView::load(conn, &v)?;
-            let admission = AdmissionView::load(conn, &v)?;
+            let view = DriftView::load(conn, v.id)?;
+            let admission = AdmissionView::load(conn, v.id)?;
             let ladder: Vec<Value> = view
                 .ladder()
                 .into_iter()

@@ -123,7 +123,7 @@ fn count(n: usize) -> u32 {
 
 /// The live consumer contracts (main branch heads, deployed, released)
 /// that rely on the card (when it differs) or on tools (when they do).
-fn affected(
+pub fn affected(
     conn: &mut AnyConnection,
     provider_id: i64,
     card: bool,

@@ -89,3 +89,21 @@ pub fn verified_declarations(
         .load(conn)?;
     Ok(texts.into_iter().flatten().collect())
 }
+
+/// The id of the version's first report and how many it has.
+pub fn first_and_count(
+    conn: &mut AnyConnection,
+    version_id: i64,
+) -> Result<(Option<i64>, i64), StoreError> {
+    let first: Option<i64> = d::table
+        .filter(d::version_id.eq(version_id))
+        .order(d::id.asc())
+        .select(d::id)
+        .first(conn)
+        .optional()?;
+    let count: i64 = d::table
+        .filter(d::version_id.eq(version_id))
+        .count()
+        .get_result(conn)?;
+    Ok((first, count))
+}

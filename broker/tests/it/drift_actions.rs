@@ -129,6 +129,19 @@ fn a_changed_card_quarantines_names_the_consumers_and_blocks_deployment() {
             .collect();
         assert_eq!(reached, [true, true, false, false, true]);
         assert_eq!(drift.json["ladder"][4]["reportId"], body["id"]);
+        let page = app.get_page(&format!("/ui/providers/{P}/versions/2.0.0"));
+        assert_eq!(page.status, 200, "{}", page.text);
+        for shown in [
+            "QUARANTINED",
+            "orchestrator",
+            "relies on the card, must re-verify",
+        ] {
+            assert!(page.text.contains(shown), "{shown} not on the page");
+        }
+        assert!(
+            !page.text.contains("broken"),
+            "the page must not claim a break"
+        );
     });
 }
 
