@@ -55,14 +55,17 @@ fn no_such_version(provider: &str, version: &str) -> BrokerError {
     }
 }
 
-/// Reads the body: payload fields first (named even where the field is
-/// also unknown), then the report's shape and checks.
+/// Reads the body once: payload fields first (named even where the field
+/// is also unknown), then the report's shape and checks, by path.
 fn parse_report(req: &HttpRequest, bytes: &[u8]) -> Result<DriftReport, BrokerError> {
     let raw: Value = body::parse(req, bytes)?;
     if let Some(path) = payload::find(&raw) {
         return Err(payload_refused(path));
     }
-    let request: DriftReportRequest = body::parse(req, bytes)?;
+    let request: DriftReportRequest = serde_path_to_error::deserialize(raw).map_err(|e| {
+        let path = body::json_path(&e.path().to_string());
+        BrokerError::bad_field(path, e.into_inner().to_string())
+    })?;
     DriftReport::try_from(request)
 }
 
