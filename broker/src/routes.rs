@@ -170,6 +170,7 @@ route_table! {
     POST "/drift-reports" => drift_reports::post_drift_report;
     GET "/drift-reports/{id}" => drift_reports::get_drift_report;
     POST "/registry/check" [Read] => registry::check_registry;
+    GET "/registry/agents" => registry::list_agents;
 
     // contracts: publish and retrieve by pair (more specific paths first: `…/branch/versions` before `…/branch/{branch}`)
     GET "/pacts/provider/{provider}/consumer/{consumer}/version/{version}" => pacts::get_pact;

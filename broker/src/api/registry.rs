@@ -122,3 +122,60 @@ pub async fn check_registry(
         .await?;
     Ok(hal::ok(&body))
 }
+
+/// The filter of the listing.
+#[derive(Debug, Deserialize)]
+pub struct AgentsQuery {
+    pub skill: Option<String>,
+}
+
+/// `GET /registry/agents`: every admitted agent version (REGISTRY_ADMITTED,
+/// CANARY, ACTIVE) with its verified card digests. Filtering by `skill`
+/// needs the declared Agent Card's contents, which the broker does not
+/// store yet (provider declarations): refused with that reason rather than
+/// answered wrongly.
+pub async fn list_agents(
+    state: web::Data<AppState>,
+    query: web::Query<AgentsQuery>,
+) -> Result<HttpResponse, BrokerError> {
+    if query.skill.is_some() {
+        return Err(BrokerError::Unprocessable {
+            detail: "skill: filtering by skill needs the declared Agent Card contents, which this broker does not store yet".into(),
+            errors: vec![FieldError::new("skill", "not supported yet: list without it")],
+        });
+    }
+    let body = state
+        .run(|conn| {
+            let admitted = [
+                AdmissionState::RegistryAdmitted,
+                AdmissionState::Canary,
+                AdmissionState::Active,
+            ];
+            let mut agents = Vec::new();
+            for (id, s) in admission::versions_in(conn, &admitted)? {
+                agents.push(agent_json(conn, id, s)?);
+            }
+            Ok(json!({ "agents": agents }))
+        })
+        .await?;
+    Ok(hal::ok(&body))
+}
+
+fn agent_json(
+    conn: &mut AnyConnection,
+    version_id: i64,
+    state: AdmissionState,
+) -> Result<serde_json::Value, BrokerError> {
+    let missing = |what, id| BrokerError::from(crate::store::StoreError::MissingRow { what, id });
+    let v =
+        versions::find_by_id(conn, version_id)?.ok_or_else(|| missing("version", version_id))?;
+    let p = pacticipants::find_by_id(conn, v.pacticipant_id)?
+        .ok_or_else(|| missing("pacticipant", v.pacticipant_id))?;
+    let verified = assess::verified(conn, version_id)?;
+    Ok(json!({
+        "provider": p.name,
+        "version": v.number,
+        "admission": state.as_str(),
+        "agentCardDigests": verified.card,
+    }))
+}

@@ -133,3 +133,27 @@ pub fn quarantined_among(
     }
     Ok(out)
 }
+
+/// The versions whose current state is one of `states`, with that state
+/// (candidates are the versions that ever entered one; each is confirmed
+/// by its last transition).
+pub fn versions_in(
+    conn: &mut AnyConnection,
+    states: &[AdmissionState],
+) -> Result<Vec<(i64, AdmissionState)>, StoreError> {
+    let names: Vec<&str> = states.iter().map(|s| s.as_str()).collect();
+    let mut candidates: Vec<i64> = t::table
+        .filter(t::to_state.eq_any(&names))
+        .select(t::version_id)
+        .distinct()
+        .load(conn)?;
+    candidates.sort_unstable();
+    let mut out = Vec::new();
+    for id in candidates {
+        let state = current(conn, id)?;
+        if states.contains(&state) {
+            out.push((id, state));
+        }
+    }
+    Ok(out)
+}

@@ -44,6 +44,7 @@ fn the_check_answers_unknown_reverify_admitted_and_disabled() {
                 .is_some_and(|r| r.contains("DRAFT"))
         );
         assert_eq!(check(app, "2.0.0", 'b', None)["decision"], "reverify");
+        assert_eq!(app.get("/registry/agents").json["agents"], json!([]));
         let id = version_id(app);
         for to in [
             AdmissionState::StaticValidated,
@@ -54,6 +55,14 @@ fn the_check_answers_unknown_reverify_admitted_and_disabled() {
             move_to(app, id, to, Cause::Token("test".into())).expect("allowed");
         }
         assert_eq!(check(app, "2.0.0", 'a', None)["decision"], "admitted");
+        let listed = app.get("/registry/agents");
+        assert_eq!(listed.status, 200, "{}", listed.text);
+        assert_eq!(
+            listed.json["agents"],
+            json!([{"provider": P, "version": "2.0.0", "admission": "REGISTRY_ADMITTED",
+                    "agentCardDigests": [digest('a')]}])
+        );
+        assert_eq!(app.get("/registry/agents?skill=work-planning").status, 422);
         let policy =
             json!({"rules": {"unknown_error_codes": {"threshold": 1, "action": "route_disable"}}});
         let put = app.put(&format!("/pacticipants/{P}/drift-policy"), &policy);
