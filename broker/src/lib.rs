@@ -9,12 +9,14 @@
 //! aggregate) → `db` (one connection type over both backends). Every error
 //! of a request is a `BrokerError` (`error.rs`, the one mapping point).
 
+pub mod admission;
 pub mod api;
 pub mod audience;
 pub mod auth;
 pub mod config;
 pub mod contract;
 pub mod db;
+pub mod drift;
 pub mod edge;
 pub mod error;
 pub mod hal;

@@ -13,9 +13,10 @@ use crate::auth::{self, Access};
 use crate::web as pages;
 
 use crate::api::{
-    badges, branches, can_i_deploy, deployments, diagnostic, environments, for_verification, index,
-    integrations, matrix, pact_versions, pacticipants, pacts, provider_pacts, publish,
-    publish_legacy, releases, tags, tokens, verifications, versions,
+    admission, badges, branches, can_i_deploy, deployments, diagnostic, drift_ladder, drift_policy,
+    drift_reports, environments, for_verification, index, integrations, matrix, pact_versions,
+    pacticipants, pacts, provider_pacts, publish, publish_legacy, registry, releases, tags, tokens,
+    verifications, versions,
 };
 
 /// One route: an HTTP method, a path pattern (`{name}` is one segment) and
@@ -126,6 +127,10 @@ route_table! {
     PUT "/pacticipants/{pacticipant}/versions/{version}" => versions::update_version;
     PATCH "/pacticipants/{pacticipant}/versions/{version}" => versions::update_version;
     DELETE "/pacticipants/{pacticipant}/versions/{version}" => versions::delete_version;
+    GET "/pacticipants/{pacticipant}/versions/{version}/admission" => admission::get_admission;
+    GET "/pacticipants/{pacticipant}/versions/{version}/drift" => drift_ladder::get_drift;
+    GET "/pacticipants/{pacticipant}/drift-policy" => drift_policy::get_drift_policy;
+    PUT "/pacticipants/{pacticipant}/drift-policy" => drift_policy::put_drift_policy;
     GET "/pacticipants/{pacticipant}/latest-version" => versions::get_latest_version;
     GET "/pacticipants/{pacticipant}/latest-version/{tag}" => versions::get_latest_tagged_version;
     GET "/pacticipants/{pacticipant}/versions/{version}/tags/{tag}" => tags::get_tag;
@@ -160,6 +165,12 @@ route_table! {
     GET "/released-versions/{uuid}" => releases::get_released_version;
     PATCH "/released-versions/{uuid}" => releases::patch_released_version;
     POST "/contracts/publish" => publish::publish_contracts;
+
+    // runtime drift (from routers, gateways, sidecars)
+    POST "/drift-reports" => drift_reports::post_drift_report;
+    GET "/drift-reports/{id}" => drift_reports::get_drift_report;
+    POST "/registry/check" [Read] => registry::check_registry;
+    GET "/registry/agents" => registry::list_agents;
 
     // contracts: publish and retrieve by pair (more specific paths first: `…/branch/versions` before `…/branch/{branch}`)
     GET "/pacts/provider/{provider}/consumer/{consumer}/version/{version}" => pacts::get_pact;

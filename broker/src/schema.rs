@@ -154,6 +154,66 @@ diesel::table! {
     }
 }
 
+diesel::table! {
+    /// A provider version's admission transitions; the last one is its state.
+    admission_transitions (id) {
+        id -> BigInt,
+        version_id -> BigInt,
+        from_state -> Text,
+        to_state -> Text,
+        cause_kind -> Text,
+        cause -> Text,
+        reason -> Text,
+        created_at -> Timestamp,
+    }
+}
+
+diesel::table! {
+    /// Runtime drift reports: digests and counts, never a payload.
+    drift_reports (id) {
+        id -> BigInt,
+        version_id -> BigInt,
+        environment_id -> BigInt,
+        window_start -> Timestamp,
+        window_end -> Timestamp,
+        source -> Nullable<Text>,
+        agent_card_digest -> Nullable<Text>,
+        /// JSON object: profile → `sha256:` digest.
+        tools_digests -> Text,
+        /// JSON object: signal → count.
+        counts -> Text,
+        /// JSON array of per-operation counts.
+        observations -> Text,
+        received_at -> Timestamp,
+    }
+}
+
+diesel::table! {
+    /// What the broker did about a drift report, per signal.
+    drift_actions (id) {
+        id -> BigInt,
+        report_id -> BigInt,
+        version_id -> BigInt,
+        environment_id -> BigInt,
+        signal -> Text,
+        action -> Text,
+        observed -> BigInt,
+        threshold -> BigInt,
+        reason -> Text,
+        created_at -> Timestamp,
+    }
+}
+
+diesel::table! {
+    /// A provider's drift policy (JSON text).
+    drift_policies (id) {
+        id -> BigInt,
+        pacticipant_id -> BigInt,
+        policy -> Text,
+        updated_at -> Timestamp,
+    }
+}
+
 diesel::joinable!(versions -> pacticipants (pacticipant_id));
 diesel::joinable!(branches -> pacticipants (pacticipant_id));
 diesel::joinable!(branch_versions -> branches (branch_id));
@@ -167,6 +227,11 @@ diesel::joinable!(pact_publications -> versions (consumer_version_id));
 diesel::joinable!(pact_publications -> pact_contents (pact_content_id));
 diesel::joinable!(verifications -> pact_contents (pact_content_id));
 diesel::joinable!(verifications -> versions (provider_version_id));
+diesel::joinable!(admission_transitions -> versions (version_id));
+diesel::joinable!(drift_reports -> versions (version_id));
+diesel::joinable!(drift_reports -> environments (environment_id));
+diesel::joinable!(drift_actions -> drift_reports (report_id));
+diesel::joinable!(drift_policies -> pacticipants (pacticipant_id));
 
 diesel::allow_tables_to_appear_in_same_query!(
     pacticipants,
@@ -181,4 +246,8 @@ diesel::allow_tables_to_appear_in_same_query!(
     pact_publications,
     verifications,
     tokens,
+    admission_transitions,
+    drift_reports,
+    drift_actions,
+    drift_policies,
 );

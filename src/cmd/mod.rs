@@ -1,8 +1,10 @@
 //! Subcommands, one file each.
 
+mod admission;
 mod can_i_deploy;
 mod contract;
 mod demo;
+mod drift;
 mod environment;
 mod files;
 mod lint_warnings;
@@ -109,6 +111,16 @@ pub enum Command {
         after_help = "Exit codes: 0 yes, 1 no or unknown (the reasons are printed), 2 usage error or the broker could not be asked.\n\nExample:\n  accord can-i-deploy --pacticipant planning-agent --version 2.0.1 --to-environment production --broker-url http://127.0.0.1:9292"
     )]
     CanIDeploy(can_i_deploy::CanIDeployArgs),
+    /// Show a provider version's admission state and how it got there.
+    #[command(
+        after_help = "Exit codes: 0 shown, 2 usage error, no such version, or the broker could not be reached.\n\nExample:\n  accord admission show planning-agent 2.0.1 --broker-url http://127.0.0.1:9292"
+    )]
+    Admission(admission::AdmissionArgs),
+    /// Send runtime drift reports and set the drift policy of a provider.
+    #[command(
+        after_help = "Exit codes: 0 done, 2 usage error, an unreadable file, a refused report or policy, or the broker could not be reached.\n\nExamples:\n  accord drift report drift.json --broker-url http://127.0.0.1:9292\n  accord drift policy set planning-agent drift-policy.yaml\n  accord drift policy show planning-agent"
+    )]
+    Drift(drift::DriftArgs),
     /// Replay contracts against a running provider and report findings by layer.
     #[command(
         after_help = "Exit codes: 0 every non-pending interaction passed, 1 a non-pending interaction failed, 2 an operational error (bad arguments, unreadable contract, provider or broker unreachable, results not published).\n\nExamples:\n  accord verify --provider items --provider-base-url http://127.0.0.1:8080 --contract pacts/web-items.json\n  accord verify --provider items --provider-base-url http://127.0.0.1:8080 --state-change-url http://127.0.0.1:8080/_state \\\n    --broker-url http://127.0.0.1:9292 --enable-pending --provider-version $GIT_SHA --provider-branch main --publish\n  accord verify --provider planning-agent --provider-base-url http://127.0.0.1:9999 --contract planning-agent.json \\\n    --a2a-binding http+json --state-change-url http://127.0.0.1:9999/_accord/state --observe-url http://127.0.0.1:9999/_accord/observe\n\nPact verifier command lines work as they are: its flag names are aliases (listed with each option), and --hostname/--port/--scheme/--base-path make the base URL.\n\nThe provider-side protocol (state changes, observations, principals): docs/provider-setup.md"
@@ -140,6 +152,8 @@ pub fn run(cli: Cli) -> anyhow::Result<Outcome> {
         Command::RecordDeployment(a) => record_deployment::run(a),
         Command::RecordRelease(a) => record_release::run(a),
         Command::CanIDeploy(a) => can_i_deploy::run(a),
+        Command::Admission(a) => admission::run(a),
+        Command::Drift(a) => drift::run(a),
         Command::Verify(a) => verify::run(*a),
         Command::Publish(a) => publish::run(a),
         Command::Mock(a) => mock::run(a),

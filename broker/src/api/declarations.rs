@@ -67,7 +67,8 @@ pub fn validate(declarations: &[Declaration]) -> Result<(), BrokerError> {
     }
 }
 
-fn is_digest(text: &str) -> bool {
+/// True for `sha256:` and 64 lower-case hex digits.
+pub fn is_digest(text: &str) -> bool {
     text.strip_prefix("sha256:").is_some_and(|hex| {
         hex.len() == 64
             && hex

@@ -1,6 +1,7 @@
 //! HTTP handlers, one module per resource. Thin: parse, call the store (or
 //! a domain module) inside `AppState::run`, render HAL+JSON.
 
+pub mod admission;
 pub mod badges;
 pub mod body;
 pub mod branches;
@@ -8,6 +9,9 @@ pub mod can_i_deploy;
 pub mod declarations;
 pub mod deployments;
 pub mod diagnostic;
+pub mod drift_ladder;
+pub mod drift_policy;
+pub mod drift_reports;
 pub mod environments;
 pub mod findings;
 pub mod for_verification;
@@ -22,6 +26,7 @@ pub mod placed;
 pub mod provider_pacts;
 pub mod publish;
 pub mod publish_legacy;
+pub mod registry;
 pub mod releases;
 pub mod reply;
 pub mod tags;

@@ -189,6 +189,15 @@ async fn publish(
             let version = versions::find_or_create(conn, provider.id, &new.provider_version)?;
             let row = new.into_row(&content, version.id, metadata.unwrap_or_default());
             let row = verifications::insert(conn, &row)?;
+            crate::drift::clear::on_verification(
+                conn,
+                crate::drift::clear::NewResult {
+                    id: row.id,
+                    version_id: version.id,
+                    success: row.success,
+                    declarations: row.declarations.as_deref(),
+                },
+            )?;
             show(conn, &provider, &consumer, &content.sha, row)
         })
         .await?;

@@ -88,6 +88,7 @@ pub fn run(
         warnings,
         names: &details.names,
     });
+    refuse_quarantined(conn, &selectors, &mut summary)?;
     let total_rows = all.len();
     let marked = all.into_iter().map(|row| ShownRow {
         ignored: is_ignored(&row),
@@ -101,6 +102,33 @@ pub fn run(
         total_rows,
         details,
     })
+}
+
+/// A specified version that runtime drift quarantined cannot be deployed,
+/// whatever its rows say, until a new verification clears it
+/// (docs/drift.md): its reason comes first.
+fn refuse_quarantined(
+    conn: &mut AnyConnection,
+    selectors: &[Resolved],
+    summary: &mut Summary,
+) -> Result<(), BrokerError> {
+    for s in selectors.iter().filter(|s| s.specified) {
+        let versions = s.versions.as_deref().unwrap_or_default();
+        let ids: Vec<i64> = versions.iter().map(|v| v.id).collect();
+        for (id, reason) in crate::store::admission::quarantined_among(conn, &ids)? {
+            let number = versions
+                .iter()
+                .find(|v| v.id == id)
+                .map_or("", |v| &v.number);
+            summary.deployable = Some(false);
+            let text = format!(
+                "{} version {number} is QUARANTINED: {reason}",
+                s.pacticipant_name
+            );
+            summary.reasons.insert(0, text);
+        }
+    }
+    Ok(())
 }
 
 /// The selectors (given and inferred from the target), the integrations

@@ -5,10 +5,14 @@
 //! Rows (`Queryable` structs and `New*` insertables) live here and nowhere
 //! else; the API converts them into wire types.
 
+pub mod admission;
 pub mod branches;
 pub mod coverage;
 pub mod deployments;
 pub mod directory;
+pub mod drift_actions;
+pub mod drift_policies;
+pub mod drift_reports;
 pub mod environments;
 pub mod history;
 pub mod integrations;
@@ -52,6 +56,9 @@ pub enum StoreError {
     /// changed behind the broker's back.
     #[error("stored {what} {id} is missing")]
     MissingRow { what: &'static str, id: i64 },
+    /// A stored value the broker never writes (an unknown state name).
+    #[error("stored {what} {value:?} is not one the broker writes")]
+    CorruptValue { what: &'static str, value: String },
     #[error("stored {what} is not valid JSON")]
     CorruptJson {
         what: &'static str,

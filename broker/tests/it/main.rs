@@ -2,10 +2,13 @@
 //! SQLite, and real PostgreSQL when `ACCORD_TEST_DATABASE_URL` is set.
 
 mod access;
+mod admission;
 mod basics;
 mod can_i_deploy;
 mod concurrency;
 mod deployments;
+mod drift_actions;
+mod drift_reports;
 mod environments;
 mod for_verification;
 mod hostile;
@@ -21,6 +24,7 @@ mod publish;
 mod publish_merge;
 mod publish_refused;
 mod raw_http;
+mod registry;
 mod replicas;
 mod route_access;
 mod seed;

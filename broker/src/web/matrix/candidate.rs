@@ -54,6 +54,8 @@ pub struct CandidatePage {
     pub rows: Vec<CandidateRow>,
     pub missing: Vec<Missing>,
     pub matrix_href: String,
+    /// Admission, runtime drift and who must re-verify.
+    pub drift: super::drift::DriftSection,
 }
 
 /// `GET /ui/providers/{provider}/versions/{version}`.
@@ -100,6 +102,7 @@ fn build(
     let covered: BTreeSet<i64> = heads.iter().map(|r| r.consumer_id).collect();
     let missing = missing(conn, p.id, &covered, provider)?;
     Ok(CandidatePage {
+        drift: super::drift::load(conn, p.id, v.id)?,
         summary: summary(&rows, missing.len()),
         labels: version_labels(conn, v.id)?,
         provider_href: format!("/ui/pacticipants/{}", seg(provider)),

@@ -9,6 +9,7 @@
 
 pub mod candidate;
 pub mod cells;
+pub mod drift;
 pub mod filters;
 pub mod grid;
 pub mod load;

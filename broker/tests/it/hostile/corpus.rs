@@ -83,6 +83,7 @@ pub fn valid_value(seeded: &Seeded, path: &str, param: &str) -> String {
         "number" => seeded.verification.clone(),
         "name" => "nobody".into(),
         "file" => "style.css".into(),
+        "id" => "1".into(),
         "uuid" if path.starts_with("/deployed-versions/") => seeded.deployed.clone(),
         "uuid" if path.starts_with("/released-versions/") => seeded.released.clone(),
         "uuid" => seeded.environment.clone(),
@@ -196,6 +197,26 @@ pub fn sample_body(seeded: &Seeded, method: &str, path: &str) -> Option<Value> {
             }]
         }),
         (_, "/pacts/provider/{provider}/consumer/{consumer}/version/{version}") => pact,
+        ("PUT", "/pacticipants/{pacticipant}/drift-policy") => json!({"drift_policy": {
+            "rules": {"agent_card_digest": {"threshold": 1, "action": "quarantine"},
+                      "unknown_error_codes": {"threshold": 5, "action": "route_disable"}},
+            "environments": {"production": {"cross_tenant_allows": {"threshold": 1, "action": "quarantine"}}}
+        }}),
+        ("POST", "/registry/check") => json!({
+            "provider": "p", "version": "1", "environment": "production",
+            "cardDigest": format!("sha256:{}", "a".repeat(64))
+        }),
+        ("POST", "/drift-reports") => json!({
+            "provider": "p", "version": "1", "environment": "production",
+            "window": {"start": "2026-12-05T04:00:00Z", "end": "2026-12-05T04:05:00Z"},
+            "source": "gateway-1",
+            "agentCardDigest": format!("sha256:{}", "a".repeat(64)),
+            "toolsDigests": {"default": format!("sha256:{}", "b".repeat(64))},
+            "counts": {"outputSchemaViolations": 2, "crossTenantAllows": 0},
+            "observations": [{"signal": "unknownErrorCodes", "count": 1,
+                              "mcp.method.name": "tools/call", "gen_ai.tool.name": "lookup",
+                              "error.type": "-32099"}]
+        }),
         _ => return None,
     })
 }

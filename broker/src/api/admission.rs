@@ -1,0 +1,120 @@
+//! `GET /pacticipants/{p}/versions/{v}/admission`: a provider version's
+//! admission state, the reason it is in it, and every transition with its
+//! cause (a drift report, a verification, a token, the broker).
+
+use actix_web::{HttpResponse, web};
+use serde_json::{Map, Value, json};
+
+use crate::admission::AdmissionState;
+use crate::api::version_view::{find_version, version_url};
+use crate::db::AnyConnection;
+use crate::error::{BrokerError, FieldError};
+use crate::hal::{self, BaseUrl, Link, Links};
+use crate::state::AppState;
+use crate::store::admission::{self, Transition, TransitionError};
+
+/// What a version with no recorded transition is in, and why.
+pub const DRAFT_REASON: &str = "no admission evidence has been recorded for this version";
+
+/// A refused move is a 409 naming `state`; the store's own errors map as usual.
+impl From<TransitionError> for BrokerError {
+    fn from(e: TransitionError) -> Self {
+        match e {
+            TransitionError::Refused(refused) => BrokerError::Conflict {
+                detail: refused.to_string(),
+                errors: vec![FieldError::new("state", refused.why)],
+                extra: Map::new(),
+            },
+            TransitionError::Store(e) => e.into(),
+        }
+    }
+}
+
+/// The admission of one version, as the API and the pages show it.
+#[derive(Debug, Clone)]
+pub struct AdmissionView {
+    pub state: AdmissionState,
+    pub reason: String,
+    pub transitions: Vec<Transition>,
+}
+
+impl AdmissionView {
+    /// Loads the version's transitions; its state is the last one's target.
+    pub fn load(conn: &mut AnyConnection, version_id: i64) -> Result<Self, BrokerError> {
+        let transitions = admission::list_for_version(conn, version_id)?;
+        let (state, reason) = match transitions.last() {
+            Some(last) => (last.to()?, last.reason.clone()),
+            None => (AdmissionState::Draft, DRAFT_REASON.to_owned()),
+        };
+        Ok(AdmissionView {
+            state,
+            reason,
+            transitions,
+        })
+    }
+}
+
+/// One transition on the wire: from, to, when, cause, reason.
+pub fn transition_json(t: &Transition) -> Value {
+    let mut cause = Map::new();
+    cause.insert("kind".into(), json!(t.cause_kind));
+    if !t.cause.is_empty() {
+        let key = if t.cause_kind == "token" {
+            "name"
+        } else {
+            "id"
+        };
+        let value = t
+            .cause
+            .parse::<i64>()
+            .map_or_else(|_| json!(t.cause), |id| json!(id));
+        cause.insert(key.into(), value);
+    }
+    json!({
+        "from": t.from_state,
+        "to": t.to_state,
+        "at": crate::api::time(t.created_at),
+        "cause": cause,
+        "reason": t.reason,
+    })
+}
+
+fn admission_json(base: &BaseUrl, p: &str, v: &str, view: &AdmissionView) -> Value {
+    let links = Links::new()
+        .add(
+            "self",
+            Link::new(version_url(base, p, v, &["admission"])).title("Admission"),
+        )
+        .add(
+            "pb:version",
+            Link::new(version_url(base, p, v, &[]))
+                .title("Version")
+                .name(v),
+        );
+    json!({
+        "pacticipant": p,
+        "version": v,
+        "state": view.state.as_str(),
+        "reason": view.reason,
+        "since": view.transitions.last().map(|t| crate::api::time(t.created_at)),
+        "transitions": view.transitions.iter().map(transition_json).collect::<Vec<_>>(),
+        "_links": links.into_value(),
+    })
+}
+
+/// `GET /pacticipants/{p}/versions/{v}/admission`.
+pub async fn get_admission(
+    state: web::Data<AppState>,
+    base: BaseUrl,
+    path: web::Path<(String, String)>,
+) -> Result<HttpResponse, BrokerError> {
+    let (p, v) = path.into_inner();
+    let body = state
+        .run(move |conn| {
+            let (p, v) = find_version(conn, &p, &v)?;
+            let view = AdmissionView::load(conn, v.id)?;
+            Ok(admission_json(&base, &p.name, &v.number, &view))
+        })
+        .await?;
+    Ok(hal::ok(&body))
+}
