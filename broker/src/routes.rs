@@ -13,9 +13,9 @@ use crate::auth::{self, Access};
 use crate::web as pages;
 
 use crate::api::{
-    badges, branches, can_i_deploy, deployments, diagnostic, environments, for_verification, index,
-    integrations, matrix, pact_versions, pacticipants, pacts, provider_pacts, publish,
-    publish_legacy, releases, tags, tokens, verifications, versions,
+    badges, branches, can_i_deploy, declared, deployments, diagnostic, environments,
+    for_verification, index, integrations, matrix, pact_versions, pacticipants, pacts,
+    provider_pacts, publish, publish_legacy, releases, tags, tokens, verifications, versions,
 };
 
 /// One route: an HTTP method, a path pattern (`{name}` is one segment) and
@@ -126,6 +126,12 @@ route_table! {
     PUT "/pacticipants/{pacticipant}/versions/{version}" => versions::update_version;
     PATCH "/pacticipants/{pacticipant}/versions/{version}" => versions::update_version;
     DELETE "/pacticipants/{pacticipant}/versions/{version}" => versions::delete_version;
+    GET "/pacticipants/{pacticipant}/versions/{version}/declarations" => declared::list_declarations;
+    GET "/pacticipants/{pacticipant}/versions/{version}/declarations/agent-card" => declared::get_agent_card;
+    PUT "/pacticipants/{pacticipant}/versions/{version}/declarations/agent-card" => declared::put_agent_card;
+    GET "/pacticipants/{pacticipant}/versions/{version}/declarations/mcp-tools/{profile}" => declared::get_mcp_tools;
+    PUT "/pacticipants/{pacticipant}/versions/{version}/declarations/mcp-tools/{profile}" => declared::put_mcp_tools;
+    GET "/declaration-contents/{sha}" => declared::get_content;
     GET "/pacticipants/{pacticipant}/latest-version" => versions::get_latest_version;
     GET "/pacticipants/{pacticipant}/latest-version/{tag}" => versions::get_latest_tagged_version;
     GET "/pacticipants/{pacticipant}/versions/{version}/tags/{tag}" => tags::get_tag;

@@ -154,6 +154,30 @@ diesel::table! {
     }
 }
 
+diesel::table! {
+    /// A declaration's content, once per RFC 8785 digest.
+    declaration_contents (id) {
+        id -> BigInt,
+        digest -> Text,
+        kind -> Text,
+        entries -> BigInt,
+        content -> Text,
+        created_at -> Timestamp,
+    }
+}
+
+diesel::table! {
+    /// What a provider version declared; the newest row per (kind, profile) is current.
+    version_declarations (id) {
+        id -> BigInt,
+        version_id -> BigInt,
+        kind -> Text,
+        profile -> Text,
+        content_id -> BigInt,
+        declared_at -> Timestamp,
+    }
+}
+
 diesel::joinable!(versions -> pacticipants (pacticipant_id));
 diesel::joinable!(branches -> pacticipants (pacticipant_id));
 diesel::joinable!(branch_versions -> branches (branch_id));
@@ -167,6 +191,8 @@ diesel::joinable!(pact_publications -> versions (consumer_version_id));
 diesel::joinable!(pact_publications -> pact_contents (pact_content_id));
 diesel::joinable!(verifications -> pact_contents (pact_content_id));
 diesel::joinable!(verifications -> versions (provider_version_id));
+diesel::joinable!(version_declarations -> versions (version_id));
+diesel::joinable!(version_declarations -> declaration_contents (content_id));
 
 diesel::allow_tables_to_appear_in_same_query!(
     pacticipants,
@@ -181,4 +207,6 @@ diesel::allow_tables_to_appear_in_same_query!(
     pact_publications,
     verifications,
     tokens,
+    declaration_contents,
+    version_declarations,
 );

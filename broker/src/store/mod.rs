@@ -7,6 +7,7 @@
 
 pub mod branches;
 pub mod coverage;
+pub mod declarations;
 pub mod deployments;
 pub mod directory;
 pub mod environments;

@@ -5,6 +5,7 @@ mod access;
 mod basics;
 mod can_i_deploy;
 mod concurrency;
+mod declarations;
 mod deployments;
 mod environments;
 mod for_verification;

@@ -93,13 +93,12 @@ impl A2aDriver {
         let (read, etag) = fetch(cx).await;
         let read = Arc::new(read);
         if let Ok(card) = read.as_ref() {
-            let digest = accord_dsl::canonical::digest(card);
             let entries = card["skills"].as_array().map_or(0, Vec::len);
             *lock(&self.declared) = Some(Declaration {
                 kind: "a2a/agent-card",
                 profile: "as written".to_owned(),
                 protocol_version: "1.0".to_owned(),
-                digest: format!("sha256:{digest}"),
+                digest: card::card_digest(card),
                 entries,
                 etag,
                 used: Vec::new(),
