@@ -2,6 +2,7 @@
 
 mod can_i_deploy;
 mod contract;
+mod declarations;
 mod demo;
 mod environment;
 mod files;
@@ -99,6 +100,11 @@ pub enum Command {
         after_help = "Exit codes: 0 success, 2 usage error or the broker refused or could not be reached.\n\nExamples:\n  accord environment create --name production --production --broker-url http://127.0.0.1:9292\n  accord environment list --broker-url http://127.0.0.1:9292"
     )]
     Environment(environment::EnvironmentArgs),
+    /// Publish or show what a provider version declares: its Agent Card, its MCP tools per profile.
+    #[command(
+        after_help = "Exit codes: 0 success, 2 usage error, an unreadable file, or the broker refused or could not be reached.\n\nExamples:\n  accord declarations publish --pacticipant planning-agent --version 3.5.0 --agent-card agent-card.json --broker-url http://127.0.0.1:9292\n  accord declarations publish --pacticipant tools --version 3.5.0 --mcp-tools tools-list.json --profile alice\n  accord declarations show --pacticipant tools --version 3.5.0"
+    )]
+    Declarations(declarations::DeclarationsArgs),
     /// Record that a version is deployed to an environment (replacing the previous one).
     RecordDeployment(record_deployment::RecordDeploymentArgs),
     /// Record that a version is released to an environment (alongside earlier releases).
@@ -137,6 +143,7 @@ pub fn run(cli: Cli) -> anyhow::Result<Outcome> {
         Command::Token(a) => token::run(a),
         Command::Pacticipant(a) => pacticipant::run(a),
         Command::Environment(a) => environment::run(a),
+        Command::Declarations(a) => declarations::run(a),
         Command::RecordDeployment(a) => record_deployment::run(a),
         Command::RecordRelease(a) => record_release::run(a),
         Command::CanIDeploy(a) => can_i_deploy::run(a),

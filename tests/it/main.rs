@@ -5,6 +5,7 @@ mod broker_cmd;
 mod broker_crash;
 mod can_i_deploy_cmd;
 mod contract_cmd;
+mod declarations_cmd;
 mod demo;
 mod fake_broker;
 mod match_cmd;
