@@ -127,6 +127,7 @@ route_table! {
     PATCH "/pacticipants/{pacticipant}/versions/{version}" => versions::update_version;
     DELETE "/pacticipants/{pacticipant}/versions/{version}" => versions::delete_version;
     GET "/pacticipants/{pacticipant}/versions/{version}/declarations" => declared::list_declarations;
+    GET "/pacticipants/{pacticipant}/versions/{version}/declarations/diff" => declared::diff::get_diff;
     GET "/pacticipants/{pacticipant}/versions/{version}/declarations/agent-card" => declared::get_agent_card;
     PUT "/pacticipants/{pacticipant}/versions/{version}/declarations/agent-card" => declared::put_agent_card;
     GET "/pacticipants/{pacticipant}/versions/{version}/declarations/mcp-tools/{profile}" => declared::get_mcp_tools;

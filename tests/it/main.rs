@@ -7,6 +7,7 @@ mod can_i_deploy_cmd;
 mod contract_cmd;
 mod declarations_cmd;
 mod demo;
+mod diff_cmd;
 mod fake_broker;
 mod match_cmd;
 mod mock_a2a;

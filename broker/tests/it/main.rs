@@ -6,6 +6,7 @@ mod basics;
 mod can_i_deploy;
 mod concurrency;
 mod declarations;
+mod declarations_diff;
 mod deployments;
 mod environments;
 mod for_verification;

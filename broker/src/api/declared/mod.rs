@@ -11,6 +11,7 @@
 //! version's declaration (201); the same digest again changes nothing (200).
 
 pub mod check;
+pub mod diff;
 
 use actix_web::{HttpRequest, HttpResponse, web};
 use serde_json::{Value, json};
@@ -158,14 +159,18 @@ async fn get_one(
             };
             let d = store::find(conn, v.id, kind, &profile)?
                 .ok_or_else(|| BrokerError::not_found(what()))?;
-            let content = stored_content(conn, &d.digest)?;
+            let content = content_of(conn, &d.digest)?;
             Ok(declared_json(&base, &p.name, &v.number, &d, Some(content)))
         })
         .await?;
     Ok(hal::ok(&body))
 }
 
-fn stored_content(conn: &mut crate::db::AnyConnection, digest: &str) -> Result<Value, BrokerError> {
+/// The content stored under `digest`, parsed.
+pub(super) fn content_of(
+    conn: &mut crate::db::AnyConnection,
+    digest: &str,
+) -> Result<Value, BrokerError> {
     let found = store::find_content(conn, digest)?
         .ok_or_else(|| BrokerError::not_found(format!("Declaration content '{digest}'")))?;
     parsed(&found.content)
