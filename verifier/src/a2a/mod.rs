@@ -102,6 +102,7 @@ impl A2aDriver {
                 entries,
                 etag,
                 used: Vec::new(),
+                content: crate::report::Content::of(card.clone()),
             });
         }
         *slot = Some(read.clone());
