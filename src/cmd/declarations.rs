@@ -27,7 +27,7 @@ enum DeclarationsCommand {
     /// Publish a provider version's Agent Card, or its MCP tools/list for a profile.
     #[command(
         disable_version_flag = true,
-        after_help = "Exit codes: 0 published (or already declared with this digest), 2 usage error, an unreadable file, or the broker refused it or could not be reached.\n\nExamples:\n  accord declarations publish --pacticipant planning-agent --version 3.5.0 --agent-card agent-card.json\n  accord declarations publish --pacticipant tools --version 3.5.0 --mcp-tools tools-list.json --profile alice\n\nThe tool list is a tools/list result with every page followed: {\"tools\": [...]}. Each is stored by the digest a verification records for the same content (sha256 over RFC 8785 canonical JSON; a tool list's tools ordered by name)."
+        after_help = "Exit codes: 0 published (or already declared with this digest), 2 usage error, an unreadable file, or the broker refused it or could not be reached.\n\nExamples:\n  accord declarations publish --pacticipant planning-agent --version 3.5.0 --agent-card agent-card.json\n  accord declarations publish --pacticipant tools --version 3.5.0 --mcp-tools tools-list.json --profile alice\n  accord declarations publish --pacticipant planning-agent --version 3.5.0 --agent-card http://127.0.0.1:9999/.well-known/agent-card.json\n\nThe tool list is a tools/list result with every page followed: {\"tools\": [...]}. Each is stored by the digest a verification records for the same content (sha256 over RFC 8785 canonical JSON; a tool list's tools ordered by name)."
     )]
     Publish {
         /// The provider (pacticipant).
@@ -36,14 +36,15 @@ enum DeclarationsCommand {
         /// Its version.
         #[arg(long, short = 'e', value_name = "VERSION")]
         version: String,
-        /// A file holding the Agent Card (JSON).
+        /// The Agent Card: a JSON file, or an http(s) URL read as `accord verify`
+        /// reads a card (A2A-Version: 1.0, its size and time limits, no credential).
         #[arg(
             long,
-            value_name = "FILE",
+            value_name = "FILE|URL",
             conflicts_with = "mcp_tools",
             required_unless_present = "mcp_tools"
         )]
-        agent_card: Option<std::path::PathBuf>,
+        agent_card: Option<String>,
         /// A file holding a tools/list result (JSON: {"tools": [...]}).
         #[arg(long, value_name = "FILE", requires = "profile")]
         mcp_tools: Option<std::path::PathBuf>,
@@ -78,16 +79,20 @@ pub fn run(args: DeclarationsArgs) -> anyhow::Result<Outcome> {
             profile,
         } => {
             let base = declarations_path(&pacticipant, &version);
-            let (path, file, what) = match (agent_card, mcp_tools, profile) {
-                (Some(file), _, _) => (format!("{base}/agent-card"), file, "Agent Card".to_owned()),
+            let (path, source, what) = match (agent_card, mcp_tools, profile) {
+                (Some(source), _, _) => (
+                    format!("{base}/agent-card"),
+                    Source::of(&source),
+                    "Agent Card".to_owned(),
+                ),
                 (None, Some(file), Some(profile)) => (
                     format!("{base}/mcp-tools/{}", segment(&profile)),
-                    file,
+                    Source::File(file),
                     format!("MCP tools of profile {profile}"),
                 ),
                 _ => bail!("give --agent-card FILE, or --mcp-tools FILE with --profile NAME"),
             };
-            let body = read_json(&file)?;
+            let body = source.read()?;
             let reply = client.expect_ok(Method::PUT, &path, Some(&body))?;
             println!(
                 "Declared the {what} of {pacticipant} version {version}: {} ({} entries)",
@@ -109,6 +114,36 @@ pub fn run(args: DeclarationsArgs) -> anyhow::Result<Outcome> {
         }
     }
     Ok(Outcome::Pass)
+}
+
+/// Where a declaration is read from.
+enum Source {
+    File(std::path::PathBuf),
+    Url(String),
+}
+
+impl Source {
+    fn of(text: &str) -> Source {
+        if text.starts_with("http://") || text.starts_with("https://") {
+            Source::Url(text.to_owned())
+        } else {
+            Source::File(text.into())
+        }
+    }
+
+    fn read(&self) -> anyhow::Result<Value> {
+        match self {
+            Source::File(path) => read_json(path),
+            Source::Url(url) => {
+                let runtime = tokio::runtime::Builder::new_current_thread()
+                    .enable_all()
+                    .build()?;
+                runtime
+                    .block_on(accord_verifier::a2a::read_agent_card(url))
+                    .map_err(|f| anyhow::anyhow!("{}", f.detail))
+            }
+        }
+    }
 }
 
 fn declarations_path(pacticipant: &str, version: &str) -> String {

@@ -139,3 +139,21 @@ fn verify_publish_declares_the_tool_list_it_verified_by_the_digest_it_recorded()
         "{one}"
     );
 }
+
+#[test]
+fn a_card_url_is_read_as_the_verifier_reads_it() {
+    let broker = BrokerProcess::start(&[]);
+    let agent = accord_fixtures::a2a::A2aAgent::start().expect("agent");
+    publish(&broker, &["--agent-card", &agent.card_url()])
+        .success()
+        .stdout(contains("Declared the Agent Card"));
+    let (status, card) = broker.get("/pacticipants/tools/versions/3.5/declarations/agent-card");
+    assert_eq!(status, 200, "{card}");
+    assert!(card["content"]["skills"].is_array(), "{card}");
+    publish(
+        &broker,
+        &["--agent-card", "http://127.0.0.1:9/nothing-listens"],
+    )
+    .code(2)
+    .stderr(contains("could not be read"));
+}

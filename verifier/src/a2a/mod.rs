@@ -110,6 +110,26 @@ impl A2aDriver {
     }
 }
 
+/// Reads the Agent Card at `url` as a run does (`A2A-Version: 1.0`, the
+/// run's default limits, no credential): the card, or the finding that
+/// says why not. For `accord declarations publish --agent-card URL`.
+pub async fn read_agent_card(url: &str) -> Result<Value, Finding> {
+    let transport = Transport::new(crate::config::Limits::default()).map_err(|e| {
+        Finding::new(
+            Layer::Declaration,
+            codes::EXPECTATION_UNCHECKED,
+            "agentCard",
+            e.to_string(),
+        )
+    })?;
+    let cx = CardSource {
+        transport: &transport,
+        url,
+        custom_headers: &[],
+    };
+    read_card(cx).await.map(|(card, _)| card)
+}
+
 /// Reads the card (and its `ETag`): unreachable is unchecked, not JSON is
 /// an invalid card.
 async fn fetch(cx: CardSource<'_>) -> (Read, Option<String>) {
