@@ -5,6 +5,7 @@
 //! without the new required input, uses that skill); any other change
 //! affects the consumers that use what changed.
 
+use accord_dsl::model::accord::McpToolExpectation;
 use accord_dsl::model::{Contract, Interaction};
 use serde_json::Value;
 
@@ -24,8 +25,18 @@ pub struct Consumer<'a> {
 
 /// Fills each change's `consumers_affected`.
 pub fn attribute(kind: Kind, new: &Value, consumers: &[Consumer<'_>], changes: &mut [Change]) {
+    if changes.is_empty() {
+        return;
+    }
+    // a consumer's checks are run only on what a breaking change touched
+    let touched: Vec<String> = changes
+        .iter()
+        .filter(|c| c.class == Class::Breaking)
+        .map(|c| c.path.clone())
+        .collect();
+    let relevant = |place: &str| touched.iter().any(|p| same_place(p, place));
     for consumer in consumers {
-        let found = judged(kind, new, consumer.contract);
+        let found = judged(kind, new, consumer.contract, &relevant);
         let used = uses(kind, consumer.contract);
         for change in changes.iter_mut() {
             let affected = match change.class {
@@ -70,12 +81,18 @@ fn skills_used(contract: &Contract) -> impl Iterator<Item = &str> {
 }
 
 /// (code, path) of what the consumer's checks find in `new`.
-fn judged(kind: Kind, new: &Value, contract: &Contract) -> Vec<(&'static str, String)> {
+fn judged(
+    kind: Kind,
+    new: &Value,
+    contract: &Contract,
+    relevant: &dyn Fn(&str) -> bool,
+) -> Vec<(&'static str, String)> {
     let mut out = Vec::new();
     match kind {
         Kind::McpTools => {
             let listed = by_name(new);
-            for expect in &contract.mcp_tools {
+            let touched = |e: &&McpToolExpectation| relevant(&format!("mcpTools[{}]", e.name));
+            for expect in contract.mcp_tools.iter().filter(touched) {
                 let found = check_tool(expect, listed.get(expect.name.as_str()).copied());
                 out.extend(found.into_iter().map(|f| (f.reason_code, f.path)));
             }

@@ -21,6 +21,9 @@ pub fn diff_tool_lists(old: &Value, new: &Value) -> Vec<Change> {
     let mut out = Vec::new();
     for (name, before) in &old {
         let after = new.get(name).copied();
+        if after == Some(*before) {
+            continue; // the same tool, whatever its key order: nothing changed
+        }
         let (findings, warnings) = diff_tool(before, after);
         out.extend(findings.into_iter().chain(warnings).map(from_finding));
         if let Some(after) = after {
