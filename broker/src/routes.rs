@@ -13,10 +13,10 @@ use crate::auth::{self, Access};
 use crate::web as pages;
 
 use crate::api::{
-    admission, badges, branches, can_i_deploy, deployments, diagnostic, drift_ladder, drift_policy,
-    drift_reports, environments, for_verification, index, integrations, matrix, pact_versions,
-    pacticipants, pacts, provider_pacts, publish, publish_legacy, registry, releases, tags, tokens,
-    verifications, versions,
+    admission, badges, branches, can_i_deploy, declared, deployments, diagnostic, drift_ladder,
+    drift_policy, drift_reports, environments, for_verification, index, integrations, matrix,
+    pact_versions, pacticipants, pacts, provider_pacts, publish, publish_legacy, registry,
+    releases, tags, tokens, verifications, versions,
 };
 
 /// One route: an HTTP method, a path pattern (`{name}` is one segment) and
@@ -131,6 +131,13 @@ route_table! {
     GET "/pacticipants/{pacticipant}/versions/{version}/drift" => drift_ladder::get_drift;
     GET "/pacticipants/{pacticipant}/drift-policy" => drift_policy::get_drift_policy;
     PUT "/pacticipants/{pacticipant}/drift-policy" => drift_policy::put_drift_policy;
+    GET "/pacticipants/{pacticipant}/versions/{version}/declarations" => declared::list_declarations;
+    GET "/pacticipants/{pacticipant}/versions/{version}/declarations/diff" => declared::diff::get_diff;
+    GET "/pacticipants/{pacticipant}/versions/{version}/declarations/agent-card" => declared::get_agent_card;
+    PUT "/pacticipants/{pacticipant}/versions/{version}/declarations/agent-card" => declared::put_agent_card;
+    GET "/pacticipants/{pacticipant}/versions/{version}/declarations/mcp-tools/{profile}" => declared::get_mcp_tools;
+    PUT "/pacticipants/{pacticipant}/versions/{version}/declarations/mcp-tools/{profile}" => declared::put_mcp_tools;
+    GET "/declaration-contents/{sha}" => declared::get_content;
     GET "/pacticipants/{pacticipant}/latest-version" => versions::get_latest_version;
     GET "/pacticipants/{pacticipant}/latest-version/{tag}" => versions::get_latest_tagged_version;
     GET "/pacticipants/{pacticipant}/versions/{version}/tags/{tag}" => tags::get_tag;

@@ -169,6 +169,18 @@ diesel::table! {
 }
 
 diesel::table! {
+    /// A declaration's content, once per RFC 8785 digest.
+    declaration_contents (id) {
+        id -> BigInt,
+        digest -> Text,
+        kind -> Text,
+        entries -> BigInt,
+        content -> Text,
+        created_at -> Timestamp,
+    }
+}
+
+diesel::table! {
     /// Runtime drift reports: digests and counts, never a payload.
     drift_reports (id) {
         id -> BigInt,
@@ -214,6 +226,18 @@ diesel::table! {
     }
 }
 
+diesel::table! {
+    /// What a provider version declared; the newest row per (kind, profile) is current.
+    version_declarations (id) {
+        id -> BigInt,
+        version_id -> BigInt,
+        kind -> Text,
+        profile -> Text,
+        content_id -> BigInt,
+        declared_at -> Timestamp,
+    }
+}
+
 diesel::joinable!(versions -> pacticipants (pacticipant_id));
 diesel::joinable!(branches -> pacticipants (pacticipant_id));
 diesel::joinable!(branch_versions -> branches (branch_id));
@@ -232,6 +256,8 @@ diesel::joinable!(drift_reports -> versions (version_id));
 diesel::joinable!(drift_reports -> environments (environment_id));
 diesel::joinable!(drift_actions -> drift_reports (report_id));
 diesel::joinable!(drift_policies -> pacticipants (pacticipant_id));
+diesel::joinable!(version_declarations -> versions (version_id));
+diesel::joinable!(version_declarations -> declaration_contents (content_id));
 
 diesel::allow_tables_to_appear_in_same_query!(
     pacticipants,
@@ -250,4 +276,6 @@ diesel::allow_tables_to_appear_in_same_query!(
     drift_reports,
     drift_actions,
     drift_policies,
+    declaration_contents,
+    version_declarations,
 );

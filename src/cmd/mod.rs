@@ -3,7 +3,9 @@
 mod admission;
 mod can_i_deploy;
 mod contract;
+mod declarations;
 mod demo;
+mod diff;
 mod drift;
 mod environment;
 mod files;
@@ -101,6 +103,16 @@ pub enum Command {
         after_help = "Exit codes: 0 success, 2 usage error or the broker refused or could not be reached.\n\nExamples:\n  accord environment create --name production --production --broker-url http://127.0.0.1:9292\n  accord environment list --broker-url http://127.0.0.1:9292"
     )]
     Environment(environment::EnvironmentArgs),
+    /// Publish or show what a provider version declares: its Agent Card, its MCP tools per profile.
+    #[command(
+        after_help = "Exit codes: 0 success, 2 usage error, an unreadable file, or the broker refused or could not be reached.\n\nExamples:\n  accord declarations publish --pacticipant planning-agent --version 3.5.0 --agent-card agent-card.json --broker-url http://127.0.0.1:9292\n  accord declarations publish --pacticipant tools --version 3.5.0 --mcp-tools tools-list.json --profile alice\n  accord declarations show --pacticipant tools --version 3.5.0"
+    )]
+    Declarations(declarations::DeclarationsArgs),
+    /// Classify every change between two declarations (Agent Cards or tool lists) and whom it breaks.
+    #[command(
+        after_help = "Exit codes: 0 no change breaks a consumer, 1 a breaking change affects a live consumer (offline without --contract: any breaking change), 2 usage error, an unreadable file, or the broker refused or could not be reached.\n\nExamples:\n  accord diff tools-3.4.json tools-3.5.json --contract planner.json --contract auditor.json\n  accord diff card-old.json card-new.json\n  accord diff --pacticipant plan-tools --from 3.4 --to 3.5 --broker-url http://127.0.0.1:9292\n\nClasses: breaking, conditional, compatible, warning; the codes are in docs/provider-setup.md (Compatibility classification). Through a broker, the consumers are the provider's live ones (main branch heads, deployed, released)."
+    )]
+    Diff(diff::DiffArgs),
     /// Record that a version is deployed to an environment (replacing the previous one).
     RecordDeployment(record_deployment::RecordDeploymentArgs),
     /// Record that a version is released to an environment (alongside earlier releases).
@@ -149,6 +161,8 @@ pub fn run(cli: Cli) -> anyhow::Result<Outcome> {
         Command::Token(a) => token::run(a),
         Command::Pacticipant(a) => pacticipant::run(a),
         Command::Environment(a) => environment::run(a),
+        Command::Declarations(a) => declarations::run(a),
+        Command::Diff(a) => diff::run(a),
         Command::RecordDeployment(a) => record_deployment::run(a),
         Command::RecordRelease(a) => record_release::run(a),
         Command::CanIDeploy(a) => can_i_deploy::run(a),

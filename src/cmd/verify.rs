@@ -96,7 +96,7 @@ pub struct VerifyArgs {
         visible_alias = "include-wip-pacts-since"
     )]
     include_wip_since: Option<String>,
-    /// Publish the results to the broker (needs --provider-version).
+    /// Publish the results, and the Agent Card and tool lists read, to the broker (needs --provider-version).
     #[arg(long, requires = "provider_version", conflicts_with = "contracts")]
     publish: bool,
     /// The CI build, recorded with published results.
@@ -340,6 +340,7 @@ fn after_verification(
     let publication = match (args.publish && !partial, &args.provider_version) {
         (true, Some(version)) => {
             let target = Target {
+                provider: args.provider.clone(),
                 version: version.clone(),
                 branch: args.provider_branch.clone(),
                 tags: args.provider_tags.clone(),

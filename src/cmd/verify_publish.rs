@@ -6,7 +6,9 @@
 //! posted stops the publication; a pact whose results are refused does not
 //! stop the others' (but a 403, which every pact would get, stops them, in
 //! one line). Only a refused connection or a 429 is retried for the
-//! results (a 5xx may have stored them).
+//! results (a 5xx may have stored them). What the run read of the
+//! provider's declarations (its Agent Card, each profile's tool list) is
+//! put as the provider version's declarations first (Accord's broker).
 
 use anyhow::Context;
 use reqwest::Method;
@@ -15,11 +17,13 @@ use serde_json::json;
 use accord_verifier::ContractResult;
 
 use super::verify_fetch::{FetchedPact, expand};
-use crate::client::{BrokerClient, Index, describe_error, link};
+use crate::client::{BrokerClient, Index, describe_error, link, segment};
 
 /// The provider version the results are for.
 #[derive(Debug, Clone)]
 pub struct Target {
+    /// The provider's name, as the broker knows it.
+    pub provider: String,
     pub version: String,
     pub branch: Option<String>,
     pub tags: Vec<String>,
@@ -99,6 +103,7 @@ pub fn publish(
         );
     }
     let mut publication = Publication::default();
+    publication.failures.extend(declare(client, target));
     for (i, (pact, result)) in pacts.iter().zip(results).enumerate() {
         match publish_one(client, pact, result, target) {
             Ok(published) => publication.published.push(Some(published)),
@@ -120,6 +125,39 @@ pub fn publish(
         }
     }
     publication
+}
+
+/// Publishes what the run read (the Agent Card, each profile's tool list)
+/// as the provider version's declarations, so they name the digests that
+/// were verified. A broker without declarations (a Pact Broker: 404) is
+/// skipped; another refusal is a failure, said once per declaration.
+fn declare(client: &BrokerClient, target: &Target) -> Vec<String> {
+    let mut failures = Vec::new();
+    let base = format!(
+        "/pacticipants/{}/versions/{}/declarations",
+        segment(&target.provider),
+        segment(&target.version)
+    );
+    for d in &target.declarations {
+        let Some(content) = d.content.0.as_deref() else {
+            continue;
+        };
+        let path = match d.kind {
+            "a2a/agent-card" => format!("{base}/agent-card"),
+            _ => format!("{base}/mcp-tools/{}", segment(&d.profile)),
+        };
+        match client.send(Method::PUT, &path, Some(content)) {
+            Ok(reply) if (200..300).contains(&reply.status) || reply.status == 404 => {}
+            Ok(reply) => failures.push(format!(
+                "the broker refused the {} declaration ({}): {}",
+                d.kind,
+                d.profile,
+                describe_error(&reply)
+            )),
+            Err(err) => failures.push(format!("{err:#}")),
+        }
+    }
+    failures
 }
 
 /// The broker refused a pact's results with 403: the credential may not

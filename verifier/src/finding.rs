@@ -129,6 +129,20 @@ pub mod codes {
     /// A tool's title or description changed between versions (a warning:
     /// a model may pick it differently).
     pub const TOOL_DESCRIPTION_CHANGED: &str = "TOOL_DESCRIPTION_CHANGED";
+    /// Between two declarations: an optional output field was added
+    /// (compatible; conditional for a consumer that reads strictly).
+    pub const COMPATIBLE_OPTIONAL_OUTPUT_ADDED: &str = "COMPATIBLE_OPTIONAL_OUTPUT_ADDED";
+    /// Between two declarations: an output enum gained a value (conditional:
+    /// a consumer switching on the values may not handle it).
+    pub const CONDITIONAL_ENUM_ADDED: &str = "CONDITIONAL_ENUM_ADDED";
+    /// Between two declarations: an output field's type was widened
+    /// (conditional: a consumer reading the old type may meet another).
+    pub const CONDITIONAL_TYPE_WIDENED: &str = "CONDITIONAL_TYPE_WIDENED";
+    /// Between two Agent Cards: a skill was removed or renamed.
+    pub const BREAKING_SKILL_REMOVED: &str = "BREAKING_SKILL_REMOVED";
+    /// Between two Agent Cards: the card's or a skill's description changed
+    /// (a warning: a model may route to it differently).
+    pub const DESCRIPTION_CHANGED: &str = "DESCRIPTION_CHANGED";
     /// A skill the consumer uses is not on the Agent Card (or lacks a tag).
     pub const SKILL_MISSING: &str = "SKILL_MISSING";
     /// A media type the consumer relies on is not among the card's modes.

@@ -20,6 +20,7 @@ mod approval;
 mod bindings;
 pub mod body;
 pub mod canary;
+pub mod compat;
 mod conclude;
 pub mod config;
 mod credential;

@@ -130,6 +130,42 @@ pub struct Declaration {
     /// binding and URL).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub used: Vec<String>,
+    /// What was read (the card; `{"tools": […]}`), bounded by the run's
+    /// limits, for `accord verify --publish` to publish as the provider
+    /// version's declarations. Not in the report: the digest names it.
+    #[serde(skip)]
+    pub content: Content,
+}
+
+/// A declaration's content, compared by nothing: its digest identifies it.
+#[derive(Debug, Clone, Default)]
+pub struct Content(pub Option<std::sync::Arc<serde_json::Value>>);
+
+impl Content {
+    /// The content of `value`.
+    pub fn of(value: serde_json::Value) -> Content {
+        Content(Some(std::sync::Arc::new(value)))
+    }
+}
+
+impl PartialEq for Content {
+    fn eq(&self, _: &Content) -> bool {
+        true
+    }
+}
+
+impl Eq for Content {}
+
+impl PartialOrd for Content {
+    fn partial_cmp(&self, other: &Content) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Content {
+    fn cmp(&self, _: &Content) -> std::cmp::Ordering {
+        std::cmp::Ordering::Equal
+    }
 }
 
 /// Counts for the summary.

@@ -7,6 +7,7 @@ pub mod body;
 pub mod branches;
 pub mod can_i_deploy;
 pub mod declarations;
+pub mod declared;
 pub mod deployments;
 pub mod diagnostic;
 pub mod drift_ladder;

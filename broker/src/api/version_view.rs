@@ -207,6 +207,11 @@ fn version_links(base: &BaseUrl, view: &VersionView) -> Links {
             Link::new(base.url(&latest_results))
                 .title("Latest verification results for consumer version"),
         )
+        .add(
+            "pb:declarations",
+            Link::new(format!("{me}/declarations"))
+                .title("What this version declares: its Agent Card, its MCP tools per profile"),
+        )
         .add_array("pb:pact-versions", pact_links(base, view))
         .add_array(
             "pb:deployed-environments",

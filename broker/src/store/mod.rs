@@ -8,6 +8,7 @@
 pub mod admission;
 pub mod branches;
 pub mod coverage;
+pub mod declarations;
 pub mod deployments;
 pub mod directory;
 pub mod drift_actions;

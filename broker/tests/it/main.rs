@@ -6,6 +6,8 @@ mod admission;
 mod basics;
 mod can_i_deploy;
 mod concurrency;
+mod declarations;
+mod declarations_diff;
 mod deployments;
 mod drift_actions;
 mod drift_reports;

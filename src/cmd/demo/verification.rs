@@ -57,6 +57,7 @@ pub fn verify(
     let report = accord_verifier::verify_on_threads(&config, drivers, None)
         .with_context(|| format!("cannot verify {label}"))?;
     let target = Target {
+        provider: provider.version.name.to_owned(),
         version: provider.version.version.to_owned(),
         branch: Some(PROVIDER_BRANCH.to_owned()),
         tags: Vec::new(),

@@ -81,6 +81,18 @@ pub fn check_card(expect: &AgentCardExpectations, card: &Value) -> Vec<Finding> 
     out
 }
 
+/// The card's own problems, whoever relies on it: required fields missing,
+/// two skills with one id, a requirement naming an undeclared scheme.
+pub fn card_problems(card: &Value) -> Vec<Finding> {
+    own_consistency(card)
+}
+
+/// `sha256:` and the hex sha256 of the card's RFC 8785 canonical JSON: the
+/// digest a verification records for it.
+pub fn card_digest(card: &Value) -> String {
+    format!("sha256:{}", accord_dsl::canonical::digest(card))
+}
+
 /// Required fields, unique skill ids, requirements naming declared schemes.
 fn own_consistency(card: &Value) -> Vec<Finding> {
     let mut out = Vec::new();

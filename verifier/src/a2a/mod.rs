@@ -93,21 +93,41 @@ impl A2aDriver {
         let (read, etag) = fetch(cx).await;
         let read = Arc::new(read);
         if let Ok(card) = read.as_ref() {
-            let digest = accord_dsl::canonical::digest(card);
             let entries = card["skills"].as_array().map_or(0, Vec::len);
             *lock(&self.declared) = Some(Declaration {
                 kind: "a2a/agent-card",
                 profile: "as written".to_owned(),
                 protocol_version: "1.0".to_owned(),
-                digest: format!("sha256:{digest}"),
+                digest: card::card_digest(card),
                 entries,
                 etag,
                 used: Vec::new(),
+                content: crate::report::Content::of(card.clone()),
             });
         }
         *slot = Some(read.clone());
         read
     }
+}
+
+/// Reads the Agent Card at `url` as a run does (`A2A-Version: 1.0`, the
+/// run's default limits, no credential): the card, or the finding that
+/// says why not. For `accord declarations publish --agent-card URL`.
+pub async fn read_agent_card(url: &str) -> Result<Value, Finding> {
+    let transport = Transport::new(crate::config::Limits::default()).map_err(|e| {
+        Finding::new(
+            Layer::Declaration,
+            codes::EXPECTATION_UNCHECKED,
+            "agentCard",
+            e.to_string(),
+        )
+    })?;
+    let cx = CardSource {
+        transport: &transport,
+        url,
+        custom_headers: &[],
+    };
+    read_card(cx).await.map(|(card, _)| card)
 }
 
 /// Reads the card (and its `ETag`): unreachable is unchecked, not JSON is

@@ -6,15 +6,15 @@
 //! honour it. A changed `title` or `description` is a warning: it changes
 //! how a model picks the tool, not whether a call works.
 //!
-//! Not called by the verifier's replay: the broker's diff of provider
-//! versions is its user.
+//! Not called by the verifier's replay: the classification of two
+//! declarations (`crate::compat`) is its user.
 
 use accord_dsl::model::accord::{
     JsonType, McpToolExpectation, ToolAnnotationsExpectation, ToolArgument, ToolResultField,
 };
 use serde_json::Value;
 
-use super::surface::{check_tool, resolve};
+use super::surface::{check_tool, listed_values, resolve};
 use crate::finding::{Finding, Layer, codes};
 
 /// The findings and warnings of `new` against `old` (both `tools/list`
@@ -90,7 +90,8 @@ fn relied_on(tool: &Value) -> McpToolExpectation {
         .map(|(name, prop)| ToolResultField {
             path: format!("$.{name}"),
             json_type: single_type(&prop),
-            values: Vec::new(),
+            // every value it listed may be switched on: one removed breaks
+            values: listed_values(&output, &prop, 0).unwrap_or_default(),
         })
         .collect();
     let hint = |name: &str| tool["annotations"].get(name).and_then(Value::as_bool);

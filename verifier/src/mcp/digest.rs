@@ -20,6 +20,10 @@ pub(super) fn declaration(profile: String, era: Era, tools: &Tools) -> Declarati
         entries: tools.len(),
         etag: None,
         used: Vec::new(),
+        // the listing as read, already bounded by the listing's budget
+        content: serde_json::from_slice::<serde_json::Value>(&tools.text())
+            .map(|tools| crate::report::Content::of(serde_json::json!({ "tools": tools })))
+            .unwrap_or_default(),
     }
 }
 

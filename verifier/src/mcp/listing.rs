@@ -98,7 +98,6 @@ impl Tools {
     }
 }
 
-#[cfg(test)]
 impl Tools {
     /// The tools of parsed values, in their order.
     pub fn of(values: &[Value]) -> Tools {
@@ -111,6 +110,13 @@ impl Tools {
         }
         tools
     }
+}
+
+/// The canonical digest of a listing's `tools` (RFC 8785 JSON of the tools
+/// ordered by name, sha256): the digest a verification records for it, and
+/// the one the broker stores a published tool list under.
+pub fn digest_of(tools: &[Value]) -> String {
+    Tools::of(tools).digest()
 }
 
 /// A profile's tools, or why they are not known.

@@ -277,7 +277,7 @@ fn enum_kept(
 
 /// The values a schema allows, when it lists them: `enum`, `const`, or a
 /// union (`anyOf`/`oneOf`) whose every branch lists them.
-pub(super) fn listed_values(root: &Value, schema: &Value, depth: usize) -> Option<Vec<Value>> {
+pub(crate) fn listed_values(root: &Value, schema: &Value, depth: usize) -> Option<Vec<Value>> {
     if depth > 16 {
         return None;
     }
@@ -299,7 +299,7 @@ pub(super) fn listed_values(root: &Value, schema: &Value, depth: usize) -> Optio
 }
 
 /// A local `$ref` (`#/$defs/Step`) resolved against the root schema.
-pub(super) fn resolve(root: &Value, prop: &Value) -> Value {
+pub(crate) fn resolve(root: &Value, prop: &Value) -> Value {
     let mut current = prop.clone();
     for _ in 0..16 {
         let Some(reference) = current.get("$ref").and_then(Value::as_str) else {

@@ -5,10 +5,14 @@
 //! provider states, `contract::merge`); each changed one is shown as the
 //! API shows a changed pact in a 409 (`contract::diff::unified_diff` of the
 //! pretty-printed JSON), with the JSON paths that changed. Every change is
-//! classified for the provider: anything the provider must now do that
-//! provider versions verified against `from` were not checked for is
-//! breaking (an added or changed interaction, changed declarations or
-//! protocol pins); a removed interaction is compatible.
+//! classified for the provider with the classes of `accord_verifier::compat`:
+//! what provider versions verified against `from` were not checked for
+//! needs verification (conditional: an added or changed interaction,
+//! expectations of the declarations the consumer relies on more or
+//! differently, protocol pins); a consumer relying on less (a removed
+//! interaction, expectations that are a subset of the older ones) is
+//! compatible. A consumer's contract alone never breaks a provider: the
+//! verification says whether it does.
 //!
 //! Without both versions the page is a form to pick them.
 

@@ -84,6 +84,7 @@ pub fn valid_value(seeded: &Seeded, path: &str, param: &str) -> String {
         "name" => "nobody".into(),
         "file" => "style.css".into(),
         "id" => "1".into(),
+        "profile" => "alice".into(),
         "uuid" if path.starts_with("/deployed-versions/") => seeded.deployed.clone(),
         "uuid" if path.starts_with("/released-versions/") => seeded.released.clone(),
         "uuid" => seeded.environment.clone(),
@@ -216,6 +217,21 @@ pub fn sample_body(seeded: &Seeded, method: &str, path: &str) -> Option<Value> {
             "observations": [{"signal": "unknownErrorCodes", "count": 1,
                               "mcp.method.name": "tools/call", "gen_ai.tool.name": "lookup",
                               "error.type": "-32099"}]
+        }),
+        ("PUT", "/pacticipants/{pacticipant}/versions/{version}/declarations/agent-card") => {
+            json!({
+                "name": "p", "description": "A provider", "version": "1.0.0", "capabilities": {"streaming": false},
+                "defaultInputModes": ["text/plain"], "defaultOutputModes": ["application/json"],
+                "supportedInterfaces": [{"url": "http://127.0.0.1:9/a2a", "protocolBinding": "JSONRPC", "protocolVersion": "1.0"}],
+                "skills": [{"id": "quote", "name": "Quote", "description": "Prices", "tags": ["price"]}]
+            })
+        }
+        (
+            "PUT",
+            "/pacticipants/{pacticipant}/versions/{version}/declarations/mcp-tools/{profile}",
+        ) => json!({
+            "tools": [{"name": "search", "description": "Finds", "inputSchema": {"type": "object",
+                       "properties": {"q": {"type": "string"}}, "required": ["q"]}}]
         }),
         _ => return None,
     })

@@ -5,6 +5,7 @@
 use std::collections::BTreeMap;
 
 use accord_dsl::canonical::canonical_json;
+use accord_verifier::compat::Class;
 use serde_json::{Value, json};
 
 use crate::contract::diff::unified_diff;
@@ -37,15 +38,37 @@ pub struct Changed {
     pub paths: Vec<String>,
     /// Unified diff of the pretty-printed JSON (secrets hidden).
     pub diff: String,
+    /// A contract part whose newer expectations are a subset of the older.
+    pub relies_on_less: bool,
 }
 
-/// One change, classified for the provider.
+/// One change, classified for the provider with the classes of
+/// `accord_verifier::compat`: a consumer relying on less is compatible;
+/// one relying on something new or different needs verification
+/// (conditional); a consumer contract alone never breaks a provider.
 #[derive(Debug, Clone)]
 pub struct Impact {
     pub code: &'static str,
     pub subject: String,
-    pub breaking: bool,
+    pub class: Class,
     pub detail: &'static str,
+}
+
+impl Impact {
+    /// The row's CSS class.
+    pub fn css(&self) -> &'static str {
+        self.class.as_str()
+    }
+
+    /// What the provider must do about it.
+    pub fn label(&self) -> &'static str {
+        match self.class {
+            Class::Breaking => "Breaking",
+            Class::Conditional => "Needs verification",
+            Class::Compatible => "Compatible",
+            Class::Warning => "Warning",
+        }
+    }
 }
 
 /// The comparison of two contents.
@@ -60,7 +83,8 @@ pub struct Comparison {
     pub unchanged: usize,
     pub parts: Vec<Changed>,
     pub impacts: Vec<Impact>,
-    pub breaking: usize,
+    /// How many changes need a verification of the provider.
+    pub to_verify: usize,
     /// The whole documents' unified diff, as the API's 409 shows it.
     pub text_diff: String,
 }
@@ -138,7 +162,7 @@ impl Comparison {
             unchanged: 0,
             parts: parts(&a, &b),
             impacts: Vec::new(),
-            breaking: 0,
+            to_verify: 0,
             text_diff: unified_diff(
                 &pretty_for_diff(&redact::redact(&a)),
                 &pretty_for_diff(&redact::redact(&b)),
@@ -179,14 +203,14 @@ impl Comparison {
         let name = |kind: &str, d: &str| format!("{kind} '{d}'");
         let mut impacts = Vec::new();
         for e in &self.added {
-            impacts.push(Impact { code: "INTERACTION_ADDED", subject: name(&e.kind, &e.description), breaking: true,
+            impacts.push(Impact { code: "INTERACTION_ADDED", subject: name(&e.kind, &e.description), class: Class::Conditional,
                 detail: "a new expectation: provider versions verified against the older contract were never checked for it" });
         }
         for e in &self.changed {
             impacts.push(Impact {
                 code: "INTERACTION_CHANGED",
                 subject: name(&e.kind, &e.description),
-                breaking: true,
+                class: Class::Conditional,
                 detail: "the expectation changed: earlier verifications do not cover it",
             });
         }
@@ -194,16 +218,50 @@ impl Comparison {
             impacts.push(Impact {
                 code: "INTERACTION_REMOVED",
                 subject: name(&e.kind, &e.description),
-                breaking: false,
+                class: Class::Compatible,
                 detail: "the consumer no longer relies on it",
             });
         }
         for p in &self.parts {
-            impacts.push(Impact { code: part_code(&p.kind), subject: p.description.clone(), breaking: true,
-                detail: "what the consumer relies on in the provider's declarations or protocol versions changed" });
+            let (class, detail) = if p.relies_on_less {
+                (
+                    Class::Compatible,
+                    "the consumer relies on less of the provider's declarations than before",
+                )
+            } else {
+                (
+                    Class::Conditional,
+                    "what the consumer relies on in the provider's declarations or protocol versions changed",
+                )
+            };
+            impacts.push(Impact {
+                code: part_code(&p.kind),
+                subject: p.description.clone(),
+                class,
+                detail,
+            });
         }
-        self.breaking = impacts.iter().filter(|i| i.breaking).count();
+        self.to_verify = impacts
+            .iter()
+            .filter(|i| i.class == Class::Conditional)
+            .count();
         self.impacts = impacts;
+    }
+}
+
+/// Every expectation of `new` is one `old` had: objects with a subset of
+/// the keys (each value relying on less), lists whose every entry relies on
+/// less than one of the older list's, scalars equal.
+fn relies_on_less(new: &Value, old: &Value) -> bool {
+    match (new, old) {
+        (Value::Object(n), Value::Object(o)) => n
+            .iter()
+            .all(|(k, v)| o.get(k).is_some_and(|w| relies_on_less(v, w))),
+        (Value::Array(n), Value::Array(o)) => {
+            n.iter().all(|v| o.iter().any(|w| relies_on_less(v, w)))
+        }
+        (Value::Null, _) => true,
+        _ => new == old,
     }
 }
 
@@ -237,8 +295,11 @@ fn parts(a: &Value, b: &Value) -> Vec<Changed> {
         .into_iter()
         .filter_map(|(key, label)| {
             let (x, y) = (pick(a, key), pick(b, key));
-            (canonical_json(&x) != canonical_json(&y))
-                .then(|| changed(key.to_owned(), label.to_owned(), &x, &y))
+            (canonical_json(&x) != canonical_json(&y)).then(|| {
+                let mut part = changed(key.to_owned(), label.to_owned(), &x, &y);
+                part.relies_on_less = key != "metadata" && relies_on_less(&y, &x);
+                part
+            })
         })
         .collect()
 }
@@ -256,6 +317,7 @@ fn changed(kind: String, description: String, old: &Value, new: &Value) -> Chang
         href: None,
         paths,
         diff: unified_diff(&pretty_for_diff(&old), &pretty_for_diff(&new), "from", "to"),
+        relies_on_less: false,
     }
 }
 

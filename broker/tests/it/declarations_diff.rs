@@ -1,0 +1,115 @@
+//! `GET …/declarations/diff?against=V`: every change between two provider
+//! versions' declarations, with the live consumers each breaks — the seeds'
+//! synthetic failure 4 on both backends.
+
+use base64::Engine;
+use serde_json::{Value, json};
+
+use crate::support::{TestApp, each_backend};
+
+/// A consumer of `plan-tools` that reads `status` switching on `values`.
+fn spec(consumer: &str, values: &str) -> String {
+    format!(
+        r#"
+consumer: {consumer}
+provider: plan-tools
+protocols: {{ mcp: "2026-07-28" }}
+mcp_tools:
+  - name: review
+    arguments: {{ plan_id: string }}
+    reads: {{ status: {{ type: string, enum: [{values}] }} }}
+interactions:
+  - mcp: review a plan
+    tool: review
+    arguments: {{ plan_id: plan-7 }}
+    expect:
+      structured:
+        status: ready
+"#
+    )
+}
+
+fn publish(app: &TestApp, consumer: &str, values: &str) {
+    let none = |_: &str| -> Result<Value, accord_dsl::spec::ResolveError> { Ok(Value::Null) };
+    let contract =
+        accord_dsl::spec::compile_spec(&spec(consumer, values), "c.yaml", &none).expect("compiles");
+    let content = accord_dsl::pact::to_v4_json(&contract).to_string();
+    let reply = app.post("/contracts/publish", &json!({
+        "pacticipantName": consumer, "pacticipantVersionNumber": "1.0", "branch": "main",
+        "contracts": [{"consumerName": consumer, "providerName": "plan-tools", "specification": "pact",
+            "contentType": "application/json",
+            "content": base64::engine::general_purpose::STANDARD.encode(content)}]
+    }));
+    assert_eq!(reply.status, 200, "{}", reply.text);
+}
+
+fn tools(status: &[&str]) -> Value {
+    json!({"tools": [{"name": "review", "inputSchema": {"type": "object", "required": ["plan_id"],
+        "properties": {"plan_id": {"type": "string"}}},
+        "outputSchema": {"type": "object", "required": ["status"],
+            "properties": {"status": {"type": "string", "enum": status}}}}]})
+}
+
+fn declare(app: &TestApp, version: &str, status: &[&str]) {
+    let path = format!("/pacticipants/plan-tools/versions/{version}/declarations/mcp-tools/carol");
+    assert_eq!(app.put(&path, &tools(status)).status, 201);
+}
+
+const DIFF: &str = "/pacticipants/plan-tools/versions/3.5/declarations/diff?against=3.4";
+
+#[test]
+fn an_enum_value_removed_breaks_only_the_live_consumer_that_relies_on_it() {
+    each_backend(|app| {
+        publish(app, "planner", "draft, ready");
+        publish(app, "auditor", "ready, rejected");
+        declare(app, "3.4", &["draft", "ready", "rejected"]);
+        declare(app, "3.5", &["ready", "rejected"]);
+        let diff = app.get(DIFF);
+        assert_eq!(diff.status, 200, "{}", diff.text);
+        assert_eq!(diff.json["breaking"], true, "{}", diff.text);
+        let change = &diff.json["declarations"][0]["changes"][0];
+        assert_eq!(change["code"], "BREAKING_ENUM_REMOVAL");
+        assert_eq!(change["class"], "breaking");
+        assert_eq!(change["path"], "mcpTools[review].result.status");
+        assert_eq!(
+            change["consumersAffected"],
+            json!(["planner 1.0"]),
+            "{}",
+            diff.text
+        );
+    });
+}
+
+#[test]
+fn with_no_consumer_relying_on_the_value_it_breaks_nobody() {
+    each_backend(|app| {
+        publish(app, "auditor", "ready, rejected");
+        declare(app, "3.4", &["draft", "ready", "rejected"]);
+        declare(app, "3.5", &["ready", "rejected"]);
+        let diff = app.get(DIFF);
+        assert_eq!(diff.status, 200, "{}", diff.text);
+        assert_eq!(diff.json["breaking"], false, "{}", diff.text);
+        assert_eq!(
+            diff.json["declarations"][0]["changes"][0]["consumersAffected"],
+            json!([])
+        );
+    });
+}
+
+#[test]
+fn a_diff_against_an_unknown_version_or_without_one_is_refused() {
+    each_backend(|app| {
+        declare(app, "3.5", &["ready"]);
+        let unknown =
+            app.get("/pacticipants/plan-tools/versions/3.5/declarations/diff?against=9.9");
+        assert_eq!(unknown.status, 404, "{}", unknown.text);
+        assert!(unknown.text.contains("9.9"), "{}", unknown.text);
+        let missing = app.get("/pacticipants/plan-tools/versions/3.5/declarations/diff");
+        assert_eq!(missing.status, 400);
+        assert!(
+            missing.json["errors"]["against"].is_array(),
+            "{}",
+            missing.text
+        );
+    });
+}

@@ -1,0 +1,2 @@
+DROP TABLE version_declarations;
+DROP TABLE declaration_contents;

@@ -1,0 +1,176 @@
+//! Which live consumers a change affects, judged from their contracts with
+//! the checks a verification runs against the newer declaration: a
+//! breaking change affects a consumer whose own check finds it at the same
+//! place (it reads that field and relies on that value, calls that tool
+//! without the new required input, uses that skill); any other change
+//! affects the consumers that use what changed.
+
+use accord_dsl::model::accord::McpToolExpectation;
+use accord_dsl::model::{Contract, Interaction};
+use serde_json::Value;
+
+use super::tools::by_name;
+use super::{Change, Class, Kind};
+use crate::a2a::card::check_card;
+use crate::finding::codes;
+use crate::mcp::surface::check_tool;
+
+/// A live consumer version and its contract with the provider.
+#[derive(Debug, Clone)]
+pub struct Consumer<'a> {
+    /// `name version`, as tables and pages show it.
+    pub label: String,
+    pub contract: &'a Contract,
+}
+
+/// Fills each change's `consumers_affected`.
+pub fn attribute(kind: Kind, new: &Value, consumers: &[Consumer<'_>], changes: &mut [Change]) {
+    if changes.is_empty() {
+        return;
+    }
+    // a consumer's checks are run only on what a breaking change touched
+    let touched: Vec<String> = changes
+        .iter()
+        .filter(|c| c.class == Class::Breaking)
+        .map(|c| c.path.clone())
+        .collect();
+    let relevant = |place: &str| touched.iter().any(|p| same_place(p, place));
+    for consumer in consumers {
+        let found = judged(kind, new, consumer.contract, &relevant);
+        let used = uses(kind, consumer.contract);
+        for change in changes.iter_mut() {
+            let affected = match change.class {
+                Class::Breaking => found.iter().any(|(code, path)| {
+                    *code == consumer_code(change.code) && same_place(path, &change.path)
+                }),
+                _ => used.iter().any(|u| same_place(u, &change.path)),
+            };
+            if affected {
+                change.consumers_affected.push(consumer.label.clone());
+            }
+        }
+    }
+}
+
+/// The code a consumer's own check gives the same change.
+fn consumer_code(code: &str) -> &str {
+    match code {
+        codes::BREAKING_SKILL_REMOVED => codes::SKILL_MISSING,
+        other => other,
+    }
+}
+
+/// `a` and `b` name the same thing, or one is inside the other.
+fn same_place(a: &str, b: &str) -> bool {
+    let inside = |x: &str, y: &str| x.strip_prefix(y).is_some_and(|rest| rest.starts_with('.'));
+    a == b || inside(a, b) || inside(b, a)
+}
+
+fn calls(contract: &Contract) -> impl Iterator<Item = (&str, &serde_json::Map<String, Value>)> {
+    contract.interactions.iter().filter_map(|i| match i {
+        Interaction::McpToolCall(c) => Some((c.call.tool.as_str(), &c.call.arguments)),
+        _ => None,
+    })
+}
+
+fn skills_used(contract: &Contract) -> impl Iterator<Item = &str> {
+    contract.interactions.iter().filter_map(|i| match i {
+        Interaction::A2aTask(t) => t.task.skill.as_deref(),
+        _ => None,
+    })
+}
+
+/// (code, path) of what the consumer's checks find in `new`.
+fn judged(
+    kind: Kind,
+    new: &Value,
+    contract: &Contract,
+    relevant: &dyn Fn(&str) -> bool,
+) -> Vec<(&'static str, String)> {
+    let mut out = Vec::new();
+    match kind {
+        Kind::McpTools => {
+            let listed = by_name(new);
+            let touched = |e: &&McpToolExpectation| relevant(&format!("mcpTools[{}]", e.name));
+            for expect in contract.mcp_tools.iter().filter(touched) {
+                let found = check_tool(expect, listed.get(expect.name.as_str()).copied());
+                out.extend(found.into_iter().map(|f| (f.reason_code, f.path)));
+            }
+            let declared = |t: &str| contract.mcp_tools.iter().any(|e| e.name == t);
+            for (tool, arguments) in calls(contract).filter(|(t, _)| !declared(t)) {
+                let at = format!("mcpTools[{tool}]");
+                let Some(listed) = listed.get(tool) else {
+                    out.push((codes::TOOL_MISSING, at));
+                    continue;
+                };
+                let required = listed["inputSchema"]["required"]
+                    .as_array()
+                    .into_iter()
+                    .flatten();
+                for name in required
+                    .filter_map(Value::as_str)
+                    .filter(|n| !arguments.contains_key(*n))
+                {
+                    out.push((
+                        codes::BREAKING_REQUIRED_INPUT_ADDED,
+                        format!("{at}.arguments.{name}"),
+                    ));
+                }
+            }
+        }
+        Kind::AgentCard => {
+            if let Some(expect) = &contract.agent_card {
+                out.extend(
+                    check_card(expect, new)
+                        .into_iter()
+                        .map(|f| (f.reason_code, f.path)),
+                );
+            }
+            let declared: Vec<&str> = new["skills"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .filter_map(|s| s["id"].as_str())
+                .collect();
+            for skill in skills_used(contract).filter(|s| !declared.contains(s)) {
+                out.push((codes::SKILL_MISSING, format!("agentCard.skills[{skill}]")));
+            }
+        }
+    }
+    out
+}
+
+/// The places of a declaration the consumer uses.
+fn uses(kind: Kind, contract: &Contract) -> Vec<String> {
+    match kind {
+        Kind::McpTools => contract
+            .mcp_tools
+            .iter()
+            .map(|e| e.name.as_str())
+            .chain(calls(contract).map(|(t, _)| t))
+            .map(|t| format!("mcpTools[{t}]"))
+            .collect(),
+        Kind::AgentCard => {
+            let mut out: Vec<String> = contract
+                .agent_card
+                .iter()
+                .flat_map(|e| e.skills.iter().map(|s| s.id.as_str()))
+                .chain(skills_used(contract))
+                .map(|s| format!("agentCard.skills[{s}]"))
+                .collect();
+            let talks_to_the_card = contract.agent_card.is_some() || !out.is_empty();
+            if talks_to_the_card {
+                // the card's own fields (capabilities, defaults, description)
+                for key in [
+                    "capabilities",
+                    "defaultInputModes",
+                    "defaultOutputModes",
+                    "description",
+                ] {
+                    out.push(format!("agentCard.{key}"));
+                }
+            }
+            out
+        }
+    }
+}
