@@ -38,6 +38,8 @@ pub struct BrokerConfig {
     pub pool_size: u32,
     /// HTTP worker threads (default: the number of cores).
     pub workers: Option<usize>,
+    /// What webhook requests may reach (schemes, hosts, methods, timeouts).
+    pub webhook_policy: crate::webhooks::outbound::Policy,
 }
 
 impl BrokerConfig {
@@ -55,6 +57,7 @@ impl BrokerConfig {
             accounts: Vec::new(),
             pool_size: 8,
             workers: None,
+            webhook_policy: crate::webhooks::outbound::Policy::default(),
         }
     }
 }

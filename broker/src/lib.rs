@@ -31,6 +31,7 @@ pub mod server;
 pub mod state;
 pub mod store;
 pub mod web;
+pub mod webhooks;
 pub mod wire;
 
 pub use config::BrokerConfig;
