@@ -1,4 +1,15 @@
-//! Webhooks: definitions, the durable delivery queue, the worker, and the
-//! outbound HTTP they send with.
+//! Webhooks (issue 24): definitions (`model`, `store`), the template
+//! parameters of each event (`params`, `sample` for test runs), rendering
+//! (`template`), the events queued in the transaction of their change
+//! (`events`), the durable queue (`queue`) and the worker that delivers it
+//! (`worker`), over the outbound HTTP module (`outbound`).
 
+pub mod events;
+pub mod model;
 pub mod outbound;
+pub mod params;
+pub mod queue;
+pub mod sample;
+pub mod store;
+pub mod template;
+pub mod worker;

@@ -31,4 +31,5 @@ mod support;
 mod verification_numbers;
 mod verifications;
 mod versions;
+mod webhooks;
 mod what_users_see;
