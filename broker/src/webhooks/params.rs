@@ -14,7 +14,7 @@ use crate::store::versions::Version;
 use crate::store::{branches, tags};
 
 /// Every parameter name (without `${}`).
-pub const NAMES: [&str; 25] = [
+pub const NAMES: [&str; 24] = [
     "pactbroker.pactUrl",
     "pactbroker.verificationResultUrl",
     "pactbroker.consumerName",
@@ -38,7 +38,6 @@ pub const NAMES: [&str; 25] = [
     "accord.environment",
     "accord.admissionState",
     "accord.driftAction",
-    "accord.consumerVersionId",
     "accord.pactVersionSha",
 ];
 
@@ -97,7 +96,6 @@ impl Params {
             branches::names_for_version(conn, version.id)?.join(", "),
         );
         self.set("consumerVersionTags", tag_names(conn, version.id)?);
-        self.set("accord.consumerVersionId", version.id.to_string());
         Ok(())
     }
 
