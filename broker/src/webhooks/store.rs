@@ -169,17 +169,32 @@ pub fn list(conn: &mut AnyConnection) -> Result<Vec<Webhook>, StoreError> {
         .load(conn)?)
 }
 
-/// The enabled webhooks subscribed to `event` for this pair.
-pub fn subscribed(
+/// The enabled webhooks that select this pair (no selector, or the name;
+/// a label matches nobody), matched in SQL so that the webhooks of other
+/// pairs cost a change nothing but the scan.
+pub fn for_pair(
     conn: &mut AnyConnection,
-    event: &str,
     consumer: Option<&str>,
     provider: Option<&str>,
 ) -> Result<Vec<Webhook>, StoreError> {
-    Ok(subscribed_any(conn, event)?
-        .into_iter()
-        .filter(|w| w.matches(consumer, provider))
-        .collect())
+    // a name is never empty, so "" matches no selector
+    Ok(webhooks::table
+        .filter(webhooks::enabled.eq(true))
+        .filter(webhooks::consumer_label.is_null())
+        .filter(webhooks::provider_label.is_null())
+        .filter(
+            webhooks::consumer_name
+                .is_null()
+                .or(webhooks::consumer_name.eq(consumer.unwrap_or(""))),
+        )
+        .filter(
+            webhooks::provider_name
+                .is_null()
+                .or(webhooks::provider_name.eq(provider.unwrap_or(""))),
+        )
+        .order(webhooks::id.asc())
+        .select(Webhook::as_select())
+        .load(conn)?)
 }
 
 /// The enabled webhooks subscribed to `event`, whoever they select.

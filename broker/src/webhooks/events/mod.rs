@@ -27,29 +27,47 @@ pub struct Published<'a> {
     pub changed: bool,
 }
 
-/// Queues `event` with `params` for every webhook subscribed to it for
-/// this pair.
-fn fire(
-    conn: &mut AnyConnection,
-    event: &str,
-    pair: (Option<&str>, Option<&str>),
-    params: &Params,
-    cause: &Cause,
-) -> Result<usize, StoreError> {
-    let hooks: Vec<i64> = store::subscribed(conn, event, pair.0, pair.1)?
-        .iter()
-        .map(|h| h.id)
-        .collect();
-    queue::enqueue(conn, &hooks, event, &params.0, cause)?;
-    Ok(hooks.len())
+/// The enabled webhooks that select one pair, with their events: read
+/// once per change.
+pub(crate) struct Subscribers(Vec<(i64, Vec<String>)>);
+
+impl Subscribers {
+    /// The webhooks selecting this pair.
+    pub(crate) fn of_pair(
+        conn: &mut AnyConnection,
+        pair: (Option<&str>, Option<&str>),
+    ) -> Result<Subscribers, StoreError> {
+        let mut out = Vec::new();
+        for w in store::for_pair(conn, pair.0, pair.1)? {
+            out.push((w.id, w.event_names()?));
+        }
+        Ok(Subscribers(out))
+    }
+
+    /// Those subscribed to `event`.
+    fn ids(&self, event: &str) -> Vec<i64> {
+        self.0
+            .iter()
+            .filter(|(_, events)| events.iter().any(|e| e == event))
+            .map(|(id, _)| *id)
+            .collect()
+    }
+
+    /// Whether any is subscribed to one of `events`.
+    pub(crate) fn any(&self, events: &[&str]) -> bool {
+        events.iter().any(|e| !self.ids(e).is_empty())
+    }
 }
 
-fn any_subscribed(
+/// Queues `event` with `params` for every webhook subscribed to it.
+pub(crate) fn fire(
     conn: &mut AnyConnection,
+    hooks: &Subscribers,
     event: &str,
-    pair: (Option<&str>, Option<&str>),
-) -> Result<bool, StoreError> {
-    Ok(!store::subscribed(conn, event, pair.0, pair.1)?.is_empty())
+    params: &Params,
+    cause: &Cause,
+) -> Result<(), StoreError> {
+    queue::enqueue(conn, &hooks.ids(event), event, &params.0, cause)
 }
 
 /// The events of one publication: `contract_published` (every one),
@@ -78,11 +96,8 @@ pub fn pact_published(
         "contract_content_changed",
         "contract_requiring_verification_published",
     ];
-    let mut any = false;
-    for event in wanted {
-        any |= any_subscribed(conn, event, pair)?;
-    }
-    if !any {
+    let hooks = Subscribers::of_pair(conn, pair)?;
+    if !hooks.any(&wanted) {
         return Ok(());
     }
     let mut params = Params::new("contract_published");
@@ -95,13 +110,13 @@ pub fn pact_published(
         &p.content.sha,
         p.version,
     );
-    fire(conn, "contract_published", pair, &params, &cause)?;
+    fire(conn, &hooks, "contract_published", &params, &cause)?;
     if !p.changed || !content_changed(conn, &p)? {
         return Ok(());
     }
     params.set("eventName", "contract_content_changed");
-    fire(conn, "contract_content_changed", pair, &params, &cause)?;
-    requiring_verification(conn, &p, params, &cause)
+    fire(conn, &hooks, "contract_content_changed", &params, &cause)?;
+    requiring_verification(conn, &p, &hooks, params, &cause)
 }
 
 /// Whether the content differs from the pact of the pair's previous
@@ -160,20 +175,20 @@ fn verification_targets(
 fn requiring_verification(
     conn: &mut AnyConnection,
     p: &Published<'_>,
+    hooks: &Subscribers,
     mut params: Params,
     cause: &Cause,
 ) -> Result<(), StoreError> {
     let event = "contract_requiring_verification_published";
-    let pair = (
-        Some(p.consumer.name.as_str()),
-        Some(p.provider.name.as_str()),
-    );
+    if !hooks.any(&[event]) {
+        return Ok(());
+    }
     params.set("eventName", event);
     let targets = verification_targets(conn, p.provider)?;
     if targets.is_empty() {
         // a provider with no main-branch head and nothing deployed: one
         // event without a provider version, so its CI builds its default
-        fire(conn, event, pair, &params, cause)?;
+        fire(conn, hooks, event, &params, cause)?;
         return Ok(());
     }
     for (version, live) in targets {
@@ -197,7 +212,7 @@ fn requiring_verification(
                 version.number.clone(),
             );
         }
-        fire(conn, event, pair, &target, cause)?;
+        fire(conn, hooks, event, &target, cause)?;
     }
     Ok(())
 }

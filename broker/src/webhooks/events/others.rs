@@ -1,7 +1,7 @@
 //! The events of a verification result, of a deployment or release, and
 //! Accord's own (`admission_changed`, `drift_detected`).
 
-use super::{Params, fire};
+use super::{Params, Subscribers, fire};
 use crate::db::AnyConnection;
 use crate::hal::encode_segment;
 use crate::store::StoreError;
@@ -40,9 +40,8 @@ pub fn verification_published(
         Some(v.provider.name.as_str()),
     );
     let events = ["provider_verification_published", outcome];
-    if events.iter().all(|e| {
-        crate::webhooks::store::subscribed(conn, e, pair.0, pair.1).is_ok_and(|h| h.is_empty())
-    }) {
+    let hooks = Subscribers::of_pair(conn, pair)?;
+    if !hooks.any(&events) {
         return Ok(());
     }
     let cause = Cause {
@@ -80,7 +79,7 @@ pub fn verification_published(
         );
         for event in events {
             params.set("eventName", event);
-            fire(conn, event, pair, &params, &cause)?;
+            fire(conn, &hooks, event, &params, &cause)?;
         }
     }
     Ok(())
