@@ -39,8 +39,16 @@ pub struct BrokerConfig {
     pub pool_size: u32,
     /// HTTP worker threads (default: the number of cores).
     pub workers: Option<usize>,
-    /// What webhook requests may reach (`--webhook-*-allowlist`).
+    /// What webhook requests may reach (schemes, hosts, methods, timeouts).
     pub webhook_policy: crate::webhooks::outbound::Policy,
+    /// The waits between webhook delivery attempts (the Pact Broker's:
+    /// 10, 60, 120, 300, 600, 1200 s, so 7 attempts in all).
+    pub webhook_retry_schedule: Vec<std::time::Duration>,
+    /// How long a worker owns a delivery it claimed; a broker that dies
+    /// mid-delivery leaves it to be claimed again once this ran out.
+    pub webhook_lease: std::time::Duration,
+    /// How often an idle worker looks for due deliveries.
+    pub webhook_poll: std::time::Duration,
 }
 
 impl BrokerConfig {
@@ -59,6 +67,9 @@ impl BrokerConfig {
             pool_size: 8,
             workers: None,
             webhook_policy: crate::webhooks::outbound::Policy::default(),
+            webhook_retry_schedule: crate::webhooks::worker::default_schedule(),
+            webhook_lease: std::time::Duration::from_secs(60),
+            webhook_poll: std::time::Duration::from_millis(250),
         }
     }
 }

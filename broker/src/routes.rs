@@ -12,12 +12,7 @@ use actix_web::web;
 use crate::auth::{self, Access};
 use crate::web as pages;
 
-use crate::api::{
-    admission, badges, branches, can_i_deploy, declared, deployments, diagnostic, drift_ladder,
-    drift_policy, drift_reports, environments, for_verification, index, integrations, matrix,
-    pact_versions, pacticipants, pacts, provider_pacts, publish, publish_legacy, registry,
-    releases, tags, tokens, verifications, versions,
-};
+use crate::api::{admission, badges, branches, can_i_deploy, declared, deployments, diagnostic, drift_ladder, drift_policy, drift_reports, environments, for_verification, index, integrations, matrix, pact_versions, pacticipants, pacts, provider_pacts, publish, publish_legacy, registry, releases, tags, tokens, verifications, versions, webhook_runs, webhooks};
 
 /// One route: an HTTP method, a path pattern (`{name}` is one segment) and
 /// who may call it.
@@ -88,6 +83,27 @@ route_table! {
     GET "/ui/pacts/provider/{provider}/consumer/{consumer}/version/{version}" => pages::contract::get_page;
     GET "/ui/pacts/provider/{provider}/consumer/{consumer}/diff" => pages::contract::get_diff;
     GET "/ui/pacts/provider/{provider}/consumer/{consumer}/pact-version/{sha}/verification-results/{number}" => pages::verification::get_page;
+
+    // webhooks (the scoped forms before `/webhooks/{uuid}/…`)
+    GET "/webhooks" => webhooks::list_webhooks;
+    POST "/webhooks" => webhooks::create_webhook;
+    POST "/webhooks/execute" => webhook_runs::execute_unsaved;
+    GET "/webhooks/provider/{provider}/consumer/{consumer}" => webhooks::list_pair_webhooks;
+    POST "/webhooks/provider/{provider}/consumer/{consumer}" => webhooks::create_pair_webhook;
+    GET "/webhooks/provider/{provider}" => webhooks::list_provider_webhooks;
+    POST "/webhooks/provider/{provider}" => webhooks::create_provider_webhook;
+    GET "/webhooks/consumer/{consumer}" => webhooks::list_consumer_webhooks;
+    POST "/webhooks/consumer/{consumer}" => webhooks::create_consumer_webhook;
+    GET "/webhooks/{uuid}" => webhooks::get_webhook;
+    PUT "/webhooks/{uuid}" => webhooks::put_webhook;
+    DELETE "/webhooks/{uuid}" => webhooks::delete_webhook;
+    POST "/webhooks/{uuid}/execute" => webhook_runs::execute_webhook;
+    GET "/webhooks/{uuid}/triggered-webhooks" => webhook_runs::webhook_triggered;
+    GET "/triggered-webhooks/{uuid}/logs" => webhook_runs::get_logs;
+    GET "/pacts/provider/{provider}/consumer/{consumer}/webhooks" => webhooks::list_pair_webhooks;
+    POST "/pacts/provider/{provider}/consumer/{consumer}/webhooks" => webhooks::create_pair_webhook;
+    GET "/pacts/provider/{provider}/consumer/{consumer}/version/{version}/triggered-webhooks" => webhook_runs::pact_triggered;
+    GET "/pacts/provider/{provider}/consumer/{consumer}/pact-version/{sha}/verification-results/{number}/triggered-webhooks" => webhook_runs::verification_triggered;
 
     // tokens (admin)
     GET "/tokens" [Admin] => tokens::list_tokens;

@@ -279,3 +279,64 @@ diesel::allow_tables_to_appear_in_same_query!(
     declaration_contents,
     version_declarations,
 );
+
+diesel::table! {
+    /// Webhook definitions (events and request are JSON text).
+    webhooks (id) {
+        id -> BigInt,
+        uuid -> Text,
+        description -> Nullable<Text>,
+        consumer_name -> Nullable<Text>,
+        consumer_label -> Nullable<Text>,
+        provider_name -> Nullable<Text>,
+        provider_label -> Nullable<Text>,
+        events -> Text,
+        request -> Text,
+        enabled -> Bool,
+        created_at -> Timestamp,
+        updated_at -> Timestamp,
+    }
+}
+
+diesel::table! {
+    /// The durable delivery queue.
+    triggered_webhooks (id) {
+        id -> BigInt,
+        uuid -> Text,
+        webhook_id -> BigInt,
+        event_name -> Text,
+        context -> Text,
+        consumer_id -> Nullable<BigInt>,
+        provider_id -> Nullable<BigInt>,
+        pact_publication_id -> Nullable<BigInt>,
+        verification_id -> Nullable<BigInt>,
+        version_id -> Nullable<BigInt>,
+        status -> Text,
+        attempts -> BigInt,
+        next_attempt_at -> Timestamp,
+        lease_until -> Nullable<Timestamp>,
+        created_at -> Timestamp,
+        updated_at -> Timestamp,
+    }
+}
+
+diesel::table! {
+    /// One row per delivery attempt.
+    webhook_executions (id) {
+        id -> BigInt,
+        triggered_webhook_id -> BigInt,
+        attempt -> BigInt,
+        started_at -> Timestamp,
+        duration_ms -> BigInt,
+        status -> Nullable<BigInt>,
+        success -> Bool,
+        request -> Text,
+        response_excerpt -> Text,
+        error -> Nullable<Text>,
+        refusal -> Nullable<Text>,
+    }
+}
+
+diesel::joinable!(triggered_webhooks -> webhooks (webhook_id));
+diesel::joinable!(webhook_executions -> triggered_webhooks (triggered_webhook_id));
+diesel::allow_tables_to_appear_in_same_query!(webhooks, triggered_webhooks, webhook_executions);

@@ -50,7 +50,9 @@ impl std::fmt::Debug for RunningBroker {
 }
 
 /// Binds, then opens the pool and runs migrations; returns before serving.
-/// Binding first: a busy port leaves no database file behind.
+/// Binding first: a busy port leaves no database file behind. Call it on
+/// an actix runtime (`System::block_on`): the webhook delivery worker is
+/// spawned on it and stops with it.
 pub fn start(config: BrokerConfig) -> Result<RunningBroker, StartError> {
     let listener =
         std::net::TcpListener::bind(&config.bind).map_err(|source| StartError::Bind {
@@ -77,6 +79,7 @@ pub fn start(config: BrokerConfig) -> Result<RunningBroker, StartError> {
         config: Arc::new(config.clone()),
         listening_on: addr.to_string(),
     };
+    crate::webhooks::worker::spawn(state.pool.clone(), state.config.clone());
     let factory = move || connection(state.clone(), addr);
     let mut builder = actix_server::Server::build().disable_signals();
     if let Some(workers) = config.workers {

@@ -32,4 +32,5 @@ mod verify_roles;
 mod verify_tags;
 mod verify_unreachable;
 mod walkthrough;
+mod webhook_verify;
 mod what_users_see;

@@ -90,6 +90,9 @@ pub async fn record_deployment(
             let (version, env) = placed::find_version_and_environment(conn, &p, &v, &uuid)?;
             let (row, created) = deployments::record(conn, &version, env.id, &instance)?
                 .ok_or_else(|| BrokerError::not_found(format!("Environment '{}'", env.name)))?;
+            if created {
+                crate::webhooks::events::placed(conn, "deployment_recorded", &version, &env.name)?;
+            }
             Ok((deployed_json(&base, &place_one(conn, row, &env)?)?, created))
         })
         .await?;

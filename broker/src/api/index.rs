@@ -146,6 +146,8 @@ const RELATIONS: &[(&str, &str, &str)] = &[
     ),
     ("pb:environments", "/environments", "Environments"),
     ("pb:environment", "/environments/{uuid}", "Environment"),
+    ("pb:webhooks", "/webhooks", "Webhooks"),
+    ("pb:webhook", "/webhooks/{uuid}", "Webhook"),
 ];
 
 /// The index resource.

@@ -35,6 +35,8 @@ pub mod tokens;
 pub mod verifications;
 pub mod version_view;
 pub mod versions;
+pub mod webhook_runs;
+pub mod webhooks;
 
 /// A stored timestamp as the Pact Broker writes it (RFC 3339, UTC).
 pub fn time(at: chrono::NaiveDateTime) -> String {

@@ -247,6 +247,21 @@ fn pact_links(
             .title("Latest verification results"),
         )
         .add(
+            "pb:pact-webhooks",
+            Link::new(named.pair_url(base, &["webhooks"]))
+                .title("Webhooks for the pact between this consumer and provider"),
+        )
+        .add(
+            "pb:consumer-webhooks",
+            Link::new(base.url(&["webhooks", "consumer", &named.consumer]))
+                .title("Webhooks for all pacts with this consumer"),
+        )
+        .add(
+            "pb:triggered-webhooks",
+            Link::new(format!("{}/triggered-webhooks", named.version_url(base)))
+                .title("Webhooks triggered by the publication of this pact"),
+        )
+        .add(
             "pb:tag-version",
             Link::new(format!(
                 "{}/tags/{{tag}}",

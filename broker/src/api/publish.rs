@@ -285,6 +285,7 @@ pub async fn publish_contracts(
     let request: PublishRequest = body::parse(&req, &bytes)?;
     let (version, contracts) = validate(&request)?;
     let request_version = version.clone();
+    let root = base.raw("");
     let (recorded, published) = state
         .transaction(move |conn| {
             let recorded = record_version(conn, &version)?;
@@ -299,7 +300,13 @@ pub async fn publish_contracts(
                     c.prepared,
                     c.on_conflict,
                 );
-                published.push(result.map_err(|e| publish_error(e, &recorded, &provider))?);
+                let done = result.map_err(|e| publish_error(e, &recorded, &provider))?;
+                crate::webhooks::events::pact_published(
+                    conn,
+                    &root,
+                    published_event(&recorded, &done),
+                )?;
+                published.push(done);
             }
             Ok((recorded, published))
         })
@@ -310,6 +317,21 @@ pub async fn publish_contracts(
         &recorded,
         &published,
     )))
+}
+
+/// What the webhook events of a publication need.
+pub fn published_event<'a>(
+    recorded: &'a RecordedVersion,
+    done: &'a crate::publishing::PublishedContract,
+) -> crate::webhooks::events::Published<'a> {
+    crate::webhooks::events::Published {
+        consumer: &recorded.pacticipant,
+        version: &recorded.version,
+        provider: &done.provider,
+        publication: &done.publication,
+        content: &done.content,
+        changed: done.change != crate::publishing::Change::Unchanged,
+    }
 }
 
 /// Pact's 409 text for changed content.

@@ -58,8 +58,9 @@ pub async fn put_pact(
         tags: Vec::new(),
         build_url: None,
     };
+    let root = base.raw("");
     let (named, change) = state
-        .transaction(move |conn| store(conn, &version, &provider, prepared, on_conflict))
+        .transaction(move |conn| store(conn, &root, &version, &provider, prepared, on_conflict))
         .await?;
     let body = pact_json(&base, &named, Via::Version, audience)?;
     let status = if change == Change::Created {
@@ -93,6 +94,7 @@ fn check_names(
 /// Records the consumer version and publishes the pact for it.
 fn store(
     conn: &mut AnyConnection,
+    root: &str,
     version: &VersionRequest,
     provider: &PacticipantName,
     prepared: PreparedContract,
@@ -108,6 +110,11 @@ fn store(
         on_conflict,
     )
     .map_err(|e| publish_error(e, &recorded, provider))?;
+    crate::webhooks::events::pact_published(
+        conn,
+        root,
+        crate::api::publish::published_event(&recorded, &published),
+    )?;
     let named = NamedPact {
         consumer: recorded.pacticipant.name.clone(),
         provider: published.provider.name.clone(),

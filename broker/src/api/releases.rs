@@ -65,6 +65,9 @@ pub async fn record_release(
         .transaction(move |conn| {
             let (version, env) = placed::find_version_and_environment(conn, &p, &v, &uuid)?;
             let (row, created) = releases::record(conn, &version, env.id)?;
+            if created {
+                crate::webhooks::events::placed(conn, "release_recorded", &version, &env.name)?;
+            }
             Ok((released_json(&base, &place_one(conn, row, &env)?)?, created))
         })
         .await?;

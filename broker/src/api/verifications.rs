@@ -182,12 +182,15 @@ async fn publish(
 ) -> Result<HttpResponse, BrokerError> {
     let request: VerificationRequest = body::parse(&req, &bytes)?;
     let new = Publish::try_from(request)?;
+    let root = base.raw("");
     let shown = state
         .transaction(move |conn| {
             let (provider, consumer) = pair(conn, &p, &c)?;
             let content = content_of(conn, &provider, &consumer, &sha)?;
             let version = versions::find_or_create(conn, provider.id, &new.provider_version)?;
-            let row = new.into_row(&content, version.id, metadata.unwrap_or_default());
+            let metadata = metadata.unwrap_or_default();
+            let consumer_versions = metadata.consumer_version_ids.clone();
+            let row = new.into_row(&content, version.id, metadata);
             let row = verifications::insert(conn, &row)?;
             crate::drift::clear::on_verification(
                 conn,
@@ -198,6 +201,15 @@ async fn publish(
                     declarations: row.declarations.as_deref(),
                 },
             )?;
+            let verified = crate::webhooks::events::Verified {
+                consumer: &consumer,
+                provider: &provider,
+                provider_version: &version,
+                verification: &row,
+                sha: &content.sha,
+                consumer_version_ids: &consumer_versions,
+            };
+            crate::webhooks::events::verification_published(conn, &root, verified)?;
             show(conn, &provider, &consumer, &content.sha, row)
         })
         .await?;

@@ -1,8 +1,18 @@
-//! Webhooks: Pact-compatible webhook definitions, their delivery, and the
-//! outbound client those deliveries go through. `outbound` is the
-//! SSRF-safe sender: every request is checked against the allowlists
-//! (`accord serve --webhook-*-allowlist`), its host resolved once and the
-//! connection pinned to the checked addresses, so a webhook cannot be used
-//! to reach the broker's own network.
+//! Webhooks (issue 24): definitions (`model`, `store`), the template
+//! parameters of each event (`params`, `sample` for test runs), rendering
+//! (`template`), the events queued in the transaction of their change
+//! (`events`), the durable queue (`queue`) and the worker that delivers it
+//! (`worker`), over the outbound HTTP module (`outbound`): the SSRF-safe sender —
+//! every request checked against the allowlists (`accord serve
+//! --webhook-*-allowlist`), its host resolved once and the connection pinned
+//! to the checked addresses, so a webhook cannot reach the broker's own network.
 
+pub mod events;
+pub mod model;
 pub mod outbound;
+pub mod params;
+pub mod queue;
+pub mod sample;
+pub mod store;
+pub mod template;
+pub mod worker;

@@ -38,4 +38,5 @@ mod verification_numbers;
 mod verifications;
 mod versions;
 mod webhooks_outbound;
+mod webhooks;
 mod what_users_see;

@@ -103,6 +103,9 @@ fn a_pact_reads_back_by_every_route_with_its_links() {
             "pb:all-pact-versions",
             "pb:publish-verification-results",
             "pb:latest-verification-results",
+            "pb:pact-webhooks",
+            "pb:consumer-webhooks",
+            "pb:triggered-webhooks",
         ] {
             assert!(
                 links[rel]["href"]

@@ -2,18 +2,21 @@
 //! (newest first, `PAGE_SIZE` a page, saying what the page leaves out),
 //! branches, tags, where it is live, its deployments and releases over
 //! time, its integrations as consumer and as provider, and, for a
-//! provider, what its recent verifications recorded (`sections`).
+//! provider, what its recent verifications recorded (`sections`); its
+//! webhooks and their latest deliveries when it has any (`webhooks`).
 //!
 //! An unknown name is a 404 page; a `page` that is not a positive number is
 //! a 400 (the query extractor), one past the last page a 404.
 
 mod sections;
+mod webhooks;
 
 use actix_web::{HttpResponse, web};
 use askama::Template;
 use serde::Deserialize;
 
 use self::sections::{HeadView, PlacementView, ResultView, VersionView};
+use self::webhooks::{DeliveryView, WebhookView};
 use super::home::integrations::{self as integration, IntegrationView};
 use super::home::links;
 use crate::db::AnyConnection;
@@ -56,6 +59,8 @@ struct PacticipantPage {
     as_consumer: Vec<IntegrationView>,
     as_provider: Vec<IntegrationView>,
     results: Vec<ResultView>,
+    webhooks: Vec<WebhookView>,
+    deliveries: Vec<DeliveryView>,
 }
 
 /// Where the versions page is in the list.
@@ -128,7 +133,10 @@ fn load(conn: &mut AnyConnection, name: &str, page: i64) -> Result<PacticipantPa
     } else {
         sections::results(conn, &p.name, p.id)?
     };
+    let (webhooks, deliveries) = webhooks::load(conn, &p)?;
     Ok(PacticipantPage {
+        webhooks,
+        deliveries,
         links: page_links(&p.name, latest.as_deref()),
         repository_url: p
             .repository_url

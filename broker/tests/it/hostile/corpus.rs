@@ -233,6 +233,15 @@ pub fn sample_body(seeded: &Seeded, method: &str, path: &str) -> Option<Value> {
             "tools": [{"name": "search", "description": "Finds", "inputSchema": {"type": "object",
                        "properties": {"q": {"type": "string"}}, "required": ["q"]}}]
         }),
+        ("POST", "/webhooks/{uuid}/execute") => json!({}),
+        (_, p) if p.starts_with("/webhooks") || p.ends_with("/webhooks") => json!({
+            "description": "sample", "enabled": true,
+            "consumer": {"name": "c"}, "provider": {"name": "p"},
+            "events": [{"name": "contract_published"}],
+            "request": {"method": "POST", "url": "https://127.0.0.1:1/hook?c=${pactbroker.consumerName}",
+                        "headers": {"Content-Type": "application/json", "Authorization": "Bearer x"},
+                        "body": {"pactUrl": "${pactbroker.pactUrl}"}, "username": "u", "password": "p"}
+        }),
         _ => return None,
     })
 }

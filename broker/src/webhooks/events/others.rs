@@ -1,0 +1,163 @@
+//! The events of a verification result, of a deployment or release, and
+//! Accord's own (`admission_changed`, `drift_detected`).
+
+use super::{Params, Subscribers, fire};
+use crate::db::AnyConnection;
+use crate::hal::encode_segment;
+use crate::store::StoreError;
+use crate::store::pacticipants::{self, Pacticipant};
+use crate::store::verifications::Verification;
+use crate::store::versions::{self, Version};
+use crate::webhooks::queue::Cause;
+
+/// A stored verification result, as its events need it.
+#[derive(Debug, Clone, Copy)]
+pub struct Verified<'a> {
+    pub consumer: &'a Pacticipant,
+    pub provider: &'a Pacticipant,
+    pub provider_version: &'a Version,
+    pub verification: &'a Verification,
+    pub sha: &'a str,
+    /// The consumer versions the publish URL's metadata named (empty: the
+    /// latest consumer version with this content).
+    pub consumer_version_ids: &'a [i64],
+}
+
+/// `provider_verification_published` and `…_succeeded` or `…_failed`, one
+/// per consumer version the result is for.
+pub fn verification_published(
+    conn: &mut AnyConnection,
+    base: &str,
+    v: Verified<'_>,
+) -> Result<(), StoreError> {
+    let outcome = if v.verification.success {
+        "provider_verification_succeeded"
+    } else {
+        "provider_verification_failed"
+    };
+    let pair = (
+        Some(v.consumer.name.as_str()),
+        Some(v.provider.name.as_str()),
+    );
+    let events = ["provider_verification_published", outcome];
+    let hooks = Subscribers::of_pair(conn, pair)?;
+    if !hooks.any(&events) {
+        return Ok(());
+    }
+    let cause = Cause {
+        consumer_id: Some(v.consumer.id),
+        provider_id: Some(v.provider.id),
+        verification_id: Some(v.verification.id),
+        version_id: Some(v.provider_version.id),
+        ..Cause::default()
+    };
+    for consumer_version in consumer_versions(conn, &v)? {
+        let mut params = Params::new(events[0]);
+        params.consumer(conn, v.consumer, &consumer_version)?;
+        params.provider(conn, v.provider, Some(v.provider_version))?;
+        params.pact_url(
+            base,
+            &v.consumer.name,
+            &v.provider.name,
+            v.sha,
+            &consumer_version,
+        );
+        params.verification_status(Some(v.verification.success));
+        params.set(
+            "buildUrl",
+            v.verification.build_url.clone().unwrap_or_default(),
+        );
+        params.set(
+            "verificationResultUrl",
+            format!(
+                "{base}/pacts/provider/{}/consumer/{}/pact-version/{}/verification-results/{}",
+                encode_segment(&v.provider.name),
+                encode_segment(&v.consumer.name),
+                encode_segment(v.sha),
+                v.verification.number
+            ),
+        );
+        for event in events {
+            params.set("eventName", event);
+            fire(conn, &hooks, event, &params, &cause)?;
+        }
+    }
+    Ok(())
+}
+
+fn consumer_versions(
+    conn: &mut AnyConnection,
+    v: &Verified<'_>,
+) -> Result<Vec<Version>, StoreError> {
+    let named: Vec<Version> = versions::find_by_ids(conn, v.consumer_version_ids)?
+        .into_iter()
+        .filter(|cv| cv.pacticipant_id == v.consumer.id)
+        .collect();
+    if !named.is_empty() {
+        return Ok(named);
+    }
+    use crate::schema::{pact_publications, versions as vt};
+    use diesel::prelude::*;
+    Ok(pact_publications::table
+        .inner_join(vt::table)
+        .filter(pact_publications::pact_content_id.eq(v.verification.pact_content_id))
+        .order(vt::id.desc())
+        .select(Version::as_select())
+        .first(conn)
+        .optional()?
+        .into_iter()
+        .collect())
+}
+
+/// `deployment_recorded` or `release_recorded` for `version` in
+/// `environment`: the pacticipant fills both the consumer and the provider
+/// parameters (it may be either); a webhook matches when it has no
+/// selector or one of its selectors names the pacticipant.
+pub fn placed(
+    conn: &mut AnyConnection,
+    event: &str,
+    version: &Version,
+    environment: &str,
+) -> Result<(), StoreError> {
+    accord_event(conn, event, version, &[("accord.environment", environment)])
+}
+
+/// Queues one of Accord's events (`deployment_recorded`,
+/// `release_recorded`, `admission_changed`, `drift_detected`) for a
+/// pacticipant version, in the caller's transaction; `extra` sets
+/// parameters such as `accord.environment`, `accord.admissionState` and
+/// `accord.driftAction`.
+pub fn accord_event(
+    conn: &mut AnyConnection,
+    event: &str,
+    version: &Version,
+    extra: &[(&str, &str)],
+) -> Result<(), StoreError> {
+    let pacticipant =
+        pacticipants::find_by_id(conn, version.pacticipant_id)?.ok_or(StoreError::MissingRow {
+            what: "pacticipant",
+            id: version.pacticipant_id,
+        })?;
+    let name = pacticipant.name.as_str();
+    let matching: Vec<i64> = crate::webhooks::store::subscribed_any(conn, event)?
+        .into_iter()
+        .filter(|w| w.names(name))
+        .map(|w| w.id)
+        .collect();
+    if matching.is_empty() {
+        return Ok(());
+    }
+    let mut params = Params::new(event);
+    params.consumer(conn, &pacticipant, version)?;
+    params.provider(conn, &pacticipant, Some(version))?;
+    for (k, v) in extra {
+        params.set(k, *v);
+    }
+    let cause = Cause {
+        consumer_id: Some(pacticipant.id),
+        version_id: Some(version.id),
+        ..Cause::default()
+    };
+    crate::webhooks::queue::enqueue(conn, &matching, event, &params.0, &cause)?;
+    Ok(())
+}

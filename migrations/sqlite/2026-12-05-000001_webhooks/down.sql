@@ -1,0 +1,3 @@
+DROP TABLE webhook_executions;
+DROP TABLE triggered_webhooks;
+DROP TABLE webhooks;
