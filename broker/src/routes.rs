@@ -12,7 +12,12 @@ use actix_web::web;
 use crate::auth::{self, Access};
 use crate::web as pages;
 
-use crate::api::{admission, badges, branches, can_i_deploy, declared, deployments, diagnostic, drift_ladder, drift_policy, drift_reports, environments, for_verification, index, integrations, matrix, pact_versions, pacticipants, pacts, provider_pacts, publish, publish_legacy, registry, releases, tags, tokens, verifications, versions, webhook_runs, webhooks};
+use crate::api::{
+    admission, badges, branches, can_i_deploy, declared, deployments, diagnostic, drift_ladder,
+    drift_policy, drift_reports, environments, for_verification, index, integrations, matrix,
+    pact_versions, pacticipants, pacts, provider_pacts, publish, publish_legacy, registry,
+    releases, tags, tokens, verifications, versions, webhook_runs, webhooks,
+};
 
 /// One route: an HTTP method, a path pattern (`{name}` is one segment) and
 /// who may call it.

@@ -37,6 +37,6 @@ mod support;
 mod verification_numbers;
 mod verifications;
 mod versions;
-mod webhooks_outbound;
 mod webhooks;
+mod webhooks_outbound;
 mod what_users_see;

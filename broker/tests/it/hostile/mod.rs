@@ -111,8 +111,19 @@ fn seed(app: &TestApp) -> Seeded {
     }
 }
 
+/// The bad-input broker: small body limit; the corpus's sample webhook
+/// (`https://127.0.0.1:1/…`) allowlisted, so its bad variants are judged on
+/// what is wrong with them, not refused for their loopback address.
 fn start(db: TestDb) -> TestApp {
-    TestApp::start(db, |c| c.body_limit = 256 * 1024)
+    TestApp::start(db, |c| {
+        c.body_limit = 256 * 1024;
+        c.webhook_policy = accord_broker::webhooks::outbound::Policy::from_lists(
+            &["https".into()],
+            &["127.0.0.1".into()],
+            &["POST".into()],
+        )
+        .expect("the corpus's webhook policy");
+    })
 }
 
 /// Fills `pattern`'s parameters with seeded values, `param` with `raw`.
