@@ -107,6 +107,7 @@ pub fn assess(
     )?;
     record(conn, row, &steps)?;
     let admission = quarantine_if_asked(conn, row, target.environment, &steps)?;
+    super::notify::drift_detected(conn, row, target.environment, &steps, admission)?;
     Ok(Assessment {
         verified,
         card_differs,

@@ -7,12 +7,13 @@
 //! field that would carry content, `verified` compares observed digests
 //! with verified ones, `reliance` says what a contract relies on, `policy`
 //! turns signals into actions. `assess` puts them together on a
-//! connection and acts. The store is `store::drift_reports` and
+//! connection and acts; `notify` queues the `drift_detected` webhooks. The store is `store::drift_reports` and
 //! `store::drift_actions`, the handlers `api::drift_reports` and
 //! `api::drift_policy`.
 
 pub mod assess;
 pub mod clear;
+pub mod notify;
 pub mod payload;
 pub mod policy;
 pub mod reliance;

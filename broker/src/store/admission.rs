@@ -90,6 +90,7 @@ pub fn current(conn: &mut AnyConnection, version_id: i64) -> Result<AdmissionSta
 /// Moves the version to `to`, recording `cause` and `reason`, if the state
 /// machine allows it from the current state. Call inside a transaction:
 /// the version's row is locked first, so concurrent moves are serialised.
+/// Every move queues the `admission_changed` webhooks in that transaction.
 pub fn transition(
     conn: &mut AnyConnection,
     version_id: i64,
@@ -97,13 +98,13 @@ pub fn transition(
     cause: &Cause,
     reason: &str,
 ) -> Result<Transition, TransitionError> {
-    super::versions::lock(conn, version_id)?.ok_or(StoreError::MissingRow {
+    let version = super::versions::lock(conn, version_id)?.ok_or(StoreError::MissingRow {
         what: "version",
         id: version_id,
     })?;
     let from = current(conn, version_id)?;
     admission::check(from, to)?;
-    Ok(diesel::insert_into(t::table)
+    let row: Transition = diesel::insert_into(t::table)
         .values((
             t::version_id.eq(version_id),
             t::from_state.eq(from.as_str()),
@@ -114,7 +115,10 @@ pub fn transition(
             t::created_at.eq(now()),
         ))
         .returning(t::all_columns)
-        .get_result(conn)?)
+        .get_result(conn)?;
+    let state = [("accord.admissionState", to.as_str())];
+    crate::webhooks::events::accord_event(conn, "admission_changed", &version, &state)?;
+    Ok(row)
 }
 
 /// Of `version_ids`, those whose current state is QUARANTINED, with the

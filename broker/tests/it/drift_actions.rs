@@ -17,7 +17,7 @@ pub fn digest(c: char) -> String {
     format!("sha256:{}", c.to_string().repeat(64))
 }
 
-fn card(d: &str) -> Value {
+pub fn card(d: &str) -> Value {
     json!({"kind": "a2a/agent-card", "profile": "anonymous", "protocolVersion": "1.0",
            "digest": d, "entries": 1})
 }
@@ -39,7 +39,7 @@ fn sha(app: &TestApp) -> String {
 }
 
 /// Publishes a result for provider version 2.0.0 declaring `declarations`.
-fn verify(app: &TestApp, declarations: Value) -> Value {
+pub fn verify(app: &TestApp, declarations: Value) -> Value {
     let path = format!(
         "/pacts/provider/{P}/consumer/orchestrator/pact-version/{}/verification-results",
         sha(app)

@@ -4,6 +4,7 @@
 
 mod api;
 mod delivery;
+mod drift_events;
 mod events;
 mod measure;
 mod pact_cli;
