@@ -8,6 +8,7 @@ mod contract_cmd;
 mod declarations_cmd;
 mod demo;
 mod diff_cmd;
+mod drift_cmd;
 mod fake_broker;
 mod match_cmd;
 mod mock_a2a;

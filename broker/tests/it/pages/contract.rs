@@ -201,7 +201,7 @@ fn the_digest_lists_every_version_with_that_content_and_links_its_verifications(
     });
 }
 
-fn http(description: &str, path: &str, status: u16) -> Value {
+pub fn http(description: &str, path: &str, status: u16) -> Value {
     json!({"description": description, "request": {"method": "GET", "path": path},
            "response": {"status": status}})
 }
@@ -269,42 +269,6 @@ fn the_diff_names_added_removed_and_changed_interactions_and_what_breaks() {
         assert_eq!(attrs(&form, "select#to option[selected]", "value"), ["2"]);
         assert_eq!(attrs(&form, "label[for=from]", "for"), ["from"]);
         assert!(texts(&form, ".impacts").is_empty());
-    });
-}
-
-#[test]
-fn relying_on_less_of_the_card_is_compatible_and_relying_on_more_needs_verification() {
-    each_backend(|app| {
-        let with_card = |skills: Value| {
-            let mut doc = pact("web", "api", json!([http("get a plan", "/plans/1", 200)]));
-            doc["agentCard"] = json!({ "skills": skills });
-            doc["metadata"]["accord"] = json!({"a2a": "1.0"});
-            doc
-        };
-        publish_ok(
-            app,
-            "1",
-            None,
-            &[],
-            &[with_card(json!([{"id": "plan"}, {"id": "review"}]))],
-        );
-        publish_ok(app, "2", None, &[], &[with_card(json!([{"id": "plan"}]))]);
-        let pair = "/ui/pacts/provider/api/consumer/web";
-        let less = html_page(&app.get_page(&format!("{pair}/diff?from=1&to=2")), "less");
-        assert_eq!(
-            texts(&less, ".impacts tr.compatible .code"),
-            ["AGENT_CARD_EXPECTATIONS_CHANGED"]
-        );
-        assert_eq!(texts(&less, ".summary .verdict"), ["Nothing new to verify"]);
-        let more = html_page(&app.get_page(&format!("{pair}/diff?from=2&to=1")), "more");
-        assert_eq!(
-            texts(&more, ".impacts tr.conditional .code"),
-            ["AGENT_CARD_EXPECTATIONS_CHANGED"]
-        );
-        assert_eq!(
-            texts(&more, ".summary .verdict"),
-            ["1 change needs verification"]
-        );
     });
 }
 

@@ -3,6 +3,7 @@
 
 mod can_i_deploy;
 mod contract;
+mod contract_diff;
 mod coverage;
 mod frame;
 mod graph;
