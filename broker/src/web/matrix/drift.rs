@@ -1,17 +1,16 @@
 //! The drift and admission part of the provider version page: the
 //! admission state and why, the ladder with the report behind each step,
 //! the actions taken, and the live consumer contracts that rely on what
-//! the latest report saw differ — worded as what it is ("relies on the
-//! card, must re-verify"), not as a verdict.
-
-use std::collections::BTreeMap;
+//! the latest report saw differ — each judged by its own expectations when
+//! the broker holds the observed content ("breaks …: BREAKING_ENUM_REMOVAL
+//! at …", "unaffected: …"), else worded as what it is ("relies on the
+//! card, must re-verify").
 
 use crate::api::admission::AdmissionView;
 use crate::api::drift_ladder::DriftView;
 use crate::db::AnyConnection;
 use crate::drift::assess;
 use crate::error::BrokerError;
-use crate::store::{StoreError, drift_reports};
 
 /// One step of the ladder.
 #[derive(Debug, Clone)]
@@ -27,6 +26,8 @@ pub struct LadderStep {
 pub struct Relying {
     pub consumer: String,
     pub versions: String,
+    /// `breaks`, `unaffected` or `mustReverify`.
+    pub verdict: &'static str,
     pub note: String,
 }
 
@@ -74,33 +75,21 @@ pub fn load(
     })
 }
 
-/// The consumers relying on what the latest report saw differ.
+/// The consumers relying on what the latest report saw differ, each with
+/// what it does to them.
 fn relying(
     conn: &mut AnyConnection,
     provider_id: i64,
     version_id: i64,
 ) -> Result<Vec<Relying>, BrokerError> {
-    let Some(latest) = drift_reports::list_for_version(conn, version_id, 1)?.pop() else {
-        return Ok(Vec::new());
-    };
-    let verified = assess::verified(conn, version_id)?;
-    let card = verified.card_differs(latest.agent_card_digest.as_deref());
-    let tools: BTreeMap<String, String> =
-        serde_json::from_str(&latest.tools_digests).map_err(|source| StoreError::CorruptJson {
-            what: "drift report tools digests",
-            source,
-        })?;
-    let differ = verified.tools_differ(tools.iter().map(|(p, d)| (p.as_str(), d.as_str())));
-    let affected = assess::affected(conn, provider_id, card, !differ.is_empty())?;
+    let affected = assess::latest_affected(conn, provider_id, version_id)?;
     Ok(affected
         .into_iter()
         .map(|a| Relying {
+            note: a.note(),
+            verdict: a.verdict.as_str(),
             consumer: a.consumer,
             versions: a.versions.join(", "),
-            note: format!(
-                "relies on the {}, must re-verify",
-                a.relies_on.join(" and ")
-            ),
         })
         .collect())
 }
