@@ -8,17 +8,20 @@
 
 use actix_web::{HttpRequest, HttpResponse, web};
 use serde::Deserialize;
-use serde_json::json;
+use serde_json::{Value, json};
 
 use crate::admission::AdmissionState;
 use crate::api::body;
 use crate::db::AnyConnection;
 use crate::drift::assess;
 use crate::drift::report::{Digest, Label};
+use crate::drift::verified::CARD_KIND;
 use crate::error::{BrokerError, FieldError};
 use crate::hal;
 use crate::state::AppState;
-use crate::store::{admission, drift_actions, environments, pacticipants, versions};
+use crate::store::{
+    StoreError, admission, declarations, drift_actions, environments, pacticipants, versions,
+};
 
 /// The question, as sent.
 #[derive(Debug, Clone, Deserialize)]
@@ -129,23 +132,27 @@ pub struct AgentsQuery {
     pub skill: Option<String>,
 }
 
-/// `GET /registry/agents`: every admitted agent version (REGISTRY_ADMITTED,
-/// CANARY, ACTIVE) with its verified card digests. Filtering by `skill`
-/// needs the declared Agent Card's contents, which the broker does not
-/// store yet (provider declarations): refused with that reason rather than
-/// answered wrongly.
+/// The longest skill id the filter takes.
+const MAX_SKILL: usize = 256;
+
+/// `GET /registry/agents[?skill=ID]`: every admitted agent version
+/// (REGISTRY_ADMITTED, CANARY, ACTIVE) with its verified card digests and
+/// its current declared Agent Card's digest; with `skill`, only those
+/// whose declared card lists that skill (a version that declared no card
+/// is left out: the broker cannot know its skills).
 pub async fn list_agents(
     state: web::Data<AppState>,
     query: web::Query<AgentsQuery>,
 ) -> Result<HttpResponse, BrokerError> {
-    if query.skill.is_some() {
-        return Err(BrokerError::Unprocessable {
-            detail: "skill: filtering by skill needs the declared Agent Card contents, which this broker does not store yet".into(),
-            errors: vec![FieldError::new("skill", "not supported yet: list without it")],
-        });
+    let skill = query.into_inner().skill;
+    if let Some(s) = &skill
+        && (s.is_empty() || s.len() > MAX_SKILL)
+    {
+        let message = format!("a skill id of 1 to {MAX_SKILL} bytes");
+        return Err(BrokerError::bad_field("skill", message));
     }
     let body = state
-        .run(|conn| {
+        .run(move |conn| {
             let admitted = [
                 AdmissionState::RegistryAdmitted,
                 AdmissionState::Canary,
@@ -153,7 +160,15 @@ pub async fn list_agents(
             ];
             let mut agents = Vec::new();
             for (id, s) in admission::versions_in(conn, &admitted)? {
-                agents.push(agent_json(conn, id, s)?);
+                let card = declared_card(conn, id)?;
+                let listed = match (&skill, &card) {
+                    (None, _) => true,
+                    (Some(skill), Some((_, content))) => has_skill(content, skill),
+                    (Some(_), None) => false,
+                };
+                if listed {
+                    agents.push(agent_json(conn, id, s, card.map(|(d, _)| d))?);
+                }
             }
             Ok(json!({ "agents": agents }))
         })
@@ -161,21 +176,63 @@ pub async fn list_agents(
     Ok(hal::ok(&body))
 }
 
+/// The digest and content of a version's current declared Agent Card.
+fn declared_card(
+    conn: &mut AnyConnection,
+    version_id: i64,
+) -> Result<Option<(String, Value)>, BrokerError> {
+    let current = declarations::current(conn, version_id)?;
+    let Some(card) = current.into_iter().find(|d| d.kind == CARD_KIND) else {
+        return Ok(None);
+    };
+    let content =
+        declarations::find_content(conn, &card.digest)?.ok_or(StoreError::MissingRow {
+            what: "declaration content",
+            id: card.id,
+        })?;
+    let value =
+        serde_json::from_str(&content.content).map_err(|source| StoreError::CorruptJson {
+            what: "declaration content",
+            source,
+        })?;
+    Ok(Some((card.digest, value)))
+}
+
+fn has_skill(card: &Value, skill: &str) -> bool {
+    card["skills"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .any(|s| s["id"].as_str() == Some(skill))
+}
+
 fn agent_json(
     conn: &mut AnyConnection,
     version_id: i64,
     state: AdmissionState,
-) -> Result<serde_json::Value, BrokerError> {
-    let missing = |what, id| BrokerError::from(crate::store::StoreError::MissingRow { what, id });
+    declared: Option<String>,
+) -> Result<Value, BrokerError> {
+    let missing = |what, id| BrokerError::from(StoreError::MissingRow { what, id });
     let v =
         versions::find_by_id(conn, version_id)?.ok_or_else(|| missing("version", version_id))?;
     let p = pacticipants::find_by_id(conn, v.pacticipant_id)?
         .ok_or_else(|| missing("pacticipant", v.pacticipant_id))?;
     let verified = assess::verified(conn, version_id)?;
-    Ok(json!({
+    let mut agent = json!({
         "provider": p.name,
         "version": v.number,
         "admission": state.as_str(),
         "agentCardDigests": verified.card,
-    }))
+    });
+    if let Some(digest) = declared {
+        let is_verified = verified.card.contains(&digest);
+        agent["declaredAgentCardDigest"] = json!(digest);
+        agent["declaredAgentCardVerified"] = json!(is_verified);
+        if !is_verified {
+            agent["note"] = json!(
+                "the declared Agent Card is not one this version was verified on: a router serving it gets reverify"
+            );
+        }
+    }
+    Ok(agent)
 }
