@@ -2,7 +2,8 @@
 //! what a router asks before it sends traffic to an agent version. The
 //! answer is `admitted`, `reverify` (the card served is not one the
 //! version was verified on), `disabled` (a drift report disabled its route
-//! in that environment, or it is quarantined) or `unknown` (the broker
+//! in that environment, stopped its canary deployment there, or it is
+//! quarantined) or `unknown` (the broker
 //! does not know the version, has no verified card for it, or it is not
 //! admitted yet), with a reason. It changes nothing (a read).
 
@@ -20,7 +21,8 @@ use crate::error::{BrokerError, FieldError};
 use crate::hal;
 use crate::state::AppState;
 use crate::store::{
-    StoreError, admission, declarations, drift_actions, environments, pacticipants, versions,
+    StoreError, admission, declarations, deployments, drift_actions, environments, pacticipants,
+    versions,
 };
 
 /// The question, as sent.
@@ -69,18 +71,10 @@ fn decide(conn: &mut AnyConnection, q: &RegistryCheckRequest) -> Result<Answer, 
         let why = "the version is QUARANTINED by runtime drift (see its admission)";
         return Ok(answer("disabled", why.into(), Some(state)));
     }
-    if let Some(env) = &q.environment {
-        let env = environments::find_by_name(conn, env.as_str())?.ok_or_else(|| {
-            let message = format!("no environment '{}'", env.as_str());
-            BrokerError::Unprocessable {
-                detail: format!("$.environment: {message}"),
-                errors: vec![FieldError::new("$.environment", message)],
-            }
-        })?;
-        if drift_actions::route_disabled(conn, version.id, env.id)? {
-            let why = format!("a drift report disabled its route in {}", env.name);
-            return Ok(answer("disabled", why, Some(state)));
-        }
+    if let Some(env) = &q.environment
+        && let Some(why) = disabled_in(conn, version.id, env)?
+    {
+        return Ok(answer("disabled", why, Some(state)));
     }
     let verified = assess::verified(conn, version.id)?;
     if verified.card.is_empty() {
@@ -100,6 +94,33 @@ fn decide(conn: &mut AnyConnection, q: &RegistryCheckRequest) -> Result<Answer, 
     }
     let why = format!("the version is {state}: not admitted to the registry yet");
     Ok(answer("unknown", why, Some(state)))
+}
+
+/// Why the version is disabled in `environment` (a drift report disabled
+/// its route there, or stopped its canary deployment there), if it is.
+fn disabled_in(
+    conn: &mut AnyConnection,
+    version_id: i64,
+    environment: &Label,
+) -> Result<Option<String>, BrokerError> {
+    let env = environments::find_by_name(conn, environment.as_str())?.ok_or_else(|| {
+        let message = format!("no environment '{}'", environment.as_str());
+        BrokerError::Unprocessable {
+            detail: format!("$.environment: {message}"),
+            errors: vec![FieldError::new("$.environment", message)],
+        }
+    })?;
+    if drift_actions::route_disabled(conn, version_id, env.id)? {
+        return Ok(Some(format!(
+            "a drift report disabled its route in {}",
+            env.name
+        )));
+    }
+    let stops = deployments::canary_stops(conn, version_id)?;
+    Ok(stops
+        .iter()
+        .find(|(e, _)| *e == env.id)
+        .map(|(_, report)| format!("canary stopped by drift report {report}")))
 }
 
 /// `POST /registry/check`.

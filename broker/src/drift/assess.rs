@@ -22,7 +22,7 @@ use crate::selection::{self, request::VerificationQuery};
 use crate::store::admission;
 use crate::store::drift_actions::{self, NewDriftAction};
 use crate::store::drift_reports::{self, DriftReportRow};
-use crate::store::{StoreError, drift_policies, pacts};
+use crate::store::{StoreError, deployments, drift_policies, pacts};
 
 /// A live consumer contract that relies on what changed.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -138,6 +138,10 @@ pub fn assess(
     let drifted = judge::drifted(conn, &verified, card, &differing)?;
     let affected = affected(conn, target.provider_id, &drifted)?;
     record(conn, row, &steps)?;
+    if steps.iter().any(|s| s.action == Action::CanaryStop) {
+        let (version, env) = (row.version_id, row.environment_id);
+        deployments::stop_canary(conn, version, env, row.id)?;
+    }
     let admission = quarantine_if_asked(conn, row, target.environment, &steps)?;
     Ok(Assessment {
         verified,

@@ -11,6 +11,7 @@ use crate::api::drift_ladder::DriftView;
 use crate::db::AnyConnection;
 use crate::drift::assess;
 use crate::error::BrokerError;
+use crate::store::{deployments, environments};
 
 /// One step of the ladder.
 #[derive(Debug, Clone)]
@@ -41,6 +42,9 @@ pub struct DriftSection {
     /// "report 12 · production · unknown_error_codes: 5 at or over …".
     pub actions: Vec<String>,
     pub relying: Vec<Relying>,
+    /// "production: canary stopped by drift report 3" per stopped live
+    /// deployment.
+    pub canary_stops: Vec<String>,
 }
 
 /// Loads the section for provider version `version_id`.
@@ -72,7 +76,19 @@ pub fn load(
         ladder,
         actions,
         relying: relying(conn, provider_id, version_id)?,
+        canary_stops: canary_stops(conn, version_id)?,
     })
+}
+
+/// The version's live deployments a drift report stopped.
+fn canary_stops(conn: &mut AnyConnection, version_id: i64) -> Result<Vec<String>, BrokerError> {
+    let mut out = Vec::new();
+    for (env_id, report) in deployments::canary_stops(conn, version_id)? {
+        let env =
+            environments::find_by_id(conn, env_id)?.map_or_else(|| env_id.to_string(), |e| e.name);
+        out.push(format!("{env}: canary stopped by drift report {report}"));
+    }
+    Ok(out)
 }
 
 /// The consumers relying on what the latest report saw differ, each with
