@@ -39,7 +39,7 @@ fn sha(app: &TestApp) -> String {
 }
 
 /// Publishes a result for provider version 2.0.0 declaring `declarations`.
-fn verify(app: &TestApp, declarations: Value) -> Value {
+pub fn verify(app: &TestApp, declarations: Value) -> Value {
     let path = format!(
         "/pacts/provider/{P}/consumer/orchestrator/pact-version/{}/verification-results",
         sha(app)

@@ -3,7 +3,8 @@
 //! one is classified against each live consumer's own expectations — it
 //! breaks the consumer that switches on the removed enum value and leaves
 //! the other unaffected; an observed digest the broker does not know keeps
-//! "must re-verify". In the report's answer, the ladder and the page.
+//! "must re-verify". In the report's answer, the ladder and the page; and
+//! a card drift: a skill removed breaks the consumer that uses it.
 
 use serde_json::{Value, json};
 
@@ -114,5 +115,54 @@ fn an_observed_content_the_broker_does_not_know_must_be_re_verified() {
             assert_eq!(c["verdict"], "mustReverify", "{answer}");
             assert_eq!(c["note"], "relies on the tools, must re-verify");
         }
+    });
+}
+
+/// An Agent Card of planning-agent listing `skills`.
+fn card(skills: &[&str]) -> Value {
+    json!({
+        "name": "planning-agent", "description": "Plans work", "version": "2", "capabilities": {},
+        "defaultInputModes": ["application/json"], "defaultOutputModes": ["application/json"],
+        "supportedInterfaces": [{"url": "http://127.0.0.1:9/a2a", "protocolBinding": "JSONRPC", "protocolVersion": "1.0"}],
+        "skills": skills.iter().map(|id| json!({"id": id, "name": id, "description": "d", "tags": []})).collect::<Vec<_>>()
+    })
+}
+
+fn declare_card(app: &TestApp, version: &str, skills: &[&str]) -> String {
+    let path = format!("/pacticipants/planning-agent/versions/{version}/declarations/agent-card");
+    let reply = app.put(&path, &card(skills));
+    assert_eq!(reply.status, 201, "{}", reply.text);
+    reply.json["digest"].as_str().expect("digest").to_owned()
+}
+
+#[test]
+fn a_declared_card_without_a_skill_breaks_the_consumer_using_it() {
+    use crate::drift_actions as actions;
+    each_backend(|app| {
+        actions::seed(app);
+        let verified = declare_card(app, "2.0.0", &["work-planning", "plan-review"]);
+        actions::verify(
+            app,
+            json!([{"kind": "a2a/agent-card", "profile": "anonymous", "protocolVersion": "1.0",
+                    "digest": verified, "entries": 2}]),
+        );
+        let observed = declare_card(app, "2.0.1", &["work-planning"]);
+        let body = json!({"provider": "planning-agent", "version": "2.0.0",
+            "environment": "production",
+            "window": {"start": "2026-12-05T04:00:00Z", "end": "2026-12-05T04:05:00Z"},
+            "agentCardDigest": observed});
+        let reply = app.post("/drift-reports", &body);
+        assert_eq!(reply.status, 201, "{}", reply.text);
+        let orchestrator = consumer(&reply.json["consumers"], "orchestrator");
+        assert_eq!(orchestrator["verdict"], "breaks", "{}", reply.text);
+        let codes: Vec<&Value> = orchestrator["breaks"]
+            .as_array()
+            .map(|b| b.iter().map(|b| &b["code"]).collect())
+            .unwrap_or_default();
+        assert!(
+            codes.contains(&&json!("BREAKING_SKILL_REMOVED")),
+            "{}",
+            reply.text
+        );
     });
 }
