@@ -166,3 +166,51 @@ fn a_declared_card_without_a_skill_breaks_the_consumer_using_it() {
         );
     });
 }
+
+/// Ingestion speed when every report is judged per consumer (a declared
+/// observed tools list, two live consumers) on SQLite. Measures, never
+/// asserts a time (the machine is shared):
+/// `cargo test -p accord-broker --test it -- --ignored measure_judged_drift_ingestion --nocapture`
+#[test]
+#[ignore = "a measurement: prints reports per second"]
+fn measure_judged_drift_ingestion() {
+    let app = TestApp::start(crate::support::TestDb::Sqlite, |_| {});
+    seed(&app);
+    let observed = declare(&app, "3.5", &["ready", "rejected"]);
+    // warn only: a quarantine would not change the work per report
+    let policy = json!({"rules": {"tools_digest": {"threshold": 1, "action": "warn"}}});
+    assert_eq!(
+        app.put(&format!("/pacticipants/{P}/drift-policy"), &policy)
+            .status,
+        201
+    );
+    let body = json!({"provider": P, "version": "3.4", "environment": "production",
+        "window": {"start": "2026-12-05T04:00:00Z", "end": "2026-12-05T04:05:00Z"},
+        "toolsDigests": {"carol": observed}})
+    .to_string();
+    let (threads, each) = (8, 250);
+    let started = std::time::Instant::now();
+    std::thread::scope(|s| {
+        for _ in 0..threads {
+            s.spawn(|| {
+                for _ in 0..each {
+                    let reply = app.send(
+                        app.client()
+                            .post(format!("{}/drift-reports", app.url))
+                            .header("Content-Type", "application/json")
+                            .body(body.clone()),
+                    );
+                    assert_eq!(reply.status, 201, "{}", reply.text);
+                    let planner = consumer(&reply.json["consumers"], "planner");
+                    assert_eq!(planner["verdict"], "breaks");
+                }
+            });
+        }
+    });
+    let seconds = started.elapsed().as_secs_f64();
+    let total = threads * each;
+    println!(
+        "judged drift report ingestion on SQLite: {total} reports from {threads} clients in {seconds:.2} s = {:.0} reports/s",
+        f64::from(u32::try_from(total).unwrap_or(u32::MAX)) / seconds
+    );
+}
