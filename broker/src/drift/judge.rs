@@ -168,3 +168,83 @@ pub fn note(verdict: &Verdict, relies_on: &[&str], label: &str) -> String {
         Verdict::MustReverify => format!("relies on the {what}, must re-verify"),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    fn contract() -> Contract {
+        let spec = r#"
+consumer: planner
+provider: plan-tools
+protocols: { mcp: "2026-07-28" }
+mcp_tools:
+  - name: review
+    arguments: { plan_id: string }
+    reads: { status: { type: string, enum: [draft, ready] } }
+"#;
+        let none = |_: &str| -> Result<Value, accord_dsl::spec::ResolveError> { Ok(Value::Null) };
+        accord_dsl::spec::compile_spec(spec, "c.yaml", &none).expect("compiles")
+    }
+
+    fn tools(status: &[&str]) -> Value {
+        json!({"tools": [{"name": "review", "inputSchema": {"type": "object",
+            "required": ["plan_id"], "properties": {"plan_id": {"type": "string"}}},
+            "outputSchema": {"type": "object", "required": ["status"],
+                "properties": {"status": {"type": "string", "enum": status}}}}]})
+    }
+
+    fn drifted(pair: Option<(Value, Value)>) -> Vec<Drifted> {
+        vec![Drifted {
+            kind: Kind::McpTools,
+            profile: Some("carol".into()),
+            pair,
+        }]
+    }
+
+    #[test]
+    fn a_known_change_breaks_or_leaves_a_consumer_and_an_unknown_one_asks_to_re_verify() {
+        let c = contract();
+        let removed = drifted(Some((tools(&["draft", "ready"]), tools(&["ready"]))));
+        let Verdict::Breaks(breaks) = judge(&removed, &["tools"], "planner 1", &c) else {
+            panic!("breaks");
+        };
+        assert_eq!(breaks[0].code, "BREAKING_ENUM_REMOVAL");
+        let added = drifted(Some((
+            tools(&["draft", "ready"]),
+            tools(&["draft", "ready", "x"]),
+        )));
+        assert_eq!(
+            judge(&added, &["tools"], "planner 1", &c),
+            Verdict::Unaffected
+        );
+        assert_eq!(
+            judge(&drifted(None), &["tools"], "planner 1", &c),
+            Verdict::MustReverify
+        );
+        // a card reliance is not judged on a tools change
+        assert_eq!(
+            judge(&removed, &["card"], "planner 1", &c),
+            Verdict::Unaffected
+        );
+    }
+
+    #[test]
+    fn the_note_names_the_codes_and_paths_or_says_re_verify() {
+        let breaks = Verdict::Breaks(vec![Break {
+            code: "BREAKING_ENUM_REMOVAL",
+            path: "mcpTools[review].result.status".into(),
+            detail: String::new(),
+        }]);
+        assert_eq!(
+            note(&breaks, &["tools"], "planner 1.0"),
+            "breaks planner 1.0: BREAKING_ENUM_REMOVAL at mcpTools[review].result.status"
+        );
+        assert_eq!(
+            note(&Verdict::MustReverify, &["card", "tools"], "x 1"),
+            "relies on the card and tools, must re-verify"
+        );
+    }
+}
