@@ -77,6 +77,7 @@ diesel::table! {
         application_instance -> Text,
         created_at -> Timestamp,
         undeployed_at -> Nullable<Timestamp>,
+        canary_stopped_by -> Nullable<BigInt>,
     }
 }
 

@@ -24,7 +24,7 @@ pub struct DriftArgs {
 
 #[derive(Debug, Subcommand)]
 enum DriftCommand {
-    /// Send a drift report (a JSON file); prints its id.
+    /// Send a drift report (a JSON file); prints what the broker made of it
     #[command(
         after_help = "The report: provider, version, environment, window {start, end}, and only contract signals: agentCardDigest, toolsDigests {profile: digest}, counts {outputSchemaViolations, unknownErrorCodes, impossibleTaskTransitions, annotationMismatches, writesAfterCancel, crossTenantAllows, consumerDecodeFailures} and observations [{signal, count, mcp.method.name, gen_ai.tool.name, error.type, profile}]. A field that could carry content (request, response, arguments, result, messages …) is refused. See docs/drift.md.\n\nExample:\n  accord drift report drift.json --broker-url http://127.0.0.1:9292"
     )]
@@ -69,14 +69,7 @@ pub fn run(args: DriftArgs) -> anyhow::Result<Outcome> {
             if output == "json" {
                 println!("{}", serde_json::to_string_pretty(&stored)?);
             } else {
-                let text = |k: &str| stored[k].as_str().unwrap_or("").to_owned();
-                println!(
-                    "Recorded drift report {} for {} {} in {}",
-                    stored["id"],
-                    text("provider"),
-                    text("version"),
-                    text("environment")
-                );
+                print_report(&stored);
             }
         }
         DriftCommand::Policy(PolicyCommand::Set { pacticipant, file }) => {
@@ -95,6 +88,34 @@ pub fn run(args: DriftArgs) -> anyhow::Result<Outcome> {
         }
     }
     Ok(Outcome::Pass)
+}
+
+/// The stored report in words: its id, each live consumer's verdict
+/// (breaks it and where, unaffected, must re-verify) and each action.
+fn print_report(stored: &serde_json::Value) {
+    let text = |k: &str| stored[k].as_str().unwrap_or("").to_owned();
+    println!(
+        "Recorded drift report {} for {} {} in {} (admission: {})",
+        stored["id"],
+        text("provider"),
+        text("version"),
+        text("environment"),
+        text("admission")
+    );
+    let lines = |k: &str, field: &str| -> Vec<String> {
+        stored[k]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|v| v[field].as_str().map(str::to_owned))
+            .collect()
+    };
+    for note in lines("consumers", "note") {
+        println!("  consumer: {note}");
+    }
+    for reason in lines("actions", "reason") {
+        println!("  action: {reason}");
+    }
 }
 
 fn policy_path(pacticipant: &str) -> String {

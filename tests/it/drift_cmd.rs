@@ -80,7 +80,10 @@ fn drift_report_sends_a_file_and_a_payload_field_is_refused_by_path() {
         .assert()
         .success()
         .stdout(contains(
-            "Recorded drift report 1 for agent 1.0.0 in production",
+            "Recorded drift report 1 for agent 1.0.0 in production (admission: DRAFT)",
+        ))
+        .stdout(contains(
+            "  action: unknown_error_codes: 2 at or over the threshold 1: warn",
         ));
     let mut carrying = report.clone();
     carrying["response"] = serde_json::json!({"plan": 1});

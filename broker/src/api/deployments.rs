@@ -49,7 +49,7 @@ pub struct DeployedPatch {
 /// The deployed-version resource.
 pub fn deployed_json(base: &BaseUrl, d: &Placed<DeployedVersion>) -> Result<Value, BrokerError> {
     let row = &d.row;
-    Ok(json!({
+    let mut body = json!({
         "uuid": row.uuid,
         "currentlyDeployed": row.currently_deployed(),
         "applicationInstance": row.instance(),
@@ -58,7 +58,15 @@ pub fn deployed_json(base: &BaseUrl, d: &Placed<DeployedVersion>) -> Result<Valu
         "undeployedAt": row.undeployed_at.map(crate::api::time),
         "_embedded": embedded_context(base, d)?,
         "_links": placed::record_links(base, d).into_value(),
-    }))
+    });
+    // An Accord extension: a drift report's canary_stop stopped it.
+    if let Some(report) = row.canary_stopped_by {
+        body["canaryStoppedBy"] = json!({
+            "driftReport": report,
+            "href": base.url(&["drift-reports", &report.to_string()]),
+        });
+    }
+    Ok(body)
 }
 
 type VersionEnvPath = web::Path<(String, String, String)>;

@@ -1,7 +1,8 @@
 //! `GET /pacticipants/{p}/versions/{v}/drift`: a provider version's drift
 //! ladder — Observe → Warn → Stop Canary → Disable Route → Quarantine —
 //! each step with the report that first reached it, every action with its
-//! report, and the admission state.
+//! report, the admission state, and the live consumers the latest report's
+//! change breaks, leaves unaffected or must have re-verified.
 
 use actix_web::{HttpResponse, web};
 use serde_json::{Value, json};
@@ -9,6 +10,7 @@ use serde_json::{Value, json};
 use crate::api::admission::AdmissionView;
 use crate::api::version_view::{find_version, version_url};
 use crate::db::AnyConnection;
+use crate::drift::assess;
 use crate::error::BrokerError;
 use crate::hal::{self, BaseUrl, Link, Links};
 use crate::state::AppState;
@@ -107,6 +109,10 @@ pub async fn get_drift(
                 .iter()
                 .map(|(a, env)| action_json(&base, a, env))
                 .collect();
+            let consumers: Vec<Value> = assess::latest_affected(conn, p.id, v.id)?
+                .iter()
+                .map(|c| c.to_json())
+                .collect();
             let links = Links::new()
                 .add(
                     "self",
@@ -124,6 +130,7 @@ pub async fn get_drift(
                 "reports": view.report_count,
                 "ladder": ladder,
                 "actions": actions,
+                "consumers": consumers,
                 "_links": links.into_value(),
             }))
         })

@@ -148,17 +148,7 @@ fn report_json(base: &BaseUrl, row: &DriftReportRow, n: &Names) -> Result<Value,
 /// What the broker made of the report: the verified digests, what
 /// differs, the live consumer contracts relying on it, the actions taken.
 fn add_assessment(body: &mut Value, a: &Assessment) {
-    let consumers: Vec<Value> = a
-        .affected
-        .iter()
-        .map(|c| {
-            json!({
-                "consumer": c.consumer, "versions": c.versions, "sha": c.sha,
-                "reliesOn": c.relies_on,
-                "note": format!("relies on the {}, must re-verify", c.relies_on.join(" and ")),
-            })
-        })
-        .collect();
+    let consumers: Vec<Value> = a.affected.iter().map(|c| c.to_json()).collect();
     let actions: Vec<Value> = a
         .steps
         .iter()

@@ -4,8 +4,11 @@
 //! provider's policy, record every action with the report behind it, and
 //! quarantine the version when the policy says so.
 
-use serde_json::Value;
+use serde_json::{Value, json};
 
+use std::collections::BTreeMap;
+
+use super::judge::{self, Drifted, Verdict};
 use super::policy::{self, Action, Policy, PolicySignal, Step};
 use super::reliance;
 use super::report::DriftReportRequest;
@@ -19,7 +22,7 @@ use crate::selection::{self, request::VerificationQuery};
 use crate::store::admission;
 use crate::store::drift_actions::{self, NewDriftAction};
 use crate::store::drift_reports::{self, DriftReportRow};
-use crate::store::{StoreError, drift_policies, pacts};
+use crate::store::{StoreError, deployments, drift_policies, pacts};
 
 /// A live consumer contract that relies on what changed.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -30,6 +33,32 @@ pub struct Affected {
     pub sha: String,
     /// `card`, `tools` or both: what it relies on that differs.
     pub relies_on: Vec<&'static str>,
+    /// What the drift does to it, by its own expectations.
+    pub verdict: Verdict,
+}
+
+impl Affected {
+    /// The sentence shown with it.
+    pub fn note(&self) -> String {
+        let label = format!("{} {}", self.consumer, self.versions.join(", "));
+        judge::note(&self.verdict, &self.relies_on, &label)
+    }
+
+    /// As the API shows it (the report's answer, the ladder).
+    pub fn to_json(&self) -> Value {
+        let breaks: Vec<Value> = match &self.verdict {
+            Verdict::Breaks(b) => b
+                .iter()
+                .map(|b| json!({"code": b.code, "path": b.path, "detail": b.detail}))
+                .collect(),
+            _ => Vec::new(),
+        };
+        json!({
+            "consumer": self.consumer, "versions": self.versions, "sha": self.sha,
+            "reliesOn": self.relies_on, "verdict": self.verdict.as_str(),
+            "breaks": breaks, "note": self.note(),
+        })
+    }
 }
 
 /// What the broker made of a report.
@@ -99,13 +128,20 @@ pub fn assess(
     ];
     let policy = policy_of(conn, target.provider_id)?;
     let steps = policy::judge(&policy, target.environment, &digests, &request.counts);
-    let affected = affected(
-        conn,
-        target.provider_id,
-        card_differs,
-        !tools_differ.is_empty(),
-    )?;
+    let card = row.agent_card_digest.as_deref().filter(|_| card_differs);
+    let differing: Vec<(String, String)> = request
+        .tools_digests
+        .iter()
+        .filter(|(p, _)| tools_differ.iter().any(|t| t == p.as_str()))
+        .map(|(p, d)| (p.as_str().to_owned(), d.as_str().to_owned()))
+        .collect();
+    let drifted = judge::drifted(conn, &verified, card, &differing)?;
+    let affected = affected(conn, target.provider_id, &drifted)?;
     record(conn, row, &steps)?;
+    if steps.iter().any(|s| s.action == Action::CanaryStop) {
+        let (version, env) = (row.version_id, row.environment_id);
+        deployments::stop_canary(conn, version, env, row.id)?;
+    }
     let admission = quarantine_if_asked(conn, row, target.environment, &steps)?;
     super::notify::drift_detected(conn, row, target.environment, &steps, admission)?;
     Ok(Assessment {
@@ -122,14 +158,45 @@ fn count(n: usize) -> u32 {
     u32::try_from(n).unwrap_or(u32::MAX)
 }
 
+/// The live consumer contracts of a version's latest report, judged as
+/// when it arrived (with the contents the broker holds now).
+pub fn latest_affected(
+    conn: &mut AnyConnection,
+    provider_id: i64,
+    version_id: i64,
+) -> Result<Vec<Affected>, BrokerError> {
+    let Some(latest) = drift_reports::list_for_version(conn, version_id, 1)?.pop() else {
+        return Ok(Vec::new());
+    };
+    let verified = verified(conn, version_id)?;
+    let card = latest
+        .agent_card_digest
+        .as_deref()
+        .filter(|c| verified.card_differs(Some(c)));
+    let tools: BTreeMap<String, String> =
+        serde_json::from_str(&latest.tools_digests).map_err(|source| StoreError::CorruptJson {
+            what: "drift report tools digests",
+            source,
+        })?;
+    let differ = verified.tools_differ(tools.iter().map(|(p, d)| (p.as_str(), d.as_str())));
+    let differing: Vec<(String, String)> = differ
+        .into_iter()
+        .filter_map(|p| tools.get(&p).map(|d| (p.clone(), d.clone())))
+        .collect();
+    let drifted = judge::drifted(conn, &verified, card, &differing)?;
+    affected(conn, provider_id, &drifted)
+}
+
 /// The live consumer contracts (main branch heads, deployed, released)
-/// that rely on the card (when it differs) or on tools (when they do).
+/// that rely on what differs (`drifted`: the card, a profile's tools), each
+/// judged by its own expectations where the contents are known.
 pub fn affected(
     conn: &mut AnyConnection,
     provider_id: i64,
-    card: bool,
-    tools: bool,
+    drifted: &[Drifted],
 ) -> Result<Vec<Affected>, BrokerError> {
+    let card = drifted.iter().any(|d| d.relies() == "card");
+    let tools = drifted.iter().any(|d| d.relies() == "tools");
     if !card && !tools {
         return Ok(Vec::new());
     }
@@ -143,31 +210,43 @@ pub fn affected(
     let entries = selection::select(conn, provider_id, &live, Audience::Accord)?.entries;
     let mut out = Vec::new();
     for entry in entries {
-        let content =
-            pacts::find_content_by_id(conn, entry.content_id)?.ok_or(StoreError::MissingRow {
-                what: "pact content",
-                id: entry.content_id,
-            })?;
-        let doc: Value =
-            serde_json::from_str(&content.content).map_err(|source| StoreError::CorruptJson {
-                what: "pact content",
-                source,
-            })?;
+        let doc = document(conn, entry.content_id)?;
         let r = reliance::of(&doc);
         let relies_on: Vec<&'static str> = [(card && r.card, "card"), (tools && r.tools, "tools")]
             .into_iter()
             .filter_map(|(hit, name)| hit.then_some(name))
             .collect();
-        if !relies_on.is_empty() {
-            out.push(Affected {
-                consumer: entry.consumer_name,
-                versions: entry.versions.into_iter().map(|(_, n)| n).collect(),
-                sha: entry.sha,
-                relies_on,
-            });
+        if relies_on.is_empty() {
+            continue;
         }
+        let versions: Vec<String> = entry.versions.into_iter().map(|(_, n)| n).collect();
+        let label = format!("{} {}", entry.consumer_name, versions.join(", "));
+        // stored contracts passed the same reader at publish
+        let verdict = match accord_dsl::pact::from_value(&doc, "content") {
+            Ok(contract) => judge::judge(drifted, &relies_on, &label, &contract),
+            Err(_) => Verdict::MustReverify,
+        };
+        out.push(Affected {
+            consumer: entry.consumer_name,
+            versions,
+            sha: entry.sha,
+            relies_on,
+            verdict,
+        });
     }
     Ok(out)
+}
+
+/// A stored pact's document.
+fn document(conn: &mut AnyConnection, content_id: i64) -> Result<Value, StoreError> {
+    let content = pacts::find_content_by_id(conn, content_id)?.ok_or(StoreError::MissingRow {
+        what: "pact content",
+        id: content_id,
+    })?;
+    serde_json::from_str(&content.content).map_err(|source| StoreError::CorruptJson {
+        what: "pact content",
+        source,
+    })
 }
 
 /// The sentence recorded with a step.

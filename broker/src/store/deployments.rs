@@ -27,6 +27,8 @@ pub struct DeployedVersion {
     pub application_instance: String,
     pub created_at: chrono::NaiveDateTime,
     pub undeployed_at: Option<chrono::NaiveDateTime>,
+    /// The drift report whose `canary_stop` stopped this deployment.
+    pub canary_stopped_by: Option<i64>,
 }
 
 impl DeployedVersion {
@@ -60,7 +62,11 @@ pub fn record(
     }
     let mut attempt = 0;
     loop {
-        if let Some(live) = find_live(conn, version.id, environment_id, instance)? {
+        if let Some(mut live) = find_live(conn, version.id, environment_id, instance)? {
+            if live.canary_stopped_by.is_some() {
+                clear_canary_stop(conn, live.id)?;
+                live.canary_stopped_by = None;
+            }
             return Ok(Some((live, false)));
         }
         // A savepoint: a unique violation (another replica filled the slot
@@ -93,6 +99,54 @@ fn insert(
         ))
         .returning(deployed_versions::all_columns)
         .get_result(conn)?)
+}
+
+/// Recording a deployment again resumes a stopped canary.
+fn clear_canary_stop(conn: &mut AnyConnection, id: i64) -> Result<usize, StoreError> {
+    Ok(diesel::update(deployed_versions::table.find(id))
+        .set(deployed_versions::canary_stopped_by.eq(None::<i64>))
+        .execute(conn)?)
+}
+
+/// Marks the live deployments of `version_id` in `environment_id` not
+/// stopped yet as stopped by drift report `report_id`; how many.
+pub fn stop_canary(
+    conn: &mut AnyConnection,
+    version_id: i64,
+    environment_id: i64,
+    report_id: i64,
+) -> Result<usize, StoreError> {
+    Ok(diesel::update(
+        deployed_versions::table
+            .filter(deployed_versions::version_id.eq(version_id))
+            .filter(deployed_versions::environment_id.eq(environment_id))
+            .filter(deployed_versions::undeployed_at.is_null())
+            .filter(deployed_versions::canary_stopped_by.is_null()),
+    )
+    .set(deployed_versions::canary_stopped_by.eq(Some(report_id)))
+    .execute(conn)?)
+}
+
+/// The live deployments of `version_id` a drift report stopped:
+/// (environment id, report id), oldest deployment first.
+pub fn canary_stops(
+    conn: &mut AnyConnection,
+    version_id: i64,
+) -> Result<Vec<(i64, i64)>, StoreError> {
+    let rows: Vec<(i64, Option<i64>)> = deployed_versions::table
+        .filter(deployed_versions::version_id.eq(version_id))
+        .filter(deployed_versions::undeployed_at.is_null())
+        .filter(deployed_versions::canary_stopped_by.is_not_null())
+        .order(deployed_versions::id.asc())
+        .select((
+            deployed_versions::environment_id,
+            deployed_versions::canary_stopped_by,
+        ))
+        .load(conn)?;
+    Ok(rows
+        .into_iter()
+        .filter_map(|(env, by)| by.map(|r| (env, r)))
+        .collect())
 }
 
 /// Marks whatever is live in the slot undeployed.

@@ -29,7 +29,7 @@ interactions:
     )
 }
 
-fn publish(app: &TestApp, consumer: &str, values: &str) {
+pub fn publish(app: &TestApp, consumer: &str, values: &str) {
     let none = |_: &str| -> Result<Value, accord_dsl::spec::ResolveError> { Ok(Value::Null) };
     let contract =
         accord_dsl::spec::compile_spec(&spec(consumer, values), "c.yaml", &none).expect("compiles");
@@ -43,7 +43,7 @@ fn publish(app: &TestApp, consumer: &str, values: &str) {
     assert_eq!(reply.status, 200, "{}", reply.text);
 }
 
-fn tools(status: &[&str]) -> Value {
+pub fn tools(status: &[&str]) -> Value {
     json!({"tools": [{"name": "review", "inputSchema": {"type": "object", "required": ["plan_id"],
         "properties": {"plan_id": {"type": "string"}}},
         "outputSchema": {"type": "object", "required": ["status"],

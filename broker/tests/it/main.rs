@@ -10,6 +10,8 @@ mod declarations;
 mod declarations_diff;
 mod deployments;
 mod drift_actions;
+mod drift_canary;
+mod drift_judged;
 mod drift_reports;
 mod environments;
 mod for_verification;

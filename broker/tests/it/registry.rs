@@ -62,7 +62,7 @@ fn the_check_answers_unknown_reverify_admitted_and_disabled() {
             json!([{"provider": P, "version": "2.0.0", "admission": "REGISTRY_ADMITTED",
                     "agentCardDigests": [digest('a')]}])
         );
-        assert_eq!(app.get("/registry/agents?skill=work-planning").status, 422);
+        skills_filter_the_listing(app);
         let policy =
             json!({"rules": {"unknown_error_codes": {"threshold": 1, "action": "route_disable"}}});
         let put = app.put(&format!("/pacticipants/{P}/drift-policy"), &policy);
@@ -104,4 +104,48 @@ fn a_bad_question_is_refused_naming_the_field() {
         let extra = json!({"provider": P, "version": "2.0.0", "cardDigest": digest('a'), "x": 1});
         assert_eq!(app.post("/registry/check", &extra).status, 400);
     });
+}
+
+/// Agent Card `skills` declared for 2.0.0.
+fn declared_card(skills: &[&str]) -> Value {
+    json!({
+        "name": P, "description": "Plans work", "version": "2.0.0", "capabilities": {},
+        "defaultInputModes": ["text/plain"], "defaultOutputModes": ["application/json"],
+        "supportedInterfaces": [{"url": "http://127.0.0.1:9/a2a", "protocolBinding": "JSONRPC", "protocolVersion": "1.0"}],
+        "skills": skills.iter().map(|id| json!({"id": id, "name": id, "description": "d", "tags": []})).collect::<Vec<_>>()
+    })
+}
+
+/// With 2.0.0 admitted: no declared card, no skill match; a declared card
+/// lists it by its skills, saying its digest is not the verified one.
+fn skills_filter_the_listing(app: &TestApp) {
+    let agents = |q: &str| {
+        let got = app.get(&format!("/registry/agents{q}"));
+        assert_eq!(got.status, 200, "{}", got.text);
+        got.json["agents"].clone()
+    };
+    assert_eq!(agents("?skill=work-planning"), json!([]));
+    let put = app.put(
+        &format!("/pacticipants/{P}/versions/2.0.0/declarations/agent-card"),
+        &declared_card(&["work-planning", "review"]),
+    );
+    assert_eq!(put.status, 201, "{}", put.text);
+    let listed = agents("?skill=work-planning");
+    assert_eq!(listed.as_array().map(Vec::len), Some(1), "{listed}");
+    assert_eq!(listed[0]["version"], "2.0.0");
+    assert_eq!(listed[0]["declaredAgentCardDigest"], put.json["digest"]);
+    assert_eq!(listed[0]["declaredAgentCardVerified"], false);
+    assert!(
+        listed[0]["note"]
+            .as_str()
+            .is_some_and(|n| n.contains("reverify"))
+    );
+    assert_eq!(agents("?skill=review"), listed);
+    assert_eq!(agents("?skill=translate"), json!([]));
+    assert_eq!(app.get("/registry/agents?skill=").status, 400);
+    let long = "s".repeat(300);
+    assert_eq!(
+        app.get(&format!("/registry/agents?skill={long}")).status,
+        400
+    );
 }

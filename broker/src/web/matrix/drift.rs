@@ -1,17 +1,17 @@
 //! The drift and admission part of the provider version page: the
 //! admission state and why, the ladder with the report behind each step,
 //! the actions taken, and the live consumer contracts that rely on what
-//! the latest report saw differ — worded as what it is ("relies on the
-//! card, must re-verify"), not as a verdict.
-
-use std::collections::BTreeMap;
+//! the latest report saw differ — each judged by its own expectations when
+//! the broker holds the observed content ("breaks …: BREAKING_ENUM_REMOVAL
+//! at …", "unaffected: …"), else worded as what it is ("relies on the
+//! card, must re-verify").
 
 use crate::api::admission::AdmissionView;
 use crate::api::drift_ladder::DriftView;
 use crate::db::AnyConnection;
 use crate::drift::assess;
 use crate::error::BrokerError;
-use crate::store::{StoreError, drift_reports};
+use crate::store::{deployments, environments};
 
 /// One step of the ladder.
 #[derive(Debug, Clone)]
@@ -27,6 +27,8 @@ pub struct LadderStep {
 pub struct Relying {
     pub consumer: String,
     pub versions: String,
+    /// `breaks`, `unaffected` or `mustReverify`.
+    pub verdict: &'static str,
     pub note: String,
 }
 
@@ -40,6 +42,9 @@ pub struct DriftSection {
     /// "report 12 · production · unknown_error_codes: 5 at or over …".
     pub actions: Vec<String>,
     pub relying: Vec<Relying>,
+    /// "production: canary stopped by drift report 3" per stopped live
+    /// deployment.
+    pub canary_stops: Vec<String>,
 }
 
 /// Loads the section for provider version `version_id`.
@@ -71,36 +76,36 @@ pub fn load(
         ladder,
         actions,
         relying: relying(conn, provider_id, version_id)?,
+        canary_stops: canary_stops(conn, version_id)?,
     })
 }
 
-/// The consumers relying on what the latest report saw differ.
+/// The version's live deployments a drift report stopped.
+fn canary_stops(conn: &mut AnyConnection, version_id: i64) -> Result<Vec<String>, BrokerError> {
+    let mut out = Vec::new();
+    for (env_id, report) in deployments::canary_stops(conn, version_id)? {
+        let env =
+            environments::find_by_id(conn, env_id)?.map_or_else(|| env_id.to_string(), |e| e.name);
+        out.push(format!("{env}: canary stopped by drift report {report}"));
+    }
+    Ok(out)
+}
+
+/// The consumers relying on what the latest report saw differ, each with
+/// what it does to them.
 fn relying(
     conn: &mut AnyConnection,
     provider_id: i64,
     version_id: i64,
 ) -> Result<Vec<Relying>, BrokerError> {
-    let Some(latest) = drift_reports::list_for_version(conn, version_id, 1)?.pop() else {
-        return Ok(Vec::new());
-    };
-    let verified = assess::verified(conn, version_id)?;
-    let card = verified.card_differs(latest.agent_card_digest.as_deref());
-    let tools: BTreeMap<String, String> =
-        serde_json::from_str(&latest.tools_digests).map_err(|source| StoreError::CorruptJson {
-            what: "drift report tools digests",
-            source,
-        })?;
-    let differ = verified.tools_differ(tools.iter().map(|(p, d)| (p.as_str(), d.as_str())));
-    let affected = assess::affected(conn, provider_id, card, !differ.is_empty())?;
+    let affected = assess::latest_affected(conn, provider_id, version_id)?;
     Ok(affected
         .into_iter()
         .map(|a| Relying {
+            note: a.note(),
+            verdict: a.verdict.as_str(),
             consumer: a.consumer,
             versions: a.versions.join(", "),
-            note: format!(
-                "relies on the {}, must re-verify",
-                a.relies_on.join(" and ")
-            ),
         })
         .collect())
 }

@@ -1,0 +1,1 @@
+ALTER TABLE deployed_versions DROP COLUMN canary_stopped_by;
