@@ -28,6 +28,7 @@
 
 mod card;
 mod consumers;
+mod declared;
 mod tools;
 
 use accord_dsl::model::Contract;
@@ -38,6 +39,7 @@ use crate::finding::codes;
 
 pub use card::diff_cards;
 pub use consumers::{Consumer, attribute};
+pub use declared::static_check;
 pub use tools::diff_tool_lists;
 
 /// How a change lands on a consumer.
@@ -173,5 +175,7 @@ pub fn consumers_of<'a>(contracts: &'a [(String, Contract)]) -> Vec<Consumer<'a>
         .collect()
 }
 
+#[cfg(test)]
+mod static_tests;
 #[cfg(test)]
 mod tests;
