@@ -29,6 +29,7 @@
 mod card;
 mod consumers;
 mod declared;
+mod profiles;
 mod tools;
 
 use accord_dsl::model::Contract;
@@ -40,6 +41,7 @@ use crate::finding::codes;
 pub use card::diff_cards;
 pub use consumers::{Consumer, attribute};
 pub use declared::static_check;
+pub use profiles::static_check_tools;
 pub use tools::diff_tool_lists;
 
 /// How a change lands on a consumer.

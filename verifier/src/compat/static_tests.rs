@@ -135,3 +135,25 @@ fn a_call_is_missing_its_tool_only_when_it_expects_the_tool_to_answer() {
         ["TOOL_MISSING"]
     );
 }
+
+#[test]
+fn each_profile_is_judged_against_its_own_listing() {
+    use std::collections::BTreeMap;
+    let for_alice = contract(json!({"mcpTools": [{"name": "review", "profile": "alice",
+        "arguments": [{"name": "plan_id", "type": "string", "alwaysSent": true}]}]}));
+    let mut listings = BTreeMap::new();
+    listings.insert("alice".to_owned(), tools(&["ready"]));
+    listings.insert("unauthenticated".to_owned(), json!({"tools": []}));
+    // alice sees `review`; what an anonymous caller sees does not matter
+    assert!(super::static_check_tools(&listings, &for_alice).is_empty());
+    listings.insert("alice".to_owned(), json!({"tools": []}));
+    let found: Vec<_> = super::static_check_tools(&listings, &for_alice)
+        .into_iter()
+        .map(|f| f.reason_code)
+        .collect();
+    assert_eq!(found, ["TOOL_MISSING"]);
+    // a profile the provider did not declare (of several) is not judged
+    listings.remove("alice");
+    listings.insert("bob".to_owned(), json!({"tools": []}));
+    assert!(super::static_check_tools(&listings, &for_alice).is_empty());
+}
