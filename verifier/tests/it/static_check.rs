@@ -65,3 +65,49 @@ fn the_static_check_of_what_replay_read_says_what_replay_said() {
         }
     }
 }
+
+/// The reference A2A agent's card, as replay read it, judged statically
+/// against the same contract: no finding where replay found none, and the
+/// same declaration-layer code where a contract expects what it lacks.
+#[test]
+fn the_static_check_of_the_reference_agent_card_says_what_replay_said() {
+    use accord_fixtures::a2a::A2aAgent;
+    use accord_verifier::config::A2aBinding;
+    use serde_json::json;
+
+    use crate::a2a_task::{doc_of, interactions, run_on, sourced};
+
+    let agent = A2aAgent::start().expect("the agent starts");
+    let plan = interactions().swap_remove(0);
+    let mut doc = doc_of(json!([plan]));
+    let declared = |doc: &serde_json::Value| {
+        let report = run_on(&agent, A2aBinding::Auto, sourced(doc));
+        let replayed: Vec<&str> = report
+            .interactions()
+            .flat_map(|(_, i)| i.findings.iter())
+            .chain(report.contracts.iter().flat_map(|c| c.findings.iter()))
+            .filter(|f| f.layer.as_str() == "declaration")
+            .map(|f| f.reason_code)
+            .collect();
+        let card = report
+            .declarations
+            .iter()
+            .find(|d| d.kind == "a2a/agent-card")
+            .and_then(|d| d.content.0.clone())
+            .expect("the card was read");
+        let statik: Vec<&str> = static_check(Kind::AgentCard, &card, &sourced(doc).contract)
+            .into_iter()
+            .map(|f| f.reason_code)
+            .collect();
+        (replayed, statik)
+    };
+    doc["agentCard"] =
+        json!({"interfaces": [{"protocolBinding": "JSONRPC", "protocolVersion": "1.0"}]});
+    let (replayed, statik) = declared(&doc);
+    assert_eq!(replayed, Vec::<&str>::new(), "the clean agent");
+    assert_eq!(statik, Vec::<&str>::new(), "no false alarm");
+    doc["agentCard"]["skills"] = json!([{"id": "no-such-skill"}]);
+    let (replayed, statik) = declared(&doc);
+    assert_eq!(statik, ["SKILL_MISSING"]);
+    assert_eq!(statik, replayed);
+}
