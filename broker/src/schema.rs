@@ -141,6 +141,11 @@ diesel::table! {
         number -> BigInt,
         /// JSON array of what the provider declared during the run.
         declarations -> Nullable<Text>,
+        /// `static` for the broker's static cross-check of declarations;
+        /// NULL for a result a verifier published.
+        kind -> Nullable<Text>,
+        /// The reason codes of a static check, comma-separated.
+        reason_codes -> Nullable<Text>,
     }
 }
 

@@ -99,6 +99,9 @@ pub fn run(args: DeclarationsArgs) -> anyhow::Result<Outcome> {
                 reply["digest"].as_str().unwrap_or("?"),
                 reply["entries"]
             );
+            if let Some(line) = static_check_line(&reply["staticCheck"]) {
+                println!("{line}");
+            }
         }
         DeclarationsCommand::Show {
             pacticipant,
@@ -114,6 +117,46 @@ pub fn run(args: DeclarationsArgs) -> anyhow::Result<Outcome> {
         }
     }
     Ok(Outcome::Pass)
+}
+
+/// The broker's static cross-check of the new declarations, in one line
+/// (none when the digest did not change, or the broker does not check).
+fn static_check_line(check: &Value) -> Option<String> {
+    let consumers = check["consumers"].as_array()?;
+    let failed: Vec<String> = consumers
+        .iter()
+        .filter(|c| c["passed"] == false)
+        .map(|c| {
+            let codes: Vec<&str> = c["reasonCodes"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .filter_map(|v| v.as_str())
+                .collect();
+            format!(
+                "{}: {}",
+                c["consumer"].as_str().unwrap_or("?"),
+                codes.join(", ")
+            )
+        })
+        .collect();
+    let n = consumers.len();
+    let mut line = if n == 0 {
+        "Static check: no live consumer contract to check the declarations against".to_owned()
+    } else if failed.is_empty() {
+        format!(
+            "Static check against {n} live consumer contract(s): passed (replay still required)"
+        )
+    } else {
+        format!(
+            "Static check against {n} live consumer contract(s): FAILED — {}",
+            failed.join("; ")
+        )
+    };
+    if let Some(state) = check["admission"].as_str() {
+        line.push_str(&format!("; admission state now {state}"));
+    }
+    Some(line)
 }
 
 /// Where a declaration is read from.

@@ -37,7 +37,9 @@ fn a_tool_list_and_a_card_are_published_by_digest_and_shown() {
     let tools = tools.to_string_lossy().into_owned();
     publish(&broker, &["--mcp-tools", &tools, "--profile", "alice"])
         .success()
-        .stdout(contains(digest.as_str()));
+        .stdout(contains(digest.as_str()).and(contains(
+            "Static check: no live consumer contract to check the declarations against",
+        )));
 
     let card = dir.path().join("card.json");
     std::fs::write(&card, "[1]").expect("write");

@@ -127,7 +127,7 @@ fn verification_json(base: &BaseUrl, s: &Shown) -> Result<Value, BrokerError> {
                 .title("Provider version")
                 .name(s.provider_version.clone()),
         );
-    Ok(json!({
+    let mut out = json!({
         "providerName": s.provider,
         "providerApplicationVersion": s.provider_version,
         "consumerName": s.consumer,
@@ -143,7 +143,12 @@ fn verification_json(base: &BaseUrl, s: &Shown) -> Result<Value, BrokerError> {
         "pactViewOnly": v.pact_view,
         "number": v.number,
         "_links": links.into_value(),
-    }))
+    });
+    // the broker's static cross-check; a verifier's result has no kind
+    if let Some(kind) = &v.kind {
+        out["kind"] = json!(kind);
+    }
+    Ok(out)
 }
 
 /// `POST /pacts/provider/{p}/consumer/{c}/pact-version/{sha}/verification-results`.

@@ -209,9 +209,14 @@ fn row_problem(input: &Input<'_>, r: &Row) -> Option<String> {
     let provider = describe(input, r.provider_id, r.provider_version.as_ref());
     match r.success() {
         Some(true) => None,
-        Some(false) => Some(format!(
-            "The verification for the pact between {consumer} and {provider} failed"
-        )),
+        Some(false) => match r.verification.as_ref().and_then(|v| v.static_codes()) {
+            Some(codes) => Some(format!(
+                "The verification for the pact between {consumer} and {provider} failed: static check of the declarations: {codes}"
+            )),
+            None => Some(format!(
+                "The verification for the pact between {consumer} and {provider} failed"
+            )),
+        },
         None if r.partial() => Some(format!(
             "The pact between {consumer} and {provider} was verified only in its Pact view (by a Pact verifier); its Accord-only parts are unverified: {} (`accord verify` checks them)",
             pact_view::describe(&r.unverified)

@@ -57,6 +57,8 @@ fn row(pv: Option<i64>, success: bool) -> Row {
             execution_date: at,
             pact_view: false,
             number: 1,
+            kind: None,
+            reason_codes: None,
         }),
         unverified: Vec::new(),
     }

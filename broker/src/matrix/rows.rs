@@ -273,6 +273,8 @@ mod tests {
                 execution_date: at(),
                 pact_view: false,
                 number: 1,
+                kind: None,
+                reason_codes: None,
             }),
             unverified: Vec::new(),
         }

@@ -34,6 +34,8 @@ type VerificationCols = (
     verifications::execution_date,
     verifications::pact_view,
     verifications::number,
+    verifications::kind,
+    verifications::reason_codes,
 );
 /// The columns of a `VerificationRow` (shared with `matrix_details`).
 pub(super) const VERIFICATION_COLS: VerificationCols = (
@@ -44,6 +46,8 @@ pub(super) const VERIFICATION_COLS: VerificationCols = (
     verifications::execution_date,
     verifications::pact_view,
     verifications::number,
+    verifications::kind,
+    verifications::reason_codes,
 );
 
 /// A publication: the left side of a matrix row.
@@ -68,9 +72,21 @@ pub struct VerificationRow {
     pub pact_view: bool,
     /// Its number among the results of its content (1 for the first).
     pub number: i64,
+    /// `static`: the broker's static cross-check of the declarations.
+    pub kind: Option<String>,
+    /// The reason codes of a static check, comma-separated.
+    pub reason_codes: Option<String>,
 }
 
 impl VerificationRow {
+    /// The codes of a failed static check (`TOOL_MISSING, …`), for a
+    /// static verification.
+    pub fn static_codes(&self) -> Option<String> {
+        let is_static = self.kind.as_deref() == Some(super::static_checks::STATIC);
+        let codes = self.reason_codes.as_deref().filter(|_| is_static)?;
+        Some(codes.replace(',', ", "))
+    }
+
     /// A success of the Pact view only: the Accord-only parts unverified.
     pub fn partial(&self) -> bool {
         self.pact_view && self.success

@@ -24,6 +24,7 @@ pub mod pacticipants;
 pub mod pacts;
 pub mod releases;
 pub mod selection;
+pub mod static_checks;
 pub mod tags;
 pub mod tokens;
 pub mod verifications;

@@ -37,6 +37,11 @@ pub struct Verification {
     /// JSON array of what the provider declared during the run (Agent
     /// Card, MCP tools/list by digest); `None` when the result sent none.
     pub declarations: Option<String>,
+    /// `static` for the broker's static cross-check; `None` for a result
+    /// a verifier published (replay).
+    pub kind: Option<String>,
+    /// The reason codes a static check found, comma-separated.
+    pub reason_codes: Option<String>,
 }
 
 /// A verification to store (`insert` gives it its number).
@@ -336,6 +341,8 @@ pub struct Listed {
     /// Published through the Pact view (see [`Verification::pact_view`]).
     pub pact_view: bool,
     pub execution_date: chrono::NaiveDateTime,
+    /// `static`: the broker's static cross-check of the declarations.
+    pub kind: Option<String>,
 }
 
 /// The newest `limit` results of a content, the highest number (latest)

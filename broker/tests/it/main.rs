@@ -35,6 +35,8 @@ mod seed;
 mod selection_scale;
 mod slow_clients;
 mod snapshot;
+mod static_check;
+mod static_check_speed;
 mod support;
 mod verification_numbers;
 mod verifications;

@@ -5,15 +5,12 @@
 //! without the new required input, uses that skill); any other change
 //! affects the consumers that use what changed.
 
-use accord_dsl::model::accord::McpToolExpectation;
-use accord_dsl::model::{Contract, Interaction};
+use accord_dsl::model::Contract;
 use serde_json::Value;
 
-use super::tools::by_name;
+use super::declared::{calls, findings, skills_used};
 use super::{Change, Class, Kind};
-use crate::a2a::card::check_card;
 use crate::finding::codes;
-use crate::mcp::surface::check_tool;
 
 /// A live consumer version and its contract with the provider.
 #[derive(Debug, Clone)]
@@ -66,20 +63,6 @@ fn same_place(a: &str, b: &str) -> bool {
     a == b || inside(a, b) || inside(b, a)
 }
 
-fn calls(contract: &Contract) -> impl Iterator<Item = (&str, &serde_json::Map<String, Value>)> {
-    contract.interactions.iter().filter_map(|i| match i {
-        Interaction::McpToolCall(c) => Some((c.call.tool.as_str(), &c.call.arguments)),
-        _ => None,
-    })
-}
-
-fn skills_used(contract: &Contract) -> impl Iterator<Item = &str> {
-    contract.interactions.iter().filter_map(|i| match i {
-        Interaction::A2aTask(t) => t.task.skill.as_deref(),
-        _ => None,
-    })
-}
-
 /// (code, path) of what the consumer's checks find in `new`.
 fn judged(
     kind: Kind,
@@ -87,57 +70,10 @@ fn judged(
     contract: &Contract,
     relevant: &dyn Fn(&str) -> bool,
 ) -> Vec<(&'static str, String)> {
-    let mut out = Vec::new();
-    match kind {
-        Kind::McpTools => {
-            let listed = by_name(new);
-            let touched = |e: &&McpToolExpectation| relevant(&format!("mcpTools[{}]", e.name));
-            for expect in contract.mcp_tools.iter().filter(touched) {
-                let found = check_tool(expect, listed.get(expect.name.as_str()).copied());
-                out.extend(found.into_iter().map(|f| (f.reason_code, f.path)));
-            }
-            let declared = |t: &str| contract.mcp_tools.iter().any(|e| e.name == t);
-            for (tool, arguments) in calls(contract).filter(|(t, _)| !declared(t)) {
-                let at = format!("mcpTools[{tool}]");
-                let Some(listed) = listed.get(tool) else {
-                    out.push((codes::TOOL_MISSING, at));
-                    continue;
-                };
-                let required = listed["inputSchema"]["required"]
-                    .as_array()
-                    .into_iter()
-                    .flatten();
-                for name in required
-                    .filter_map(Value::as_str)
-                    .filter(|n| !arguments.contains_key(*n))
-                {
-                    out.push((
-                        codes::BREAKING_REQUIRED_INPUT_ADDED,
-                        format!("{at}.arguments.{name}"),
-                    ));
-                }
-            }
-        }
-        Kind::AgentCard => {
-            if let Some(expect) = &contract.agent_card {
-                out.extend(
-                    check_card(expect, new)
-                        .into_iter()
-                        .map(|f| (f.reason_code, f.path)),
-                );
-            }
-            let declared: Vec<&str> = new["skills"]
-                .as_array()
-                .into_iter()
-                .flatten()
-                .filter_map(|s| s["id"].as_str())
-                .collect();
-            for skill in skills_used(contract).filter(|s| !declared.contains(s)) {
-                out.push((codes::SKILL_MISSING, format!("agentCard.skills[{skill}]")));
-            }
-        }
-    }
-    out
+    findings(kind, new, contract, relevant)
+        .into_iter()
+        .map(|f| (f.reason_code, f.path))
+        .collect()
 }
 
 /// The places of a declaration the consumer uses.

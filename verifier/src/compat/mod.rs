@@ -28,6 +28,8 @@
 
 mod card;
 mod consumers;
+mod declared;
+mod profiles;
 mod tools;
 
 use accord_dsl::model::Contract;
@@ -38,6 +40,8 @@ use crate::finding::codes;
 
 pub use card::diff_cards;
 pub use consumers::{Consumer, attribute};
+pub use declared::static_check;
+pub use profiles::static_check_tools;
 pub use tools::diff_tool_lists;
 
 /// How a change lands on a consumer.
@@ -173,5 +177,7 @@ pub fn consumers_of<'a>(contracts: &'a [(String, Contract)]) -> Vec<Consumer<'a>
         .collect()
 }
 
+#[cfg(test)]
+mod static_tests;
 #[cfg(test)]
 mod tests;

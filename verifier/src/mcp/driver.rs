@@ -269,6 +269,6 @@ pub(super) fn profile_key(endpoint: &Endpoint<'_>, era: Era) -> String {
 }
 
 /// The call expects a successful result.
-pub(super) fn expects_success(call: &McpToolCall) -> bool {
+pub(crate) fn expects_success(call: &McpToolCall) -> bool {
     call.error.is_none() && call.result.as_ref().is_some_and(|r| !r.is_error)
 }

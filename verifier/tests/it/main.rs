@@ -26,6 +26,7 @@ mod one_fault;
 mod side_effects;
 mod state_equality;
 mod states;
+mod static_check;
 mod support;
 mod unreachable;
 mod walk;

@@ -12,14 +12,11 @@ use serde_json::{Value, json};
 
 use super::check;
 use crate::api::version_view::{find_version, version_url};
-use crate::audience::Audience;
 use crate::db::AnyConnection;
 use crate::error::BrokerError;
 use crate::hal::{self, BaseUrl, Link, Links};
-use crate::selection::{self, VerificationQuery};
 use crate::state::AppState;
 use crate::store::declarations::{self as store, Declared};
-use crate::store::pacts;
 
 /// The query: the version compared against (the older one).
 #[derive(Debug, Deserialize)]
@@ -146,31 +143,14 @@ fn live_contracts(
     conn: &mut AnyConnection,
     provider_id: i64,
 ) -> Result<Vec<(String, Contract)>, BrokerError> {
-    let query = VerificationQuery {
-        selectors: Vec::new(),
-        provider_branch: None,
-        provider_tags: Vec::new(),
-        include_pending: false,
-        wip_since: None,
-    };
-    let selected = selection::select(conn, provider_id, &query, Audience::Accord)?;
-    let mut out = Vec::new();
-    for entry in selected.entries {
-        let Some(row) = pacts::find_content_by_id(conn, entry.content_id)? else {
-            continue;
-        };
-        let document: Value = match serde_json::from_str(&row.content) {
-            Ok(d) => d,
-            Err(_) => continue,
-        };
-        // stored contracts passed the same reader at publish
-        if let Ok(contract) = accord_dsl::pact::from_value(&document, "content") {
+    Ok(super::cross_check::live(conn, provider_id)?
+        .into_iter()
+        .map(|(entry, _, contract)| {
             let numbers: Vec<&str> = entry.versions.iter().map(|(_, n)| n.as_str()).collect();
-            out.push((
+            (
                 format!("{} {}", entry.consumer_name, numbers.join(", ")),
                 contract,
-            ));
-        }
-    }
-    Ok(out)
+            )
+        })
+        .collect())
 }

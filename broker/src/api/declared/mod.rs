@@ -10,7 +10,9 @@
 //! records for what it read. Re-declaring with another digest replaces the
 //! version's declaration (201); the same digest again changes nothing (200).
 
+mod admit;
 pub mod check;
+pub mod cross_check;
 pub mod diff;
 
 use actix_web::{HttpRequest, HttpResponse, web};
@@ -243,10 +245,12 @@ async fn put_one(
                 content: &text,
             };
             let (d, changed) = store::declare(conn, v.id, &profile, &new)?;
-            Ok((
-                declared_json(&base, &p.name, &v.number, &d, Some(checked.content)),
-                changed,
-            ))
+            let mut body = declared_json(&base, &p.name, &v.number, &d, Some(checked.content));
+            // a new digest re-runs the static cross-check; the same changes nothing
+            if changed {
+                body["staticCheck"] = cross_check::run(conn, p.id, v.id, &d.digest)?;
+            }
+            Ok((body, changed))
         })
         .await?;
     Ok(created_or_ok(&body, created))

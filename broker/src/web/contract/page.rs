@@ -90,6 +90,9 @@ impl VerificationLink {
             (true, _) => notes.push("Pact view only"),
             _ => {}
         }
+        if v.kind.as_deref() == Some(crate::store::static_checks::STATIC) {
+            notes.push("static check of the declarations");
+        }
         if v.pending {
             notes.push("pending");
         }

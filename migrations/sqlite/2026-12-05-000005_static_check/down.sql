@@ -1,0 +1,2 @@
+ALTER TABLE verifications DROP COLUMN reason_codes;
+ALTER TABLE verifications DROP COLUMN kind;
