@@ -7,8 +7,9 @@ use serde_json::{Value, json};
 
 use crate::support::{TestApp, each_backend};
 
-/// A consumer of `plan-tools` that reads `status` switching on `values`.
-fn spec(consumer: &str, values: &str) -> String {
+/// A consumer of `plan-tools` that calls `review` and reads `status`
+/// switching on `values` (the static check's tests use it too).
+pub fn spec(consumer: &str, values: &str) -> String {
     format!(
         r#"
 consumer: {consumer}

@@ -7,29 +7,8 @@
 use base64::Engine;
 use serde_json::{Value, json};
 
+use crate::declarations_diff::spec;
 use crate::support::{TestApp, each_backend};
-
-/// A consumer of `plan-tools` that calls `review` and reads `status`.
-fn spec(consumer: &str, values: &str) -> String {
-    format!(
-        r#"
-consumer: {consumer}
-provider: plan-tools
-protocols: {{ mcp: "2026-07-28" }}
-mcp_tools:
-  - name: review
-    arguments: {{ plan_id: string }}
-    reads: {{ status: {{ type: string, enum: [{values}] }} }}
-interactions:
-  - mcp: review a plan
-    tool: review
-    arguments: {{ plan_id: plan-7 }}
-    expect:
-      structured:
-        status: ready
-"#
-    )
-}
 
 fn publish(app: &TestApp, consumer: &str, values: &str, branch: &str) {
     publish_version(app, consumer, "1.0", values, branch);
