@@ -19,6 +19,20 @@ fn check(app: &TestApp, version: &str, card: char, environment: Option<&str>) ->
     reply.json
 }
 
+/// Moves 2.0.0 up the ladder to REGISTRY_ADMITTED (the evidence-driven
+/// moves are not built yet: a token stands in for them).
+fn admit(app: &TestApp) {
+    let id = version_id(app);
+    for to in [
+        AdmissionState::StaticValidated,
+        AdmissionState::ConformanceVerified,
+        AdmissionState::SecurityVerified,
+        AdmissionState::RegistryAdmitted,
+    ] {
+        move_to(app, id, to, Cause::Token("test".into())).expect("allowed");
+    }
+}
+
 fn version_id(app: &TestApp) -> i64 {
     let pool = accord_broker::db::connect(&app.database.url, 1).expect("connect");
     let mut conn = pool.get().expect("connection");
@@ -45,15 +59,7 @@ fn the_check_answers_unknown_reverify_admitted_and_disabled() {
         );
         assert_eq!(check(app, "2.0.0", 'b', None)["decision"], "reverify");
         assert_eq!(app.get("/registry/agents").json["agents"], json!([]));
-        let id = version_id(app);
-        for to in [
-            AdmissionState::StaticValidated,
-            AdmissionState::ConformanceVerified,
-            AdmissionState::SecurityVerified,
-            AdmissionState::RegistryAdmitted,
-        ] {
-            move_to(app, id, to, Cause::Token("test".into())).expect("allowed");
-        }
+        admit(app);
         assert_eq!(check(app, "2.0.0", 'a', None)["decision"], "admitted");
         let listed = app.get("/registry/agents");
         assert_eq!(listed.status, 200, "{}", listed.text);
@@ -116,8 +122,9 @@ fn declared_card(skills: &[&str]) -> Value {
     })
 }
 
-/// With 2.0.0 admitted: no declared card, no skill match; a declared card
-/// lists it by its skills, saying its digest is not the verified one.
+/// With 2.0.0 admitted: no declared card, no skill match; declaring a card
+/// (a new digest) sends the version back to DRAFT; admitted again, it is
+/// listed by its card's skills, saying the digest is not the verified one.
 fn skills_filter_the_listing(app: &TestApp) {
     let agents = |q: &str| {
         let got = app.get(&format!("/registry/agents{q}"));
@@ -130,6 +137,17 @@ fn skills_filter_the_listing(app: &TestApp) {
         &declared_card(&["work-planning", "review"]),
     );
     assert_eq!(put.status, 201, "{}", put.text);
+    assert_eq!(
+        agents("?skill=work-planning"),
+        json!([]),
+        "a new card digest starts the version's evidence over"
+    );
+    assert_eq!(
+        put.json["staticCheck"]["admission"], "DRAFT",
+        "{}",
+        put.text
+    );
+    admit(app);
     let listed = agents("?skill=work-planning");
     assert_eq!(listed.as_array().map(Vec::len), Some(1), "{listed}");
     assert_eq!(listed[0]["version"], "2.0.0");
