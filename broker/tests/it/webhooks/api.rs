@@ -203,3 +203,24 @@ fn a_test_run_answers_the_rendered_request_and_the_response_or_the_refusal() {
         assert!(failed.json["error"].is_string(), "{}", failed.text);
     });
 }
+
+#[test]
+fn a_test_run_with_a_chunked_body_over_the_limit_is_413() {
+    use crate::raw_http::{Framing, RawRequest, send};
+    each_backend_fast(|app| {
+        let r = Receiver::start(&[]);
+        pacticipants(app, &["Foo", "Bar"]);
+        let created = app.post(
+            "/webhooks",
+            &hook(&r, &["contract_published"], Some("Foo"), Some("Bar")),
+        );
+        let uuid = created.json["uuid"].as_str().expect("uuid").to_owned();
+        let over = vec![b' '; accord_broker::config::DEFAULT_BODY_LIMIT + 1];
+        let request = RawRequest::new("POST", format!("/webhooks/{uuid}/execute"))
+            .header("Content-Type", "application/json")
+            .body(over, Framing::Chunked);
+        let reply = send(app.url.trim_start_matches("http://"), &request);
+        assert_eq!(reply.status, 413, "{}", reply.text());
+        assert!(r.received().is_empty(), "nothing is sent for a refused run");
+    });
+}
