@@ -188,29 +188,8 @@ fn measure_judged_drift_ingestion() {
         "window": {"start": "2026-12-05T04:00:00Z", "end": "2026-12-05T04:05:00Z"},
         "toolsDigests": {"carol": observed}})
     .to_string();
-    let (threads, each) = (8, 250);
-    let started = std::time::Instant::now();
-    std::thread::scope(|s| {
-        for _ in 0..threads {
-            s.spawn(|| {
-                for _ in 0..each {
-                    let reply = app.send(
-                        app.client()
-                            .post(format!("{}/drift-reports", app.url))
-                            .header("Content-Type", "application/json")
-                            .body(body.clone()),
-                    );
-                    assert_eq!(reply.status, 201, "{}", reply.text);
-                    let planner = consumer(&reply.json["consumers"], "planner");
-                    assert_eq!(planner["verdict"], "breaks");
-                }
-            });
-        }
+    crate::drift_reports::ingest(&app, "judged drift report ingestion", &body, 250, |reply| {
+        let planner = consumer(&reply.json["consumers"], "planner");
+        assert_eq!(planner["verdict"], "breaks");
     });
-    let seconds = started.elapsed().as_secs_f64();
-    let total = threads * each;
-    println!(
-        "judged drift report ingestion on SQLite: {total} reports from {threads} clients in {seconds:.2} s = {:.0} reports/s",
-        f64::from(u32::try_from(total).unwrap_or(u32::MAX)) / seconds
-    );
 }

@@ -188,7 +188,19 @@ fn measure_drift_report_ingestion() {
     let app = TestApp::start(crate::support::TestDb::Sqlite, |_| {});
     seed(&app);
     let body = report().to_string();
-    let (threads, each) = (8, 500);
+    ingest(&app, "drift report ingestion", &body, 500, |_| {});
+}
+
+/// Posts `body` as a drift report `each` times from each of 8 clients,
+/// checks every answer is 201 and passes `check`, and prints the rate.
+pub fn ingest(
+    app: &TestApp,
+    what: &str,
+    body: &str,
+    each: usize,
+    check: impl Fn(&crate::support::Reply) + Sync,
+) {
+    let threads = 8;
     let started = std::time::Instant::now();
     std::thread::scope(|s| {
         for _ in 0..threads {
@@ -198,9 +210,10 @@ fn measure_drift_report_ingestion() {
                         app.client()
                             .post(format!("{}/drift-reports", app.url))
                             .header("Content-Type", "application/json")
-                            .body(body.clone()),
+                            .body(body.to_owned()),
                     );
                     assert_eq!(reply.status, 201, "{}", reply.text);
+                    check(&reply);
                 }
             });
         }
@@ -208,7 +221,7 @@ fn measure_drift_report_ingestion() {
     let seconds = started.elapsed().as_secs_f64();
     let total = threads * each;
     println!(
-        "drift report ingestion on SQLite: {total} reports from {threads} clients in {seconds:.2} s = {:.0} reports/s",
+        "{what} on SQLite: {total} reports from {threads} clients in {seconds:.2} s = {:.0} reports/s",
         f64::from(u32::try_from(total).unwrap_or(u32::MAX)) / seconds
     );
 }
