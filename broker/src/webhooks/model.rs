@@ -7,6 +7,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::error::{BrokerError, FieldError};
+use crate::names::PacticipantName;
 
 /// Every event name a webhook may subscribe to: the Pact Broker's six and
 /// Accord's four.
@@ -110,10 +111,15 @@ impl WebhookBody {
         let events = events(self.events, &mut errors);
         let request = self.request.unwrap_or_default();
         check_request(&request, &mut errors);
-        if let Some(d) = &self.description
-            && d.len() > MAX_TEXT
-        {
-            errors.push(FieldError::new("$.description", "is too long"));
+        if let Some(d) = &self.description {
+            if d.len() > MAX_TEXT {
+                errors.push(FieldError::new("$.description", "is too long"));
+            } else if has_control(d, true) {
+                errors.push(FieldError::new(
+                    "$.description",
+                    "must not contain control characters (such as NUL) other than tab and line breaks",
+                ));
+            }
         }
         if !errors.is_empty() {
             return Err(BrokerError::BadRequest {
@@ -153,12 +159,20 @@ fn selector(
             errors.push(FieldError::new(path, "cannot have both a name and a label"));
             None
         }
-        SelectorBody { name: Some(n), .. } if !n.trim().is_empty() && n.len() <= MAX_TEXT => {
-            Some(Selector::Name(n))
-        }
-        SelectorBody { label: Some(l), .. } if !l.trim().is_empty() && l.len() <= MAX_TEXT => {
-            Some(Selector::Label(l))
-        }
+        SelectorBody { name: Some(n), .. } => match PacticipantName::parse(&n) {
+            Ok(_) => Some(Selector::Name(n)),
+            Err(e) => {
+                errors.push(FieldError::new(format!("{path}.name"), e.to_string()));
+                None
+            }
+        },
+        SelectorBody { label: Some(l), .. } => match PacticipantName::parse(&l) {
+            Ok(_) => Some(Selector::Label(l)),
+            Err(e) => {
+                errors.push(FieldError::new(format!("{path}.label"), e.to_string()));
+                None
+            }
+        },
         _ => {
             errors.push(FieldError::new(path, "needs a non-empty name or label"));
             None
@@ -187,6 +201,14 @@ fn events(given: Option<Vec<EventBody>>, errors: &mut Vec<FieldError>) -> Vec<St
     names
 }
 
+/// Whether `text` holds a control character: NUL (which PostgreSQL cannot
+/// store in text) and the rest; tab always allowed, line breaks when
+/// `line_breaks`.
+fn has_control(text: &str, line_breaks: bool) -> bool {
+    text.chars()
+        .any(|c| c.is_control() && c != '\t' && !(line_breaks && matches!(c, '\n' | '\r')))
+}
+
 fn check_request(request: &RequestTemplate, errors: &mut Vec<FieldError>) {
     if request.method.trim().is_empty() {
         errors.push(FieldError::new("$.request.method", "is required"));
@@ -202,7 +224,7 @@ fn check_request(request: &RequestTemplate, errors: &mut Vec<FieldError>) {
     for (name, value) in &request.headers {
         let valid_name =
             !name.is_empty() && name.bytes().all(|b| b.is_ascii_graphic() && b != b':');
-        if !valid_name || value.len() > MAX_TEXT || value.contains(['\r', '\n']) {
+        if !valid_name || value.len() > MAX_TEXT || has_control(value, false) {
             errors.push(FieldError::new(
                 format!("$.request.headers.{name}"),
                 "is not a valid header",
@@ -244,5 +266,64 @@ impl RequestTemplate {
             }
         }
         serde_json::to_value(&shown).unwrap_or(Value::Null)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn body(json: Value) -> Result<Definition, BrokerError> {
+        serde_json::from_value::<WebhookBody>(json)
+            .unwrap()
+            .validate((None, None))
+    }
+
+    fn refused_at(json: Value) -> Vec<String> {
+        match body(json) {
+            Err(BrokerError::BadRequest { errors, .. }) => {
+                errors.into_iter().map(|e| e.field).collect()
+            }
+            other => panic!("expected a 400, got {other:?}"),
+        }
+    }
+
+    fn request() -> Value {
+        serde_json::json!({"method": "POST", "url": "https://ci.example/hook"})
+    }
+
+    #[test]
+    fn control_characters_are_refused_with_the_field_that_holds_them() {
+        let with = |key: &str, value: Value| {
+            let mut b = serde_json::json!({"request": request()});
+            b[key] = value;
+            b
+        };
+        assert_eq!(
+            refused_at(with("description", "a\u{0}b".into())),
+            ["$.description"]
+        );
+        assert_eq!(
+            refused_at(with("consumer", serde_json::json!({"name": "a\u{0}b"}))),
+            ["$.consumer.name"]
+        );
+        assert_eq!(
+            refused_at(with("provider", serde_json::json!({"label": "a\u{1}b"}))),
+            ["$.provider.label"]
+        );
+        let mut b = serde_json::json!({"request": request()});
+        b["request"]["headers"] = serde_json::json!({"X-Build": "a\u{0}b"});
+        assert_eq!(refused_at(b), ["$.request.headers.X-Build"]);
+    }
+
+    #[test]
+    fn line_breaks_stay_allowed_in_a_description_only() {
+        let d =
+            body(serde_json::json!({"description": "two\nlines\tand a tab", "request": request()}))
+                .unwrap();
+        assert_eq!(d.description.as_deref(), Some("two\nlines\tand a tab"));
+        let mut b = serde_json::json!({"request": request()});
+        b["request"]["headers"] = serde_json::json!({"X-Build": "a\nb"});
+        assert_eq!(refused_at(b), ["$.request.headers.X-Build"]);
     }
 }
