@@ -20,6 +20,18 @@ fn quick_broker() -> TestApp {
     })
 }
 
+/// The same limits with timeouts a loaded machine never reaches, for the
+/// tests whose request is complete: their answer must not depend on how
+/// fast this machine schedules the broker (a 1 s head timeout answered a
+/// complete garbage request with 408 under load).
+fn roomy_broker() -> TestApp {
+    TestApp::start(TestDb::Sqlite, |c| {
+        c.body_timeout = Duration::from_secs(30);
+        c.head_timeout = Duration::from_secs(30);
+        c.body_limit = 64 * 1024;
+    })
+}
+
 fn connect(app: &TestApp) -> TcpStream {
     let stream = TcpStream::connect(app.url.trim_start_matches("http://")).expect("connect");
     stream
@@ -131,7 +143,7 @@ fn flood(app: &TestApp, head: &str, chunked: bool) -> RawReply {
 
 #[test]
 fn a_body_over_the_limit_is_refused_unread_and_the_connection_closes() {
-    let app = quick_broker();
+    let app = roomy_broker();
     let declared =
         format!("{POST_HEAD}Accept: application/json\r\nContent-Length: 100000000\r\n\r\n");
     let reply = flood(&app, &declared, false);
@@ -153,7 +165,7 @@ fn a_body_over_the_limit_is_refused_unread_and_the_connection_closes() {
 
 #[test]
 fn a_request_line_that_is_not_http_is_refused_and_closed() {
-    let app = quick_broker();
+    let app = roomy_broker();
     let mut stream = connect(&app);
     stream.write_all(b"GARBAGE\r\n\r\n").expect("garbage");
     let reply = until_closed(stream);
@@ -171,7 +183,7 @@ fn a_request_line_that_is_not_http_is_refused_and_closed() {
 
 #[test]
 fn a_head_over_the_size_limit_is_a_431_problem() {
-    let app = quick_broker();
+    let app = roomy_broker();
     let mut stream = connect(&app);
     let long = format!("GET /{} HTTP/1.1\r\nHost: x\r\n\r\n", "a".repeat(200_000));
     let _ = stream.write_all(long.as_bytes());
@@ -186,7 +198,7 @@ fn a_head_over_the_size_limit_is_a_431_problem() {
 
 #[test]
 fn a_request_without_a_host_gets_links_to_the_broker_itself() {
-    let app = quick_broker();
+    let app = roomy_broker();
     let mut stream = connect(&app);
     stream
         .write_all(b"GET / HTTP/1.0\r\n\r\n")
@@ -206,7 +218,7 @@ fn a_request_without_a_host_gets_links_to_the_broker_itself() {
 
 #[test]
 fn a_repeated_query_parameter_is_a_problem_naming_it() {
-    let app = quick_broker();
+    let app = roomy_broker();
     let reply = app.get("/environments?name=a&name=b");
     assert_eq!(reply.status, 400, "{}", reply.text);
     assert!(
@@ -255,7 +267,7 @@ fn read_one(stream: &mut TcpStream) -> RawReply {
 
 #[test]
 fn requests_that_leave_nothing_unread_keep_their_connection() {
-    let app = quick_broker();
+    let app = roomy_broker();
     let mut stream = connect(&app);
     let requests = [
         "GET /diagnostic/status/heartbeat HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n\r\n"
