@@ -320,3 +320,36 @@ fn the_gate_function_answers_the_same_gaps() {
     });
 }
 
+/// How long the report takes through the API for a provider with 100 live
+/// consumer contracts and 50 declared tools (the static check's setup). A
+/// measurement, not an assertion (a noisy machine):
+///
+/// `cargo test -p accord-broker --test it -- --ignored coverage_speed --nocapture`
+#[test]
+#[ignore = "a measurement: run it on purpose"]
+fn coverage_speed() {
+    use crate::static_check_speed::{CONSUMERS, TOOLS, listing, publish};
+    each_backend(|app| {
+        for c in 0..CONSUMERS {
+            publish(app, c);
+        }
+        let path = "/pacticipants/wide-tools/versions/1.0/declarations/mcp-tools/default";
+        assert_eq!(app.put(path, &listing()).status, 201);
+        let mut took = Vec::new();
+        for _ in 0..5 {
+            let started = std::time::Instant::now();
+            let reply = app.get("/pacticipants/wide-tools/coverage");
+            took.push(started.elapsed().as_millis());
+            assert_eq!(reply.status, 200, "{}", reply.text);
+            assert_eq!(
+                reply.json["operations"].as_array().map(Vec::len),
+                Some(TOOLS)
+            );
+        }
+        took.sort_unstable();
+        println!(
+            "coverage, {CONSUMERS} consumers x {TOOLS} tools, GET through the API: median {} ms (of {:?})",
+            took[2], took
+        );
+    });
+}
