@@ -15,6 +15,7 @@ pub mod audience;
 pub mod auth;
 pub mod config;
 pub mod contract;
+pub mod coverage;
 pub mod db;
 pub mod drift;
 pub mod edge;

@@ -85,6 +85,7 @@ route_table! {
     GET "/ui/can-i-deploy" => pages::can_i_deploy::get_page;
     GET "/ui/network" => pages::graph::get_page;
     GET "/ui/pacticipants/{pacticipant}" => pages::pacticipant::get_page;
+    GET "/ui/pacticipants/{pacticipant}/coverage" => pages::coverage::get_page;
     GET "/ui/pacts/provider/{provider}/consumer/{consumer}/version/{version}" => pages::contract::get_page;
     GET "/ui/pacts/provider/{provider}/consumer/{consumer}/diff" => pages::contract::get_diff;
     GET "/ui/pacts/provider/{provider}/consumer/{consumer}/pact-version/{sha}/verification-results/{number}" => pages::verification::get_page;
@@ -152,6 +153,7 @@ route_table! {
     GET "/pacticipants/{pacticipant}/versions/{version}/drift" => drift_ladder::get_drift;
     GET "/pacticipants/{pacticipant}/drift-policy" => drift_policy::get_drift_policy;
     PUT "/pacticipants/{pacticipant}/drift-policy" => drift_policy::put_drift_policy;
+    GET "/pacticipants/{pacticipant}/coverage" => crate::api::coverage::get_coverage;
     GET "/pacticipants/{pacticipant}/versions/{version}/declarations" => declared::list_declarations;
     GET "/pacticipants/{pacticipant}/versions/{version}/declarations/diff" => declared::diff::get_diff;
     GET "/pacticipants/{pacticipant}/versions/{version}/declarations/agent-card" => declared::get_agent_card;

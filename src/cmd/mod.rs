@@ -3,6 +3,7 @@
 mod admission;
 mod can_i_deploy;
 mod contract;
+mod coverage;
 mod declarations;
 mod demo;
 mod diff;
@@ -128,6 +129,12 @@ pub enum Command {
         after_help = "Exit codes: 0 shown, 2 usage error, no such version, or the broker could not be reached.\n\nExample:\n  accord admission show planning-agent 2.0.1 --broker-url http://127.0.0.1:9292"
     )]
     Admission(admission::AdmissionArgs),
+    /// Show which declared operations of a provider the live consumer contracts cover.
+    #[command(
+        disable_version_flag = true,
+        after_help = "Every A2A skill and MCP tool the provider version declares, with its risk class (destructive, write, read-only: from MCP annotations, A2A skill tags and the contracts) and the case kinds the policy asks of it: destructive and write operations need an authorization case (a negative of kind unauthenticated or expired_credential, or a refused call without a valid credential or as another principal), a tenant-probe case (negative: cross_tenant, or probe_as) and an approval case (approval: { granted: false }, or negative: missing_approval); read-only ones a boundary case (a refused case or an expected error). An operation no live contract uses is a gap too. Interactions tagged incident (comments: { tags: [incident] }) are listed as kept. The contracts are the live ones: main branch heads, deployed, released.\n\nExit codes: 0 shown (and, with --require-coverage, no gap), 1 gaps remain and --require-coverage was given, 2 usage error, an unknown provider or version, a version that declares nothing, or the broker could not be reached.\n\nExamples:\n  accord coverage --pacticipant plan-tools --broker-url http://127.0.0.1:9292\n  accord coverage --pacticipant plan-tools --version 3.5.0 --require-coverage"
+    )]
+    Coverage(coverage::CoverageArgs),
     /// Send runtime drift reports and set the drift policy of a provider.
     #[command(
         after_help = "Exit codes: 0 done, 2 usage error, an unreadable file, a refused report or policy, or the broker could not be reached.\n\nExamples:\n  accord drift report drift.json --broker-url http://127.0.0.1:9292\n  accord drift policy set planning-agent drift-policy.yaml\n  accord drift policy show planning-agent"
@@ -167,6 +174,7 @@ pub fn run(cli: Cli) -> anyhow::Result<Outcome> {
         Command::RecordRelease(a) => record_release::run(a),
         Command::CanIDeploy(a) => can_i_deploy::run(a),
         Command::Admission(a) => admission::run(a),
+        Command::Coverage(a) => coverage::run(a),
         Command::Drift(a) => drift::run(a),
         Command::Verify(a) => verify::run(*a),
         Command::Publish(a) => publish::run(a),

@@ -5,6 +5,7 @@ mod broker_cmd;
 mod broker_crash;
 mod can_i_deploy_cmd;
 mod contract_cmd;
+mod coverage_cmd;
 mod declarations_cmd;
 mod demo;
 mod diff_cmd;

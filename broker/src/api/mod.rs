@@ -6,6 +6,7 @@ pub mod badges;
 pub mod body;
 pub mod branches;
 pub mod can_i_deploy;
+pub mod coverage;
 pub mod declarations;
 pub mod declared;
 pub mod deployments;

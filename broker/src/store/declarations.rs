@@ -158,3 +158,19 @@ pub fn declare(
         .map(|d| (d, true))
         .ok_or(StoreError::Query(diesel::result::Error::NotFound))
 }
+
+/// The newest version (by creation) of pacticipant `pacticipant_id` that
+/// has declared anything, by id.
+pub fn latest_declaring_version(
+    conn: &mut AnyConnection,
+    pacticipant_id: i64,
+) -> Result<Option<i64>, StoreError> {
+    use crate::schema::versions;
+    Ok(version_declarations::table
+        .inner_join(versions::table)
+        .filter(versions::pacticipant_id.eq(pacticipant_id))
+        .order(versions::id.desc())
+        .select(versions::id)
+        .first(conn)
+        .optional()?)
+}

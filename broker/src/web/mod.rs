@@ -20,6 +20,7 @@
 pub mod assets;
 pub mod can_i_deploy;
 pub mod contract;
+pub mod coverage;
 pub mod graph;
 pub mod home;
 pub mod matrix;

@@ -19,6 +19,7 @@ mod hostile;
 mod integrations;
 mod matrix;
 mod migrations;
+mod operation_coverage;
 mod pact_docs;
 mod pact_view;
 mod pacts;

@@ -14,8 +14,8 @@ use serde_json::{Value, json};
 
 use crate::support::{TestApp, each_backend};
 
-const TOOLS: usize = 50;
-const CONSUMERS: usize = 100;
+pub const TOOLS: usize = 50;
+pub const CONSUMERS: usize = 100;
 
 fn spec(consumer: usize) -> String {
     let mut yaml = format!(
@@ -31,7 +31,7 @@ fn spec(consumer: usize) -> String {
     yaml
 }
 
-fn publish(app: &TestApp, consumer: usize) {
+pub fn publish(app: &TestApp, consumer: usize) {
     let none = |_: &str| -> Result<Value, accord_dsl::spec::ResolveError> { Ok(Value::Null) };
     let contract =
         accord_dsl::spec::compile_spec(&spec(consumer), "c.yaml", &none).expect("compiles");
@@ -46,7 +46,7 @@ fn publish(app: &TestApp, consumer: usize) {
     assert_eq!(reply.status, 200, "{}", reply.text);
 }
 
-fn listing() -> Value {
+pub fn listing() -> Value {
     let tools: Vec<Value> = (0..TOOLS)
         .map(|t| {
             json!({"name": format!("tool_{t:03}"),

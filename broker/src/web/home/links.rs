@@ -77,6 +77,17 @@ pub fn can_i_deploy(pacticipant: &str, version: &str, environment: Option<&str>)
     url
 }
 
+/// The coverage of a provider's version (its newest declaring one
+/// without `version`).
+pub fn coverage(provider: &str, version: Option<&str>) -> String {
+    let mut url = format!("/ui/pacticipants/{}/coverage", seg(provider));
+    if let Some(v) = version {
+        url.push_str("?version=");
+        url.push_str(&q(v));
+    }
+    url
+}
+
 /// The network graph around one application.
 pub fn network_focus(name: &str) -> String {
     format!("/ui/network?focus={}", q(name))

@@ -3,7 +3,8 @@
 //! branches, tags, where it is live, its deployments and releases over
 //! time, its integrations as consumer and as provider, and, for a
 //! provider, what its recent verifications recorded (`sections`); its
-//! webhooks and their latest deliveries when it has any (`webhooks`).
+//! webhooks and their latest deliveries when it has any (`webhooks`); a
+//! link to its coverage page when a version of it declares anything.
 //!
 //! An unknown name is a 404 page; a `page` that is not a positive number is
 //! a 400 (the query extractor), one past the last page a 404.
@@ -23,7 +24,7 @@ use crate::db::AnyConnection;
 use crate::error::BrokerError;
 use crate::state::AppState;
 use crate::store::overview::Scope;
-use crate::store::{pacticipants, versions};
+use crate::store::{declarations, pacticipants, versions};
 
 /// Versions a page.
 const PAGE_SIZE: i64 = 20;
@@ -134,10 +135,11 @@ fn load(conn: &mut AnyConnection, name: &str, page: i64) -> Result<PacticipantPa
         sections::results(conn, &p.name, p.id)?
     };
     let (webhooks, deliveries) = webhooks::load(conn, &p)?;
+    let declares = declarations::latest_declaring_version(conn, p.id)?.is_some();
     Ok(PacticipantPage {
         webhooks,
         deliveries,
-        links: page_links(&p.name, latest.as_deref()),
+        links: page_links(&p.name, latest.as_deref(), declares),
         repository_url: p
             .repository_url
             .filter(|u| u.starts_with("https://") || u.starts_with("http://"))
@@ -163,12 +165,18 @@ fn load(conn: &mut AnyConnection, name: &str, page: i64) -> Result<PacticipantPa
 }
 
 /// The other pages about this application.
-fn page_links(name: &str, latest: Option<&str>) -> Vec<(&'static str, String)> {
+fn page_links(name: &str, latest: Option<&str>, declares: bool) -> Vec<(&'static str, String)> {
     let mut out = vec![
         ("its network", links::network_focus(name)),
         ("matrix as consumer", links::matrix_of_consumer(name)),
         ("matrix as provider", links::matrix_of_provider(name)),
     ];
+    if declares {
+        out.push((
+            "coverage of its declared operations",
+            links::coverage(name, None),
+        ));
+    }
     if let Some(v) = latest {
         out.push((
             "can the latest version deploy?",

@@ -10,6 +10,7 @@ mod graph;
 mod home;
 mod matrix;
 mod names;
+mod operation_coverage;
 mod pacticipant;
 mod secret_probe;
 mod secrets;
