@@ -15,8 +15,8 @@ use crate::web as pages;
 use crate::api::{
     admission, badges, branches, can_i_deploy, declared, deployments, diagnostic, drift_ladder,
     drift_policy, drift_reports, environments, for_verification, index, integrations, matrix,
-    pact_versions, pacticipants, pacts, provider_pacts, publish, publish_legacy, registry,
-    releases, tags, tokens, verifications, versions, webhook_runs, webhooks,
+    pact_versions, pacticipants, pacts, promotions, provider_pacts, publish, publish_legacy,
+    registry, releases, tags, tokens, verifications, versions, webhook_runs, webhooks,
 };
 
 /// One route: an HTTP method, a path pattern (`{name}` is one segment) and
@@ -150,6 +150,7 @@ route_table! {
     PATCH "/pacticipants/{pacticipant}/versions/{version}" => versions::update_version;
     DELETE "/pacticipants/{pacticipant}/versions/{version}" => versions::delete_version;
     GET "/pacticipants/{pacticipant}/versions/{version}/admission" => admission::get_admission;
+    POST "/pacticipants/{pacticipant}/versions/{version}/admission" => promotions::promote;
     GET "/pacticipants/{pacticipant}/versions/{version}/drift" => drift_ladder::get_drift;
     GET "/pacticipants/{pacticipant}/drift-policy" => drift_policy::get_drift_policy;
     PUT "/pacticipants/{pacticipant}/drift-policy" => drift_policy::put_drift_policy;

@@ -64,6 +64,7 @@ diesel::table! {
         contacts -> Nullable<Text>,
         created_at -> Timestamp,
         updated_at -> Timestamp,
+        admission_stage -> Nullable<Text>,
     }
 }
 
@@ -346,3 +347,22 @@ diesel::table! {
 diesel::joinable!(triggered_webhooks -> webhooks (webhook_id));
 diesel::joinable!(webhook_executions -> triggered_webhooks (triggered_webhook_id));
 diesel::allow_tables_to_appear_in_same_query!(webhooks, triggered_webhooks, webhook_executions);
+
+diesel::table! {
+    /// A deployment into a stage environment that did not move the version's admission.
+    admission_holds (id) {
+        id -> BigInt,
+        version_id -> BigInt,
+        deployed_version_id -> BigInt,
+        environment_name -> Text,
+        stage -> Text,
+        state -> Text,
+        reason -> Text,
+        created_at -> Timestamp,
+    }
+}
+
+diesel::joinable!(admission_holds -> versions (version_id));
+diesel::joinable!(admission_holds -> deployed_versions (deployed_version_id));
+diesel::allow_tables_to_appear_in_same_query!(admission_holds, versions);
+diesel::allow_tables_to_appear_in_same_query!(admission_holds, deployed_versions);

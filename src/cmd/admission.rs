@@ -1,14 +1,17 @@
 //! `accord admission show P V`: a provider version's admission state, why
 //! it is in it, and every transition with its cause, read from
-//! `GET /pacticipants/{p}/versions/{v}/admission`.
+//! `GET /pacticipants/{p}/versions/{v}/admission`. `accord admission
+//! promote P V --to STATE [--reason TEXT]` posts a promotion there; a
+//! refusal (409) prints the broker's reason and exits 1.
 
 use clap::{Args, Subcommand};
-use serde_json::Value;
+use reqwest::Method;
+use serde_json::{Value, json};
 
 use super::Outcome;
-use crate::client::{BrokerArgs, BrokerClient, segment};
+use crate::client::{BrokerArgs, BrokerClient, describe_error, segment};
 
-/// Show the admission state of provider versions.
+/// Show or promote the admission state of provider versions.
 #[derive(Debug, Args)]
 pub struct AdmissionArgs {
     #[command(flatten)]
@@ -33,6 +36,81 @@ enum AdmissionCommand {
         #[arg(long, short = 'o', value_parser = ["text", "json"], default_value = "text")]
         output: String,
     },
+    /// Promote (or deprecate, or reject) a version: REGISTRY_ADMITTED needs
+    /// SECURITY_VERIFIED evidence, CANARY and ACTIVE need REGISTRY_ADMITTED.
+    #[command(
+        disable_version_flag = true,
+        after_help = "Exit codes: 0 moved, 1 refused (the broker's reason is printed), 2 usage error, no such version, or the broker could not be reached.\n\nThe evidence states (STATIC_VALIDATED, CONFORMANCE_VERIFIED, SECURITY_VERIFIED) follow from\nevidence and QUARANTINED from runtime drift: they cannot be set by hand.\n\nExample:\n  accord admission promote planning-agent 2.0.1 --to REGISTRY_ADMITTED --reason \"release review 42\""
+    )]
+    Promote {
+        /// The provider (pacticipant) name.
+        pacticipant: String,
+        /// Its version number.
+        version: String,
+        /// The state to move it to.
+        #[arg(long, value_parser = ["REGISTRY_ADMITTED", "CANARY", "ACTIVE", "DEPRECATED", "REJECTED"])]
+        to: String,
+        /// Why (recorded in the version's admission history).
+        #[arg(long)]
+        reason: Option<String>,
+        /// text (the new state and its reason) or json (the broker's body).
+        #[arg(long, short = 'o', value_parser = ["text", "json"], default_value = "text")]
+        output: String,
+    },
+}
+
+/// The admission resource's path.
+fn admission_path(pacticipant: &str, version: &str) -> String {
+    format!(
+        "/pacticipants/{}/versions/{}/admission",
+        segment(pacticipant),
+        segment(version)
+    )
+}
+
+/// Prints the admission `body` as `output` asks.
+fn show(pacticipant: &str, version: &str, body: &Value, output: &str) -> anyhow::Result<()> {
+    if output == "json" {
+        println!("{}", serde_json::to_string_pretty(body)?);
+    } else {
+        print!("{}", render(pacticipant, version, body));
+    }
+    Ok(())
+}
+
+/// Posts the promotion; a 409 (refused) prints the reason and fails.
+fn promote(client: &BrokerClient, args: Promotion<'_>) -> anyhow::Result<Outcome> {
+    let mut request = json!({ "to": args.to });
+    if let Some(reason) = args.reason {
+        request["reason"] = json!(reason);
+    }
+    let path = admission_path(args.pacticipant, args.version);
+    let reply = client.send(Method::POST, &path, Some(&request))?;
+    match reply.status {
+        200..=299 => {
+            show(args.pacticipant, args.version, &reply.body, args.output)?;
+            Ok(Outcome::Pass)
+        }
+        409 => {
+            let detail = reply.body["detail"].as_str().unwrap_or("refused");
+            eprintln!("Refused: {detail}");
+            Ok(Outcome::Fail)
+        }
+        _ => anyhow::bail!(
+            "POST {} failed: {}",
+            client.url(&path),
+            describe_error(&reply)
+        ),
+    }
+}
+
+/// What `admission promote` was asked.
+struct Promotion<'a> {
+    pacticipant: &'a str,
+    version: &'a str,
+    to: &'a str,
+    reason: Option<&'a str>,
+    output: &'a str,
 }
 
 /// Runs an admission subcommand.
@@ -44,20 +122,27 @@ pub fn run(args: AdmissionArgs) -> anyhow::Result<Outcome> {
             version,
             output,
         } => {
-            let path = format!(
-                "/pacticipants/{}/versions/{}/admission",
-                segment(&pacticipant),
-                segment(&version)
-            );
-            let body = client.get(&path)?;
-            if output == "json" {
-                println!("{}", serde_json::to_string_pretty(&body)?);
-            } else {
-                print!("{}", render(&pacticipant, &version, &body));
-            }
+            let body = client.get(&admission_path(&pacticipant, &version))?;
+            show(&pacticipant, &version, &body, &output)?;
+            Ok(Outcome::Pass)
         }
+        AdmissionCommand::Promote {
+            pacticipant,
+            version,
+            to,
+            reason,
+            output,
+        } => promote(
+            &client,
+            Promotion {
+                pacticipant: &pacticipant,
+                version: &version,
+                to: &to,
+                reason: reason.as_deref(),
+                output: &output,
+            },
+        ),
     }
-    Ok(Outcome::Pass)
 }
 
 fn text<'a>(v: &'a Value, key: &str) -> &'a str {
@@ -82,7 +167,10 @@ fn render(pacticipant: &str, version: &str, body: &Value) -> String {
         let by = match (cause["id"].as_i64(), cause["name"].as_str()) {
             (Some(id), _) => format!("{} {id}", text(cause, "kind")),
             (None, Some(name)) => format!("{} {name}", text(cause, "kind")),
-            (None, None) => text(cause, "kind").to_owned(),
+            (None, None) => match cause["uuid"].as_str() {
+                Some(uuid) => format!("{} {uuid}", text(cause, "kind")),
+                None => text(cause, "kind").to_owned(),
+            },
         };
         out.push_str(&format!(
             "  {}  {} -> {}  by {by}: {}\n",
@@ -91,6 +179,15 @@ fn render(pacticipant: &str, version: &str, body: &Value) -> String {
             text(t, "to"),
             text(t, "reason")
         ));
+    }
+    let holds = body["deploymentsNotMoved"]
+        .as_array()
+        .map_or(&[][..], Vec::as_slice);
+    if !holds.is_empty() {
+        out.push_str("Deployments that did not move it:\n");
+    }
+    for h in holds {
+        out.push_str(&format!("  {}  {}\n", text(h, "at"), text(h, "reason")));
     }
     out
 }

@@ -36,6 +36,13 @@ pub struct CanIDeployArgs {
     /// A pacticipant whose missing or failed verifications do not block (repeatable).
     #[arg(long)]
     ignore: Vec<String>,
+    /// Also answer no when the version's admission state is below STATE
+    /// (or off the ladder: REJECTED, QUARANTINED, DEPRECATED).
+    #[arg(long, value_name = "STATE", value_parser = [
+        "DRAFT", "STATIC_VALIDATED", "CONFORMANCE_VERIFIED", "SECURITY_VERIFIED",
+        "REGISTRY_ADMITTED", "CANARY", "ACTIVE",
+    ])]
+    require_admission: Option<String>,
     /// text (a table and the reason) or json (the broker's body).
     #[arg(long, short = 'o', value_parser = ["text", "json"], default_value = "text")]
     output: String,
@@ -90,10 +97,14 @@ impl CanIDeployArgs {
             (None, Some(tag)) => Some(Destination::Tag(tag)),
             (None, None) => None,
         };
-        format!(
+        let mut path = format!(
             "/can-i-deploy?{}",
             query(&self.pacticipant, &self.version, to, &self.ignore)
-        )
+        );
+        if let Some(state) = &self.require_admission {
+            path.push_str(&format!("&requireAdmission={}", segment(state)));
+        }
+        path
     }
 }
 

@@ -40,6 +40,10 @@ enum EnvironmentCommand {
         /// The contact's e-mail address.
         #[arg(long, requires = "contact_name")]
         contact_email: Option<String>,
+        /// Mark it for an admission stage: recording a deployment of an
+        /// admitted provider version here moves it to CANARY or ACTIVE.
+        #[arg(long, value_parser = ["canary", "active"])]
+        admission_stage: Option<String>,
     },
     /// List the environments (UUID, name, display name, production).
     List {
@@ -72,8 +76,13 @@ pub fn run(args: EnvironmentArgs) -> anyhow::Result<Outcome> {
             production,
             contact_name,
             contact_email,
+            admission_stage,
         } => {
-            let body = create_body(&name, display_name, production, contact_name, contact_email);
+            let mut body =
+                create_body(&name, display_name, production, contact_name, contact_email);
+            if let Some(stage) = admission_stage {
+                body["admissionStage"] = json!(stage);
+            }
             let uuid = create(&client, &href, &body)?;
             println!("Created environment {name} with UUID {uuid}");
         }

@@ -121,12 +121,12 @@ pub enum Command {
     /// Ask a broker whether a version can be deployed (exit 0 yes, 1 no or unknown).
     #[command(
         disable_version_flag = true,
-        after_help = "Exit codes: 0 yes, 1 no or unknown (the reasons are printed), 2 usage error or the broker could not be asked.\n\nExample:\n  accord can-i-deploy --pacticipant planning-agent --version 2.0.1 --to-environment production --broker-url http://127.0.0.1:9292"
+        after_help = "Exit codes: 0 yes, 1 no or unknown (the reasons are printed), 2 usage error or the broker could not be asked.\n\nExamples:\n  accord can-i-deploy --pacticipant planning-agent --version 2.0.1 --to-environment production --broker-url http://127.0.0.1:9292\n  accord can-i-deploy --pacticipant planning-agent --version 2.0.1 --to-environment production --require-admission REGISTRY_ADMITTED"
     )]
     CanIDeploy(can_i_deploy::CanIDeployArgs),
-    /// Show a provider version's admission state and how it got there.
+    /// Show a provider version's admission state and how it got there, or promote it.
     #[command(
-        after_help = "Exit codes: 0 shown, 2 usage error, no such version, or the broker could not be reached.\n\nExample:\n  accord admission show planning-agent 2.0.1 --broker-url http://127.0.0.1:9292"
+        after_help = "Exit codes: 0 shown or moved, 1 a promotion refused (the reason is printed), 2 usage error, no such version, or the broker could not be reached.\n\nExamples:\n  accord admission show planning-agent 2.0.1 --broker-url http://127.0.0.1:9292\n  accord admission promote planning-agent 2.0.1 --to REGISTRY_ADMITTED --reason \"release review 42\""
     )]
     Admission(admission::AdmissionArgs),
     /// Show which declared operations of a provider the live consumer contracts cover.

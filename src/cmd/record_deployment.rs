@@ -74,14 +74,14 @@ pub fn target_link(
 }
 
 /// Records that `pacticipant` `version` now runs in `environment` (on
-/// `instance`, if given).
+/// `instance`, if given); the deployed-version resource.
 pub(crate) fn record(
     client: &BrokerClient,
     pacticipant: &str,
     version: &str,
     environment: &str,
     instance: Option<&str>,
-) -> anyhow::Result<()> {
+) -> anyhow::Result<Value> {
     let href = target_link(
         client,
         "pb:record-deployment",
@@ -95,14 +95,13 @@ pub(crate) fn record(
         body.insert("applicationInstance".into(), json!(instance));
         body.insert("target".into(), json!(instance));
     }
-    client.post(&href, &Value::Object(body))?;
-    Ok(())
+    client.post(&href, &Value::Object(body))
 }
 
 /// Records the deployment.
 pub fn run(args: RecordDeploymentArgs) -> anyhow::Result<Outcome> {
     let client = BrokerClient::from_args(&args.broker)?;
-    record(
+    let recorded = record(
         &client,
         &args.pacticipant,
         &args.version,
@@ -117,5 +116,10 @@ pub fn run(args: RecordDeploymentArgs) -> anyhow::Result<Outcome> {
         "Recorded deployment of {} version {} to {} environment{instance}",
         args.pacticipant, args.version, args.environment
     );
+    // an environment marked for an admission stage says what it did
+    if let Some(reason) = recorded["admission"]["reason"].as_str() {
+        let state = recorded["admission"]["state"].as_str().unwrap_or("?");
+        println!("Admission: {state} ({reason})");
+    }
     Ok(Outcome::Pass)
 }

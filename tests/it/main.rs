@@ -19,6 +19,7 @@ mod pact_cli;
 mod peers;
 mod peers_a2a;
 mod peers_mcp;
+mod promote_cmd;
 mod publish_cmd;
 mod resources_cmd;
 mod serve_webhook_flags;

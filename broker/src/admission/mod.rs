@@ -7,6 +7,7 @@
 //! security) and the promotions are added on top of this table; runtime
 //! drift uses it to quarantine a version.
 
+pub mod promote;
 #[cfg(test)]
 mod tests;
 
@@ -103,26 +104,32 @@ pub enum Cause {
     Verification(i64),
     /// A person or job, by the name of the token it used.
     Token(String),
+    /// A deployment recorded into an environment marked for an admission
+    /// stage (the deployed version's uuid).
+    Deployment(String),
     /// The broker itself (evidence expired, a digest changed).
     Broker,
 }
 
 impl Cause {
-    /// The stored kind: `driftReport`, `verification`, `token`, `broker`.
+    /// The stored kind: `driftReport`, `verification`, `token`,
+    /// `deployment`, `broker`.
     pub fn kind(&self) -> &'static str {
         match self {
             Cause::DriftReport(_) => "driftReport",
             Cause::Verification(_) => "verification",
             Cause::Token(_) => "token",
+            Cause::Deployment(_) => "deployment",
             Cause::Broker => "broker",
         }
     }
 
-    /// The stored reference: the id or token name (empty for the broker).
+    /// The stored reference: the id, token name or deployment uuid (empty
+    /// for the broker).
     pub fn reference(&self) -> String {
         match self {
             Cause::DriftReport(id) | Cause::Verification(id) => id.to_string(),
-            Cause::Token(name) => name.clone(),
+            Cause::Token(name) | Cause::Deployment(name) => name.clone(),
             Cause::Broker => String::new(),
         }
     }

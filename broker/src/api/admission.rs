@@ -12,6 +12,7 @@ use crate::error::{BrokerError, FieldError};
 use crate::hal::{self, BaseUrl, Link, Links};
 use crate::state::AppState;
 use crate::store::admission::{self, Transition, TransitionError};
+use crate::store::admission_holds::{self, Hold};
 
 /// What a version with no recorded transition is in, and why.
 pub const DRAFT_REASON: &str = "no admission evidence has been recorded for this version";
@@ -36,6 +37,8 @@ pub struct AdmissionView {
     pub state: AdmissionState,
     pub reason: String,
     pub transitions: Vec<Transition>,
+    /// Deployments into stage environments that did not move it.
+    pub holds: Vec<(Hold, String)>,
 }
 
 impl AdmissionView {
@@ -50,6 +53,7 @@ impl AdmissionView {
             state,
             reason,
             transitions,
+            holds: admission_holds::list_for_version(conn, version_id)?,
         })
     }
 }
@@ -59,10 +63,10 @@ pub fn transition_json(t: &Transition) -> Value {
     let mut cause = Map::new();
     cause.insert("kind".into(), json!(t.cause_kind));
     if !t.cause.is_empty() {
-        let key = if t.cause_kind == "token" {
-            "name"
-        } else {
-            "id"
+        let key = match t.cause_kind.as_str() {
+            "token" => "name",
+            "deployment" => "uuid",
+            _ => "id",
         };
         let value = t
             .cause
@@ -79,7 +83,20 @@ pub fn transition_json(t: &Transition) -> Value {
     })
 }
 
-fn admission_json(base: &BaseUrl, p: &str, v: &str, view: &AdmissionView) -> Value {
+/// A deployment that did not move the admission, on the wire.
+fn hold_json(base: &BaseUrl, (h, uuid): &(Hold, String)) -> Value {
+    json!({
+        "environment": h.environment_name,
+        "stage": h.stage,
+        "state": h.state,
+        "at": crate::api::time(h.created_at),
+        "deployedVersion": base.url(&["deployed-versions", uuid]),
+        "reason": h.reason,
+    })
+}
+
+/// The admission resource.
+pub fn admission_json(base: &BaseUrl, p: &str, v: &str, view: &AdmissionView) -> Value {
     let links = Links::new()
         .add(
             "self",
@@ -98,6 +115,7 @@ fn admission_json(base: &BaseUrl, p: &str, v: &str, view: &AdmissionView) -> Val
         "reason": view.reason,
         "since": view.transitions.last().map(|t| crate::api::time(t.created_at)),
         "transitions": view.transitions.iter().map(transition_json).collect::<Vec<_>>(),
+        "deploymentsNotMoved": view.holds.iter().map(|h| hold_json(base, h)).collect::<Vec<_>>(),
         "_links": links.into_value(),
     })
 }

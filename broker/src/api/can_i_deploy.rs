@@ -1,10 +1,13 @@
 //! `GET /can-i-deploy?pacticipant=&version=&environment=|to=&ignore[]=`:
 //! one version against an environment (every live version counts, `cvpv`)
 //! or against the latest version with a tag (`cvp`); no row limit.
+//! `requireAdmission=STATE` (an Accord extension) also answers no when the
+//! version's admission state is below STATE on the ladder (or off it).
 
 use actix_web::{HttpRequest, HttpResponse, web};
 
 use crate::api::matrix::outcome_json;
+use crate::api::promotions;
 use crate::error::BrokerError;
 use crate::hal::{self, BaseUrl};
 use crate::matrix::query::RackQuery;
@@ -20,9 +23,25 @@ pub async fn get_can_i_deploy(
     req: HttpRequest,
 ) -> Result<HttpResponse, BrokerError> {
     let raw = req.query_string().to_owned();
-    let query = MatrixQuery::from_can_i_deploy(&RackQuery::parse(&raw))?;
+    let rack = RackQuery::parse(&raw);
+    let query = MatrixQuery::from_can_i_deploy(&rack)?;
+    let required = promotions::parse_required(rack.scalar("requireAdmission"))?;
+    let (pacticipant, version) = (
+        rack.scalar("pacticipant")
+            .unwrap_or_default()
+            .trim()
+            .to_owned(),
+        rack.scalar("version").unwrap_or_default().trim().to_owned(),
+    );
     let outcome = state
-        .run(move |conn| matrix::run(conn, &query, Fields::FLAT))
+        .run(move |conn| {
+            let mut outcome = matrix::run(conn, &query, Fields::FLAT)?;
+            if let Some(required) = required {
+                let summary = &mut outcome.summary;
+                promotions::require_admission(conn, &pacticipant, &version, required, summary)?;
+            }
+            Ok(outcome)
+        })
         .await?;
     Ok(hal::ok(&outcome_json(
         &base,

@@ -11,6 +11,7 @@ use serde_json::{Value, json};
 use crate::api::body;
 use crate::api::environments::find_environment;
 use crate::api::placed::{self, Placed, embedded_context, list_json, place, place_one};
+use crate::api::promotions;
 use crate::api::reply::{created_or_ok, self_href_with_query};
 use crate::error::BrokerError;
 use crate::hal::{self, BaseUrl};
@@ -101,7 +102,14 @@ pub async fn record_deployment(
             if created {
                 crate::webhooks::events::placed(conn, "deployment_recorded", &version, &env.name)?;
             }
-            Ok((deployed_json(&base, &place_one(conn, row, &env)?)?, created))
+            let admission = promotions::after_deployment(conn, &version, &env, &row)?;
+            let mut body = deployed_json(&base, &place_one(conn, row, &env)?)?;
+            // An Accord extension: what it did to the version's admission
+            // (only into an environment marked for an admission stage).
+            if let Some(admission) = admission {
+                body["admission"] = admission;
+            }
+            Ok((body, created))
         })
         .await?;
     Ok(created_or_ok(&body, created))

@@ -1,11 +1,14 @@
 //! Environments: `GET /environments` (`?name=`), `POST /environments`
 //! (201 with the generated `uuid`; 409 when the name is taken), and
-//! `GET/PUT/DELETE /environments/{uuid}`.
+//! `GET/PUT/DELETE /environments/{uuid}`. Accord adds `admissionStage`
+//! (`canary`/`active`): deployments into such an environment move admitted
+//! provider versions (`api::promotions`).
 
 use actix_web::{HttpRequest, HttpResponse, web};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
 
+use crate::admission::promote::Stage;
 use crate::api::body;
 use crate::db::AnyConnection;
 use crate::error::{BrokerError, FieldError};
@@ -27,6 +30,44 @@ pub struct EnvironmentRequest {
     pub production: Option<bool>,
     #[serde(default)]
     pub contacts: Option<Vec<Contact>>,
+    /// An Accord extension: `"canary"` or `"active"` marks the environment
+    /// for that admission stage, `null` clears it; absent keeps it.
+    #[serde(default, deserialize_with = "present")]
+    pub admission_stage: Option<Option<String>>,
+}
+
+/// A field that was given (`Some`, possibly `null`) or left out (`None`).
+fn present<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<Option<String>>, D::Error> {
+    Option::<String>::deserialize(d).map(Some)
+}
+
+/// The stage to set: `None` leaves it, `Some(None)` clears it.
+fn admission_stage(given: Option<Option<String>>) -> Result<Option<Option<Stage>>, BrokerError> {
+    let Some(given) = given else {
+        return Ok(None);
+    };
+    let Some(name) = given else {
+        return Ok(Some(None));
+    };
+    Stage::parse(&name).map(|s| Some(Some(s))).ok_or_else(|| {
+        BrokerError::bad_field("$.admissionStage", "must be \"canary\", \"active\" or null")
+    })
+}
+
+/// Sets the stage the request asked for (if it asked) on `env`.
+fn apply_stage(
+    conn: &mut AnyConnection,
+    env: Environment,
+    stage: Option<Option<Stage>>,
+) -> Result<Environment, BrokerError> {
+    match stage {
+        None => Ok(env),
+        Some(stage) => Ok(environments::set_admission_stage(
+            conn,
+            env.id,
+            stage.map(Stage::as_str),
+        )?),
+    }
 }
 
 /// A person or team to contact about an environment.
@@ -118,7 +159,7 @@ pub fn environment_json(base: &BaseUrl, e: &Environment) -> Result<Value, Broker
             "pb:environments",
             Link::new(base.url(&["environments"])).title("Environments"),
         );
-    Ok(json!({
+    let mut body = json!({
         "uuid": e.uuid,
         "name": e.name,
         // Pact clients read displayName as a string; an unset one shows the name.
@@ -128,7 +169,12 @@ pub fn environment_json(base: &BaseUrl, e: &Environment) -> Result<Value, Broker
         "createdAt": crate::api::time(e.created_at),
         "updatedAt": crate::api::time(e.updated_at),
         "_links": links.into_value(),
-    }))
+    });
+    // An Accord extension, only on environments marked for a stage.
+    if let Some(stage) = &e.admission_stage {
+        body["admissionStage"] = json!(stage);
+    }
+    Ok(body)
 }
 
 /// `GET /environments` (`?name=` keeps only that environment).
@@ -183,7 +229,8 @@ pub async fn create_environment(
     req: HttpRequest,
     bytes: web::Bytes,
 ) -> Result<HttpResponse, BrokerError> {
-    let request: EnvironmentRequest = body::parse(&req, &bytes)?;
+    let mut request: EnvironmentRequest = body::parse(&req, &bytes)?;
+    let stage = admission_stage(request.admission_stage.take())?;
     let attrs = request.attributes(None)?;
     let created = state
         .transaction(move |conn| {
@@ -191,10 +238,11 @@ pub async fn create_environment(
                 return Err(name_taken(&attrs.name));
             }
             let uuid = uuid::Uuid::new_v4().to_string();
-            match environments::insert(conn, &uuid, &attrs) {
-                Err(e) if e.is_unique_violation() => Err(name_taken(&attrs.name)),
-                other => Ok(other?),
-            }
+            let created = match environments::insert(conn, &uuid, &attrs) {
+                Err(e) if e.is_unique_violation() => return Err(name_taken(&attrs.name)),
+                other => other?,
+            };
+            apply_stage(conn, created, stage)
         })
         .await?;
     Ok(hal::created(&environment_json(&base, &created)?))
@@ -219,7 +267,8 @@ pub async fn update_environment(
     path: web::Path<String>,
     bytes: web::Bytes,
 ) -> Result<HttpResponse, BrokerError> {
-    let request: EnvironmentRequest = body::parse(&req, &bytes)?;
+    let mut request: EnvironmentRequest = body::parse(&req, &bytes)?;
+    let stage = admission_stage(request.admission_stage.take())?;
     let uuid = path.into_inner();
     let updated = state
         .transaction(move |conn| {
@@ -234,10 +283,11 @@ pub async fn update_environment(
             {
                 return Err(name_taken(&attrs.name));
             }
-            match environments::update(conn, current.id, &attrs) {
-                Err(e) if e.is_unique_violation() => Err(name_taken(&attrs.name)),
-                other => Ok(other?),
-            }
+            let updated = match environments::update(conn, current.id, &attrs) {
+                Err(e) if e.is_unique_violation() => return Err(name_taken(&attrs.name)),
+                other => other?,
+            };
+            apply_stage(conn, updated, stage)
         })
         .await?;
     Ok(hal::ok(&environment_json(&base, &updated)?))

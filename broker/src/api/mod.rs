@@ -25,6 +25,7 @@ pub mod pact_versions;
 pub mod pacticipants;
 pub mod pacts;
 pub mod placed;
+pub mod promotions;
 pub mod provider_pacts;
 pub mod publish;
 pub mod publish_legacy;

@@ -19,6 +19,9 @@ pub struct Environment {
     pub contacts: Option<String>,
     pub created_at: chrono::NaiveDateTime,
     pub updated_at: chrono::NaiveDateTime,
+    /// `canary` or `active`: deployments into it move admitted versions
+    /// to that admission state (see `admission::promote`).
+    pub admission_stage: Option<String>,
 }
 
 /// What a client sets on an environment.
@@ -118,6 +121,18 @@ pub fn update(
             environments::contacts.eq(attrs.contacts.as_deref()),
             environments::updated_at.eq(now()),
         ))
+        .returning(environments::all_columns)
+        .get_result(conn)?)
+}
+
+/// Sets (or, with `None`, clears) the environment's admission stage.
+pub fn set_admission_stage(
+    conn: &mut AnyConnection,
+    id: i64,
+    stage: Option<&str>,
+) -> Result<Environment, StoreError> {
+    Ok(diesel::update(environments::table.find(id))
+        .set(environments::admission_stage.eq(stage))
         .returning(environments::all_columns)
         .get_result(conn)?)
 }

@@ -6,6 +6,7 @@
 //! else; the API converts them into wire types.
 
 pub mod admission;
+pub mod admission_holds;
 pub mod branches;
 pub mod coverage;
 pub mod declarations;

@@ -3,6 +3,7 @@
 
 mod access;
 mod admission;
+mod admission_stages;
 mod basics;
 mod can_i_deploy;
 mod concurrency;
@@ -25,6 +26,7 @@ mod pact_view;
 mod pacts;
 mod pages;
 mod pending_wip;
+mod promotions;
 mod publish;
 mod publish_merge;
 mod publish_refused;

@@ -176,6 +176,7 @@ pub fn sample_body(seeded: &Seeded, method: &str, path: &str) -> Option<Value> {
         }
         ("POST", "/environments") => json!({
             "name": "staging", "displayName": "Staging", "production": false,
+            "admissionStage": "canary",
             "contacts": [{"name": "team", "details": {"email": "a@example.com"}}]
         }),
         ("PUT", "/environments/{uuid}") => {
@@ -183,6 +184,9 @@ pub fn sample_body(seeded: &Seeded, method: &str, path: &str) -> Option<Value> {
         }
         (_, p) if p.contains("/deployed-versions/environment/") => {
             json!({"applicationInstance": "blue", "target": "blue"})
+        }
+        ("POST", "/pacticipants/{pacticipant}/versions/{version}/admission") => {
+            json!({"to": "DEPRECATED", "reason": "sample"})
         }
         ("PATCH", "/deployed-versions/{uuid}") => json!({"currentlyDeployed": false}),
         (_, p) if p.contains("/released-versions/environment/") => json!({}),

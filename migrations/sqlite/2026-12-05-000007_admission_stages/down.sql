@@ -1,0 +1,2 @@
+DROP TABLE admission_holds;
+ALTER TABLE environments DROP COLUMN admission_stage;
