@@ -36,6 +36,8 @@ pub struct AdmissionView {
     pub state: AdmissionState,
     pub reason: String,
     pub transitions: Vec<Transition>,
+    /// The evidence record (CONFORMANCE_VERIFIED or above, or expired).
+    pub evidence: Option<crate::store::evidence::Record>,
 }
 
 impl AdmissionView {
@@ -46,10 +48,12 @@ impl AdmissionView {
             Some(last) => (last.to()?, last.reason.clone()),
             None => (AdmissionState::Draft, DRAFT_REASON.to_owned()),
         };
+        let evidence = crate::store::evidence::find(conn, version_id)?;
         Ok(AdmissionView {
             state,
             reason,
             transitions,
+            evidence,
         })
     }
 }
@@ -79,7 +83,12 @@ pub fn transition_json(t: &Transition) -> Value {
     })
 }
 
-fn admission_json(base: &BaseUrl, p: &str, v: &str, view: &AdmissionView) -> Value {
+fn admission_json(
+    base: &BaseUrl,
+    p: &str,
+    v: &str,
+    view: &AdmissionView,
+) -> Result<Value, BrokerError> {
     let links = Links::new()
         .add(
             "self",
@@ -91,15 +100,21 @@ fn admission_json(base: &BaseUrl, p: &str, v: &str, view: &AdmissionView) -> Val
                 .title("Version")
                 .name(v),
         );
-    json!({
+    let now = crate::store::now();
+    let evidence = match &view.evidence {
+        Some(r) => crate::evidence::view::json(r, now)?,
+        None => Value::Null,
+    };
+    Ok(json!({
         "pacticipant": p,
         "version": v,
         "state": view.state.as_str(),
         "reason": view.reason,
         "since": view.transitions.last().map(|t| crate::api::time(t.created_at)),
+        "evidence": evidence,
         "transitions": view.transitions.iter().map(transition_json).collect::<Vec<_>>(),
         "_links": links.into_value(),
-    })
+    }))
 }
 
 /// `GET /pacticipants/{p}/versions/{v}/admission`.
@@ -113,7 +128,7 @@ pub async fn get_admission(
         .run(move |conn| {
             let (p, v) = find_version(conn, &p, &v)?;
             let view = AdmissionView::load(conn, v.id)?;
-            Ok(admission_json(&base, &p.name, &v.number, &view))
+            admission_json(&base, &p.name, &v.number, &view)
         })
         .await?;
     Ok(hal::ok(&body))

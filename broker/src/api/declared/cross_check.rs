@@ -177,7 +177,7 @@ fn summary(judged: &[Judged], moved: Option<&str>) -> Value {
 
 /// The live consumer contracts of the provider (the default selection),
 /// with their stored content.
-pub(super) fn live(
+pub(crate) fn live(
     conn: &mut AnyConnection,
     provider_id: i64,
 ) -> Result<Vec<(Entry, PactContent, Contract)>, BrokerError> {
