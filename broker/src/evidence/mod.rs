@@ -39,9 +39,21 @@ pub fn on_replay(
     ev: &ResultEvidence,
 ) -> Result<(), BrokerError> {
     evidence::insert_result(conn, ev)?;
-    let rung = admission::current(conn, version_id)?.rung();
-    if rung.is_none_or(|r| r < 1) {
+    if admission::current(conn, version_id)?
+        .rung()
+        .is_none_or(|r| r < 1)
+    {
         return Ok(()); // DRAFT (the static check comes first) or off the ladder
+    }
+    // judged under the version's row lock: two results published at once
+    // (two consumers' CI jobs) are judged one after the other, the second
+    // seeing the first, so neither misses the other's evidence
+    crate::store::versions::lock(conn, version_id)?;
+    if admission::current(conn, version_id)?
+        .rung()
+        .is_none_or(|r| r < 1)
+    {
+        return Ok(());
     }
     let producer = ev.producer_digest.as_deref();
     if let Some(record) = evidence::find(conn, version_id)?

@@ -73,14 +73,33 @@ fn results_path(app: &TestApp, consumer: &str) -> String {
 /// A replay result of `consumer`'s contract by 2.0 on tools `digest`,
 /// with `extra` merged into the body; answers the reply.
 fn verify(app: &TestApp, consumer: &str, digest: &str, extra: Value) -> crate::support::Reply {
-    let mut body = json!({"success": true, "providerApplicationVersion": "2.0",
+    verify_as(app, "2.0", consumer, digest, extra)
+}
+
+/// The same by provider version `version`.
+fn verify_as(
+    app: &TestApp,
+    version: &str,
+    consumer: &str,
+    digest: &str,
+    extra: Value,
+) -> crate::support::Reply {
+    app.post(
+        &results_path(app, consumer),
+        &result_body(version, digest, extra),
+    )
+}
+
+/// A result body by `version` on tools `digest`, `extra` merged in.
+fn result_body(version: &str, digest: &str, extra: Value) -> Value {
+    let mut body = json!({"success": true, "providerApplicationVersion": version,
         "verifiedBy": {"implementation": "Accord", "version": "9.9.9"},
         "declarations": [{"kind": "mcp/tools/list", "profile": "carol",
             "protocolVersion": "2026-07-28", "digest": digest, "entries": 1}]});
     for (k, v) in extra.as_object().into_iter().flatten() {
         body[k] = v.clone();
     }
-    app.post(&results_path(app, consumer), &body)
+    body
 }
 
 fn verify_ok(app: &TestApp, consumer: &str, digest: &str, extra: Value) -> i64 {
@@ -378,4 +397,62 @@ fn bad_evidence_fields_are_refused_naming_the_field_and_store_nothing() {
         assert_eq!(latest.status, 404, "nothing stored: {}", latest.text);
         assert_eq!(state(app), "STATIC_VALIDATED");
     });
+}
+
+#[test]
+fn two_results_published_at_once_are_judged_one_after_the_other() {
+    each_backend(|app| {
+        let d = seed(app, &spec("planner", "draft, ready"));
+        let paths: Vec<(String, &str)> = ["planner", "auditor"]
+            .into_iter()
+            .map(|c| (results_path(app, c), c))
+            .collect();
+        let start = std::sync::Barrier::new(2);
+        std::thread::scope(|scope| {
+            for (_, consumer) in &paths {
+                let (start, d) = (&start, &d);
+                scope.spawn(move || {
+                    start.wait();
+                    let reply = verify(app, consumer, d, json!({}));
+                    assert_eq!(reply.status, 201, "{}", reply.text);
+                });
+            }
+        });
+        assert_eq!(state(app), "CONFORMANCE_VERIFIED", "{}", admission(app));
+    });
+}
+
+/// What judging the evidence adds to publishing a result: `n` live
+/// consumer contracts, each result published for a version with
+/// declarations (judged: every live contract read) and for one without
+/// (DRAFT: not judged). Prints the mean per result; asserts no time.
+#[test]
+#[ignore = "measurement: run with --ignored --nocapture"]
+fn measure_publishing_a_result_with_many_live_contracts() {
+    let n = 50;
+    for db in backends() {
+        let app = TestApp::start(db, |_| {});
+        let consumers: Vec<String> = (0..n).map(|i| format!("c{i:03}")).collect();
+        for c in &consumers {
+            publish_spec(&app, c, &spec(c, "draft, ready"));
+        }
+        let d = declare(&app, &["draft", "ready", "rejected"]);
+        assert_eq!(state(&app), "STATIC_VALIDATED");
+        let paths: Vec<String> = consumers.iter().map(|c| results_path(&app, c)).collect();
+        let mut mean = Vec::new();
+        for version in ["1.9", "2.0"] {
+            let started = std::time::Instant::now();
+            let body = result_body(version, &d, json!({}));
+            for path in &paths {
+                let reply = app.post(path, &body);
+                assert_eq!(reply.status, 201, "{}", reply.text);
+            }
+            mean.push(started.elapsed() / n);
+        }
+        assert_eq!(state(&app), "CONFORMANCE_VERIFIED");
+        println!(
+            "{db:?}: {n} live contracts: a result for a DRAFT version {:?}, for a judged version {:?} (mean per result, over {n})",
+            mean[0], mean[1]
+        );
+    }
 }
