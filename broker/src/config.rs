@@ -49,6 +49,8 @@ pub struct BrokerConfig {
     pub webhook_lease: std::time::Duration,
     /// How often an idle worker looks for due deliveries.
     pub webhook_poll: std::time::Duration,
+    /// How often the admission evidence sweep looks for expired evidence.
+    pub evidence_sweep: std::time::Duration,
 }
 
 impl BrokerConfig {
@@ -70,6 +72,7 @@ impl BrokerConfig {
             webhook_retry_schedule: crate::webhooks::worker::default_schedule(),
             webhook_lease: std::time::Duration::from_secs(60),
             webhook_poll: std::time::Duration::from_millis(250),
+            evidence_sweep: std::time::Duration::from_secs(60),
         }
     }
 }

@@ -20,6 +20,7 @@ pub mod db;
 pub mod drift;
 pub mod edge;
 pub mod error;
+pub mod evidence;
 pub mod hal;
 pub mod limits;
 pub mod matrix;

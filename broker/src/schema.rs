@@ -366,3 +366,40 @@ diesel::joinable!(admission_holds -> versions (version_id));
 diesel::joinable!(admission_holds -> deployed_versions (deployed_version_id));
 diesel::allow_tables_to_appear_in_same_query!(admission_holds, versions);
 diesel::allow_tables_to_appear_in_same_query!(admission_holds, deployed_versions);
+
+diesel::table! {
+    /// What a verifier said about a replay result's evidence (issue 25).
+    verification_evidence (id) {
+        id -> BigInt,
+        verification_id -> BigInt,
+        producer_digest -> Nullable<Text>,
+        profiles -> Text,
+        harness_version -> Text,
+        expires_at -> Timestamp,
+    }
+}
+
+diesel::table! {
+    /// A provider version's admission evidence record (issue 25).
+    admission_evidence (id) {
+        id -> BigInt,
+        version_id -> BigInt,
+        card_digest -> Nullable<Text>,
+        tools_digests -> Text,
+        contract_digests -> Text,
+        producer_digest -> Nullable<Text>,
+        profiles -> Text,
+        harness_version -> Text,
+        verification_ids -> Text,
+        security -> Bool,
+        security_reason -> Text,
+        verified_at -> Timestamp,
+        expires_at -> Timestamp,
+        swept_at -> Nullable<Timestamp>,
+    }
+}
+
+diesel::joinable!(verification_evidence -> verifications (verification_id));
+diesel::joinable!(admission_evidence -> versions (version_id));
+diesel::allow_tables_to_appear_in_same_query!(verification_evidence, verifications);
+diesel::allow_tables_to_appear_in_same_query!(admission_evidence, versions);

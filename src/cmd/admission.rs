@@ -156,6 +156,7 @@ fn render(pacticipant: &str, version: &str, body: &Value) -> String {
         text(body, "state"),
         text(body, "reason")
     );
+    out.push_str(&evidence(&body["evidence"]));
     let transitions = body["transitions"]
         .as_array()
         .map_or(&[][..], Vec::as_slice);
@@ -189,5 +190,55 @@ fn render(pacticipant: &str, version: &str, body: &Value) -> String {
     for h in holds {
         out.push_str(&format!("  {}  {}\n", text(h, "at"), text(h, "reason")));
     }
+    out
+}
+
+/// The evidence record's lines (none without a record).
+fn evidence(e: &Value) -> String {
+    if !e.is_object() {
+        return String::new();
+    }
+    let list = |key: &str| {
+        e[key]
+            .as_array()
+            .map(|a| {
+                let items: Vec<String> = a
+                    .iter()
+                    .map(|v| v.as_str().map_or_else(|| v.to_string(), str::to_owned))
+                    .collect();
+                items.join(", ")
+            })
+            .unwrap_or_default()
+    };
+    let mut out = String::from("Evidence:\n");
+    out.push_str(&format!(
+        "  card: {}\n",
+        e["cardDigest"].as_str().unwrap_or("none")
+    ));
+    for (profile, digest) in e["toolsDigests"].as_object().into_iter().flatten() {
+        out.push_str(&format!(
+            "  tools ({profile}): {}\n",
+            digest.as_str().unwrap_or("")
+        ));
+    }
+    out.push_str(&format!("  contracts: {}\n", list("contractDigests")));
+    out.push_str(&format!(
+        "  producer: {}\n",
+        e["producerDigest"].as_str().unwrap_or("none")
+    ));
+    out.push_str(&format!("  profiles: {}\n", list("profiles")));
+    out.push_str(&format!("  harness: {}\n", text(e, "harnessVersion")));
+    out.push_str(&format!("  verifications: {}\n", list("verifications")));
+    let security = match e["security"]["reason"].as_str() {
+        Some(why) => format!("not verified: {why}"),
+        None => "verified".to_owned(),
+    };
+    out.push_str(&format!("  security: {security}\n"));
+    out.push_str(&format!("  verified at: {}\n", text(e, "verifiedAt")));
+    let expiry = match e["expiredReason"].as_str() {
+        Some(why) => format!("{} (expired: {why})", text(e, "expiresAt")),
+        None => text(e, "expiresAt").to_owned(),
+    };
+    out.push_str(&format!("  expires at: {expiry}\n"));
     out
 }

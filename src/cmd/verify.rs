@@ -102,6 +102,12 @@ pub struct VerifyArgs {
     /// The CI build, recorded with published results.
     #[arg(long, value_name = "URL")]
     build_url: Option<String>,
+    /// The producer artifact verified (sha256:<64 hex>, e.g. its image digest), sent with published results: admission evidence binds to it, and a new one starts the evidence over.
+    #[arg(long, value_name = "DIGEST", requires = "publish", value_parser = super::verify_parse::parse_producer_digest)]
+    producer_digest: Option<String>,
+    /// How long published results stand as admission evidence: 90m, 36h, 7d (1 minute to 90 days) [default: 7d].
+    #[arg(long, value_name = "DURATION", requires = "publish", value_parser = super::verify_parse::parse_evidence_ttl)]
+    evidence_ttl: Option<u64>,
     /// Pact-compatible provider-state change URL.
     #[arg(long, visible_short_alias = 's')]
     state_change_url: Option<String>,
@@ -346,6 +352,8 @@ fn after_verification(
                 tags: args.provider_tags.clone(),
                 build_url: args.build_url.clone(),
                 declarations: report.declarations.clone(),
+                producer_digest: args.producer_digest.clone(),
+                evidence_ttl_seconds: args.evidence_ttl,
             };
             verify_publish::publish(&broker.client, &broker.pacts, &report.contracts, &target)
         }

@@ -224,3 +224,61 @@ fn the_guards_become_the_configs_origins_and_stream_deadline() {
     ]));
     assert!(super::config_of::config(&bad, source()).is_err());
 }
+
+/// `args` publishing to a broker.
+fn publishing<'a>(args: &[&'a str]) -> Vec<&'a str> {
+    let mut all = vec![
+        "--broker-url",
+        "http://127.0.0.1:9292",
+        "--provider-version",
+        "2.0",
+        "--publish",
+    ];
+    all.extend_from_slice(args);
+    with_base(&all)
+}
+
+#[test]
+fn the_producer_digest_and_evidence_ttl_parse_within_their_bounds() {
+    let digest = format!("sha256:{}", "a".repeat(64));
+    let args = parsed(&publishing(&["--producer-digest", &digest]));
+    assert_eq!(args.producer_digest.as_deref(), Some(digest.as_str()));
+    assert_eq!(args.evidence_ttl, None, "the broker's default, 7 days");
+    for (text, seconds) in [
+        ("90m", 5400),
+        ("36h", 129_600),
+        ("7d", 604_800),
+        ("90d", 7_776_000),
+    ] {
+        let args = parsed(&publishing(&["--evidence-ttl", text]));
+        assert_eq!(args.evidence_ttl, Some(seconds), "{text}");
+    }
+}
+
+#[test]
+fn a_bad_producer_digest_or_evidence_ttl_is_a_clear_usage_error() {
+    let refused = |extra: &[&str], says: &str| {
+        let err = parse(&publishing(extra)).expect_err("refused").to_string();
+        assert!(err.contains(says), "{extra:?}: {err}");
+    };
+    refused(
+        &["--producer-digest", "sha256:XYZ"],
+        "64 lower-case hex digits",
+    );
+    refused(&["--producer-digest", "md5:abc"], "--producer-digest");
+    for text in ["0m", "91d", "30s", "1.5h", "d", "99999999999999999999d"] {
+        refused(&["--evidence-ttl", text], "--evidence-ttl");
+    }
+    refused(&["--evidence-ttl=-1d"], "--evidence-ttl");
+    refused(&["--evidence-ttl", "91d"], "90 days");
+    refused(&["--evidence-ttl", "30s"], "a unit (m, h or d)");
+    // without --publish there is nothing to send them with
+    let digest = format!("sha256:{}", "a".repeat(64));
+    let err = parse(&with_base(&[
+        "--contract",
+        "a.json",
+        "--producer-digest",
+        &digest,
+    ]));
+    assert!(err.is_err());
+}

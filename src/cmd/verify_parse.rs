@@ -126,3 +126,44 @@ impl From<StatusMappingArg> for accord_verifier::config::A2aStatusMapping {
         }
     }
 }
+
+/// `--producer-digest`: `sha256:` and 64 lower-case hex digits.
+pub fn parse_producer_digest(text: &str) -> Result<String, String> {
+    let hex = text.strip_prefix("sha256:").unwrap_or("");
+    let ok = hex.len() == 64
+        && hex
+            .bytes()
+            .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b));
+    if ok {
+        Ok(text.to_owned())
+    } else {
+        Err("expected sha256: and 64 lower-case hex digits (the producer artifact's digest, e.g. its image digest)".into())
+    }
+}
+
+/// The shortest `--evidence-ttl`: one minute.
+pub const EVIDENCE_TTL_MIN_SECONDS: u64 = 60;
+/// The longest `--evidence-ttl`: 90 days (the broker's bound too).
+pub const EVIDENCE_TTL_MAX_SECONDS: u64 = 90 * 24 * 3600;
+
+/// `--evidence-ttl`: a whole number and a unit, `90m`, `36h` or `7d`, from
+/// one minute to 90 days; answers seconds.
+pub fn parse_evidence_ttl(text: &str) -> Result<u64, String> {
+    let usage = "expected a whole number and a unit (m, h or d), e.g. 36h or 7d";
+    let unit = match text.chars().last() {
+        Some('m') => 60,
+        Some('h') => 3600,
+        Some('d') => 24 * 3600,
+        _ => return Err(usage.into()),
+    };
+    let number = &text[..text.len() - 1];
+    if number.is_empty() || !number.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(usage.into());
+    }
+    number
+        .parse::<u64>()
+        .ok()
+        .and_then(|n| n.checked_mul(unit))
+        .filter(|s| (EVIDENCE_TTL_MIN_SECONDS..=EVIDENCE_TTL_MAX_SECONDS).contains(s))
+        .ok_or_else(|| "must be from 1 minute (1m) to 90 days (90d)".into())
+}

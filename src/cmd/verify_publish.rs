@@ -31,6 +31,10 @@ pub struct Target {
     /// The provider's declarations read during the run (listing digests),
     /// published with every result.
     pub declarations: Vec<accord_verifier::report::Declaration>,
+    /// The producer artifact's digest (`--producer-digest`).
+    pub producer_digest: Option<String>,
+    /// How long the results stand as admission evidence (`--evidence-ttl`).
+    pub evidence_ttl_seconds: Option<u64>,
 }
 
 /// Where one pact's published verification is.
@@ -214,6 +218,13 @@ fn publish_one(
     }
     if let (false, Some(map)) = (target.declarations.is_empty(), body.as_object_mut()) {
         map.insert("declarations".into(), json!(target.declarations));
+    }
+    // Accord's evidence fields; a Pact Broker ignores them
+    if let (Some(digest), Some(map)) = (&target.producer_digest, body.as_object_mut()) {
+        map.insert("producerDigest".into(), json!(digest));
+    }
+    if let (Some(ttl), Some(map)) = (target.evidence_ttl_seconds, body.as_object_mut()) {
+        map.insert("evidenceTtlSeconds".into(), json!(ttl));
     }
     let reply = client.send(Method::POST, href, Some(&body))?;
     match reply.status {

@@ -39,6 +39,8 @@ pub struct AdmissionView {
     pub transitions: Vec<Transition>,
     /// Deployments into stage environments that did not move it.
     pub holds: Vec<(Hold, String)>,
+    /// The evidence record (CONFORMANCE_VERIFIED or above, or expired).
+    pub evidence: Option<crate::store::evidence::Record>,
 }
 
 impl AdmissionView {
@@ -49,11 +51,13 @@ impl AdmissionView {
             Some(last) => (last.to()?, last.reason.clone()),
             None => (AdmissionState::Draft, DRAFT_REASON.to_owned()),
         };
+        let evidence = crate::store::evidence::find(conn, version_id)?;
         Ok(AdmissionView {
             state,
             reason,
             transitions,
             holds: admission_holds::list_for_version(conn, version_id)?,
+            evidence,
         })
     }
 }
@@ -96,7 +100,12 @@ fn hold_json(base: &BaseUrl, (h, uuid): &(Hold, String)) -> Value {
 }
 
 /// The admission resource.
-pub fn admission_json(base: &BaseUrl, p: &str, v: &str, view: &AdmissionView) -> Value {
+pub fn admission_json(
+    base: &BaseUrl,
+    p: &str,
+    v: &str,
+    view: &AdmissionView,
+) -> Result<Value, BrokerError> {
     let links = Links::new()
         .add(
             "self",
@@ -108,16 +117,22 @@ pub fn admission_json(base: &BaseUrl, p: &str, v: &str, view: &AdmissionView) ->
                 .title("Version")
                 .name(v),
         );
-    json!({
+    let now = crate::store::now();
+    let evidence = match &view.evidence {
+        Some(r) => crate::evidence::view::json(r, now)?,
+        None => Value::Null,
+    };
+    Ok(json!({
         "pacticipant": p,
         "version": v,
         "state": view.state.as_str(),
         "reason": view.reason,
         "since": view.transitions.last().map(|t| crate::api::time(t.created_at)),
+        "evidence": evidence,
         "transitions": view.transitions.iter().map(transition_json).collect::<Vec<_>>(),
         "deploymentsNotMoved": view.holds.iter().map(|h| hold_json(base, h)).collect::<Vec<_>>(),
         "_links": links.into_value(),
-    })
+    }))
 }
 
 /// `GET /pacticipants/{p}/versions/{v}/admission`.
@@ -131,7 +146,7 @@ pub async fn get_admission(
         .run(move |conn| {
             let (p, v) = find_version(conn, &p, &v)?;
             let view = AdmissionView::load(conn, v.id)?;
-            Ok(admission_json(&base, &p.name, &v.number, &view))
+            admission_json(&base, &p.name, &v.number, &view)
         })
         .await?;
     Ok(hal::ok(&body))

@@ -100,7 +100,7 @@ pub async fn promote(
             }
             admission::transition(conn, v.id, to, &cause, &reason)?;
             let view = AdmissionView::load(conn, v.id)?;
-            Ok(admission_json(&base, &p.name, &v.number, &view))
+            admission_json(&base, &p.name, &v.number, &view)
         })
         .await?;
     Ok(hal::ok(&body))

@@ -195,8 +195,10 @@ async fn publish(
             let version = versions::find_or_create(conn, provider.id, &new.provider_version)?;
             let metadata = metadata.unwrap_or_default();
             let consumer_versions = metadata.consumer_version_ids.clone();
+            let evidence = new.evidence_ask();
             let row = new.into_row(&content, version.id, metadata);
             let row = verifications::insert(conn, &row)?;
+            let evidence = evidence.result(row.id, row.execution_date);
             crate::drift::clear::on_verification(
                 conn,
                 crate::drift::clear::NewResult {
@@ -215,6 +217,7 @@ async fn publish(
                 consumer_version_ids: &consumer_versions,
             };
             crate::webhooks::events::verification_published(conn, &root, verified)?;
+            crate::evidence::on_replay(conn, provider.id, version.id, &evidence)?;
             show(conn, &provider, &consumer, &content.sha, row)
         })
         .await?;

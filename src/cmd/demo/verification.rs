@@ -63,6 +63,8 @@ pub fn verify(
         tags: Vec::new(),
         build_url: None,
         declarations: report.declarations.clone(),
+        producer_digest: None,
+        evidence_ttl_seconds: None,
     };
     let publication = verify_publish::publish(client, &fetched.pacts, &report.contracts, &target);
     if !publication.failures.is_empty() {

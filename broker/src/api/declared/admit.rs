@@ -37,6 +37,7 @@ pub fn after_check(
             format!("static check of the declarations: {}", failed.join("; "))
         };
         move_to(conn, version_id, AdmissionState::Draft, &reason)?;
+        crate::store::evidence::delete(conn, version_id)?;
         moved = Some(AdmissionState::Draft.as_str());
     }
     let draft = admission::current(conn, version_id)? == AdmissionState::Draft;

@@ -9,6 +9,7 @@ use crate::api::findings::{self, Finding};
 use crate::error::BrokerError;
 use crate::metadata::PactMetadata;
 use crate::names::{FreeText, VersionNumber};
+use crate::store::evidence::ResultEvidence;
 use crate::store::now;
 use crate::store::pacts::PactContent;
 use crate::store::verifications::NewVerification;
@@ -27,7 +28,16 @@ pub struct VerificationRequest {
     /// What the provider declared during the run (Accord's verifier).
     #[serde(default)]
     pub declarations: Vec<Declaration>,
+    /// The digest of the producer artifact verified (`sha256:` and hex;
+    /// `accord verify --producer-digest`): admission evidence binds to it.
+    pub producer_digest: Option<String>,
+    /// How long the result stands as admission evidence, in seconds
+    /// (`accord verify --evidence-ttl`; 7 days when absent).
+    pub evidence_ttl_seconds: Option<i64>,
 }
+
+/// The longest evidence TTL the broker accepts: 90 days.
+pub const MAX_EVIDENCE_TTL_SECONDS: i64 = 90 * 24 * 3600;
 
 /// A validated verification result, ready to store.
 #[derive(Debug)]
@@ -39,6 +49,16 @@ pub(super) struct Publish {
     verified_by: Option<String>,
     findings: String,
     declarations: Option<String>,
+    evidence: EvidenceAsk,
+}
+
+/// What a result says about its admission evidence.
+#[derive(Debug, Clone)]
+pub(super) struct EvidenceAsk {
+    producer_digest: Option<String>,
+    ttl_seconds: i64,
+    profiles: Vec<String>,
+    harness_version: String,
 }
 
 impl TryFrom<VerificationRequest> for Publish {
@@ -48,6 +68,7 @@ impl TryFrom<VerificationRequest> for Publish {
         let success = r
             .success
             .ok_or_else(|| BrokerError::bad_field("success", "is required (true or false)"))?;
+        let evidence = EvidenceAsk::try_from(&r)?;
         let raw = r
             .provider_application_version
             .ok_or_else(|| BrokerError::bad_field("providerApplicationVersion", "is required"))?;
@@ -64,6 +85,7 @@ impl TryFrom<VerificationRequest> for Publish {
         findings::validate(&r.findings)?;
         declarations::validate(&r.declarations)?;
         Ok(Publish {
+            evidence,
             success,
             provider_version,
             build_url: r.build_url.map(FreeText::into_string),
@@ -73,6 +95,101 @@ impl TryFrom<VerificationRequest> for Publish {
             declarations: (!r.declarations.is_empty())
                 .then(|| serde_json::to_string(&r.declarations).unwrap_or_else(|_| "[]".into())),
         })
+    }
+}
+
+impl TryFrom<&VerificationRequest> for EvidenceAsk {
+    type Error = BrokerError;
+
+    fn try_from(r: &VerificationRequest) -> Result<Self, BrokerError> {
+        if let Some(d) = &r.producer_digest
+            && !declarations::is_digest(d)
+        {
+            return Err(BrokerError::bad_field(
+                "$.producerDigest",
+                "must be sha256: and 64 lower-case hex digits",
+            ));
+        }
+        let ttl = r
+            .evidence_ttl_seconds
+            .unwrap_or(crate::evidence::facts::DEFAULT_TTL_SECONDS);
+        if !(1..=MAX_EVIDENCE_TTL_SECONDS).contains(&ttl) {
+            return Err(BrokerError::bad_field(
+                "$.evidenceTtlSeconds",
+                format!("must be from 1 to {MAX_EVIDENCE_TTL_SECONDS} seconds (90 days)"),
+            ));
+        }
+        Ok(EvidenceAsk {
+            producer_digest: r.producer_digest.clone(),
+            ttl_seconds: ttl,
+            profiles: profiles(&r.declarations),
+            harness_version: harness_version(r.verified_by.as_ref()),
+        })
+    }
+}
+
+/// The profiles a run passed, from what it declared: `a2a-jsonrpc-1.0`
+/// (the card's protocol version, per binding replayed on), `mcp-2026-07-28`.
+fn profiles(declared: &[Declaration]) -> Vec<String> {
+    let mut out = std::collections::BTreeSet::new();
+    for d in declared {
+        match d.kind.as_str() {
+            "a2a/agent-card" => {
+                let bindings: Vec<String> = d
+                    .used
+                    .iter()
+                    .filter_map(|u| u.split_whitespace().next())
+                    .map(|b| b.to_ascii_lowercase().replace('+', "-"))
+                    .collect();
+                if bindings.is_empty() {
+                    out.insert(format!("a2a-{}", d.protocol_version));
+                }
+                for b in bindings {
+                    out.insert(format!("a2a-{b}-{}", d.protocol_version));
+                }
+            }
+            "mcp/tools/list" => {
+                out.insert(format!("mcp-{}", d.protocol_version));
+            }
+            _ => {}
+        }
+    }
+    out.into_iter().collect()
+}
+
+/// `verifiedBy.version` when it is a short printable text; `unknown` else.
+fn harness_version(verified_by: Option<&Value>) -> String {
+    verified_by
+        .and_then(|v| v.get("version"))
+        .and_then(Value::as_str)
+        .filter(|v| !v.is_empty() && v.len() <= 64 && !v.chars().any(char::is_control))
+        .unwrap_or("unknown")
+        .to_owned()
+}
+
+impl Publish {
+    /// What the result says about its admission evidence.
+    pub(super) fn evidence_ask(&self) -> EvidenceAsk {
+        self.evidence.clone()
+    }
+}
+
+impl EvidenceAsk {
+    /// The evidence of the stored result `verification_id`, executed at
+    /// `executed`.
+    pub(super) fn result(
+        &self,
+        verification_id: i64,
+        executed: chrono::NaiveDateTime,
+    ) -> ResultEvidence {
+        let e = self;
+        ResultEvidence {
+            verification_id,
+            producer_digest: e.producer_digest.clone(),
+            profiles: serde_json::to_string(&e.profiles).unwrap_or_else(|_| "[]".into()),
+            harness_version: e.harness_version.clone(),
+            expires_at: executed + chrono::TimeDelta::seconds(e.ttl_seconds),
+        }
     }
 }
 

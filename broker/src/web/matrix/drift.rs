@@ -37,6 +37,8 @@ pub struct Relying {
 pub struct DriftSection {
     pub state: String,
     pub reason: String,
+    /// The admission evidence record, as label/value lines (empty: none).
+    pub evidence: Vec<(String, String)>,
     pub reports: i64,
     pub ladder: Vec<LadderStep>,
     /// "report 12 · production · unknown_error_codes: 5 at or over …".
@@ -69,7 +71,12 @@ pub fn load(
         .iter()
         .map(|(a, env)| format!("report {} · {env} · {}", a.report_id, a.reason))
         .collect();
+    let evidence = match &admission.evidence {
+        Some(r) => crate::evidence::view::lines(r, crate::store::now())?,
+        None => Vec::new(),
+    };
     Ok(DriftSection {
+        evidence,
         state: admission.state.as_str().to_owned(),
         reason: admission.reason,
         reports: view.report_count,

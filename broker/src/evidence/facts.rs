@@ -1,0 +1,221 @@
+//! Gathers what the evidence judge needs about a provider version: its
+//! current declared digests, the live consumer contracts of its provider,
+//! each one's latest replay result by the version and that result's
+//! evidence, and whether the live contracts hold authorization cases.
+
+use std::collections::BTreeMap;
+
+use accord_dsl::model::Contract;
+use accord_dsl::model::accord::RefusalKind;
+use diesel::prelude::*;
+
+use super::judge::{Live, Replay};
+use crate::api::declarations::Declaration;
+use crate::api::declared::{check, cross_check};
+use crate::api::findings::{Finding, Layer};
+use crate::db::AnyConnection;
+use crate::error::BrokerError;
+use crate::schema::verifications as v;
+use crate::store::evidence::{self, ResultEvidence};
+use crate::store::verifications::Verification;
+use crate::store::{StoreError, admission, declarations};
+
+/// How long a result's evidence lasts when its verifier did not say.
+pub const DEFAULT_TTL_SECONDS: i64 = 7 * 24 * 3600;
+
+/// The version's current declared digests.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Digests {
+    pub card: Option<String>,
+    pub tools: BTreeMap<String, String>,
+}
+
+/// Everything the judge and the evidence record need.
+#[derive(Debug, Default)]
+pub struct Facts {
+    pub digests: Digests,
+    pub live: Vec<Live>,
+    /// Content shas of the live contracts.
+    pub contracts: Vec<String>,
+    pub authorization_cases: bool,
+    /// The replay results the live contracts rest on, with their evidence.
+    pub results: Vec<(Verification, ResultEvidence)>,
+}
+
+/// Gathers the facts of version `version_id` of provider `provider_id`,
+/// judging replays against `producer` (the producer digest being judged).
+pub fn gather(
+    conn: &mut AnyConnection,
+    provider_id: i64,
+    version_id: i64,
+    producer: Option<&str>,
+) -> Result<Facts, BrokerError> {
+    let mut facts = Facts {
+        digests: declared(conn, version_id)?,
+        ..Facts::default()
+    };
+    let since = restart(conn, version_id)?;
+    let now = crate::store::now();
+    for (entry, row, contract) in cross_check::live(conn, provider_id)? {
+        facts.authorization_cases |= has_authorization_case(&contract);
+        facts.contracts.push(row.sha.clone());
+        let numbers: Vec<&str> = entry.versions.iter().map(|(_, n)| n.as_str()).collect();
+        let label = format!("{} {}", entry.consumer_name, numbers.join(", "));
+        let replay = match latest_replay(conn, row.id, version_id)? {
+            Some(result) => {
+                let ev = result_evidence(conn, &result)?;
+                let replay = judge_one(&result, &ev, &facts.digests, producer, since, now)?;
+                facts.results.push((result, ev));
+                Some(replay)
+            }
+            None => None,
+        };
+        facts.live.push(Live { label, replay });
+    }
+    Ok(facts)
+}
+
+/// The version's current card digest and tools digest per profile.
+fn declared(conn: &mut AnyConnection, version_id: i64) -> Result<Digests, StoreError> {
+    let mut digests = Digests::default();
+    for d in declarations::current(conn, version_id)? {
+        match d.kind.as_str() {
+            check::CARD => digests.card = Some(d.digest),
+            _ => {
+                digests.tools.insert(d.profile, d.digest);
+            }
+        }
+    }
+    Ok(digests)
+}
+
+/// When the version's evidence last started over: the latest of its
+/// current declarations, and its last move to DRAFT (a move a result
+/// caused counts from that result, which is evidence on the new digest).
+fn restart(
+    conn: &mut AnyConnection,
+    version_id: i64,
+) -> Result<Option<chrono::NaiveDateTime>, StoreError> {
+    let declared = declarations::current(conn, version_id)?
+        .into_iter()
+        .map(|d| d.declared_at)
+        .max();
+    let drafts = admission::list_for_version(conn, version_id)?;
+    let last_draft = drafts.iter().rev().find(|t| t.to_state == "DRAFT");
+    let draft = match last_draft {
+        None => None,
+        Some(t) if t.cause_kind == "verification" => match t.cause.parse::<i64>() {
+            Ok(id) => find_result(conn, id)?.map(|r| r.execution_date),
+            Err(_) => Some(t.created_at),
+        },
+        Some(t) => Some(t.created_at),
+    };
+    Ok(declared.max(draft))
+}
+
+fn find_result(conn: &mut AnyConnection, id: i64) -> Result<Option<Verification>, StoreError> {
+    Ok(v::table
+        .find(id)
+        .select(Verification::as_select())
+        .first(conn)
+        .optional()?)
+}
+
+/// The latest result a verifier (not the static check) published for
+/// content `content_id` by version `version_id`.
+fn latest_replay(
+    conn: &mut AnyConnection,
+    content_id: i64,
+    version_id: i64,
+) -> Result<Option<Verification>, StoreError> {
+    Ok(v::table
+        .filter(v::pact_content_id.eq(content_id))
+        .filter(v::provider_version_id.eq(version_id))
+        .filter(v::kind.is_null())
+        .order(v::id.desc())
+        .select(Verification::as_select())
+        .first(conn)
+        .optional()?)
+}
+
+/// The result's stored evidence, or what a result without it (published
+/// before evidence existed) amounts to: no producer digest, the default TTL.
+fn result_evidence(
+    conn: &mut AnyConnection,
+    result: &Verification,
+) -> Result<ResultEvidence, StoreError> {
+    Ok(match evidence::find_result(conn, result.id)? {
+        Some(ev) => ev,
+        None => ResultEvidence {
+            verification_id: result.id,
+            producer_digest: None,
+            profiles: "[]".into(),
+            harness_version: "unknown".into(),
+            expires_at: result.execution_date + chrono::TimeDelta::seconds(DEFAULT_TTL_SECONDS),
+        },
+    })
+}
+
+fn corrupt(what: &'static str) -> impl FnOnce(serde_json::Error) -> BrokerError {
+    move |source| StoreError::CorruptJson { what, source }.into()
+}
+
+/// One result judged against the version's digests and producer digest.
+fn judge_one(
+    result: &Verification,
+    ev: &ResultEvidence,
+    digests: &Digests,
+    producer: Option<&str>,
+    since: Option<chrono::NaiveDateTime>,
+    now: chrono::NaiveDateTime,
+) -> Result<Replay, BrokerError> {
+    let declared: Vec<Declaration> = match &result.declarations {
+        Some(text) => serde_json::from_str(text).map_err(corrupt("verification declarations"))?,
+        None => Vec::new(),
+    };
+    let findings: Vec<Finding> =
+        serde_json::from_str(&result.findings).map_err(corrupt("verification findings"))?;
+    let codes = |only_auth: bool| -> Vec<String> {
+        let mut out: Vec<String> = findings
+            .iter()
+            .filter(|f| !only_auth || f.layer == Layer::Authorization)
+            .map(|f| f.reason_code.clone())
+            .collect();
+        out.dedup();
+        out
+    };
+    Ok(Replay {
+        verification_id: result.id,
+        success: result.success,
+        on_declared_digests: on_digests(&declared, digests),
+        before_restart: since.is_some_and(|s| result.execution_date < s),
+        on_producer_digest: ev.producer_digest.as_deref() == producer,
+        expired: (ev.expires_at <= now).then(|| crate::api::time(ev.expires_at)),
+        codes: codes(false),
+        authorization_codes: codes(true),
+    })
+}
+
+/// True when the result names at least one declaration and each it names
+/// is the version's current one of that kind and profile.
+fn on_digests(declared: &[Declaration], digests: &Digests) -> bool {
+    !declared.is_empty()
+        && declared.iter().all(|d| match d.kind.as_str() {
+            check::CARD => digests.card.as_deref() == Some(d.digest.as_str()),
+            check::TOOLS => digests.tools.get(&d.profile) == Some(&d.digest),
+            _ => false,
+        })
+}
+
+/// An authorization case: a negative of kind unauthenticated or
+/// cross_tenant, or a `probe_as` (probes of what an interaction created).
+pub fn has_authorization_case(c: &Contract) -> bool {
+    c.interactions.iter().any(|i| {
+        let e = &i.meta().expectations;
+        let kind = e.negative.kind();
+        matches!(
+            kind,
+            Some(RefusalKind::Unauthenticated | RefusalKind::CrossTenant)
+        ) || e.auth.as_ref().is_some_and(|a| !a.probes.is_empty())
+    })
+}

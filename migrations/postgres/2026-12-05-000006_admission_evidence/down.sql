@@ -1,0 +1,2 @@
+DROP TABLE admission_evidence;
+DROP TABLE verification_evidence;
