@@ -14,8 +14,8 @@ use crate::web as pages;
 
 use crate::api::{
     admission, badges, branches, can_i_deploy, declared, deployments, diagnostic, drift_ladder,
-    drift_policy, drift_reports, environments, for_verification, index, integrations, matrix,
-    pact_versions, pacticipants, pacts, provider_pacts, publish, publish_legacy, registry,
+    drift_policy, drift_reports, environments, for_verification, index, integrations, labels,
+    matrix, pact_versions, pacticipants, pacts, provider_pacts, publish, publish_legacy, registry,
     releases, tags, tokens, verifications, versions, webhook_runs, webhooks,
 };
 
@@ -131,6 +131,12 @@ route_table! {
     PUT "/pacticipants/{pacticipant}" => pacticipants::update_pacticipant;
     PATCH "/pacticipants/{pacticipant}" => pacticipants::update_pacticipant;
     DELETE "/pacticipants/{pacticipant}" => pacticipants::delete_pacticipant;
+    // labels (before the pacticipant's sub-resources: `label` is a literal here)
+    GET "/pacticipants/label/{label}" => labels::list_labelled;
+    GET "/pacticipants/{pacticipant}/labels/{label}" => labels::get_label;
+    PUT "/pacticipants/{pacticipant}/labels/{label}" => labels::put_label;
+    DELETE "/pacticipants/{pacticipant}/labels/{label}" => labels::delete_label;
+    GET "/labels" => labels::list_labels;
 
     // verification results, pacts for verification
     POST "/pacts/provider/{provider}/consumer/{consumer}/pact-version/{sha}/verification-results" => verifications::publish_verification;

@@ -346,3 +346,34 @@ diesel::table! {
 diesel::joinable!(triggered_webhooks -> webhooks (webhook_id));
 diesel::joinable!(webhook_executions -> triggered_webhooks (triggered_webhook_id));
 diesel::allow_tables_to_appear_in_same_query!(webhooks, triggered_webhooks, webhook_executions);
+
+diesel::table! {
+    /// The webhook outbox: one row per event of a change, fanned out by the worker.
+    webhook_events (id) {
+        id -> BigInt,
+        event_name -> Text,
+        context -> Text,
+        matching -> Text,
+        consumer_id -> Nullable<BigInt>,
+        provider_id -> Nullable<BigInt>,
+        pact_publication_id -> Nullable<BigInt>,
+        verification_id -> Nullable<BigInt>,
+        version_id -> Nullable<BigInt>,
+        created_at -> Timestamp,
+        consumed_at -> Nullable<Timestamp>,
+    }
+}
+
+diesel::table! {
+    /// Pacticipant labels (webhooks select pacticipants by label).
+    labels (id) {
+        id -> BigInt,
+        pacticipant_id -> BigInt,
+        name -> Text,
+        created_at -> Timestamp,
+        updated_at -> Timestamp,
+    }
+}
+
+diesel::joinable!(labels -> pacticipants (pacticipant_id));
+diesel::allow_tables_to_appear_in_same_query!(labels, pacticipants);

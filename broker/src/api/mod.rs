@@ -18,6 +18,7 @@ pub mod findings;
 pub mod for_verification;
 pub mod index;
 pub mod integrations;
+pub mod labels;
 pub mod matrix;
 pub mod pact_resource;
 pub mod pact_versions;

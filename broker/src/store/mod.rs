@@ -17,6 +17,7 @@ pub mod drift_reports;
 pub mod environments;
 pub mod history;
 pub mod integrations;
+pub mod labels;
 pub mod matrix;
 pub mod matrix_details;
 pub mod overview;
