@@ -16,7 +16,7 @@ use crate::api::{
     admission, badges, branches, can_i_deploy, declared, deployments, diagnostic, drift_ladder,
     drift_policy, drift_reports, environments, for_verification, index, integrations, labels,
     matrix, pact_versions, pacticipants, pacts, provider_pacts, publish, publish_legacy, registry,
-    releases, tags, tokens, verifications, versions, webhook_runs, webhooks,
+    releases, tags, tokens, verifications, versions, webhook_runs, webhook_status, webhooks,
 };
 
 /// One route: an HTTP method, a path pattern (`{name}` is one segment) and
@@ -107,6 +107,7 @@ route_table! {
     GET "/triggered-webhooks/{uuid}/logs" => webhook_runs::get_logs;
     GET "/pacts/provider/{provider}/consumer/{consumer}/webhooks" => webhooks::list_pair_webhooks;
     POST "/pacts/provider/{provider}/consumer/{consumer}/webhooks" => webhooks::create_pair_webhook;
+    GET "/pacts/provider/{provider}/consumer/{consumer}/webhooks/status" => webhook_status::get_status;
     GET "/pacts/provider/{provider}/consumer/{consumer}/version/{version}/triggered-webhooks" => webhook_runs::pact_triggered;
     GET "/pacts/provider/{provider}/consumer/{consumer}/pact-version/{sha}/verification-results/{number}/triggered-webhooks" => webhook_runs::verification_triggered;
 

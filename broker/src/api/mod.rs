@@ -37,6 +37,7 @@ pub mod verifications;
 pub mod version_view;
 pub mod versions;
 pub mod webhook_runs;
+pub mod webhook_status;
 pub mod webhooks;
 
 /// A stored timestamp as the Pact Broker writes it (RFC 3339, UTC).

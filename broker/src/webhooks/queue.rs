@@ -187,10 +187,12 @@ pub enum Filter {
     Verification(i64),
     Webhook(i64),
     Pacticipant(i64),
+    /// A consumer and a provider, by id.
+    Pair(i64, i64),
 }
 
-/// The triggered webhooks of a publication, a verification, a webhook or
-/// a pacticipant, newest first (at most `limit`).
+/// The triggered webhooks of a publication, a verification, a webhook, a
+/// pacticipant or a pair, newest first (at most `limit`).
 pub fn list(
     conn: &mut AnyConnection,
     filter: Filter,
@@ -206,6 +208,9 @@ pub fn list(
         Filter::Webhook(id) => query.filter(tw::webhook_id.eq(id)).load(conn)?,
         Filter::Pacticipant(id) => query
             .filter(tw::consumer_id.eq(id).or(tw::provider_id.eq(id)))
+            .load(conn)?,
+        Filter::Pair(c, p) => query
+            .filter(tw::consumer_id.eq(c).and(tw::provider_id.eq(p)))
             .load(conn)?,
     })
 }

@@ -10,6 +10,7 @@ mod labels;
 mod measure;
 mod pact_cli;
 mod page;
+mod status;
 
 use std::collections::VecDeque;
 use std::io::{BufRead, BufReader, Read, Write};
