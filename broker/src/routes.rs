@@ -14,9 +14,9 @@ use crate::web as pages;
 
 use crate::api::{
     admission, badges, branches, can_i_deploy, declared, deployments, diagnostic, drift_ladder,
-    drift_policy, drift_reports, environments, for_verification, index, integrations, matrix,
-    pact_versions, pacticipants, pacts, promotions, provider_pacts, publish, publish_legacy,
-    registry, releases, tags, tokens, verifications, versions, webhook_runs, webhooks,
+    drift_policy, drift_reports, environments, for_verification, index, integrations, labels,
+    matrix, pact_versions, pacticipants, pacts, promotions, provider_pacts, publish, publish_legacy,
+    registry, releases, tags, tokens, verifications, versions, webhook_runs, webhook_status, webhooks,
 };
 
 /// One route: an HTTP method, a path pattern (`{name}` is one segment) and
@@ -108,6 +108,7 @@ route_table! {
     GET "/triggered-webhooks/{uuid}/logs" => webhook_runs::get_logs;
     GET "/pacts/provider/{provider}/consumer/{consumer}/webhooks" => webhooks::list_pair_webhooks;
     POST "/pacts/provider/{provider}/consumer/{consumer}/webhooks" => webhooks::create_pair_webhook;
+    GET "/pacts/provider/{provider}/consumer/{consumer}/webhooks/status" => webhook_status::get_status;
     GET "/pacts/provider/{provider}/consumer/{consumer}/version/{version}/triggered-webhooks" => webhook_runs::pact_triggered;
     GET "/pacts/provider/{provider}/consumer/{consumer}/pact-version/{sha}/verification-results/{number}/triggered-webhooks" => webhook_runs::verification_triggered;
 
@@ -132,6 +133,12 @@ route_table! {
     PUT "/pacticipants/{pacticipant}" => pacticipants::update_pacticipant;
     PATCH "/pacticipants/{pacticipant}" => pacticipants::update_pacticipant;
     DELETE "/pacticipants/{pacticipant}" => pacticipants::delete_pacticipant;
+    // labels (before the pacticipant's sub-resources: `label` is a literal here)
+    GET "/pacticipants/label/{label}" => labels::list_labelled;
+    GET "/pacticipants/{pacticipant}/labels/{label}" => labels::get_label;
+    PUT "/pacticipants/{pacticipant}/labels/{label}" => labels::put_label;
+    DELETE "/pacticipants/{pacticipant}/labels/{label}" => labels::delete_label;
+    GET "/labels" => labels::list_labels;
 
     // verification results, pacts for verification
     POST "/pacts/provider/{provider}/consumer/{consumer}/pact-version/{sha}/verification-results" => verifications::publish_verification;

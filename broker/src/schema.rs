@@ -403,3 +403,34 @@ diesel::joinable!(verification_evidence -> verifications (verification_id));
 diesel::joinable!(admission_evidence -> versions (version_id));
 diesel::allow_tables_to_appear_in_same_query!(verification_evidence, verifications);
 diesel::allow_tables_to_appear_in_same_query!(admission_evidence, versions);
+
+diesel::table! {
+    /// The webhook outbox: one row per event of a change, fanned out by the worker.
+    webhook_events (id) {
+        id -> BigInt,
+        event_name -> Text,
+        context -> Text,
+        matching -> Text,
+        consumer_id -> Nullable<BigInt>,
+        provider_id -> Nullable<BigInt>,
+        pact_publication_id -> Nullable<BigInt>,
+        verification_id -> Nullable<BigInt>,
+        version_id -> Nullable<BigInt>,
+        created_at -> Timestamp,
+        consumed_at -> Nullable<Timestamp>,
+    }
+}
+
+diesel::table! {
+    /// Pacticipant labels (webhooks select pacticipants by label).
+    labels (id) {
+        id -> BigInt,
+        pacticipant_id -> BigInt,
+        name -> Text,
+        created_at -> Timestamp,
+        updated_at -> Timestamp,
+    }
+}
+
+diesel::joinable!(labels -> pacticipants (pacticipant_id));
+diesel::allow_tables_to_appear_in_same_query!(labels, pacticipants);

@@ -86,6 +86,11 @@ pub struct ServeArgs {
         value_delimiter = ','
     )]
     webhook_method_allowlist: Vec<String>,
+    /// Seconds a broker owns a webhook delivery it started: if it dies mid-delivery
+    /// (crash, kill -9), another broker (or this one restarted) sends it again once this
+    /// ran out, so delivery is at least once. Keep it above the webhook timeout (10 s).
+    #[arg(long, value_name = "SECONDS", default_value_t = 60, value_parser = clap::value_parser!(u64).range(1..=86400))]
+    webhook_lease: u64,
 }
 
 fn account(text: &str, role: Role, flag: &str) -> anyhow::Result<BasicAccount> {
@@ -116,6 +121,7 @@ impl ServeArgs {
             &self.webhook_method_allowlist,
         )
         .map_err(anyhow::Error::msg)?;
+        config.webhook_lease = std::time::Duration::from_secs(self.webhook_lease);
         if let Some(a) = &self.basic_auth {
             config
                 .accounts

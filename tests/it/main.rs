@@ -36,5 +36,6 @@ mod verify_roles;
 mod verify_tags;
 mod verify_unreachable;
 mod walkthrough;
+mod webhook_crash;
 mod webhook_verify;
 mod what_users_see;

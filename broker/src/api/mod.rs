@@ -19,6 +19,7 @@ pub mod findings;
 pub mod for_verification;
 pub mod index;
 pub mod integrations;
+pub mod labels;
 pub mod matrix;
 pub mod pact_resource;
 pub mod pact_versions;
@@ -38,6 +39,7 @@ pub mod verifications;
 pub mod version_view;
 pub mod versions;
 pub mod webhook_runs;
+pub mod webhook_status;
 pub mod webhooks;
 
 /// A stored timestamp as the Pact Broker writes it (RFC 3339, UTC).

@@ -110,6 +110,12 @@ fn pacticipant_links(base: &BaseUrl, p: &Pacticipant) -> Links {
             Link::new(at(&["latest-version"])).title("Latest version"),
         )
         .add(
+            "pb:label",
+            Link::new(format!("{me}/labels/{{label}}"))
+                .title("Get, create or delete a label for this pacticipant")
+                .templated(),
+        )
+        .add(
             "pb:can-i-deploy-badge",
             Link::new(format!(
                 "{me}/latest-version/{{tag}}/can-i-deploy/to/{{environment}}/badge"
@@ -184,8 +190,20 @@ pub async fn get_pacticipant(
     path: web::Path<String>,
 ) -> Result<HttpResponse, BrokerError> {
     let name = path.into_inner();
-    let found = state.run(move |conn| find_required(conn, &name)).await?;
-    Ok(hal::ok(&pacticipant_json(&base, &found)))
+    let (found, labels) = state
+        .run(move |conn| {
+            let p = find_required(conn, &name)?;
+            let labels = crate::store::labels::names_of(conn, p.id)?;
+            Ok((p, labels))
+        })
+        .await?;
+    let mut body = pacticipant_json(&base, &found);
+    let embedded: Vec<Value> = labels
+        .iter()
+        .map(|l| crate::api::labels::label_summary_json(&base, &found.name, l))
+        .collect();
+    body["_embedded"] = json!({ "labels": embedded });
+    Ok(hal::ok(&body))
 }
 
 /// The pacticipant called `name`, or 404.

@@ -98,7 +98,12 @@ pub async fn execute_unsaved(
     execute(&state, &base, d).await
 }
 
-fn triggered_json(base: &BaseUrl, t: &Triggered, webhook_uuid: &str, max_attempts: usize) -> Value {
+pub(crate) fn triggered_json(
+    base: &BaseUrl,
+    t: &Triggered,
+    webhook_uuid: &str,
+    max_attempts: usize,
+) -> Value {
     let remaining = if t.status == queue::PENDING || t.status == queue::DELIVERING {
         i64::try_from(max_attempts)
             .unwrap_or(i64::MAX)

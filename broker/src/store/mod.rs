@@ -19,6 +19,7 @@ pub mod environments;
 pub mod evidence;
 pub mod history;
 pub mod integrations;
+pub mod labels;
 pub mod matrix;
 pub mod matrix_details;
 pub mod overview;

@@ -1,7 +1,8 @@
 //! Webhooks (issue 24): definitions (`model`, `store`), the template
 //! parameters of each event (`params`, `sample` for test runs), rendering
-//! (`template`), the events queued in the transaction of their change
-//! (`events`), the durable queue (`queue`) and the worker that delivers it
+//! (`template`), the events recorded in the transaction of their change
+//! (`events`, into the `outbox`), the durable queue (`queue`) the worker fans
+//! them out into and the worker that delivers it
 //! (`worker`), over the outbound HTTP module (`outbound`): the SSRF-safe sender —
 //! every request checked against the allowlists (`accord serve
 //! --webhook-*-allowlist`), its host resolved once and the connection pinned
@@ -10,6 +11,7 @@
 pub mod events;
 pub mod model;
 pub mod outbound;
+pub mod outbox;
 pub mod params;
 pub mod queue;
 pub mod sample;

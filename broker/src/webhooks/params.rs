@@ -11,7 +11,7 @@ use crate::metadata::PactMetadata;
 use crate::store::StoreError;
 use crate::store::pacticipants::Pacticipant;
 use crate::store::versions::Version;
-use crate::store::{branches, tags};
+use crate::store::{branches, labels, tags};
 
 /// Every parameter name (without `${}`).
 pub const NAMES: [&str; 24] = [
@@ -96,6 +96,10 @@ impl Params {
             branches::names_for_version(conn, version.id)?.join(", "),
         );
         self.set("consumerVersionTags", tag_names(conn, version.id)?);
+        self.set(
+            "consumerLabels",
+            labels::names_of(conn, consumer.id)?.join(", "),
+        );
         Ok(())
     }
 
@@ -107,6 +111,10 @@ impl Params {
         version: Option<&Version>,
     ) -> Result<(), StoreError> {
         self.set("providerName", provider.name.clone());
+        self.set(
+            "providerLabels",
+            labels::names_of(conn, provider.id)?.join(", "),
+        );
         if let Some(v) = version {
             let branches = branches::names_for_version(conn, v.id)?;
             self.set("providerVersionNumber", v.number.clone());

@@ -1,8 +1,9 @@
 //! The durable queue: triggered webhooks (one row per event, webhook and
 //! fan-out target) and their execution log (one row per attempt).
 //!
-//! A row is written in the transaction of the change that caused it, so a
-//! change and its events commit or vanish together. A worker claims due
+//! A change records its events in the outbox (`outbox`), in its own
+//! transaction, so a change and its events commit or vanish together; the
+//! worker fans each event out into rows here. A worker claims due
 //! rows by setting a lease; a row whose lease ran out (its broker died
 //! mid-delivery) is due again: delivery is at-least-once.
 
@@ -74,14 +75,25 @@ pub fn enqueue(
     parameters: &BTreeMap<String, String>,
     cause: &Cause,
 ) -> Result<(), StoreError> {
-    if webhook_ids.is_empty() {
-        return Ok(());
-    }
-    let at = now();
     let context = serde_json::to_string(parameters).map_err(|source| StoreError::CorruptJson {
         what: "triggered webhook context",
         source,
     })?;
+    enqueue_context(conn, webhook_ids, event, &context, cause)
+}
+
+/// [`enqueue`] with the parameters already as JSON (the outbox's fan-out).
+pub fn enqueue_context(
+    conn: &mut AnyConnection,
+    webhook_ids: &[i64],
+    event: &str,
+    context: &str,
+    cause: &Cause,
+) -> Result<(), StoreError> {
+    if webhook_ids.is_empty() {
+        return Ok(());
+    }
+    let at = now();
     let rows: Vec<_> = webhook_ids
         .iter()
         .map(|id| {
@@ -89,7 +101,7 @@ pub fn enqueue(
                 tw::uuid.eq(uuid::Uuid::new_v4().to_string()),
                 tw::webhook_id.eq(*id),
                 tw::event_name.eq(event),
-                tw::context.eq(context.clone()),
+                tw::context.eq(context),
                 tw::consumer_id.eq(cause.consumer_id),
                 tw::provider_id.eq(cause.provider_id),
                 tw::pact_publication_id.eq(cause.pact_publication_id),
@@ -175,10 +187,12 @@ pub enum Filter {
     Verification(i64),
     Webhook(i64),
     Pacticipant(i64),
+    /// A consumer and a provider, by id.
+    Pair(i64, i64),
 }
 
-/// The triggered webhooks of a publication, a verification, a webhook or
-/// a pacticipant, newest first (at most `limit`).
+/// The triggered webhooks of a publication, a verification, a webhook, a
+/// pacticipant or a pair, newest first (at most `limit`).
 pub fn list(
     conn: &mut AnyConnection,
     filter: Filter,
@@ -194,6 +208,9 @@ pub fn list(
         Filter::Webhook(id) => query.filter(tw::webhook_id.eq(id)).load(conn)?,
         Filter::Pacticipant(id) => query
             .filter(tw::consumer_id.eq(id).or(tw::provider_id.eq(id)))
+            .load(conn)?,
+        Filter::Pair(c, p) => query
+            .filter(tw::consumer_id.eq(c).and(tw::provider_id.eq(p)))
             .load(conn)?,
     })
 }

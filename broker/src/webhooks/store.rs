@@ -25,13 +25,18 @@ pub struct Webhook {
     pub updated_at: chrono::NaiveDateTime,
 }
 
+/// The event names of a stored `events` list.
+pub fn parse_events(events: &str) -> Result<Vec<String>, StoreError> {
+    serde_json::from_str(events).map_err(|source| StoreError::CorruptJson {
+        what: "webhook events",
+        source,
+    })
+}
+
 impl Webhook {
     /// The event names it subscribes to.
     pub fn event_names(&self) -> Result<Vec<String>, StoreError> {
-        serde_json::from_str(&self.events).map_err(|source| StoreError::CorruptJson {
-            what: "webhook events",
-            source,
-        })
+        parse_events(&self.events)
     }
 
     /// The request template (with the password).
@@ -52,28 +57,38 @@ impl Webhook {
         selector(&self.provider_name, &self.provider_label)
     }
 
-    /// Whether it matches this consumer and provider (labels: Accord keeps
-    /// no pacticipant labels yet, so a label selector matches nobody).
-    pub fn matches(&self, consumer: Option<&str>, provider: Option<&str>) -> bool {
+    /// Whether it matches this consumer and provider: each selector names
+    /// the party or is one of its labels (no selector: anyone).
+    pub fn matches(&self, consumer: Option<Party<'_>>, provider: Option<Party<'_>>) -> bool {
         fits(self.consumer().as_ref(), consumer) && fits(self.provider().as_ref(), provider)
     }
 }
 
+/// A pacticipant as a selector sees it: its name and its labels.
+#[derive(Debug, Clone, Copy)]
+pub struct Party<'a> {
+    pub name: &'a str,
+    pub labels: &'a [String],
+}
+
 impl Webhook {
-    /// Whether it has no selector, or one of its selectors names `name`
-    /// (deployment, release and Accord's events: one pacticipant).
-    pub fn names(&self, name: &str) -> bool {
+    /// Whether it has no selector, or one of its selectors selects `party`
+    /// by name or label (deployment, release and Accord's events: one
+    /// pacticipant).
+    pub fn names(&self, party: Party<'_>) -> bool {
         let (c, p) = (self.consumer(), self.provider());
-        let named = |s: &Option<Selector>| matches!(s, Some(Selector::Name(n)) if n == name);
-        (c.is_none() && p.is_none()) || named(&c) || named(&p)
+        (c.is_none() && p.is_none())
+            || (c.is_some() && fits(c.as_ref(), Some(party)))
+            || (p.is_some() && fits(p.as_ref(), Some(party)))
     }
 }
 
-fn fits(selector: Option<&Selector>, name: Option<&str>) -> bool {
-    match selector {
-        None => true,
-        Some(Selector::Name(n)) => name == Some(n.as_str()),
-        Some(Selector::Label(_)) => false,
+fn fits(selector: Option<&Selector>, party: Option<Party<'_>>) -> bool {
+    match (selector, party) {
+        (None, _) => true,
+        (Some(Selector::Name(n)), Some(p)) => p.name == n,
+        (Some(Selector::Label(l)), Some(p)) => p.labels.iter().any(|x| x == l),
+        (Some(_), None) => false,
     }
 }
 
@@ -169,19 +184,19 @@ pub fn list(conn: &mut AnyConnection) -> Result<Vec<Webhook>, StoreError> {
         .load(conn)?)
 }
 
-/// The enabled webhooks that select this pair (no selector, or the name;
-/// a label matches nobody), matched in SQL so that the webhooks of other
-/// pairs cost a change nothing but the scan.
-pub fn for_pair(
+/// The distinct `events` lists of the enabled webhooks that may select this
+/// pair (no selector, the name, or a label: the worker checks labels when
+/// it fans out; a label selector leaves the name NULL, and a name is never
+/// empty, so "" matches no name): what a change reads to learn whether to
+/// record an event, one row for many webhooks on the same events, matched
+/// in SQL so that the webhooks of other pairs cost nothing but the scan.
+pub fn event_lists_for_pair(
     conn: &mut AnyConnection,
     consumer: Option<&str>,
     provider: Option<&str>,
-) -> Result<Vec<Webhook>, StoreError> {
-    // a name is never empty, so "" matches no selector
+) -> Result<Vec<String>, StoreError> {
     Ok(webhooks::table
         .filter(webhooks::enabled.eq(true))
-        .filter(webhooks::consumer_label.is_null())
-        .filter(webhooks::provider_label.is_null())
         .filter(
             webhooks::consumer_name
                 .is_null()
@@ -192,9 +207,26 @@ pub fn for_pair(
                 .is_null()
                 .or(webhooks::provider_name.eq(provider.unwrap_or(""))),
         )
-        .order(webhooks::id.asc())
-        .select(Webhook::as_select())
+        .select(webhooks::events)
+        .distinct()
         .load(conn)?)
+}
+
+/// Whether an enabled webhook is subscribed to `event`, whoever it selects.
+pub fn any_subscribed(conn: &mut AnyConnection, event: &str) -> Result<bool, StoreError> {
+    let pattern = format!("%\"{event}\"%");
+    let lists: Vec<String> = webhooks::table
+        .filter(webhooks::enabled.eq(true))
+        .filter(webhooks::events.like(pattern))
+        .select(webhooks::events)
+        .distinct()
+        .load(conn)?;
+    for list in lists {
+        if parse_events(&list)?.iter().any(|e| e == event) {
+            return Ok(true);
+        }
+    }
+    Ok(false)
 }
 
 /// The enabled webhooks subscribed to `event`, whoever they select.

@@ -1,5 +1,6 @@
-//! The delivery worker every `accord serve` runs: claims due rows of the
-//! queue under a lease, renders each request from the webhook as it is now
+//! The delivery worker every `accord serve` runs: fans the outbox's events
+//! out into the queue (`outbox::fan_out`), claims due rows of the queue
+//! under a lease, renders each request from the webhook as it is now
 //! and the parameters captured with the event, sends it with
 //! `outbound::deliver`, logs the attempt and settles the row — success,
 //! a retry after the next step of the schedule, or failure once the
@@ -10,7 +11,7 @@ use std::time::Duration;
 
 use super::outbound::{self, Attempt};
 use super::queue::{self, NewExecution, Triggered};
-use super::{store, template};
+use super::{outbox, store, template};
 use crate::config::BrokerConfig;
 use crate::db::{self, Pool};
 use crate::store::{StoreError, now};
@@ -22,6 +23,13 @@ const BATCH: i64 = 64;
 pub fn spawn(pool: Pool, config: Arc<BrokerConfig>) {
     actix_web::rt::spawn(async move {
         loop {
+            let fanned = match fan_out(&pool).await {
+                Ok(n) => n,
+                Err(e) => {
+                    tracing::warn!(error = %e, "webhook worker: cannot fan out events");
+                    0
+                }
+            };
             let claimed = match claim(&pool, &config).await {
                 Ok(rows) => rows,
                 Err(e) => {
@@ -29,7 +37,7 @@ pub fn spawn(pool: Pool, config: Arc<BrokerConfig>) {
                     Vec::new()
                 }
             };
-            if claimed.is_empty() {
+            if claimed.is_empty() && fanned == 0 {
                 actix_web::rt::time::sleep(config.webhook_poll).await;
                 continue;
             }
@@ -54,6 +62,15 @@ async fn blocking<T: Send + 'static>(
     })
     .await
     .unwrap_or_else(|e| Err(StoreError::Migration(Box::new(e))))
+}
+
+/// Fans out a batch of the outbox's events into the queue (one
+/// transaction: the triggered webhooks and the events marked consumed).
+async fn fan_out(pool: &Pool) -> Result<usize, StoreError> {
+    blocking(pool, |conn| {
+        db::write_transaction(conn, |conn| outbox::fan_out(conn, BATCH))
+    })
+    .await
 }
 
 async fn claim(pool: &Pool, config: &BrokerConfig) -> Result<Vec<Triggered>, StoreError> {

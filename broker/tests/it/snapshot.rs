@@ -26,16 +26,18 @@ fn texts(conn: &mut AnyConnection, sql: &str) -> Vec<String> {
 }
 
 /// Tables the webhook worker writes off any request's path: only their
-/// columns a request writes are compared (`webhook_executions`: none).
+/// columns a request writes are compared
+/// (`triggered_webhooks` and `webhook_executions`: none, the worker's
+/// fan-out of the outbox writes the first, its deliveries the second;
+/// `webhook_events`: all but `consumed_at`).
 const WORKER_WRITES: &[(&str, &[&str])] = &[
     (
-        "triggered_webhooks",
+        "webhook_events",
         &[
             "id",
-            "uuid",
-            "webhook_id",
             "event_name",
             "context",
+            "matching",
             "consumer_id",
             "provider_id",
             "pact_publication_id",
@@ -44,6 +46,7 @@ const WORKER_WRITES: &[(&str, &[&str])] = &[
             "created_at",
         ],
     ),
+    ("triggered_webhooks", &[]),
     ("webhook_executions", &[]),
 ];
 

@@ -47,10 +47,15 @@ pub fn load(
     p: &Pacticipant,
 ) -> Result<(Vec<WebhookView>, Vec<DeliveryView>), BrokerError> {
     let all = store::list(conn)?;
+    let labels = crate::store::labels::names_of(conn, p.id)?;
+    let party = store::Party {
+        name: &p.name,
+        labels: &labels,
+    };
     let mut hooks = Vec::new();
     for w in all
         .iter()
-        .filter(|w| w.names(&p.name) && (w.consumer().is_some() || w.provider().is_some()))
+        .filter(|w| w.names(party) && (w.consumer().is_some() || w.provider().is_some()))
     {
         hooks.push(WebhookView {
             description: w.description.clone().unwrap_or_else(|| w.uuid.clone()),

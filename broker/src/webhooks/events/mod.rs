@@ -1,12 +1,16 @@
-//! The events, each queued in the transaction of the change that causes it
-//! (publish, verification publish, record-deployment, record-release), once
-//! per change, for every enabled webhook subscribed to it whose consumer
-//! and provider selectors match.
+//! The events, each recorded in the outbox in the transaction of the change
+//! that causes it (publish, verification publish, record-deployment,
+//! record-release), once per change, when an enabled webhook that may
+//! select it is subscribed; the worker fans it out to every enabled webhook
+//! subscribed to it whose consumer and provider selectors match.
+
+use std::collections::BTreeSet;
 
 use diesel::prelude::*;
 
+use super::outbox;
 use super::params::Params;
-use super::queue::{self, Cause};
+use super::queue::Cause;
 use super::store;
 use crate::db::AnyConnection;
 use crate::schema::{deployed_versions, pact_publications, released_versions, verifications};
@@ -27,39 +31,32 @@ pub struct Published<'a> {
     pub changed: bool,
 }
 
-/// The enabled webhooks that select one pair, with their events: read
-/// once per change.
-pub(crate) struct Subscribers(Vec<(i64, Vec<String>)>);
+/// The events the enabled webhooks that may select one pair (by name, or
+/// by a label the worker checks) subscribe to: read once per change, as the
+/// distinct `events` lists (fifty webhooks on the same events are one row).
+pub(crate) struct Subscribers(BTreeSet<String>);
 
 impl Subscribers {
-    /// The webhooks selecting this pair.
+    /// The events of the webhooks that may select this pair.
     pub(crate) fn of_pair(
         conn: &mut AnyConnection,
         pair: (Option<&str>, Option<&str>),
     ) -> Result<Subscribers, StoreError> {
-        let mut out = Vec::new();
-        for w in store::for_pair(conn, pair.0, pair.1)? {
-            out.push((w.id, w.event_names()?));
+        let mut out = BTreeSet::new();
+        for list in store::event_lists_for_pair(conn, pair.0, pair.1)? {
+            out.extend(store::parse_events(&list)?);
         }
         Ok(Subscribers(out))
     }
 
-    /// Those subscribed to `event`.
-    fn ids(&self, event: &str) -> Vec<i64> {
-        self.0
-            .iter()
-            .filter(|(_, events)| events.iter().any(|e| e == event))
-            .map(|(id, _)| *id)
-            .collect()
-    }
-
     /// Whether any is subscribed to one of `events`.
     pub(crate) fn any(&self, events: &[&str]) -> bool {
-        events.iter().any(|e| !self.ids(e).is_empty())
+        events.iter().any(|e| self.0.contains(*e))
     }
 }
 
-/// Queues `event` with `params` for every webhook subscribed to it.
+/// Records `event` with `params` in the outbox, once, when a webhook that
+/// may select the pair is subscribed to it (the worker matches exactly).
 pub(crate) fn fire(
     conn: &mut AnyConnection,
     hooks: &Subscribers,
@@ -67,7 +64,10 @@ pub(crate) fn fire(
     params: &Params,
     cause: &Cause,
 ) -> Result<(), StoreError> {
-    queue::enqueue(conn, &hooks.ids(event), event, &params.0, cause)
+    if !hooks.any(&[event]) {
+        return Ok(());
+    }
+    outbox::record(conn, event, &params.0, cause, outbox::PAIR)
 }
 
 /// The events of one publication: `contract_published` (every one),

@@ -8,6 +8,7 @@ use crate::store::StoreError;
 use crate::store::pacticipants::{self, Pacticipant};
 use crate::store::verifications::Verification;
 use crate::store::versions::{self, Version};
+use crate::webhooks::outbox;
 use crate::webhooks::queue::Cause;
 
 /// A stored verification result, as its events need it.
@@ -122,7 +123,7 @@ pub fn placed(
     accord_event(conn, event, version, &[("accord.environment", environment)])
 }
 
-/// Queues one of Accord's events (`deployment_recorded`,
+/// Records one of Accord's events (`deployment_recorded`,
 /// `release_recorded`, `admission_changed`, `drift_detected`) for a
 /// pacticipant version, in the caller's transaction; `extra` sets
 /// parameters such as `accord.environment`, `accord.admissionState` and
@@ -138,13 +139,8 @@ pub fn accord_event(
             what: "pacticipant",
             id: version.pacticipant_id,
         })?;
-    let name = pacticipant.name.as_str();
-    let matching: Vec<i64> = crate::webhooks::store::subscribed_any(conn, event)?
-        .into_iter()
-        .filter(|w| w.names(name))
-        .map(|w| w.id)
-        .collect();
-    if matching.is_empty() {
+    // the worker matches exactly (names and labels) when it fans out
+    if !crate::webhooks::store::any_subscribed(conn, event)? {
         return Ok(());
     }
     let mut params = Params::new(event);
@@ -158,6 +154,6 @@ pub fn accord_event(
         version_id: Some(version.id),
         ..Cause::default()
     };
-    crate::webhooks::queue::enqueue(conn, &matching, event, &params.0, &cause)?;
+    outbox::record(conn, event, &params.0, &cause, outbox::PACTICIPANT)?;
     Ok(())
 }

@@ -85,6 +85,7 @@ pub fn valid_value(seeded: &Seeded, path: &str, param: &str) -> String {
         "file" => "style.css".into(),
         "id" => "1".into(),
         "profile" => "alice".into(),
+        "label" => "team".into(),
         "uuid" if path.starts_with("/deployed-versions/") => seeded.deployed.clone(),
         "uuid" if path.starts_with("/released-versions/") => seeded.released.clone(),
         "uuid" => seeded.environment.clone(),
@@ -172,6 +173,7 @@ pub fn sample_body(seeded: &Seeded, method: &str, path: &str) -> Option<Value> {
             json!({"buildUrl": "https://ci.example/2", "tags": [{"name": "t"}]})
         }
         ("PUT", "/pacticipants/{pacticipant}/versions/{version}/tags/{tag}") => json!({}),
+        ("PUT", "/pacticipants/{pacticipant}/labels/{label}") => json!({}),
         ("PUT", "/pacticipants/{pacticipant}/branches/{branch}/versions/{version}") => {
             json!({"name": "main"})
         }

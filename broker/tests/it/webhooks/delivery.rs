@@ -160,6 +160,7 @@ fn wait_settled(app: &TestApp, n: i64) -> (i64, i64) {
 fn leave_claimed(app: &TestApp) {
     use accord_broker::schema::triggered_webhooks as tw;
     use diesel::prelude::*;
+    super::fan_out(app);
     let seed = crate::seed::Seed::new(app);
     seed.with(|conn| {
         let past = chrono::Utc::now().naive_utc() - chrono::TimeDelta::seconds(5);

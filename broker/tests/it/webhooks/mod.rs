@@ -6,9 +6,11 @@ mod api;
 mod delivery;
 mod drift_events;
 mod events;
+mod labels;
 mod measure;
 mod pact_cli;
 mod page;
+mod status;
 
 use std::collections::VecDeque;
 use std::io::{BufRead, BufReader, Read, Write};
@@ -184,10 +186,39 @@ pub fn hook(
     h
 }
 
-/// How many triggered webhooks of `event` are queued (any status).
+/// Fans out every event of the outbox now, as the worker would, and waits
+/// (at most a minute: a bound, not a timing assertion) until none is left
+/// unconsumed: the worker may be fanning one out at the same time (on
+/// PostgreSQL this call skips the events the worker holds locked).
+pub fn fan_out(app: &TestApp) {
+    use accord_broker::db::write_transaction;
+    use accord_broker::schema::webhook_events as we;
+    use accord_broker::webhooks::outbox;
+    use diesel::prelude::*;
+    let seed = crate::seed::Seed::new(app);
+    let start = Instant::now();
+    seed.with(|conn| {
+        loop {
+            write_transaction(conn, |c| outbox::fan_out(c, 1000)).expect("fan out");
+            let left: i64 = we::table
+                .filter(we::consumed_at.is_null())
+                .count()
+                .get_result(conn)
+                .expect("count");
+            if left == 0 || start.elapsed() > Duration::from_secs(60) {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(10));
+        }
+    });
+}
+
+/// How many triggered webhooks of `event` are queued (any status), once
+/// the outbox is fanned out.
 pub fn queued(app: &TestApp, event: &str) -> i64 {
     use accord_broker::schema::triggered_webhooks as tw;
     use diesel::prelude::*;
+    fan_out(app);
     let seed = crate::seed::Seed::new(app);
     seed.with(|conn| {
         tw::table

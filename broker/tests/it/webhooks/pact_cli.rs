@@ -8,7 +8,7 @@ use std::process::Command;
 use super::{Receiver, each_backend_fast, pacticipants};
 use crate::support::TestApp;
 
-fn pact_cli() -> Option<String> {
+pub fn pact_cli() -> Option<String> {
     match std::env::var("ACCORD_PACT_CLI") {
         Ok(path) if !path.is_empty() => Some(path),
         _ if std::env::var("CI").is_ok_and(|v| v == "true") => {
@@ -21,7 +21,7 @@ fn pact_cli() -> Option<String> {
     }
 }
 
-fn run(bin: &str, app: &TestApp, args: &[&str]) -> String {
+pub fn run(bin: &str, app: &TestApp, args: &[&str]) -> String {
     let out = Command::new(bin)
         .arg("broker")
         .args(args)
