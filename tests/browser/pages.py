@@ -39,6 +39,7 @@ KINDS = [
     ("home", r"^/ui$"),
     ("search", r"^/ui/search$"),
     ("matrix", r"^/ui/matrix$"),
+    ("matrix landing", None),
     ("matrix grid", None),
     ("candidate", r"^/ui/providers/[^/]+/versions/[^/]+$"),
     ("can-i-deploy", r"^/ui/can-i-deploy$"),
@@ -68,9 +69,12 @@ CHROMIUM_FLAGS = [
 def kind_of(path, query=""):
     for kind, pattern in KINDS:
         if pattern and re.match(pattern, path):
-            # the matrix as a grid (one pair) is a page of its own
+            # the matrix as a grid (one pair) is a page of its own, and so
+            # is its landing (no filter: every integration's verdicts)
             if kind == "matrix" and "view=grid" in query:
                 return "matrix grid"
+            if kind == "matrix" and not query:
+                return "matrix landing"
             return kind
     return None
 

@@ -1,6 +1,7 @@
 //! Speed of the pages (server-side rendering, measured over loopback against
 //! an in-process release-built broker):
-//! - home (`/ui`) and the matrix page with 1,000 rows on the matrix
+//! - home (`/ui`), the matrix landing (`/ui/matrix`: every integration's
+//!   verdicts, 50 a page) and the matrix page with 1,000 rows on the matrix
 //!   benchmark's database (1,000,000 verifications, see `../matrix/seed.rs`);
 //! - the network graph (`/ui/network`) with 300 applications, on a database
 //!   of its own (60 providers, 240 consumers with 2 contracts each, half of
@@ -52,6 +53,13 @@ fn main() {
         &base,
         "GET /ui (home, 1,000,000 verifications)",
         &["/ui".to_owned()],
+        requests,
+    );
+    report(
+        &client,
+        &base,
+        "GET /ui/matrix (landing, 1,000,000 verifications)",
+        &["/ui/matrix".to_owned()],
         requests,
     );
     let consumer = seed::name(seed::PROVIDERS);

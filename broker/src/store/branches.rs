@@ -223,3 +223,44 @@ pub fn names_for_versions(
     }
     Ok(out)
 }
+
+/// The head (newest version) of the main branch of each of these
+/// pacticipants that has one: pacticipant id → (branch name, version id).
+/// Two grouped queries per chunk of ids (for the matrix landing's main
+/// branch column and the like), whatever the number of versions.
+pub fn main_heads(
+    conn: &mut AnyConnection,
+    pacticipant_ids: &[i64],
+) -> Result<std::collections::HashMap<i64, (String, i64)>, StoreError> {
+    use crate::schema::pacticipants;
+    let mut mains: Vec<(i64, i64, String)> = Vec::new();
+    for chunk in pacticipant_ids.chunks(super::ID_CHUNK) {
+        mains.extend(
+            branches::table
+                .inner_join(pacticipants::table)
+                .filter(branches::pacticipant_id.eq_any(chunk))
+                .filter(pacticipants::main_branch.eq(branches::name.nullable()))
+                .select((branches::id, branches::pacticipant_id, branches::name))
+                .load::<(i64, i64, String)>(conn)?,
+        );
+    }
+    let branch_ids: Vec<i64> = mains.iter().map(|m| m.0).collect();
+    let mut heads: std::collections::HashMap<i64, i64> = std::collections::HashMap::new();
+    for chunk in branch_ids.chunks(super::ID_CHUNK) {
+        let rows: Vec<(i64, Option<i64>)> = branch_versions::table
+            .filter(branch_versions::branch_id.eq_any(chunk))
+            .group_by(branch_versions::branch_id)
+            .select((
+                branch_versions::branch_id,
+                diesel::dsl::max(branch_versions::version_id),
+            ))
+            .load(conn)?;
+        heads.extend(rows.into_iter().filter_map(|(b, v)| v.map(|v| (b, v))));
+    }
+    Ok(mains
+        .into_iter()
+        .filter_map(|(branch, pacticipant, name)| {
+            heads.get(&branch).map(|v| (pacticipant, (name, *v)))
+        })
+        .collect())
+}

@@ -366,7 +366,7 @@ fn edge(from: &DrawnNode, to: &DrawnNode, group: &[&Link]) -> DrawnEdge {
             }
             let parts: Vec<String> = counts
                 .iter()
-                .map(|(v, n)| format!("{n} {}", v.word()))
+                .map(|(v, n)| format!("{n} {}", v.label()))
                 .collect();
             (
                 format!(

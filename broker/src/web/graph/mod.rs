@@ -55,7 +55,7 @@ struct NetworkPage {
     /// Applications without integrations drawn as one node.
     lone: Lone,
     not_drawn: usize,
-    legend: Vec<(&'static str, &'static str, &'static str)>,
+    legend: Vec<(&'static str, &'static str, &'static str, &'static str)>,
     rows: Vec<IntegrationView>,
     rows_total: usize,
     apps_total: i64,
@@ -144,7 +144,7 @@ fn graph_links(apps: &[App], rows: &[IntegrationView]) -> Vec<Link> {
                     "{} → {}: {} ({})",
                     r.consumer,
                     r.provider,
-                    r.verdict.word(),
+                    r.verdict.label(),
                     r.detail
                 ),
                 url: r
@@ -246,10 +246,10 @@ fn apps(
     (apps, lone)
 }
 
-/// (verdict, stroke colour, dash pattern) with what each means.
-fn legend() -> Vec<(&'static str, &'static str, &'static str)> {
+/// (verdict class, word, dash pattern) with what each means.
+fn legend() -> Vec<(&'static str, &'static str, &'static str, &'static str)> {
     Verdict::ALL
         .iter()
-        .map(|v| (v.word(), layout::dash(*v), v.meaning()))
+        .map(|v| (v.word(), v.label(), layout::dash(*v), v.meaning()))
         .collect()
 }

@@ -10,6 +10,7 @@ use crate::db::AnyConnection;
 use crate::error::BrokerError;
 use crate::store::directory;
 use crate::store::overview::{self, LatestPact, Scope, VerdictRow};
+use crate::web::matrix::cells::{PENDING_MEANING, PENDING_WORD};
 
 /// The verdict of an integration's latest pact.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -34,7 +35,7 @@ impl Verdict {
         Verdict::Pass,
     ];
 
-    /// The word shown (also the CSS class).
+    /// The CSS class (and, but for pending, the word shown: see `label`).
     pub fn word(self) -> &'static str {
         match self {
             Verdict::Pass => "pass",
@@ -44,14 +45,21 @@ impl Verdict {
         }
     }
 
+    /// The word shown: `word`, but the one word of every page for a
+    /// failure while pending (`cells::PENDING_WORD`).
+    pub fn label(self) -> &'static str {
+        match self {
+            Verdict::Pending => PENDING_WORD,
+            other => other.word(),
+        }
+    }
+
     /// What the word means, for the legend.
     pub fn meaning(self) -> &'static str {
         match self {
             Verdict::Pass => "the latest pact was verified successfully",
             Verdict::Fail => "the latest verification of the latest pact failed",
-            Verdict::Pending => {
-                "the latest verification failed while the pact was pending (the provider's build was not failed)"
-            }
+            Verdict::Pending => PENDING_MEANING,
             Verdict::Unverified => {
                 "the latest pact has no verification yet, or only of its Pact view"
             }

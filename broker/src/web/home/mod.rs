@@ -1,4 +1,5 @@
-//! `GET /ui`: the home page — every integration with the verdict of its
+//! `GET /ui`: the home page — whether what is deployed in each environment
+//! is consistent (`consistency`), every integration with the verdict of its
 //! latest pact, what is live in each environment, the latest publications
 //! and verifications, and links to every kind of page. `GET /ui/search`
 //! finds applications by name (`search`).
@@ -8,6 +9,7 @@
 //! scans, recent rows are read backwards from the primary key with a
 //! `LIMIT` (`store::overview`).
 
+pub mod consistency;
 pub mod integrations;
 pub mod links;
 mod search;
@@ -21,6 +23,7 @@ use crate::error::BrokerError;
 use crate::state::AppState;
 use crate::store::directory;
 use crate::store::overview::{self, Scope};
+use crate::web::matrix::cells::PENDING_WORD;
 
 pub use search::get_search;
 
@@ -39,8 +42,11 @@ const LIVE_SHOWN: usize = 100;
 struct HomePage {
     integrations: Vec<IntegrationView>,
     integrations_total: usize,
-    summary: Vec<(&'static str, usize)>,
-    legend: Vec<(&'static str, &'static str)>,
+    /// (CSS class, word, count) per verdict of the latest contracts.
+    summary: Vec<(&'static str, &'static str, usize)>,
+    /// (CSS class, word, meaning) per verdict.
+    legend: Vec<(&'static str, &'static str, &'static str)>,
+    checks: Vec<consistency::EnvironmentCheck>,
     environments: Vec<EnvironmentView>,
     publications: Vec<PublicationView>,
     verifications: Vec<VerificationView>,
@@ -104,7 +110,10 @@ fn load(conn: &mut AnyConnection) -> Result<HomePage, BrokerError> {
     let mut all = integrations::load(conn, Scope::All)?;
     let summary = Verdict::ALL
         .iter()
-        .map(|v| (v.word(), all.iter().filter(|i| i.verdict == *v).count()))
+        .map(|v| {
+            let n = all.iter().filter(|i| i.verdict == *v).count();
+            (v.word(), v.label(), n)
+        })
         .collect();
     let integrations_total = all.len();
     all.truncate(INTEGRATIONS_SHOWN);
@@ -115,8 +124,9 @@ fn load(conn: &mut AnyConnection) -> Result<HomePage, BrokerError> {
         summary,
         legend: Verdict::ALL
             .iter()
-            .map(|v| (v.word(), v.meaning()))
+            .map(|v| (v.word(), v.label(), v.meaning()))
             .collect(),
+        checks: consistency::load(conn)?,
         environments: environments(conn)?,
         publications: publications(conn)?,
         verifications: verifications(conn)?,
@@ -216,7 +226,7 @@ fn verifications(conn: &mut AnyConnection) -> Result<Vec<VerificationView>, Brok
             let (verdict_class, verdict) = match (v.success, v.pending, v.pact_view) {
                 (true, _, true) => ("unverified", "pass (Pact view only)"),
                 (true, _, false) => ("pass", "pass"),
-                (false, true, _) => ("pending", "fail (pending)"),
+                (false, true, _) => ("pending", PENDING_WORD),
                 (false, false, _) => ("fail", "fail"),
             };
             Some(VerificationView {

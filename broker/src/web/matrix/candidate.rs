@@ -197,12 +197,13 @@ fn summary(rows: &[CandidateRow], missing: usize) -> String {
     let count = |class: &str| rows.iter().filter(|r| r.cell.class == class).count();
     let consumers: BTreeSet<&str> = rows.iter().map(|r| r.consumer.name.as_str()).collect();
     format!(
-        "{} contracts of {} consumers verified: {} passed, {} failed, {} failed but pending, {} unverified. {} consumers have no result from this build.",
+        "{} contracts of {} consumers verified: {} passed, {} failed, {} {}, {} unverified. {} consumers have no result from this build.",
         rows.len(),
         consumers.len(),
         count("pass"),
         count("fail"),
         count("pending"),
+        super::cells::PENDING_WORD,
         count("unverified"),
         missing
     )

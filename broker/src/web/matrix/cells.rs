@@ -25,6 +25,14 @@ const LAYERS: [&str; 7] = [
     "compatibility",
 ];
 
+/// The one word every page uses for a verification that failed while the
+/// pact was pending for the provider (the matrix, the candidate, the home
+/// page, the network graph and the legends).
+pub const PENDING_WORD: &str = "fail (pending)";
+
+/// What [`PENDING_WORD`] means, for the legends.
+pub const PENDING_MEANING: &str = "the verification failed while the pact was pending for the provider: it does not fail the provider's build, but the consumer cannot deploy with it";
+
 /// A layer some findings name, with their reason codes.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct LayerMark {
@@ -235,7 +243,7 @@ fn cell(
         .unwrap_or_default();
     let (class, text) = match row.success() {
         Some(true) => ("pass", "passed"),
-        Some(false) if extra.pending => ("pending", "failed, pending"),
+        Some(false) if extra.pending => ("pending", PENDING_WORD),
         Some(false) => ("fail", "failed"),
         None => ("unverified", "unverified"),
     };

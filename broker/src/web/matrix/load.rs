@@ -33,10 +33,11 @@ pub struct RowsPage {
     pub extras: HashMap<i64, Extra>,
 }
 
-/// One page of integrations (when no pacticipant is chosen): (consumer, provider) names.
+/// One page of integrations (when no pacticipant is chosen): (consumer id,
+/// provider id, consumer name, provider name).
 #[derive(Debug)]
 pub struct IntegrationsPage {
-    pub pairs: Vec<(String, String)>,
+    pub pairs: Vec<(i64, i64, String, String)>,
     pub total: usize,
 }
 
@@ -164,11 +165,14 @@ pub fn integrations_page(
         .into_iter()
         .collect();
     let name = |id: i64| names.get(&id).cloned().unwrap_or_default();
-    let mut pairs: Vec<(String, String)> = all
+    let mut pairs: Vec<(i64, i64, String, String)> = all
         .iter()
-        .map(|i| (name(i.consumer_id), name(i.provider_id)))
+        .map(|i| {
+            let (c, p) = (i.consumer_id, i.provider_id);
+            (c, p, name(c), name(p))
+        })
         .collect();
-    pairs.sort();
+    pairs.sort_by(|a, b| (&a.2, &a.3).cmp(&(&b.2, &b.3)));
     let total = pairs.len();
     let start = offset(page, per_page, total)?;
     Ok(IntegrationsPage {

@@ -2,8 +2,9 @@
 //! versions of the chosen consumer and/or provider, filtered by branch, tag
 //! or environment, 50 rows a page (`per_page` up to 1,000), each cell's
 //! verdict in words with the failing layers; with both chosen, also as a
-//! grid (`view=grid`, see `grid`); with no pacticipant chosen, the
-//! integrations to choose from. `GET /ui/providers/{p}/versions/{v}`
+//! grid (`view=grid`, see `grid`); with no pacticipant chosen, the landing:
+//! every integration with its verdict on the main branch and in each
+//! environment (`landing`, `verdicts`). `GET /ui/providers/{p}/versions/{v}`
 //! (`candidate`): which consumers one provider build breaks, and on which
 //! layer.
 
@@ -12,7 +13,9 @@ pub mod cells;
 pub mod drift;
 pub mod filters;
 pub mod grid;
+pub mod landing;
 pub mod load;
+pub mod verdicts;
 
 use actix_web::{HttpRequest, HttpResponse, web};
 use askama::Template;
@@ -65,6 +68,8 @@ impl Pager {
 /// An integration to open the matrix of.
 #[derive(Debug, Clone)]
 pub struct IntegrationLink {
+    pub consumer_id: i64,
+    pub provider_id: i64,
     pub consumer: String,
     pub consumer_href: String,
     pub provider: String,
@@ -105,8 +110,8 @@ pub struct MatrixPage {
     pub form: FormValues,
     pub caption: String,
     pub rows: Vec<RowView>,
-    /// Some: no pacticipant chosen, the integrations to choose from.
-    pub integrations: Option<Vec<IntegrationLink>>,
+    /// Some: no pacticipant chosen, the integrations with their verdicts.
+    pub landing: Option<landing::Landing>,
     /// Some: the grid view of a consumer and a provider.
     pub grid: Option<Grid>,
     /// Some: a consumer and a provider chosen, the views to switch between.
@@ -123,7 +128,7 @@ impl MatrixPage {
             form,
             caption,
             rows: Vec::new(),
-            integrations: None,
+            landing: None,
             grid: None,
             views: f.is_pair().then(|| Views {
                 grid: f.view == View::Grid,
@@ -154,10 +159,15 @@ fn build(conn: &mut crate::db::AnyConnection, f: &Filters) -> Result<MatrixPage,
     if f.consumer.is_none() && f.provider.is_none() {
         let found = load::integrations_page(conn, f.page, f.per_page)?;
         let pager = Pager::new(f, found.total, "integrations");
-        let title = "Integrations: choose one to see its versions".to_owned();
+        let title = "Integrations: each one's verdict on the main branch and in each environment; choose one to see its versions".to_owned();
         let mut page = MatrixPage::new(f, form, title, pager);
-        let links = found.pairs.iter();
-        page.integrations = Some(links.map(|(c, p)| integration_link(f, c, p)).collect());
+        let ids: Vec<(i64, i64)> = found.pairs.iter().map(|i| (i.0, i.1)).collect();
+        let links = found
+            .pairs
+            .iter()
+            .map(|(c_id, p_id, c, p)| integration_link(f, (*c_id, *p_id), c, p))
+            .collect();
+        page.landing = Some(landing::build(conn, &ids, links)?);
         return Ok(page);
     }
     if f.view == View::Grid && f.is_pair() {
@@ -236,7 +246,12 @@ fn form_values(
     })
 }
 
-fn integration_link(f: &Filters, consumer: &str, provider: &str) -> IntegrationLink {
+fn integration_link(
+    f: &Filters,
+    (consumer_id, provider_id): (i64, i64),
+    consumer: &str,
+    provider: &str,
+) -> IntegrationLink {
     let mut href = format!(
         "/ui/matrix?consumer={}&provider={}",
         q(consumer),
@@ -248,6 +263,8 @@ fn integration_link(f: &Filters, consumer: &str, provider: &str) -> IntegrationL
         href.push_str(rest);
     }
     IntegrationLink {
+        consumer_id,
+        provider_id,
         consumer: consumer.to_owned(),
         consumer_href: format!("/ui/pacticipants/{}", seg(consumer)),
         provider: provider.to_owned(),

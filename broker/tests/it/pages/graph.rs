@@ -41,7 +41,7 @@ fn every_application_is_a_node_and_every_integration_an_edge_titled_by_its_verdi
         );
         assert_eq!(
             texts(&doc, "ul.legend .verdict"),
-            ["fail", "pending", "unverified", "pass"]
+            ["fail", "fail (pending)", "unverified", "pass"]
         );
         let table = texts(&doc, "main table tbody tr");
         assert_eq!(table.len(), 2);

@@ -88,10 +88,10 @@ fn home_lists_integrations_with_verdicts_environments_recent_activity_and_every_
         assert!(row(&doc, "table.integrations", "Web", "API").contains(" fail "));
         assert!(row(&doc, "table.integrations", "Web", "Agent").contains(" pass "));
         assert!(row(&doc, "table.integrations", "Mobile", "API").contains(" unverified "));
-        assert!(row(&doc, "table.integrations", "Batch", "API").contains(" pending "));
+        assert!(row(&doc, "table.integrations", "Batch", "API").contains(" fail (pending) "));
         // worst first
         let verdicts = texts(&doc, "table.integrations tbody tr td:nth-child(4) .verdict");
-        assert_eq!(verdicts, ["fail", "pending", "unverified", "pass"]);
+        assert_eq!(verdicts, ["fail", "fail (pending)", "unverified", "pass"]);
         let failing = format!(
             "/ui/pacts/provider/API/consumer/Web/pact-version/{sha}/verification-results/1"
         );

@@ -142,7 +142,7 @@ fn each_cell_states_its_verdict_in_words_with_failing_layers_and_links() {
         assert!(!texts(&doc, "table.matrix caption").is_empty());
         // a failure of a pending pact says so
         let doc = page(app, "/ui/matrix?provider=Bar&consumer=Baz");
-        assert_eq!(rows(&doc), [row("7", "57", "failed, pending")]);
+        assert_eq!(rows(&doc), [row("7", "57", "fail (pending)")]);
         assert_eq!(
             attrs(&doc, "td.cell .verdict", "class"),
             ["verdict pending"]
@@ -262,7 +262,7 @@ fn the_candidate_page_says_which_consumers_a_build_breaks_and_on_which_layer() {
         );
         assert_eq!(
             texts(&doc, "table.candidate td.cell .verdict"),
-            ["failed, pending", "failed"]
+            ["fail (pending)", "failed"]
         );
         assert_eq!(
             texts(&doc, "table.candidate tr:nth-child(2) td.reasons li"),
@@ -276,7 +276,7 @@ fn the_candidate_page_says_which_consumers_a_build_breaks_and_on_which_layer() {
             )]
         );
         assert!(texts(&doc, ".summary")[0].starts_with(
-            "2 contracts of 2 consumers verified: 0 passed, 1 failed, 1 failed but pending"
+            "2 contracts of 2 consumers verified: 0 passed, 1 failed, 1 fail (pending)"
         ));
         assert!(texts(&doc, "ul.missing li").is_empty());
         let doc = page(app, "/ui/providers/Bar/versions/56");

@@ -8,6 +8,7 @@ mod coverage;
 mod frame;
 mod graph;
 mod home;
+mod landing;
 mod matrix;
 mod names;
 mod operation_coverage;

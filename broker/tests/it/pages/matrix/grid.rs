@@ -124,7 +124,7 @@ fn the_grid_puts_each_verdict_at_its_consumer_and_provider_version() {
         assert!(
             grid(&doc)
                 .at("7", "57")
-                .starts_with("failed, pending The pact was pending")
+                .starts_with("fail (pending) The pact was pending")
         );
         assert_eq!(
             attrs(&doc, "td.cell .verdict", "class"),
