@@ -14,8 +14,8 @@ use crate::web as pages;
 
 use crate::api::{
     admission, badges, branches, can_i_deploy, declared, deployments, diagnostic, drift_ladder,
-    drift_policy, drift_reports, environments, for_verification, index, integrations, matrix,
-    pact_versions, pacticipants, pacts, provider_pacts, publish, publish_legacy, registry,
+    drift_policy, drift_reports, environments, evaluations, for_verification, index, integrations,
+    matrix, pact_versions, pacticipants, pacts, provider_pacts, publish, publish_legacy, registry,
     releases, tags, tokens, verifications, versions, webhook_runs, webhooks,
 };
 
@@ -150,6 +150,8 @@ route_table! {
     DELETE "/pacticipants/{pacticipant}/versions/{version}" => versions::delete_version;
     GET "/pacticipants/{pacticipant}/versions/{version}/admission" => admission::get_admission;
     GET "/pacticipants/{pacticipant}/versions/{version}/drift" => drift_ladder::get_drift;
+    GET "/pacticipants/{pacticipant}/versions/{version}/evaluations" => evaluations::list_evaluations;
+    POST "/pacticipants/{pacticipant}/versions/{version}/evaluations" => evaluations::publish_evaluation;
     GET "/pacticipants/{pacticipant}/drift-policy" => drift_policy::get_drift_policy;
     PUT "/pacticipants/{pacticipant}/drift-policy" => drift_policy::put_drift_policy;
     GET "/pacticipants/{pacticipant}/versions/{version}/declarations" => declared::list_declarations;

@@ -9,6 +9,7 @@ mod declarations_cmd;
 mod demo;
 mod diff_cmd;
 mod drift_cmd;
+mod evaluation_cmd;
 mod fake_broker;
 mod match_cmd;
 mod mock_a2a;

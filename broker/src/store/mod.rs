@@ -15,6 +15,7 @@ pub mod drift_actions;
 pub mod drift_policies;
 pub mod drift_reports;
 pub mod environments;
+pub mod evaluations;
 pub mod history;
 pub mod integrations;
 pub mod matrix;

@@ -14,6 +14,7 @@ mod drift_canary;
 mod drift_judged;
 mod drift_reports;
 mod environments;
+mod evaluations;
 mod for_verification;
 mod hostile;
 mod integrations;

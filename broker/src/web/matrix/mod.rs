@@ -10,6 +10,7 @@
 pub mod candidate;
 pub mod cells;
 pub mod drift;
+pub mod evaluations;
 pub mod filters;
 pub mod grid;
 pub mod load;
