@@ -31,6 +31,16 @@ fn verified(app: &TestApp, version: &str, success: bool) -> Value {
     reply.json
 }
 
+/// The first word of the verification page's "Evaluation-eligible" fact.
+fn verification_page_says(app: &TestApp, result: &Value) -> String {
+    let page = app.get_page(&path_of(app, &result["_links"]["accord:page"]["href"]));
+    assert_eq!(page.status, 200, "{}", page.text);
+    let html = scraper::Html::parse_document(&page.text);
+    let selector = scraper::Selector::parse("dd.evaluation-eligible").expect("selector");
+    let text: String = html.select(&selector).flat_map(|e| e.text()).collect();
+    text.split(':').next().unwrap_or_default().trim().to_owned()
+}
+
 fn good() -> Value {
     json!({"dataset": "golden-set v3 (5-shot)", "score": 0.91, "threshold": 0.85,
            "evaluator": {"name": "evalkit", "version": "2.1"},
@@ -51,6 +61,7 @@ fn an_evaluation_is_stored_with_a_computed_pass_and_listed_beside_the_contract_e
     each_backend(|app| {
         let result = verified(app, "2.0", true);
         assert_eq!(result["evaluationEligible"], true, "{result}");
+        assert_eq!(verification_page_says(app, &result), "yes");
         let first = app.post(EVALS, &good());
         assert_eq!(first.status, 201, "{}", first.text);
         assert_eq!(first.json["pass"], true);
@@ -116,6 +127,7 @@ fn a_passing_evaluation_never_turns_a_failed_verification_into_a_pass() {
     each_backend(|app| {
         let result = verified(app, "3.0", false);
         assert_eq!(result["evaluationEligible"], false, "{result}");
+        assert_eq!(verification_page_says(app, &result), "no");
         let env = app.post(
             "/environments",
             &json!({"name": "production", "production": true}),
