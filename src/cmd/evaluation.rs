@@ -150,8 +150,8 @@ fn line(e: &Value) -> String {
 fn render(body: &Value) -> String {
     let c = &body["contractEvidence"];
     let mut out = format!(
-        "Contract evidence: {} verification result(s), {} contract pass(es) (evaluation-eligible), {} failed\n",
-        c["verificationResults"], c["evaluationEligible"], c["failed"]
+        "Contract evidence: {} contract(s) verified, {} contract pass(es) (evaluation-eligible), {} failed\n",
+        c["contracts"], c["evaluationEligible"], c["failed"]
     );
     let rows = body["evaluations"]
         .as_array()

@@ -31,6 +31,7 @@ fn publish(broker: &BrokerProcess, version: &str, args: &[&str]) -> assert_cmd::
 #[test]
 fn evaluations_are_published_with_a_computed_verdict_and_listed_beside_the_contract_evidence() {
     let broker = BrokerProcess::start(&[]);
+    let _ = rustls::crypto::ring::default_provider().install_default();
     let created = reqwest::blocking::Client::new()
         .put(format!(
             "{}/pacticipants/planning-agent/versions/3.5",
@@ -102,7 +103,7 @@ fn evaluations_are_published_with_a_computed_verdict_and_listed_beside_the_contr
     )
     .success()
     .stdout(
-        contains("Contract evidence: 0 verification result(s), 0 contract pass(es)")
+        contains("Contract evidence: 0 contract(s) verified, 0 contract pass(es)")
             .and(contains("golden\tscore 0.91 >= 0.85: met\tevalkit 2.1\t"))
             .and(contains("error rate\tscore 0.2 <= 0.1: not met\t-\t")),
     );

@@ -53,10 +53,10 @@ pub fn evaluation_json(e: &Evaluation) -> Value {
     out
 }
 
-/// The version's contract evidence in counts.
+/// The version's contract evidence in counts (the deciding result per contract).
 pub fn contract_json(c: &ContractEvidence) -> Value {
     json!({
-        "verificationResults": c.results,
+        "contracts": c.contracts,
         "evaluationEligible": c.eligible,
         "failed": c.failed,
     })

@@ -75,7 +75,8 @@ pub fn list_for_version(
 /// kind, pact view).
 pub type ContractFlags = (i64, bool, bool, bool, Option<String>, bool);
 
-/// The flags of every verification of provider version `version_id`.
+/// The flags of every verification of provider version `version_id`,
+/// oldest first.
 pub fn contract_flags(
     conn: &mut AnyConnection,
     version_id: i64,
@@ -91,5 +92,6 @@ pub fn contract_flags(
             v::kind,
             v::pact_view,
         ))
+        .order(v::id.asc())
         .load(conn)?)
 }

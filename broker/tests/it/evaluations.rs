@@ -99,7 +99,7 @@ fn an_evaluation_is_stored_with_a_computed_pass_and_listed_beside_the_contract_e
         );
         assert_eq!(
             list.json["contractEvidence"],
-            json!({"verificationResults": 1, "evaluationEligible": 1, "failed": 0})
+            json!({"contracts": 1, "evaluationEligible": 1, "failed": 0})
         );
         let version = app.get("/pacticipants/Bar/versions/2.0");
         let link = version.json["_links"]["accord:evaluations"]["href"]
@@ -109,7 +109,7 @@ fn an_evaluation_is_stored_with_a_computed_pass_and_listed_beside_the_contract_e
         let page = app.get_page("/ui/providers/Bar/versions/2.0");
         assert_eq!(page.status, 200, "{}", page.text);
         for text in [
-            "1 verification result: 1 contract pass (evaluation-eligible), 0 failed.",
+            "1 contract verified: 1 contract pass (evaluation-eligible), 0 failed.",
             "golden-set v3 (5-shot)",
             "≥ 0.85",
             "≤ 0.1",
@@ -166,7 +166,7 @@ fn a_passing_evaluation_never_turns_a_failed_verification_into_a_pass() {
         let list = app.get("/pacticipants/Bar/versions/3.0/evaluations");
         assert_eq!(
             list.json["contractEvidence"],
-            json!({"verificationResults": 1, "evaluationEligible": 0, "failed": 1})
+            json!({"contracts": 1, "evaluationEligible": 0, "failed": 1})
         );
         let page = app.get_page("/ui/providers/Bar/versions/3.0");
         assert!(
@@ -175,6 +175,24 @@ fn a_passing_evaluation_never_turns_a_failed_verification_into_a_pass() {
             "{}",
             page.text
         );
+
+        // a contract pass, not an evaluation, changes the answer; the
+        // counts follow the latest result of the contract
+        let results = format!(
+            "{}/verification-results",
+            path_of(app, &result["_links"]["pb:pact-version"]["href"])
+        );
+        let pass = app.post(
+            &results,
+            &json!({"success": true, "providerApplicationVersion": "3.0"}),
+        );
+        assert_eq!(pass.status, 201, "{}", pass.text);
+        let list = app.get("/pacticipants/Bar/versions/3.0/evaluations");
+        assert_eq!(
+            list.json["contractEvidence"],
+            json!({"contracts": 1, "evaluationEligible": 1, "failed": 0})
+        );
+        assert_eq!(app.get(cid).json["summary"]["deployable"], true);
     });
 }
 

@@ -7,6 +7,8 @@
 //! disagree with the verdict. Evaluation results (`api/evaluations.rs`)
 //! are shown beside it and never change it.
 
+use std::collections::BTreeMap;
+
 use crate::db::AnyConnection;
 use crate::store::StoreError;
 use crate::store::coverage::accord_only_parts;
@@ -30,11 +32,14 @@ pub fn of(conn: &mut AnyConnection, v: &Verification) -> Result<bool, StoreError
     Ok(!partial.contains_key(&v.pact_content_id))
 }
 
-/// A provider version's contract evidence in counts.
+/// A provider version's contract evidence in counts, one result per
+/// contract it verified: the latest, except that a later success of the
+/// Pact view only does not replace a whole-contract result (the matrix's
+/// rule, `verifications::prefer_whole`).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct ContractEvidence {
-    /// Verification results of the version.
-    pub results: usize,
+    /// Contracts (contents) the version has a result for.
+    pub contracts: usize,
     /// Of them, contract passes (evaluation-eligible).
     pub eligible: usize,
     /// Of them, failures (a failed static check included).
@@ -49,14 +54,24 @@ pub fn for_version(
     let flags = evaluations::contract_flags(conn, version_id)?;
     let pact_view_passes = flags.iter().filter(|f| f.5 && plain(f)).map(|f| f.0);
     let partial = accord_only_parts(conn, pact_view_passes)?;
-    let eligible = flags
-        .iter()
-        .filter(|f| plain(f) && !(f.5 && partial.contains_key(&f.0)))
-        .count();
+    let view_only = |f: &ContractFlags| f.5 && plain(f) && partial.contains_key(&f.0);
+    // oldest first: a later result replaces an earlier one of its contract
+    let mut deciding: BTreeMap<i64, &ContractFlags> = BTreeMap::new();
+    for f in &flags {
+        match deciding.get(&f.0) {
+            Some(kept) if !view_only(kept) && view_only(f) => {}
+            _ => {
+                deciding.insert(f.0, f);
+            }
+        }
+    }
     Ok(ContractEvidence {
-        results: flags.len(),
-        eligible,
-        failed: flags.iter().filter(|f| !f.1).count(),
+        contracts: deciding.len(),
+        eligible: deciding
+            .values()
+            .filter(|f| plain(f) && !view_only(f))
+            .count(),
+        failed: deciding.values().filter(|f| !f.1).count(),
     })
 }
 

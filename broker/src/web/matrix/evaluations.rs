@@ -27,7 +27,7 @@ pub struct EvaluationRow {
 /// The section.
 #[derive(Debug, Clone)]
 pub struct EvaluationSection {
-    /// "3 verification results: 2 contract passes (evaluation-eligible), 1 failed."
+    /// "3 contracts verified: 2 contract passes (evaluation-eligible), 1 failed."
     pub contract: String,
     pub rows: Vec<EvaluationRow>,
     /// Results not listed (past the newest [`LISTED`]).
@@ -38,9 +38,9 @@ pub struct EvaluationSection {
 pub fn load(conn: &mut AnyConnection, version_id: i64) -> Result<EvaluationSection, BrokerError> {
     let c = eligible::for_version(conn, version_id)?;
     let contract = format!(
-        "{} verification result{}: {} contract pass{} (evaluation-eligible), {} failed.",
-        c.results,
-        if c.results == 1 { "" } else { "s" },
+        "{} contract{} verified: {} contract pass{} (evaluation-eligible), {} failed.",
+        c.contracts,
+        if c.contracts == 1 { "" } else { "s" },
         c.eligible,
         if c.eligible == 1 { "" } else { "es" },
         c.failed
