@@ -14,9 +14,10 @@ use crate::web as pages;
 
 use crate::api::{
     admission, badges, branches, can_i_deploy, declared, deployments, diagnostic, drift_ladder,
-    drift_policy, drift_reports, environments, for_verification, index, integrations, labels,
-    matrix, pact_versions, pacticipants, pacts, promotions, provider_pacts, publish, publish_legacy,
-    registry, releases, tags, tokens, verifications, versions, webhook_runs, webhook_status, webhooks,
+    drift_policy, drift_reports, environments, evaluations, for_verification, index, integrations,
+    labels, matrix, pact_versions, pacticipants, pacts, promotions, provider_pacts, publish,
+    publish_legacy, registry, releases, tags, tokens, verifications, versions, webhook_runs,
+    webhook_status, webhooks,
 };
 
 /// One route: an HTTP method, a path pattern (`{name}` is one segment) and
@@ -159,6 +160,8 @@ route_table! {
     GET "/pacticipants/{pacticipant}/versions/{version}/admission" => admission::get_admission;
     POST "/pacticipants/{pacticipant}/versions/{version}/admission" => promotions::promote;
     GET "/pacticipants/{pacticipant}/versions/{version}/drift" => drift_ladder::get_drift;
+    GET "/pacticipants/{pacticipant}/versions/{version}/evaluations" => evaluations::list_evaluations;
+    POST "/pacticipants/{pacticipant}/versions/{version}/evaluations" => evaluations::publish_evaluation;
     GET "/pacticipants/{pacticipant}/drift-policy" => drift_policy::get_drift_policy;
     PUT "/pacticipants/{pacticipant}/drift-policy" => drift_policy::put_drift_policy;
     GET "/pacticipants/{pacticipant}/coverage" => crate::api::coverage::get_coverage;

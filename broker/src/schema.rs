@@ -434,3 +434,26 @@ diesel::table! {
 
 diesel::joinable!(labels -> pacticipants (pacticipant_id));
 diesel::allow_tables_to_appear_in_same_query!(labels, pacticipants);
+
+diesel::table! {
+    /// Evaluation evidence of a provider version: a score on a data set
+    /// against a threshold, kept apart from verifications (contract evidence).
+    evaluations (id) {
+        id -> BigInt,
+        version_id -> BigInt,
+        dataset -> Text,
+        score -> Double,
+        threshold -> Double,
+        /// The threshold is a floor (true) or a ceiling (false).
+        higher_is_better -> Bool,
+        /// Computed from score, threshold and direction when stored.
+        passed -> Bool,
+        evaluator_name -> Nullable<Text>,
+        evaluator_version -> Nullable<Text>,
+        url -> Nullable<Text>,
+        created_at -> Timestamp,
+    }
+}
+
+diesel::joinable!(evaluations -> versions (version_id));
+diesel::allow_tables_to_appear_in_same_query!(evaluations, versions);

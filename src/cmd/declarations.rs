@@ -7,6 +7,10 @@ use clap::{Args, Subcommand};
 use reqwest::Method;
 use serde_json::Value;
 
+use accord_verifier::Token;
+use accord_verifier::mcp::Era;
+use accord_verifier::mcp::read::read_tool_list;
+
 use super::Outcome;
 use crate::client::{BrokerArgs, BrokerClient, segment};
 
@@ -27,7 +31,7 @@ enum DeclarationsCommand {
     /// Publish a provider version's Agent Card, or its MCP tools/list for a profile.
     #[command(
         disable_version_flag = true,
-        after_help = "Exit codes: 0 published (or already declared with this digest), 2 usage error, an unreadable file, or the broker refused it or could not be reached.\n\nExamples:\n  accord declarations publish --pacticipant planning-agent --version 3.5.0 --agent-card agent-card.json\n  accord declarations publish --pacticipant tools --version 3.5.0 --mcp-tools tools-list.json --profile alice\n  accord declarations publish --pacticipant planning-agent --version 3.5.0 --agent-card http://127.0.0.1:9999/.well-known/agent-card.json\n\nThe tool list is a tools/list result with every page followed: {\"tools\": [...]}. Each is stored by the digest a verification records for the same content (sha256 over RFC 8785 canonical JSON; a tool list's tools ordered by name)."
+        after_help = "Exit codes: 0 published (or already declared with this digest), 2 usage error, an unreadable file, or the broker refused it or could not be reached.\n\nExamples:\n  accord declarations publish --pacticipant planning-agent --version 3.5.0 --agent-card agent-card.json\n  accord declarations publish --pacticipant tools --version 3.5.0 --mcp-tools tools-list.json --profile alice\n  accord declarations publish --pacticipant planning-agent --version 3.5.0 --agent-card http://127.0.0.1:9999/.well-known/agent-card.json\n  accord declarations publish --pacticipant tools --version 3.5.0 --mcp-tools http://127.0.0.1:8931/mcp --profile alice --principal alice=$ALICE_TOKEN\n\nThe tool list is a tools/list result with every page followed: {\"tools\": [...]}. Each is stored by the digest a verification records for the same content (sha256 over RFC 8785 canonical JSON; a tool list's tools ordered by name)."
     )]
     Publish {
         /// The provider (pacticipant).
@@ -45,12 +49,26 @@ enum DeclarationsCommand {
             required_unless_present = "mcp_tools"
         )]
         agent_card: Option<String>,
-        /// A file holding a tools/list result (JSON: {"tools": [...]}).
-        #[arg(long, value_name = "FILE", requires = "profile")]
-        mcp_tools: Option<std::path::PathBuf>,
+        /// A file holding a tools/list result (JSON: {"tools": [...]}), or an MCP
+        /// endpoint's http(s) URL, listed as `accord verify` lists it (initialize for
+        /// a 2025 era, every nextCursor page, its size and time limits).
+        #[arg(long, value_name = "FILE|URL", requires = "profile")]
+        mcp_tools: Option<String>,
         /// Who the tools were listed as (a principal or tenant class).
         #[arg(long, value_name = "NAME")]
         profile: Option<String>,
+        /// List the tools as this principal: its bearer token, NAME=TOKEN, sent to
+        /// the --mcp-tools URL only (never printed, never to the broker).
+        #[arg(long = "principal", value_name = "NAME=TOKEN", requires = "mcp_tools")]
+        principal: Option<String>,
+        /// The MCP protocol version to list the tools in (with an --mcp-tools URL).
+        #[arg(
+            long,
+            value_name = "VERSION",
+            value_parser = ["2026-07-28", "2025-11-25", "2025-06-18"],
+            default_value = "2026-07-28"
+        )]
+        mcp_version: String,
     },
     /// Show a provider version's declarations (digest, entries, when declared).
     #[command(disable_version_flag = true)]
@@ -77,6 +95,8 @@ pub fn run(args: DeclarationsArgs) -> anyhow::Result<Outcome> {
             agent_card,
             mcp_tools,
             profile,
+            principal,
+            mcp_version,
         } => {
             let base = declarations_path(&pacticipant, &version);
             let (path, source, what) = match (agent_card, mcp_tools, profile) {
@@ -85,12 +105,14 @@ pub fn run(args: DeclarationsArgs) -> anyhow::Result<Outcome> {
                     Source::of(&source),
                     "Agent Card".to_owned(),
                 ),
-                (None, Some(file), Some(profile)) => (
+                (None, Some(tools), Some(profile)) => (
                     format!("{base}/mcp-tools/{}", segment(&profile)),
-                    Source::File(file),
+                    Source::tools(&tools, principal.as_deref(), &mcp_version)?,
                     format!("MCP tools of profile {profile}"),
                 ),
-                _ => bail!("give --agent-card FILE, or --mcp-tools FILE with --profile NAME"),
+                _ => {
+                    bail!("give --agent-card FILE|URL, or --mcp-tools FILE|URL with --profile NAME")
+                }
             };
             let body = source.read()?;
             let reply = client.expect_ok(Method::PUT, &path, Some(&body))?;
@@ -162,29 +184,66 @@ fn static_check_line(check: &Value) -> Option<String> {
 /// Where a declaration is read from.
 enum Source {
     File(std::path::PathBuf),
+    /// An Agent Card's URL.
     Url(String),
+    /// An MCP endpoint, listed in an era, as a principal or without a credential.
+    McpUrl {
+        url: String,
+        era: Era,
+        bearer: Option<Token>,
+    },
+}
+
+fn is_url(text: &str) -> bool {
+    text.starts_with("http://") || text.starts_with("https://")
 }
 
 impl Source {
     fn of(text: &str) -> Source {
-        if text.starts_with("http://") || text.starts_with("https://") {
+        if is_url(text) {
             Source::Url(text.to_owned())
         } else {
             Source::File(text.into())
         }
     }
 
+    /// `--mcp-tools`: a file, or an endpoint listed as `--principal` (a URL only).
+    fn tools(text: &str, principal: Option<&str>, version: &str) -> anyhow::Result<Source> {
+        let bearer = match principal {
+            Some(p) => Some(super::verify_parse::parse_principal(p)?.1),
+            None => None,
+        };
+        if !is_url(text) {
+            if bearer.is_some() {
+                bail!("--principal goes with an --mcp-tools URL (a file is read as it is)");
+            }
+            return Ok(Source::File(text.into()));
+        }
+        let era = Era::of(version)
+            .with_context(|| format!("--mcp-version {version} is not one Accord speaks"))?;
+        Ok(Source::McpUrl {
+            url: text.to_owned(),
+            era,
+            bearer,
+        })
+    }
+
     fn read(&self) -> anyhow::Result<Value> {
+        let runtime = || {
+            tokio::runtime::Builder::new_current_thread()
+                .enable_all()
+                .build()
+        };
         match self {
             Source::File(path) => read_json(path),
-            Source::Url(url) => {
-                let runtime = tokio::runtime::Builder::new_current_thread()
-                    .enable_all()
-                    .build()?;
-                runtime
-                    .block_on(accord_verifier::a2a::read_agent_card(url))
-                    .map_err(|f| anyhow::anyhow!("{}", f.detail))
-            }
+            Source::Url(url) => runtime()?
+                .block_on(accord_verifier::a2a::read_agent_card(url))
+                .map_err(|f| anyhow::anyhow!("{}", f.detail)),
+            Source::McpUrl { url, era, bearer } => runtime()?
+                .block_on(read_tool_list(url, *era, bearer.as_ref()))
+                .map_err(|f| {
+                    anyhow::anyhow!("the tools/list of {url} could not be read: {}", f.detail)
+                }),
         }
     }
 }

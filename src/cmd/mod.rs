@@ -9,6 +9,7 @@ mod demo;
 mod diff;
 mod drift;
 mod environment;
+mod evaluation;
 mod files;
 mod lint_warnings;
 mod match_cmd;
@@ -109,6 +110,11 @@ pub enum Command {
         after_help = "Exit codes: 0 success, 2 usage error, an unreadable file, or the broker refused or could not be reached.\n\nExamples:\n  accord declarations publish --pacticipant planning-agent --version 3.5.0 --agent-card agent-card.json --broker-url http://127.0.0.1:9292\n  accord declarations publish --pacticipant tools --version 3.5.0 --mcp-tools tools-list.json --profile alice\n  accord declarations show --pacticipant tools --version 3.5.0"
     )]
     Declarations(declarations::DeclarationsArgs),
+    /// Publish or list a provider version's evaluation results (scores on data sets), kept apart from contract evidence.
+    #[command(
+        after_help = "Exit codes: 0 success, 2 usage error, or the broker refused or could not be reached.\n\nExamples:\n  accord evaluation publish --pacticipant planning-agent --version 3.5.0 --dataset golden-set-v3 --score 0.91 --threshold 0.85 --broker-url http://127.0.0.1:9292\n  accord evaluation list --pacticipant planning-agent --version 3.5.0\n\nEvaluation results never change a contract verdict: can-i-deploy, the matrix and admission do not read them."
+    )]
+    Evaluation(evaluation::EvaluationArgs),
     /// Classify every change between two declarations (Agent Cards or tool lists) and whom it breaks.
     #[command(
         after_help = "Exit codes: 0 no change breaks a consumer, 1 a breaking change affects a live consumer (offline without --contract: any breaking change), 2 usage error, an unreadable file, or the broker refused or could not be reached.\n\nExamples:\n  accord diff tools-3.4.json tools-3.5.json --contract planner.json --contract auditor.json\n  accord diff card-old.json card-new.json\n  accord diff --pacticipant plan-tools --from 3.4 --to 3.5 --broker-url http://127.0.0.1:9292\n\nClasses: breaking, conditional, compatible, warning; the codes are in docs/provider-setup.md (Compatibility classification). Through a broker, the consumers are the provider's live ones (main branch heads, deployed, released)."
@@ -169,6 +175,7 @@ pub fn run(cli: Cli) -> anyhow::Result<Outcome> {
         Command::Pacticipant(a) => pacticipant::run(a),
         Command::Environment(a) => environment::run(a),
         Command::Declarations(a) => declarations::run(a),
+        Command::Evaluation(a) => evaluation::run(a),
         Command::Diff(a) => diff::run(a),
         Command::RecordDeployment(a) => record_deployment::run(a),
         Command::RecordRelease(a) => record_release::run(a),

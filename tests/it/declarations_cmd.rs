@@ -159,3 +159,163 @@ fn a_card_url_is_read_as_the_verifier_reads_it() {
     .code(2)
     .stderr(contains("could not be read"));
 }
+
+/// Publishes the one-tool contract of `planning-tools` and verifies
+/// `server` as version 3.5 with `--publish`: the tool list digest it declared.
+fn verified_digest(broker: &BrokerProcess, server: &accord_fixtures::mcp::McpProvider) -> String {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let contract = json!({
+        "consumer": {"name": "orchestrator"}, "provider": {"name": "planning-tools"},
+        "interactions": [{"type": "MCP/ToolCall", "description": "look up a plan",
+            "providerStates": [{"name": "a plan exists", "params": {"tenant": "tenant-a", "plan_id": "plan-1"}}],
+            "tool": "work_plan_lookup", "arguments": {"tenant_id": "tenant-a", "plan_id": "plan-1"},
+            "result": {"structuredContent": {"plan_id": "plan-1", "status": "draft", "steps": [{"title": "rotate keys"}]}}}],
+        "metadata": {"pactSpecification": {"version": "4.0"}, "accord": {"formatVersion": "1.0", "mcp": "2026-07-28"}}
+    });
+    let file = dir.path().join("contract.json");
+    std::fs::write(&file, contract.to_string()).expect("write");
+    accord()
+        .arg("publish")
+        .arg(&file)
+        .args(["--consumer-app-version", "1.0", "--branch", "main"])
+        .args(["--broker-url", &broker.url])
+        .assert()
+        .success();
+    accord()
+        .args([
+            "verify",
+            "--provider",
+            "planning-tools",
+            "--provider-base-url",
+        ])
+        .arg(server.base_url())
+        .args([
+            "--mcp-url",
+            &server.mcp_url(),
+            "--state-change-url",
+            &server.state_change_url(),
+        ])
+        .args(["--broker-url", &broker.url])
+        .args(["--publish", "--provider-version", "3.5"])
+        .assert()
+        .success();
+    let (_, declared) = broker.get("/pacticipants/planning-tools/versions/3.5/declarations");
+    declared["declarations"][0]["digest"]
+        .as_str()
+        .unwrap_or_else(|| panic!("no declaration: {declared}"))
+        .to_owned()
+}
+
+fn publish_tools(
+    broker: &BrokerProcess,
+    version: &str,
+    args: &[&str],
+) -> assert_cmd::assert::Assert {
+    accord()
+        .args([
+            "declarations",
+            "publish",
+            "--pacticipant",
+            "planning-tools",
+            "--version",
+            version,
+        ])
+        .args(["--profile", "alice"])
+        .args(args)
+        .args(["--broker-url", &broker.url])
+        .assert()
+}
+
+#[test]
+fn a_tool_list_url_is_listed_page_by_page_and_declared_by_the_digest_verify_declares() {
+    let broker = BrokerProcess::start(&[]);
+    let server = accord_fixtures::mcp::McpProvider::start().expect("server");
+    server.set_tool_pages(accord_fixtures::mcp::ToolPages::Split(3));
+    let verified = verified_digest(&broker, &server);
+    let pages = |s: &accord_fixtures::mcp::McpProvider| {
+        s.with_state(|s| s.calls.get("tools/list").copied().unwrap_or(0))
+    };
+    let before = pages(&server);
+    publish_tools(&broker, "3.6", &["--mcp-tools", &server.mcp_url()])
+        .success()
+        .stdout(contains(verified.as_str()));
+    assert_eq!(pages(&server) - before, 3, "every nextCursor page was read");
+    let (status, one) =
+        broker.get("/pacticipants/planning-tools/versions/3.6/declarations/mcp-tools/alice");
+    assert_eq!(status, 200, "{one}");
+    assert_eq!(one["digest"], json!(verified), "{one}");
+    // a 2025 era opens a session with initialize first; the same tools
+    publish_tools(
+        &broker,
+        "3.7",
+        &[
+            "--mcp-tools",
+            &server.mcp_url(),
+            "--mcp-version",
+            "2025-11-25",
+        ],
+    )
+    .success()
+    .stdout(contains(verified.as_str()));
+    assert!(server.with_state(|s| s.calls.contains_key("initialize")));
+}
+
+#[test]
+fn a_principal_token_goes_to_the_tool_list_url_only_and_a_server_that_is_down_publishes_nothing() {
+    let broker = BrokerProcess::start(&[]);
+    let server = accord_fixtures::mcp::McpProvider::start().expect("server");
+    let secret = "tok-alice-7f3a9c";
+    server.with_state(|s| {
+        s.tokens
+            .insert(secret.to_owned(), ("alice".into(), "tenant-a".into()))
+    });
+    publish_tools(&broker, "4.0", &["--mcp-tools", &server.mcp_url()])
+        .code(2)
+        .stderr(contains("could not be read"));
+    let principal = format!("alice={secret}");
+    let earlier = server.with_state(|s| s.seen.len());
+    let out = publish_tools(
+        &broker,
+        "4.0",
+        &["--mcp-tools", &server.mcp_url(), "--principal", &principal],
+    )
+    .success()
+    .stdout(contains("Declared the MCP tools of profile alice"));
+    let printed = String::from_utf8_lossy(&out.get_output().stdout).into_owned()
+        + &String::from_utf8_lossy(&out.get_output().stderr);
+    assert!(!printed.contains(secret), "the token is never printed");
+    let bearer = format!("Bearer {secret}");
+    let sent = server.with_state(|s| {
+        s.seen[earlier..]
+            .iter()
+            .filter(|(_, m)| m["method"] == "tools/list")
+            .all(|(h, _)| h.iter().any(|(n, v)| n == "authorization" && *v == bearer))
+    });
+    assert!(sent, "every tools/list carried the principal's token");
+    let (_, stored) =
+        broker.get("/pacticipants/planning-tools/versions/4.0/declarations/mcp-tools/alice");
+    assert!(!stored.to_string().contains(secret), "{stored}");
+
+    publish_tools(&broker, "4.1", &["--mcp-tools", "http://127.0.0.1:9/mcp"])
+        .code(2)
+        .stderr(contains(
+            "the tools/list of http://127.0.0.1:9/mcp could not be read",
+        ));
+    let (status, _) = broker.get("/pacticipants/planning-tools/versions/4.1/declarations");
+    assert_eq!(status, 404, "nothing was published");
+    let dir = tempfile::tempdir().expect("temp dir");
+    let file = dir.path().join("tools.json");
+    std::fs::write(&file, r#"{"tools": []}"#).expect("write");
+    publish_tools(
+        &broker,
+        "4.1",
+        &[
+            "--mcp-tools",
+            &file.to_string_lossy(),
+            "--principal",
+            &principal,
+        ],
+    )
+    .code(2)
+    .stderr(contains("--principal goes with an --mcp-tools URL"));
+}

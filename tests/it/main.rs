@@ -10,6 +10,7 @@ mod declarations_cmd;
 mod demo;
 mod diff_cmd;
 mod drift_cmd;
+mod evaluation_cmd;
 mod evidence_cmd;
 mod fake_broker;
 mod match_cmd;

@@ -15,6 +15,7 @@ pub mod drift_ladder;
 pub mod drift_policy;
 pub mod drift_reports;
 pub mod environments;
+pub mod evaluations;
 pub mod findings;
 pub mod for_verification;
 pub mod index;

@@ -3,6 +3,7 @@
 //! read back (by number, latest for a content, for a consumer version, for
 //! the latest pact, and the summary for a consumer version).
 
+pub mod eligible;
 mod request;
 
 use actix_web::{HttpRequest, HttpResponse, web};
@@ -55,6 +56,8 @@ struct Shown {
     consumer: String,
     sha: String,
     provider_version: String,
+    /// A contract pass (`eligible.rs`).
+    eligible: bool,
 }
 
 fn show(
@@ -73,6 +76,7 @@ fn show(
                 id,
             })?;
     Ok(Shown {
+        eligible: eligible::of(conn, &verification)?,
         verification,
         provider: provider.name.clone(),
         consumer: consumer.name.clone(),
@@ -141,6 +145,7 @@ fn verification_json(base: &BaseUrl, s: &Shown) -> Result<Value, BrokerError> {
         "wip": v.wip,
         "pending": v.pending,
         "pactViewOnly": v.pact_view,
+        "evaluationEligible": s.eligible,
         "number": v.number,
         "_links": links.into_value(),
     });

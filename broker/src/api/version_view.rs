@@ -212,6 +212,11 @@ fn version_links(base: &BaseUrl, view: &VersionView) -> Links {
             Link::new(format!("{me}/declarations"))
                 .title("What this version declares: its Agent Card, its MCP tools per profile"),
         )
+        .add(
+            "accord:evaluations",
+            Link::new(format!("{me}/evaluations"))
+                .title("Evaluation results (scores on data sets; not contract evidence)"),
+        )
         .add_array("pb:pact-versions", pact_links(base, view))
         .add_array(
             "pb:deployed-environments",

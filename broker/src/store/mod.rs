@@ -16,6 +16,7 @@ pub mod drift_actions;
 pub mod drift_policies;
 pub mod drift_reports;
 pub mod environments;
+pub mod evaluations;
 pub mod evidence;
 pub mod history;
 pub mod integrations;

@@ -15,6 +15,7 @@ mod drift_canary;
 mod drift_judged;
 mod drift_reports;
 mod environments;
+mod evaluations;
 mod evidence;
 mod for_verification;
 mod hostile;

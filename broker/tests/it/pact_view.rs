@@ -130,6 +130,7 @@ fn a_plain_pact_is_served_as_stored_and_its_results_count_whole() {
         assert!(!link.contains("/metadata/"), "{link}");
         let result = publish_result(app, &link, "2.0.0", true);
         assert_eq!(result["pactViewOnly"], false, "{result}");
+        assert_eq!(result["evaluationEligible"], true, "a whole pass: {result}");
         assert_eq!(matrix(app)["summary"]["deployable"], true);
     });
 }
@@ -141,6 +142,10 @@ fn a_success_of_the_pact_view_leaves_the_accord_only_parts_unverified() {
         let pact_link = publish_link(&app.get(PACT));
         let result = publish_result(app, &pact_link, "2.0.0", true);
         assert_eq!(result["pactViewOnly"], true, "{result}");
+        assert_eq!(
+            result["evaluationEligible"], false,
+            "the Pact view only is no contract pass: {result}"
+        );
 
         let m = matrix(app);
         assert_eq!(m["summary"]["deployable"], Value::Null, "{m}");

@@ -19,6 +19,7 @@ mod page;
 mod plug;
 mod probe;
 pub mod progress;
+pub mod read;
 mod resend;
 pub(crate) mod schemas;
 mod sent;

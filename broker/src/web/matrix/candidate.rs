@@ -56,6 +56,8 @@ pub struct CandidatePage {
     pub matrix_href: String,
     /// Admission, runtime drift and who must re-verify.
     pub drift: super::drift::DriftSection,
+    /// Contract evidence in counts beside the evaluation results.
+    pub evaluations: super::evaluations::EvaluationSection,
 }
 
 /// `GET /ui/providers/{provider}/versions/{version}`.
@@ -103,6 +105,7 @@ fn build(
     let missing = missing(conn, p.id, &covered, provider)?;
     Ok(CandidatePage {
         drift: super::drift::load(conn, p.id, v.id)?,
+        evaluations: super::evaluations::load(conn, v.id)?,
         summary: summary(&rows, missing.len()),
         labels: version_labels(conn, v.id)?,
         provider_href: format!("/ui/pacticipants/{}", seg(provider)),

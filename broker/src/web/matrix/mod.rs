@@ -11,6 +11,7 @@
 pub mod candidate;
 pub mod cells;
 pub mod drift;
+pub mod evaluations;
 pub mod filters;
 pub mod grid;
 pub mod landing;

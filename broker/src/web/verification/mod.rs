@@ -67,6 +67,9 @@ pub struct VerificationPage {
     pub others: Vec<VerificationLink>,
     /// Older results of the same pact not listed in `others`.
     pub older: i64,
+    /// A contract pass (`evaluationEligible`): evaluation results of the
+    /// provider version count beside it, never instead of it.
+    pub eligible: bool,
 }
 
 /// A result's number as its URL writes it (as the API reads it): decimal
@@ -113,6 +116,7 @@ struct Found {
     others: Verifications,
     /// What a success of the Pact view only left unverified.
     unverified: Vec<AccordOnly>,
+    eligible: bool,
 }
 
 fn load(
@@ -143,6 +147,7 @@ fn load(
         id,
     })?;
     Ok(Found {
+        eligible: crate::api::verifications::eligible::of(conn, &verification)?,
         branches: branches::names_for_version(conn, id)?,
         consumer_versions: pacts::list_pair_versions(conn, provider.id, consumer.id)?
             .into_iter()
@@ -209,6 +214,7 @@ impl VerificationPage {
             test_results,
             notes,
             success: v.success,
+            eligible: f.eligible,
             number: v.number,
             build_href: build_url.as_deref().and_then(safe_link),
             build_url,

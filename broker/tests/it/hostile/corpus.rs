@@ -240,6 +240,11 @@ pub fn sample_body(seeded: &Seeded, method: &str, path: &str) -> Option<Value> {
             "tools": [{"name": "search", "description": "Finds", "inputSchema": {"type": "object",
                        "properties": {"q": {"type": "string"}}, "required": ["q"]}}]
         }),
+        ("POST", "/pacticipants/{pacticipant}/versions/{version}/evaluations") => json!({
+            "dataset": "golden", "score": 0.9, "threshold": 0.8, "higherIsBetter": true,
+            "pass": true, "evaluator": {"name": "evalkit", "version": "2.1"},
+            "url": "https://evals.example/runs/7"
+        }),
         ("POST", "/webhooks/{uuid}/execute") => json!({}),
         (_, p) if p.starts_with("/webhooks") || p.ends_with("/webhooks") => json!({
             "description": "sample", "enabled": true,
