@@ -5,7 +5,6 @@ use serde_json::json;
 
 use super::*;
 use crate::declarations_diff::spec;
-use crate::support::each_backend;
 
 /// Both consumers verified with a one-second TTL; waits (at most a few
 /// seconds, polling) until the evidence reads expired.
