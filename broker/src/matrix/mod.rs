@@ -125,6 +125,15 @@ fn refuse_quarantined(
                 "{} version {number} is QUARANTINED: {reason}",
                 s.pacticipant_name
             );
+            // a notice too: clients (`accord can-i-deploy`, the Pact CLI)
+            // print the notices instead of the reason when there are any
+            summary.notices.insert(
+                0,
+                Notice {
+                    kind: NoticeKind::Error,
+                    text: text.clone(),
+                },
+            );
             summary.reasons.insert(0, text);
         }
     }

@@ -75,6 +75,18 @@ fn can_i_deploy(app: &TestApp) -> Value {
         "/can-i-deploy?pacticipant={P}&version=2.0.0&environment=production"
     ));
     assert_eq!(cid.status, 200, "{}", cid.text);
+    let reason = cid.json["summary"]["reason"].as_str().unwrap_or_default();
+    if reason.contains("QUARANTINED") {
+        // clients print the notices when there are any: the quarantine
+        // must be among them, first
+        assert!(
+            cid.json["notices"][0]["text"]
+                .as_str()
+                .is_some_and(|t| t.contains("QUARANTINED")),
+            "{}",
+            cid.text
+        );
+    }
     cid.json["summary"].clone()
 }
 
