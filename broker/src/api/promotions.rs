@@ -17,7 +17,7 @@ use crate::auth::Caller;
 use crate::db::AnyConnection;
 use crate::error::{BrokerError, FieldError};
 use crate::hal::{self, BaseUrl};
-use crate::matrix::decision::{Notice, NoticeKind, Summary};
+use crate::matrix::decision::Summary;
 use crate::names::FreeText;
 use crate::state::AppState;
 use crate::store::admission_holds::{self, NewHold};
@@ -220,17 +220,9 @@ pub fn require_admission(
     };
     let state = admission::current(conn, v.id)?;
     if let Some(relation) = promote::below(state, required) {
-        summary.deployable = Some(false);
-        let text = format!("admission: {pacticipant} {number} is {state}, {relation} {required}");
-        // first among the reasons, and a notice (what clients print)
-        summary.notices.insert(
-            0,
-            Notice {
-                kind: NoticeKind::Error,
-                text: text.clone(),
-            },
-        );
-        summary.reasons.insert(0, text);
+        summary.refuse(format!(
+            "admission: {pacticipant} {number} is {state}, {relation} {required}"
+        ));
     }
     Ok(())
 }

@@ -57,6 +57,24 @@ pub struct Summary {
     pub notices: Vec<Notice>,
 }
 
+impl Summary {
+    /// Answers no for a reason outside the rows (a quarantine, an
+    /// admission below the one required): the reason comes first, and is
+    /// the first notice too — clients (`accord can-i-deploy`, the Pact CLI)
+    /// print the notices instead of the reason when there are any.
+    pub fn refuse(&mut self, text: String) {
+        self.deployable = Some(false);
+        self.notices.insert(
+            0,
+            Notice {
+                kind: NoticeKind::Error,
+                text: text.clone(),
+            },
+        );
+        self.reasons.insert(0, text);
+    }
+}
+
 /// Everything the decision looks at.
 #[derive(Debug)]
 pub struct Input<'a> {

@@ -120,21 +120,10 @@ fn refuse_quarantined(
                 .iter()
                 .find(|v| v.id == id)
                 .map_or("", |v| &v.number);
-            summary.deployable = Some(false);
-            let text = format!(
+            summary.refuse(format!(
                 "{} version {number} is QUARANTINED: {reason}",
                 s.pacticipant_name
-            );
-            // a notice too: clients (`accord can-i-deploy`, the Pact CLI)
-            // print the notices instead of the reason when there are any
-            summary.notices.insert(
-                0,
-                Notice {
-                    kind: NoticeKind::Error,
-                    text: text.clone(),
-                },
-            );
-            summary.reasons.insert(0, text);
+            ));
         }
     }
     Ok(())
