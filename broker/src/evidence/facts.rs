@@ -54,7 +54,10 @@ pub fn gather(
         digests: declared(conn, version_id)?,
         ..Facts::default()
     };
-    let since = restart(conn, version_id)?;
+    let since = Restart {
+        at: restart(conn, version_id)?,
+        after_result: evidence::last_on_other_producer(conn, version_id, producer)?,
+    };
     let now = crate::store::now();
     for (entry, row, contract) in cross_check::live(conn, provider_id)? {
         facts.authorization_cases |= has_authorization_case(&contract);
@@ -64,7 +67,7 @@ pub fn gather(
         let replay = match latest_replay(conn, row.id, version_id)? {
             Some(result) => {
                 let ev = result_evidence(conn, &result)?;
-                let replay = judge_one(&result, &ev, &facts.digests, producer, since, now)?;
+                let replay = judge_one(&result, &ev, &facts.digests, producer, &since, now)?;
                 facts.results.push((result, ev));
                 Some(replay)
             }
@@ -87,6 +90,16 @@ fn declared(conn: &mut AnyConnection, version_id: i64) -> Result<Digests, StoreE
         }
     }
     Ok(digests)
+}
+
+/// When the version's evidence last started over.
+struct Restart {
+    /// The latest declaration or move to DRAFT ([`restart`]).
+    at: Option<chrono::NaiveDateTime>,
+    /// The latest result recorded on another producer digest than the one
+    /// judged: a digest A → B → A does not bring back results on A that
+    /// were recorded before B.
+    after_result: Option<i64>,
 }
 
 /// When the version's evidence last started over: the latest of its
@@ -166,7 +179,7 @@ fn judge_one(
     ev: &ResultEvidence,
     digests: &Digests,
     producer: Option<&str>,
-    since: Option<chrono::NaiveDateTime>,
+    since: &Restart,
     now: chrono::NaiveDateTime,
 ) -> Result<Replay, BrokerError> {
     let declared: Vec<Declaration> = match &result.declarations {
@@ -188,7 +201,8 @@ fn judge_one(
         verification_id: result.id,
         success: result.success,
         on_declared_digests: on_digests(&declared, digests),
-        before_restart: since.is_some_and(|s| result.execution_date < s),
+        before_restart: since.at.is_some_and(|s| result.execution_date < s)
+            || since.after_result.is_some_and(|id| result.id < id),
         on_producer_digest: ev.producer_digest.as_deref() == producer,
         expired: (ev.expires_at <= now).then(|| crate::api::time(ev.expires_at)),
         codes: codes(false),

@@ -62,6 +62,34 @@ pub fn find_result(
         .optional()?)
 }
 
+/// The id of the latest replay result (not a static check) by version
+/// `version_id` recorded on another producer digest than `producer` (a
+/// result without stored evidence counts as none): results on `producer`
+/// older than it predate the last change of producer digest.
+pub fn last_on_other_producer(
+    conn: &mut AnyConnection,
+    version_id: i64,
+    producer: Option<&str>,
+) -> Result<Option<i64>, StoreError> {
+    use crate::schema::verifications as v;
+    let on = ve::table.on(ve::verification_id.eq(v::id));
+    let results = v::table
+        .left_join(on)
+        .filter(v::provider_version_id.eq(version_id))
+        .filter(v::kind.is_null());
+    let id = match producer {
+        Some(p) => results
+            .filter(ve::producer_digest.is_null().or(ve::producer_digest.ne(p)))
+            .select(diesel::dsl::max(v::id))
+            .first(conn)?,
+        None => results
+            .filter(ve::producer_digest.is_not_null())
+            .select(diesel::dsl::max(v::id))
+            .first(conn)?,
+    };
+    Ok(id)
+}
+
 /// The evidence record of version `version_id`, if it has one.
 pub fn find(conn: &mut AnyConnection, version_id: i64) -> Result<Option<Record>, StoreError> {
     Ok(ae::table

@@ -43,6 +43,7 @@ mod snapshot;
 mod static_check;
 mod static_check_speed;
 mod support;
+mod synthetic_failure_4;
 mod verification_numbers;
 mod verifications;
 mod versions;

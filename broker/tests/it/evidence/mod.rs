@@ -286,6 +286,31 @@ fn a_new_producer_digest_starts_the_evidence_over() {
 }
 
 #[test]
+fn results_on_a_producer_digest_from_before_it_changed_do_not_count_when_it_returns() {
+    each_backend(|app| {
+        let d = seed(app, &spec("planner", "draft, ready"));
+        let (a, b) = (
+            json!({"producerDigest": digest('a')}),
+            json!({"producerDigest": digest('b')}),
+        );
+        verify_ok(app, "auditor", &d, a.clone());
+        assert_eq!(state(app), "STATIC_VALIDATED", "planner is not verified");
+        verify_ok(app, "planner", &d, b); // the artifact changed: A -> B
+        verify_ok(app, "planner", &d, a.clone()); // and back: B -> A
+        assert_eq!(
+            state(app),
+            "STATIC_VALIDATED",
+            "auditor's result on A predates B: {}",
+            admission(app)
+        );
+        verify_ok(app, "auditor", &d, a);
+        let got = admission(app);
+        assert_eq!(got["state"], "CONFORMANCE_VERIFIED", "{got}");
+        assert_eq!(got["evidence"]["producerDigest"], json!(digest('a')));
+    });
+}
+
+#[test]
 fn bad_evidence_fields_are_refused_naming_the_field_and_store_nothing() {
     each_backend(|app| {
         let d = seed(app, &spec("planner", "draft, ready"));
@@ -327,3 +352,4 @@ fn bad_evidence_fields_are_refused_naming_the_field_and_store_nothing() {
 
 mod concurrent;
 mod expiry;
+mod replicas;
