@@ -1,8 +1,8 @@
 //! `accord admission show P V`: a provider version's admission state, why
 //! it is in it, and every transition with its cause, read from
 //! `GET /pacticipants/{p}/versions/{v}/admission`. `accord admission
-//! promote P V --to STATE [--reason TEXT]` posts a promotion there; a
-//! refusal (409) prints the broker's reason and exits 1.
+//! promote P V --to STATE [--reason TEXT] [--require-coverage]` posts a
+//! promotion there; a refusal (409) prints the broker's reason and exits 1.
 
 use clap::{Args, Subcommand};
 use reqwest::Method;
@@ -22,7 +22,7 @@ pub struct AdmissionArgs {
 
 #[derive(Debug, Subcommand)]
 enum AdmissionCommand {
-    /// Print a version's admission state, its reason and its transitions.
+    /// Print a version's admission state, its reason, evidence, evaluations and transitions.
     #[command(
         disable_version_flag = true,
         after_help = "Example:\n  accord admission show planning-agent 2.0.1"
@@ -53,6 +53,10 @@ enum AdmissionCommand {
         /// Why (recorded in the version's admission history).
         #[arg(long)]
         reason: Option<String>,
+        /// Also refuse while the version's coverage report has gaps (for
+        /// REGISTRY_ADMITTED, CANARY and ACTIVE; see `accord coverage`).
+        #[arg(long)]
+        require_coverage: bool,
         /// text (the new state and its reason) or json (the broker's body).
         #[arg(long, short = 'o', value_parser = ["text", "json"], default_value = "text")]
         output: String,
@@ -84,6 +88,9 @@ fn promote(client: &BrokerClient, args: Promotion<'_>) -> anyhow::Result<Outcome
     if let Some(reason) = args.reason {
         request["reason"] = json!(reason);
     }
+    if args.require_coverage {
+        request["requireCoverage"] = json!(true);
+    }
     let path = admission_path(args.pacticipant, args.version);
     let reply = client.send(Method::POST, &path, Some(&request))?;
     match reply.status {
@@ -110,6 +117,7 @@ struct Promotion<'a> {
     version: &'a str,
     to: &'a str,
     reason: Option<&'a str>,
+    require_coverage: bool,
     output: &'a str,
 }
 
@@ -131,6 +139,7 @@ pub fn run(args: AdmissionArgs) -> anyhow::Result<Outcome> {
             version,
             to,
             reason,
+            require_coverage,
             output,
         } => promote(
             &client,
@@ -139,6 +148,7 @@ pub fn run(args: AdmissionArgs) -> anyhow::Result<Outcome> {
                 version: &version,
                 to: &to,
                 reason: reason.as_deref(),
+                require_coverage,
                 output: &output,
             },
         ),
@@ -157,6 +167,7 @@ fn render(pacticipant: &str, version: &str, body: &Value) -> String {
         text(body, "reason")
     );
     out.push_str(&evidence(&body["evidence"]));
+    out.push_str(&evaluations(body));
     let transitions = body["transitions"]
         .as_array()
         .map_or(&[][..], Vec::as_slice);
@@ -189,6 +200,40 @@ fn render(pacticipant: &str, version: &str, body: &Value) -> String {
     }
     for h in holds {
         out.push_str(&format!("  {}  {}\n", text(h, "at"), text(h, "reason")));
+    }
+    out
+}
+
+/// The evaluation results' lines, apart from the evidence (none without any).
+fn evaluations(body: &Value) -> String {
+    let listed = body["evaluations"]
+        .as_array()
+        .map_or(&[][..], Vec::as_slice);
+    if listed.is_empty() {
+        return String::new();
+    }
+    let total = body["evaluationsTotal"]
+        .as_u64()
+        .unwrap_or(listed.len() as u64);
+    let mut out =
+        format!("Evaluations ({total}; apart from the evidence: they never change the state):\n");
+    for e in listed {
+        let bound = if e["higherIsBetter"] == Value::Bool(false) {
+            "<="
+        } else {
+            ">="
+        };
+        let verdict = if e["pass"] == Value::Bool(true) {
+            "pass"
+        } else {
+            "fail"
+        };
+        out.push_str(&format!(
+            "  {}: {} ({bound} {}) {verdict}\n",
+            text(e, "dataset"),
+            e["score"],
+            e["threshold"]
+        ));
     }
     out
 }

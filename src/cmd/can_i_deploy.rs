@@ -43,6 +43,10 @@ pub struct CanIDeployArgs {
         "REGISTRY_ADMITTED", "CANARY", "ACTIVE",
     ])]
     require_admission: Option<String>,
+    /// Also answer no while the version's coverage report has gaps (the
+    /// first are named; see `accord coverage`).
+    #[arg(long)]
+    require_coverage: bool,
     /// text (a table and the reason) or json (the broker's body).
     #[arg(long, short = 'o', value_parser = ["text", "json"], default_value = "text")]
     output: String,
@@ -103,6 +107,9 @@ impl CanIDeployArgs {
         );
         if let Some(state) = &self.require_admission {
             path.push_str(&format!("&requireAdmission={}", segment(state)));
+        }
+        if self.require_coverage {
+            path.push_str("&requireCoverage=true");
         }
         path
     }

@@ -45,7 +45,7 @@ enum EnvironmentCommand {
         #[arg(long, value_parser = ["canary", "active"])]
         admission_stage: Option<String>,
     },
-    /// List the environments (UUID, name, display name, production).
+    /// List the environments (UUID, name, display name, production, admission stage).
     List {
         /// Print the broker's JSON instead of a table.
         #[arg(long, value_parser = ["text", "json"], default_value = "text")]
@@ -92,13 +92,14 @@ pub fn run(args: EnvironmentArgs) -> anyhow::Result<Outcome> {
                 &body,
                 &output,
                 "environments",
-                "UUID\tNAME\tDISPLAY NAME\tPRODUCTION",
+                "UUID\tNAME\tDISPLAY NAME\tPRODUCTION\tSTAGE",
                 |e| {
                     vec![
                         text_field(e, "uuid"),
                         text_field(e, "name"),
                         text_field(e, "displayName"),
                         e["production"].as_bool().unwrap_or(false).to_string(),
+                        e["admissionStage"].as_str().unwrap_or("-").to_owned(),
                     ]
                 },
             )?;

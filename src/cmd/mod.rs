@@ -127,7 +127,7 @@ pub enum Command {
     /// Ask a broker whether a version can be deployed (exit 0 yes, 1 no or unknown).
     #[command(
         disable_version_flag = true,
-        after_help = "Exit codes: 0 yes, 1 no or unknown (the reasons are printed), 2 usage error or the broker could not be asked.\n\nExamples:\n  accord can-i-deploy --pacticipant planning-agent --version 2.0.1 --to-environment production --broker-url http://127.0.0.1:9292\n  accord can-i-deploy --pacticipant planning-agent --version 2.0.1 --to-environment production --require-admission REGISTRY_ADMITTED"
+        after_help = "Exit codes: 0 yes, 1 no or unknown (the reasons are printed), 2 usage error or the broker could not be asked.\n\nExamples:\n  accord can-i-deploy --pacticipant planning-agent --version 2.0.1 --to-environment production --broker-url http://127.0.0.1:9292\n  accord can-i-deploy --pacticipant planning-agent --version 2.0.1 --to-environment production --require-admission REGISTRY_ADMITTED --require-coverage"
     )]
     CanIDeploy(can_i_deploy::CanIDeployArgs),
     /// Show a provider version's admission state and how it got there, or promote it.

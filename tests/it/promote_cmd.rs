@@ -1,6 +1,8 @@
 //! `accord admission promote`, `accord environment create --admission-stage`
-//! and `accord can-i-deploy --require-admission` against a real broker
-//! process: a refused promotion exits 1 with the broker's reason.
+//! and `accord can-i-deploy --require-admission` / `--require-coverage`
+//! against a real broker process: a refused promotion exits 1 with the
+//! broker's reason; `environment list` shows the stage, `admission show`
+//! the evaluations.
 
 use accord_broker::admission::{AdmissionState, Cause};
 use predicates::str::contains;
@@ -11,14 +13,25 @@ use crate::support::accord;
 /// A broker with version 1.2.0 of `agent` moved to `state` (through the store).
 fn broker_with(state: AdmissionState) -> BrokerProcess {
     let broker = BrokerProcess::start(&[]);
+    put(&broker, "/pacticipants/agent/versions/1.2.0", "{}");
+    climb(&broker, state);
+    broker
+}
+
+/// PUTs `body` (JSON) at `path`.
+fn put(broker: &BrokerProcess, path: &str, body: &str) {
     let _ = rustls::crypto::ring::default_provider().install_default();
     let put = reqwest::blocking::Client::new()
-        .put(format!("{}/pacticipants/agent/versions/1.2.0", broker.url))
+        .put(format!("{}{path}", broker.url))
         .header("Content-Type", "application/json")
-        .body("{}")
+        .body(body.to_owned())
         .send()
         .expect("broker answers");
     assert!(put.status().is_success(), "{}", put.status());
+}
+
+/// Moves agent 1.2.0 up the ladder to `state` (through the store).
+fn climb(broker: &BrokerProcess, state: AdmissionState) {
     let pool = accord_broker::db::connect(&broker.database_url, 1).expect("connect");
     let mut conn = pool.get().expect("connection");
     let p = accord_broker::store::pacticipants::find_by_name(&mut conn, "agent")
@@ -33,7 +46,6 @@ fn broker_with(state: AdmissionState) -> BrokerProcess {
                 .expect("move");
         }
     }
-    broker
 }
 
 fn promote(broker: &BrokerProcess, to: &str) -> assert_cmd::assert::Assert {
@@ -119,4 +131,93 @@ fn a_stage_environment_and_can_i_deploy_require_admission() {
         ));
     let (_, admission) = broker.get("/pacticipants/agent/versions/1.2.0/admission");
     assert_eq!(admission["state"], "ACTIVE", "{admission}");
+}
+
+#[test]
+fn require_coverage_refuses_with_the_gaps_and_show_lists_evaluations_apart() {
+    let broker = BrokerProcess::start(&[]);
+    // one declared tool no contract uses: one gap
+    put(
+        &broker,
+        "/pacticipants/agent/versions/1.2.0/declarations/mcp-tools/default",
+        r#"{"tools": [{"name": "plan_delete", "inputSchema": {"type": "object"}}]}"#,
+    );
+    climb(&broker, AdmissionState::SecurityVerified);
+    let gap = "1 coverage gap: tool plan_delete (destructive): COVERAGE_NO_CONTRACT";
+    accord()
+        .args([
+            "admission",
+            "promote",
+            "agent",
+            "1.2.0",
+            "--to",
+            "REGISTRY_ADMITTED",
+        ])
+        .args(["--require-coverage", "--broker-url", &broker.url])
+        .assert()
+        .code(1)
+        .stderr(contains(gap));
+    accord()
+        .args([
+            "environment",
+            "create",
+            "--name",
+            "production",
+            "--production",
+        ])
+        .args(["--admission-stage", "canary", "--broker-url", &broker.url])
+        .assert()
+        .success();
+    accord()
+        .args(["environment", "list", "--broker-url", &broker.url])
+        .assert()
+        .success()
+        .stdout(contains("PRODUCTION\tSTAGE"))
+        .stdout(contains("\ttrue\tcanary"));
+    let cid = |extra: &[&str]| {
+        accord()
+            .args([
+                "can-i-deploy",
+                "--pacticipant",
+                "agent",
+                "--version",
+                "1.2.0",
+            ])
+            .args([
+                "--to-environment",
+                "production",
+                "--broker-url",
+                &broker.url,
+            ])
+            .args(extra)
+            .assert()
+    };
+    cid(&[]).success();
+    cid(&["--require-coverage"])
+        .code(1)
+        .stdout(contains(format!("coverage: agent 1.2.0 has {gap}")));
+    let evaluation = reqwest::blocking::Client::new()
+        .post(format!(
+            "{}/pacticipants/agent/versions/1.2.0/evaluations",
+            broker.url
+        ))
+        .header("Content-Type", "application/json")
+        .body(r#"{"dataset": "golden", "score": 0.9, "threshold": 0.5}"#)
+        .send()
+        .expect("broker answers");
+    assert_eq!(evaluation.status().as_u16(), 201);
+    accord()
+        .args([
+            "admission",
+            "show",
+            "agent",
+            "1.2.0",
+            "--broker-url",
+            &broker.url,
+        ])
+        .assert()
+        .success()
+        .stdout(contains("agent 1.2.0: SECURITY_VERIFIED"))
+        .stdout(contains("Evaluations (1; apart from the evidence"))
+        .stdout(contains("  golden: 0.9 (>= 0.5) pass"));
 }

@@ -1,11 +1,14 @@
 //! `GET /pacticipants/{p}/versions/{v}/admission`: a provider version's
 //! admission state, the reason it is in it, and every transition with its
-//! cause (a drift report, a verification, a token, the broker).
+//! cause (a drift report, a verification, a token, the broker); its
+//! evidence record, and apart from it the version's evaluation results
+//! (`evaluations`), which never change the state.
 
 use actix_web::{HttpResponse, web};
 use serde_json::{Map, Value, json};
 
 use crate::admission::AdmissionState;
+use crate::api::evaluations::{APART, LISTED, evaluation_json};
 use crate::api::version_view::{find_version, version_url};
 use crate::db::AnyConnection;
 use crate::error::{BrokerError, FieldError};
@@ -13,6 +16,7 @@ use crate::hal::{self, BaseUrl, Link, Links};
 use crate::state::AppState;
 use crate::store::admission::{self, Transition, TransitionError};
 use crate::store::admission_holds::{self, Hold};
+use crate::store::evaluations::{self, Evaluation};
 
 /// What a version with no recorded transition is in, and why.
 pub const DRAFT_REASON: &str = "no admission evidence has been recorded for this version";
@@ -41,6 +45,10 @@ pub struct AdmissionView {
     pub holds: Vec<(Hold, String)>,
     /// The evidence record (CONFORMANCE_VERIFIED or above, or expired).
     pub evidence: Option<crate::store::evidence::Record>,
+    /// The newest evaluation results (shown apart; never read to move
+    /// the state) and how many there are.
+    pub evaluations: Vec<Evaluation>,
+    pub evaluations_total: i64,
 }
 
 impl AdmissionView {
@@ -52,7 +60,11 @@ impl AdmissionView {
             None => (AdmissionState::Draft, DRAFT_REASON.to_owned()),
         };
         let evidence = crate::store::evidence::find(conn, version_id)?;
+        let (evaluations, evaluations_total) =
+            evaluations::list_for_version(conn, version_id, LISTED)?;
         Ok(AdmissionView {
+            evaluations,
+            evaluations_total,
             state,
             reason,
             transitions,
@@ -131,6 +143,9 @@ pub fn admission_json(
         "evidence": evidence,
         "transitions": view.transitions.iter().map(transition_json).collect::<Vec<_>>(),
         "deploymentsNotMoved": view.holds.iter().map(|h| hold_json(base, h)).collect::<Vec<_>>(),
+        "evaluations": view.evaluations.iter().map(evaluation_json).collect::<Vec<_>>(),
+        "evaluationsTotal": view.evaluations_total,
+        "evaluationsNote": APART,
         "_links": links.into_value(),
     }))
 }

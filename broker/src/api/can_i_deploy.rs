@@ -2,12 +2,15 @@
 //! one version against an environment (every live version counts, `cvpv`)
 //! or against the latest version with a tag (`cvp`); no row limit.
 //! `requireAdmission=STATE` (an Accord extension) also answers no when the
-//! version's admission state is below STATE on the ladder (or off it).
+//! version's admission state is below STATE on the ladder (or off it);
+//! `requireCoverage=true` also answers no while the version's coverage
+//! report has gaps (`coverage::gate`).
 
 use actix_web::{HttpRequest, HttpResponse, web};
 
 use crate::api::matrix::outcome_json;
 use crate::api::promotions;
+use crate::coverage::gate;
 use crate::error::BrokerError;
 use crate::hal::{self, BaseUrl};
 use crate::matrix::query::RackQuery;
@@ -26,6 +29,7 @@ pub async fn get_can_i_deploy(
     let rack = RackQuery::parse(&raw);
     let query = MatrixQuery::from_can_i_deploy(&rack)?;
     let required = promotions::parse_required(rack.scalar("requireAdmission"))?;
+    let coverage = gate::parse_required(rack.scalar("requireCoverage"))?;
     let (pacticipant, version) = (
         rack.scalar("pacticipant")
             .unwrap_or_default()
@@ -39,6 +43,9 @@ pub async fn get_can_i_deploy(
             if let Some(required) = required {
                 let summary = &mut outcome.summary;
                 promotions::require_admission(conn, &pacticipant, &version, required, summary)?;
+            }
+            if coverage {
+                gate::require_coverage(conn, &pacticipant, &version, &mut outcome.summary)?;
             }
             Ok(outcome)
         })

@@ -1,5 +1,5 @@
 //! Promotions (issue 25): `POST /pacticipants/{p}/versions/{v}/admission`
-//! with `{"to": STATE, "reason": TEXT}`; the admission moves that follow a
+//! with `{"to": STATE, "reason": TEXT, "requireCoverage": BOOL}`; the admission moves that follow a
 //! deployment into an environment marked for a stage; and the
 //! `requireAdmission` gate of can-i-deploy. The rules are
 //! `admission::promote`'s; this is the HTTP and storage around them.
@@ -14,6 +14,7 @@ use crate::api::admission::{AdmissionView, admission_json};
 use crate::api::body;
 use crate::api::version_view::find_version;
 use crate::auth::Caller;
+use crate::coverage::gate;
 use crate::db::AnyConnection;
 use crate::error::{BrokerError, FieldError};
 use crate::hal::{self, BaseUrl};
@@ -33,6 +34,10 @@ pub struct PromotionRequest {
     pub to: Option<String>,
     #[serde(default)]
     pub reason: Option<FreeText>,
+    /// Refuse a promotion to an admitted state while the version's
+    /// coverage report has gaps (opt-in).
+    #[serde(default, rename = "requireCoverage")]
+    pub require_coverage: Option<bool>,
 }
 
 fn names(states: &[AdmissionState]) -> String {
@@ -60,11 +65,11 @@ fn wanted(to: Option<&str>) -> Result<AdmissionState, BrokerError> {
     }
 }
 
-fn refused(detail: String, from: AdmissionState) -> BrokerError {
+fn refused(path: &str, detail: String, from: AdmissionState) -> BrokerError {
     let mut extra = Map::new();
     extra.insert("state".into(), json!(from.as_str()));
     BrokerError::Conflict {
-        errors: vec![FieldError::new("$.to", detail.clone())],
+        errors: vec![FieldError::new(path, detail.clone())],
         detail,
         extra,
     }
@@ -89,6 +94,7 @@ pub async fn promote(
         .unwrap_or_else(|| format!("promoted to {to} by hand"));
     let caller = req.extensions().get::<Caller>().map(|c| c.name.clone());
     let cause = Cause::Token(caller.unwrap_or_default());
+    let coverage = request.require_coverage.unwrap_or(false);
     let (p, v) = path.into_inner();
     let body = state
         .transaction(move |conn| {
@@ -96,7 +102,10 @@ pub async fn promote(
             versions::lock(conn, v.id)?;
             let from = admission::current(conn, v.id)?;
             if let Some(why) = promote::refusal(&v.number, from, to) {
-                return Err(refused(why, from));
+                return Err(refused("$.to", why, from));
+            }
+            if coverage && let Some(why) = gate::promotion_refusal(conn, &v, to)? {
+                return Err(refused("$.requireCoverage", why, from));
             }
             admission::transition(conn, v.id, to, &cause, &reason)?;
             let view = AdmissionView::load(conn, v.id)?;
@@ -152,7 +161,9 @@ pub fn after_deployment(
     })))
 }
 
-/// Records that a deployment left an unadmitted version where it was.
+/// Records that a deployment left an unadmitted version where it was:
+/// once per version, environment and reason (the caller holds the
+/// version's row lock, so two deployments at once add one row).
 fn hold(
     conn: &mut AnyConnection,
     version: &Version,
@@ -166,6 +177,9 @@ fn hold(
         stage.as_str(),
         env.name
     );
+    if admission_holds::exists(conn, version.id, &env.name, &reason)? {
+        return Ok(reason);
+    }
     admission_holds::insert(
         conn,
         NewHold {

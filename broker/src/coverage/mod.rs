@@ -7,10 +7,12 @@
 //!
 //! Computed on request from what is stored (declarations, contracts,
 //! the selection): nothing of its own is stored, so it cannot go stale.
-//! [`gaps`] is the gate the admission work can call to refuse a promotion
-//! while gaps remain; `accord coverage --require-coverage` is the CLI's.
+//! [`gate`] refuses can-i-deploy (`requireCoverage=true`) and a promotion
+//! (`"requireCoverage": true`) while gaps remain, when asked to;
+//! `accord coverage --require-coverage` is the CLI's.
 
 pub mod cases;
+pub mod gate;
 pub mod report;
 pub mod risk;
 

@@ -36,6 +36,23 @@ pub struct NewHold<'a> {
     pub reason: &'a str,
 }
 
+/// True when the version already has a hold in environment `environment`
+/// for `reason` (a deployment recorded again adds no second one).
+pub fn exists(
+    conn: &mut AnyConnection,
+    version_id: i64,
+    environment: &str,
+    reason: &str,
+) -> Result<bool, StoreError> {
+    Ok(diesel::select(diesel::dsl::exists(
+        h::table
+            .filter(h::version_id.eq(version_id))
+            .filter(h::environment_name.eq(environment))
+            .filter(h::reason.eq(reason)),
+    ))
+    .get_result(conn)?)
+}
+
 /// Records a hold (inside the deployment's transaction).
 pub fn insert(conn: &mut AnyConnection, new: NewHold<'_>) -> Result<Hold, StoreError> {
     Ok(diesel::insert_into(h::table)

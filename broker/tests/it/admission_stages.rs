@@ -176,6 +176,32 @@ fn a_deployment_of_an_unadmitted_version_is_recorded_and_moves_nothing() {
                 .map(Vec::len),
             Some(1)
         );
+        // recorded again (twice) into the same stage environment: still one
+        // row for this version, environment and reason
+        for _ in 0..2 {
+            let again = deploy(app, "1.0.0", &canary);
+            assert_eq!(again["admission"]["moved"], false, "{again}");
+        }
+        let a = admission(app, "1.0.0");
+        assert_eq!(
+            a["deploymentsNotMoved"].as_array().map(Vec::len),
+            Some(1),
+            "{a}"
+        );
+        // and the provider version page says it in its admission block
+        let page = app.get_page("/ui/providers/agent/versions/1.0.0");
+        assert_eq!(page.status, 200, "{}", page.text);
+        assert!(
+            page.text
+                .contains("Deployments that did not move the admission"),
+            "{}",
+            page.text
+        );
+        assert!(
+            page.text.contains("REGISTRY_ADMITTED is needed"),
+            "{}",
+            page.text
+        );
     });
 }
 

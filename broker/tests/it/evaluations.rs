@@ -265,3 +265,35 @@ fn bad_evaluations_are_refused_naming_the_field_and_store_nothing() {
         assert_eq!(app.get(EVALS).json["total"], 2);
     });
 }
+
+#[test]
+fn the_admission_resource_shows_evaluations_apart_and_never_moves_for_them() {
+    each_backend(|app| {
+        verified(app, "2.0", false);
+        let admission = "/pacticipants/Bar/versions/2.0/admission";
+        let before = app.get(admission);
+        assert_eq!(before.status, 200, "{}", before.text);
+        assert_eq!(before.json["evaluations"], json!([]), "{}", before.text);
+        let perfect = json!({"dataset": "golden-set v3", "score": 1.0, "threshold": 0.85});
+        assert_eq!(app.post(EVALS, &perfect).status, 201);
+        let after = app.get(admission);
+        let e = &after.json["evaluations"][0];
+        assert_eq!(e["dataset"], "golden-set v3", "{}", after.text);
+        assert_eq!(e["score"], 1.0);
+        assert_eq!(e["threshold"], 0.85);
+        assert_eq!(e["pass"], true);
+        assert_eq!(after.json["evaluationsTotal"], 1);
+        assert!(after.json["evaluationsNote"].is_string(), "{}", after.text);
+        // apart from the contract evidence, and the state never moves for it
+        assert_eq!(after.json["state"], before.json["state"]);
+        assert_eq!(after.json["evidence"], Value::Null);
+        assert_eq!(after.json["transitions"], before.json["transitions"]);
+        let page = app.get_page("/ui/providers/Bar/versions/2.0");
+        assert!(
+            page.text
+                .contains("Evaluation evidence, apart: 1 evaluation result (1 pass, 0 fail)"),
+            "{}",
+            page.text
+        );
+    });
+}

@@ -7,6 +7,7 @@ mod admission_stages;
 mod basics;
 mod can_i_deploy;
 mod concurrency;
+mod coverage_gate;
 mod declarations;
 mod declarations_diff;
 mod deployments;

@@ -9,18 +9,18 @@ use serde_json::{Value, json};
 
 use crate::support::{TestApp, each_backend};
 
-const CALL: &str = "  - mcp: delete a plan\n    as: alice\n    tool: plan_delete\n    \
+pub const CALL: &str = "  - mcp: delete a plan\n    as: alice\n    tool: plan_delete\n    \
     arguments: { plan_id: plan-1 }\n    expect: { structured: { deleted: true } }\n    \
     comments: { tags: [incident] }\n";
-const UNAUTHENTICATED: &str = "  - mcp: no token\n    credential: none\n    negative: true\n    \
+pub const UNAUTHENTICATED: &str = "  - mcp: no token\n    credential: none\n    negative: true\n    \
     tool: plan_delete\n    arguments: { plan_id: plan-1 }\n    expect: { is_error: true }\n";
-const CROSS_TENANT: &str = "  - mcp: other tenant\n    as: bob\n    negative: cross_tenant\n    \
+pub const CROSS_TENANT: &str = "  - mcp: other tenant\n    as: bob\n    negative: cross_tenant\n    \
     tool: plan_delete\n    arguments: { plan_id: plan-1 }\n    expect: { is_error: true }\n";
-const NO_APPROVAL: &str = "  - mcp: no approval\n    as: alice\n    approval: { granted: false }\n    \
+pub const NO_APPROVAL: &str = "  - mcp: no approval\n    as: alice\n    approval: { granted: false }\n    \
     tool: plan_delete\n    arguments: { plan_id: plan-1 }\n    expect: { is_error: true }\n";
-const LOOKUP: &str = "  - mcp: look up\n    as: alice\n    tool: plan_lookup\n    \
+pub const LOOKUP: &str = "  - mcp: look up\n    as: alice\n    tool: plan_lookup\n    \
     arguments: { plan_id: plan-1 }\n    expect: { structured: { status: ready } }\n";
-const LOOKUP_ERROR: &str = "  - mcp: unknown plan\n    as: alice\n    tool: plan_lookup\n    \
+pub const LOOKUP_ERROR: &str = "  - mcp: unknown plan\n    as: alice\n    tool: plan_lookup\n    \
     arguments: { plan_id: nope }\n    expect: { is_error: true }\n";
 
 /// Publishes `consumer` `version` on `branch` with these interactions.

@@ -39,6 +39,12 @@ pub struct DriftSection {
     pub reason: String,
     /// The admission evidence record, as label/value lines (empty: none).
     pub evidence: Vec<(String, String)>,
+    /// "2 evaluation results (1 pass, 1 fail)", `None` without any: the
+    /// results themselves are listed in the evaluation section.
+    pub evaluations: Option<String>,
+    /// Deployments into stage environments that did not move the version
+    /// (`deploymentsNotMoved`): "at · reason".
+    pub holds: Vec<String>,
     pub reports: i64,
     pub ladder: Vec<LadderStep>,
     /// "report 12 · production · unknown_error_codes: 5 at or over …".
@@ -75,7 +81,14 @@ pub fn load(
         Some(r) => crate::evidence::view::lines(r, crate::store::now())?,
         None => Vec::new(),
     };
+    let holds = admission
+        .holds
+        .iter()
+        .map(|(h, _)| format!("{} · {}", crate::api::time(h.created_at), h.reason))
+        .collect();
     Ok(DriftSection {
+        evaluations: evaluations_line(&admission),
+        holds,
         evidence,
         state: admission.state.as_str().to_owned(),
         reason: admission.reason,
@@ -85,6 +98,26 @@ pub fn load(
         relying: relying(conn, provider_id, version_id)?,
         canary_stops: canary_stops(conn, version_id)?,
     })
+}
+
+/// How many evaluation results the version has and how many pass (of the
+/// newest listed), said beside the admission state they never change.
+fn evaluations_line(a: &AdmissionView) -> Option<String> {
+    if a.evaluations_total == 0 {
+        return None;
+    }
+    let pass = a.evaluations.iter().filter(|e| e.passed).count();
+    let fail = a.evaluations.len() - pass;
+    let s = if a.evaluations_total == 1 { "" } else { "s" };
+    Some(format!(
+        "{} evaluation result{s} ({pass} pass, {fail} fail{})",
+        a.evaluations_total,
+        if a.evaluations_total > a.evaluations.len() as i64 {
+            " among the newest listed"
+        } else {
+            ""
+        }
+    ))
 }
 
 /// The version's live deployments a drift report stopped.
