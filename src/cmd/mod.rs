@@ -15,6 +15,7 @@ mod lint_warnings;
 mod match_cmd;
 mod migrate;
 mod mock;
+mod mock_env;
 mod pacticipant;
 mod publish;
 mod record_deployment;
@@ -153,7 +154,7 @@ pub enum Command {
     Verify(Box<verify::VerifyArgs>),
     /// Serve a mock provider built from a contract, for the consumer's own tests.
     #[command(
-        after_help = "Prints one line per surface the contract has (HTTP <base url>, A2A <agent card url>, MCP <endpoint url>), then a line per request received on standard error, and the report when it stops.\n\nExit codes: 0 every interaction exercised and no unexpected request (and the command passed), 1 otherwise, 2 usage error or the contract could not be read or served.\n\nExamples:\n  accord mock --contract web-items.json --port 8080             (until Ctrl-C)\n  accord mock --contract examples/items.yaml --out pacts -- cargo test --test consumer\n  accord mock --contract planner.yaml --principal alice=token-a -- pytest tests/\n\nThe command sees ACCORD_MOCK_URL (the mock's base URL), ACCORD_A2A_URL (the A2A agent's base URL; its card is under it) and ACCORD_MCP_URL (the MCP endpoint) for the surfaces the contract has. Admin routes for other harnesses: GET /__accord/interactions, GET /__accord/mismatches, GET /__accord/report, POST /__accord/reset."
+        after_help = "Prints one line per surface the contract has (HTTP <base url>, A2A <agent card url>, MCP <endpoint url>), then a line per request received on standard error, and the report when it stops.\n\nExit codes: 0 every interaction exercised and no unexpected request (and the command passed), 1 otherwise, 2 usage error or the contract could not be read or served.\n\nExamples:\n  accord mock --contract web-items.json --port 8080             (until Ctrl-C)\n  accord mock --contract examples/items.yaml --out pacts -- cargo test --test consumer\n  accord mock --contract planner.yaml --principal alice=token-a -- pytest tests/\n  accord mock --contract planner.yaml --contract tools.yaml --out pacts -- pytest tests/\n\nThe command sees ACCORD_MOCK_URL (the mock's base URL), ACCORD_A2A_URL (the A2A agent's base URL; its card is under it) and ACCORD_MCP_URL (the MCP endpoint) for the surfaces the contract has.\n\nSeveral --contract: one mock per contract (one provider each), each on its own port (--port P: P, P+1, … in the order given); each line printed starts with the provider (`planning-agent: A2A <url>`), the command sees per provider ACCORD_MOCK_URL_<PROVIDER>, ACCORD_A2A_URL_<PROVIDER> and ACCORD_MCP_URL_<PROVIDER> (the provider's name upper-cased, every other character than a letter or digit as _: plan-tools → PLAN_TOOLS; with one contract these are set too), the report comes per contract, and --out gets each contract exercised as written (the run fails if one was not). Admin routes for other harnesses: GET /__accord/interactions, GET /__accord/mismatches, GET /__accord/report, POST /__accord/reset."
     )]
     Mock(mock::MockArgs),
     /// Publish contracts (Accord or Pact files) for a consumer version.

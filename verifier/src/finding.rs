@@ -126,6 +126,9 @@ pub mod codes {
     /// An MCP call sent with a progress token did not report the progress
     /// the contract relies on (`progress`) before its answer.
     pub const PROGRESS_NOT_REPORTED: &str = "PROGRESS_NOT_REPORTED";
+    /// An MCP call that asked for every log level did not send a log
+    /// message the contract relies on (`logs`) before its answer.
+    pub const LOG_MESSAGE_NOT_SENT: &str = "LOG_MESSAGE_NOT_SENT";
     /// A tool's title or description changed between versions (a warning:
     /// a model may pick it differently).
     pub const TOOL_DESCRIPTION_CHANGED: &str = "TOOL_DESCRIPTION_CHANGED";

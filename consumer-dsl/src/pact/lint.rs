@@ -22,6 +22,7 @@
 //! | `INVALID_SCHEMA` | error | an embedded JSON Schema that does not compile as 2020-12 (not a schema, or a `$ref` that cannot resolve offline) |
 //! | `MCP_NO_EXPECTATION` | error | an `MCP/ToolCall` with neither `result` nor `error` (`result: null` counts as none) |
 //! | `MCP_RESULT_AND_ERROR` | error | an `MCP/ToolCall` with both |
+//! | `MCP_LOG_LEVEL` | error | an `MCP/ToolCall` relying on a log message (`logs`) at a level MCP does not have: no provider can send it |
 //! | `NEGATIVE_KIND_CONFLICT` | error | `negative` names a kind of refusal the interaction cannot provoke (`unauthenticated` with a valid credential, `missing_approval` without `approval: {granted: false}`, …) |
 //! | `INVALID_REPEAT_PATH` | error | `repeat.key` or a `repeat.sameFields` entry that is not a path, or a key that selects nothing in the request |
 //! | `UNKNOWN_ATTRIBUTE` | warning | a key Accord does not know in an HTTP request or response, an MCP call, an `mcpTools` entry or the `agentCard` (kept, checks nothing; a close known name is suggested) |
@@ -155,7 +156,7 @@ pub fn lint(contract: &Contract) -> Vec<LintProblem> {
 /// The problem codes that stop a verifier from running a contract: a
 /// request it cannot build or send, a protocol version it cannot pick, an
 /// expectation it cannot evaluate.
-pub const BLOCKING: [&str; 9] = [
+pub const BLOCKING: [&str; 10] = [
     "EMPTY_METHOD",
     "GENERATOR_UNUSABLE",
     "INVALID_GENERATOR_PATH",
@@ -163,6 +164,7 @@ pub const BLOCKING: [&str; 9] = [
     "INVALID_SCHEMA",
     "MCP_NO_EXPECTATION",
     "MCP_RESULT_AND_ERROR",
+    "MCP_LOG_LEVEL",
     "NEGATIVE_KIND_CONFLICT",
     "INVALID_REPEAT_PATH",
 ];

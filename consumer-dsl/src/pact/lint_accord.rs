@@ -23,6 +23,7 @@ pub(super) fn check_accord(i: usize, interaction: &Interaction, problems: &mut V
             }
         }
         Interaction::McpToolCall(c) => {
+            log_levels(&at, &c.call.logs, problems);
             let schema = c.call.result.as_ref().and_then(|r| r.schema.as_ref());
             if let Some(Err(why)) = schema.map(crate::schema::compile) {
                 problems.push(LintProblem::new(
@@ -51,6 +52,25 @@ pub(super) fn check_accord(i: usize, interaction: &Interaction, problems: &mut V
             ));
         }
         _ => {}
+    }
+}
+
+/// `MCP_LOG_LEVEL` (error): a relied-on log message at a level MCP does not
+/// have: no provider could send it, nor a client ask for it.
+fn log_levels(at: &str, logs: &[crate::model::accord::McpLog], problems: &mut Vec<LintProblem>) {
+    for (n, log) in logs.iter().enumerate() {
+        if crate::model::accord::log_severity(&log.level).is_none() {
+            problems.push(LintProblem::new(
+                Severity::Error,
+                "MCP_LOG_LEVEL",
+                format!("{at}.logs[{n}].level"),
+                format!(
+                    "`{}` is not an MCP log level ({})",
+                    log.level,
+                    crate::model::accord::LOG_LEVELS.join(", ")
+                ),
+            ));
+        }
     }
 }
 

@@ -18,6 +18,7 @@ const MCP_CALL: &[&str] = &[
     "result",
     "error",
     "progress",
+    "logs",
 ];
 const MCP_TOOL: &[&str] = &[
     "name",

@@ -212,3 +212,26 @@ fn a2a_combinations_that_cannot_be_judged_are_warned_about() {
     );
     assert!(super::blocking(&c).is_empty(), "warnings do not block");
 }
+
+#[test]
+fn a_log_message_at_a_level_mcp_does_not_have_is_refused() {
+    let call = |level: &str| {
+        json!({"type": "MCP/ToolCall", "description": "l", "tool": "t",
+            "logs": [{"level": "info", "data": "ok"}, {"level": level, "data": "x"}],
+            "result": {"content": [{"type": "text", "text": "done"}]}})
+    };
+    let c = pinned(json!([call("loud")]));
+    let found: Vec<(&str, String)> = super::blocking(&c)
+        .iter()
+        .map(|p| (p.code, p.path.clone()))
+        .collect();
+    assert_eq!(
+        found,
+        [(
+            "MCP_LOG_LEVEL",
+            "$.interactions[0].logs[1].level".to_owned()
+        )]
+    );
+    let c = pinned(json!([call("warning")]));
+    assert!(super::blocking(&c).is_empty(), "{:?}", lint(&c));
+}

@@ -297,6 +297,17 @@ pub struct McpSpec {
     pub error: Option<ErrorSpec>,
     /// The progress notifications relied on before the answer.
     pub progress: Vec<ProgressSpec>,
+    /// The log messages relied on during the call.
+    pub logs: Vec<LogSpec>,
+}
+
+/// A `logs:` entry: `{ level, logger, data }`.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LogSpec {
+    pub level: String,
+    pub logger: Option<String>,
+    pub data: serde_json::Value,
 }
 
 /// A `progress:` entry: the `progress` number, or `{ progress, total, message }`.

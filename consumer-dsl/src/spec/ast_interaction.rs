@@ -90,6 +90,8 @@ pub(crate) struct RawInteraction {
     arguments: Option<Template>,
     #[serde(default)]
     progress: Vec<super::ast::ProgressSpec>,
+    #[serde(default)]
+    logs: Vec<super::ast::LogSpec>,
     contents: Option<Template>,
     metadata: Option<Template>,
     content_type: Option<String>,
@@ -109,7 +111,7 @@ const A2A_KEYS: &[&str] = &[
     "push",
     "follow_ups",
 ];
-const MCP_KEYS: &[&str] = &["tool", "arguments", "expect", "error", "progress"];
+const MCP_KEYS: &[&str] = &["tool", "arguments", "expect", "error", "progress", "logs"];
 const MESSAGE_KEYS: &[&str] = &["contents", "metadata", "content_type"];
 const SYNC_KEYS: &[&str] = &["contents", "metadata", "content_type", "responses"];
 pub(super) const COMMON_KEYS: &[&str] = &[
@@ -181,6 +183,7 @@ impl RawInteraction {
             ("tool", self.tool.is_some()),
             ("arguments", self.arguments.is_some()),
             ("progress", !self.progress.is_empty()),
+            ("logs", !self.logs.is_empty()),
             ("contents", self.contents.is_some()),
             ("metadata", self.metadata.is_some()),
             ("content_type", self.content_type.is_some()),
@@ -261,6 +264,7 @@ impl TryFrom<CheckedInteraction> for InteractionSpec {
                 expect: mcp_expect,
                 error: if is_mcp { r.error } else { None },
                 progress: r.progress,
+                logs: r.logs,
             },
             message: MessageSpec {
                 contents: r.contents,

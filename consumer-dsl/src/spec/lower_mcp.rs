@@ -4,13 +4,14 @@
 use serde_json::{Map, Value, json};
 
 use super::PactPath;
-use super::ast::{ErrorSpec, McpExpectSpec, McpSpec, ProgressSpec};
+use super::ast::{ErrorSpec, LogSpec, McpExpectSpec, McpSpec, ProgressSpec};
 use super::lower::{Ctx, body_rules};
 use super::lower_a2a_flow::error;
 use super::template::Compiled;
 use crate::DslError;
 use crate::model::accord::{
-    ErrorExpectation, McpProgress, McpResultExpectation, McpToolCall, McpToolCallInteraction,
+    ErrorExpectation, LOG_LEVELS, McpLog, McpProgress, McpResultExpectation, McpToolCall,
+    McpToolCallInteraction, log_severity,
 };
 use crate::model::{Interaction, InteractionMeta};
 
@@ -56,6 +57,7 @@ pub(crate) fn tool_call(
             result,
             error,
             progress: progress(cx, path, &m.progress)?,
+            logs: logs(cx, path, &m.logs)?,
             extra: Map::new(),
         },
     }))
@@ -82,6 +84,29 @@ fn progress(cx: &Ctx<'_>, path: &str, list: &[ProgressSpec]) -> Result<Vec<McpPr
             message: p.message.clone(),
         })
         .collect())
+}
+
+/// The log messages relied on: each at one of MCP's levels.
+fn logs(cx: &Ctx<'_>, path: &str, list: &[LogSpec]) -> Result<Vec<McpLog>, DslError> {
+    let mut out = Vec::new();
+    for (i, l) in list.iter().enumerate() {
+        if log_severity(&l.level).is_none() {
+            return Err(cx.err(
+                &format!("{path}.logs[{i}].level"),
+                format!(
+                    "`{}` is not an MCP log level: {}",
+                    l.level,
+                    LOG_LEVELS.join(", ")
+                ),
+            ));
+        }
+        out.push(McpLog {
+            level: l.level.clone(),
+            logger: l.logger.clone(),
+            data: l.data.clone(),
+        });
+    }
+    Ok(out)
 }
 
 /// The expected JSON-RPC protocol error: a code, no A2A reason.

@@ -47,8 +47,10 @@ impl Exchange<'_> {
         let (reply, why) = match select(&calls, &received, &self.shared.principals) {
             Selection::Matched(index, i) => {
                 self.count(index, i, version);
+                let level = self.log_threshold(params, version == super::MODERN);
+                notifications = super::logging::log_notifications(&i.call.logs, level);
                 if let Some(token) = token {
-                    notifications = answer::progress_notifications(&i.call.progress, token);
+                    notifications.extend(answer::progress_notifications(&i.call.progress, token));
                 }
                 let reply = answer::expected(&i.call, self.shared.base_url(), listed);
                 (reply, i.meta.description.clone())

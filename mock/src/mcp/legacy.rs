@@ -90,7 +90,11 @@ impl Exchange<'_> {
             .copied()
             .unwrap_or(LATEST_HANDSHAKE);
         let session = self.surface.sessions.open(version);
-        let answer = json!({"protocolVersion": version, "capabilities": McpSurface::capabilities(),
+        let mut capabilities = McpSurface::capabilities();
+        if self.surface.logging {
+            capabilities["logging"] = json!({});
+        }
+        let answer = json!({"protocolVersion": version, "capabilities": capabilities,
             "serverInfo": self.surface.server_info});
         self.progress(
             "initialize",

@@ -1,6 +1,7 @@
 //! The JSON-RPC methods, the same in both eras once the era's transport
 //! has accepted the request: `tools/list`, `tools/call`, and per era
-//! `server/discover` (2026-07-28) or `ping` (legacy). Any other method is
+//! `server/discover` (2026-07-28) or `ping` (legacy), and `logging/setLevel`
+//! (legacy, when a call relies on log messages). Any other method is
 //! `-32601` and recorded.
 
 use serde_json::{Value, json};
@@ -58,6 +59,7 @@ impl Exchange<'_> {
                 "capabilities": McpSurface::capabilities(),
             }))),
             "ping" if !modern => Handled::result(json!({})),
+            "logging/setLevel" if !modern && self.surface.logging => self.set_level(&rpc.params),
             method => {
                 let why = format!("`{method}` is not a method the mock serves (Method not found)");
                 self.unexpected(self.req.method().as_str(), PATH, why);

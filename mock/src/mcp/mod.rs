@@ -10,8 +10,9 @@
 //! schemas from `schema.rs`), and `tools/call` is answered by the
 //! interaction whose arguments and credential fit (`select.rs`) with its
 //! expected result or protocol error, generators applied (`answer.rs`),
-//! after the `notifications/progress` the interaction relies on (the call
-//! then carries a progress token, and the answer is an event stream).
+//! after the `notifications/message` (at the level asked for: `logging.rs`)
+//! and `notifications/progress` the interaction relies on (the call then
+//! carries a progress token, and the answer is an event stream).
 //! A call no interaction fits gets a tool error that names the argument
 //! and the rule it failed, and is recorded; so is every request the mock
 //! cannot serve (malformed JSON-RPC, an unknown method, a wrong
@@ -33,6 +34,7 @@ mod answer;
 mod call;
 mod legacy;
 mod listing;
+mod logging;
 mod methods;
 mod modern;
 mod origin;
@@ -71,6 +73,9 @@ pub(crate) struct McpSurface {
     /// `serverInfo`: the provider's name.
     server_info: Value,
     sessions: sessions::Sessions,
+    /// Whether a call relies on log messages (`logs`): the legacy era then
+    /// declares `logging` and answers `logging/setLevel`.
+    logging: bool,
 }
 
 impl McpSurface {
@@ -88,7 +93,9 @@ impl McpSurface {
         if calls.is_empty() && contract.mcp_tools.is_empty() {
             return None;
         }
+        let logging = calls.iter().any(|(_, c)| !c.call.logs.is_empty());
         Some(McpSurface {
+            logging,
             calls,
             tools: listing::tools(contract),
             pin: contract.accord.as_ref().and_then(|a| a.mcp.clone()),

@@ -11,14 +11,22 @@ use rand::Rng;
 /// The most sessions kept at once.
 pub(super) const MAX: usize = 10_000;
 
-/// Session id → negotiated protocol version.
+/// One session: the protocol version it negotiated and the log level its
+/// client set (`logging/setLevel`, as a severity).
+#[derive(Debug)]
+struct Session {
+    version: String,
+    log_level: Option<usize>,
+}
+
+/// Session id → its session.
 #[derive(Debug, Default)]
 pub(super) struct Sessions {
-    open: Mutex<IndexMap<String, String>>,
+    open: Mutex<IndexMap<String, Session>>,
 }
 
 impl Sessions {
-    fn lock(&self) -> std::sync::MutexGuard<'_, IndexMap<String, String>> {
+    fn lock(&self) -> std::sync::MutexGuard<'_, IndexMap<String, Session>> {
         self.open
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
@@ -32,13 +40,29 @@ impl Sessions {
         if open.len() >= MAX {
             open.shift_remove_index(0);
         }
-        open.insert(id.clone(), version.to_owned());
+        let session = Session {
+            version: version.to_owned(),
+            log_level: None,
+        };
+        open.insert(id.clone(), session);
         id
     }
 
     /// The version session `id` negotiated, if it is open.
     pub(super) fn version(&self, id: &str) -> Option<String> {
-        self.lock().get(id).cloned()
+        self.lock().get(id).map(|s| s.version.clone())
+    }
+
+    /// Sets session `id`'s log level (a severity), if it is open.
+    pub(super) fn set_level(&self, id: &str, severity: usize) {
+        if let Some(s) = self.lock().get_mut(id) {
+            s.log_level = Some(severity);
+        }
+    }
+
+    /// The log level session `id`'s client set, if any.
+    pub(super) fn level(&self, id: &str) -> Option<usize> {
+        self.lock().get(id).and_then(|s| s.log_level)
     }
 
     /// Ends session `id`; whether it was open.

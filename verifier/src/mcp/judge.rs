@@ -18,6 +18,7 @@
 //! | a protocol error -32602 | `isError: true` (what the Python and TypeScript SDKs answer for an unknown tool) | ERROR_CODE_MISMATCH as a warning |
 //! | a protocol error | another tool result | ERROR_CODE_MISMATCH, or ERROR_DISGUISED_AS_SUCCESS for `isError: false` |
 //! | `progress` | fewer `notifications/progress` with the call's token before the answer, or `progress` not increasing (`progress.rs`) | PROGRESS_NOT_REPORTED (behavior) |
+//! | `logs` | an expected `notifications/message` (level, logger, type of `data`) missing before the answer, in order (`logs.rs`) | LOG_MESSAGE_NOT_SENT (behavior) |
 
 use accord_dsl::model::accord::{ActualError, ErrorExpectation, McpResultExpectation, McpToolCall};
 use serde_json::{Map, Value};
@@ -95,9 +96,11 @@ pub fn judge(
         }
         (None, None, _) => {}
     }
-    // one fault, one finding: progress is judged on an answer that holds
+    // one fault, one finding: progress and logs are judged on an answer
+    // that holds
     if out.findings.is_empty()
         && let Some(f) = super::progress::judge(&call.progress, &reply.body, reply.sse)
+            .or_else(|| super::logs::judge(&call.logs, &reply.body, reply.sse))
     {
         out.findings.push(f);
     }

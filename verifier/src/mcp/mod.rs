@@ -15,6 +15,7 @@ pub mod hints;
 pub mod judge;
 mod list;
 pub mod listing;
+pub mod logs;
 mod page;
 mod plug;
 mod probe;

@@ -13,7 +13,7 @@ use accord_dsl::generators::{GeneratorContext, GeneratorMode, apply_to_json};
 use super::driver::{McpDriver, expects_success, lock, profile_key};
 use super::task::{Bound, is_task};
 use super::variants::{Verdict, judge_variant, variants};
-use super::wire::{Endpoint, Era, Reply};
+use super::wire::{Endpoint, Era, Reply, Session};
 use crate::driver::{Exchange, Generation, Sent};
 use crate::transport::CutOff;
 
@@ -50,6 +50,7 @@ impl McpDriver {
                 },
                 Era::Modern => None,
             };
+            set_log_level(endpoint, era, session.as_ref(), &params, self.id()).await?;
             let started = Instant::now();
             let reply = endpoint
                 .call(
@@ -276,11 +277,43 @@ pub(super) fn call_params_with(
     let mut params = Map::new();
     params.insert("name".into(), json!(call.tool));
     params.insert("arguments".into(), root["arguments"].take());
+    let mut meta = Map::new();
     if !call.progress.is_empty() {
-        params.insert(
-            "_meta".into(),
-            json!({"progressToken": super::progress::TOKEN}),
+        meta.insert("progressToken".into(), json!(super::progress::TOKEN));
+    }
+    if !call.logs.is_empty() {
+        meta.insert(
+            super::logs::LOG_LEVEL_META.into(),
+            json!(super::logs::LEVEL),
         );
     }
+    if !meta.is_empty() {
+        params.insert("_meta".into(), Value::Object(meta));
+    }
     params
+}
+
+/// A call that asks for log messages (`_meta` [`super::logs::LOG_LEVEL_META`]):
+/// in a legacy session the level is set with `logging/setLevel` first (its
+/// answer is not judged: a provider that refuses it sends no messages,
+/// which the call's judgement names).
+async fn set_log_level(
+    endpoint: &Endpoint<'_>,
+    era: Era,
+    session: Option<&Session>,
+    params: &Map<String, Value>,
+    id: u64,
+) -> Result<(), CutOff> {
+    let asks = params
+        .get("_meta")
+        .and_then(|m| m.get(super::logs::LOG_LEVEL_META))
+        .is_some();
+    if asks && let (Era::Legacy(_), Some(session)) = (era, session) {
+        let mut level = Map::new();
+        level.insert("level".into(), json!(super::logs::LEVEL));
+        endpoint
+            .call(era, Some(session), Some(id), "logging/setLevel", level)
+            .await?;
+    }
+    Ok(())
 }

@@ -46,6 +46,15 @@ pub struct McpToolCall {
     /// consumer's mock sends them).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub progress: Vec<McpProgress>,
+    /// The log messages the consumer relies on being sent during the call
+    /// (`notifications/message`, before the answer), in order, at or above
+    /// the level the client asked for (`logging/setLevel` in the 2025-11-25
+    /// era, the request's `_meta` `io.modelcontextprotocol/logLevel` in
+    /// 2026-07-28). `level` and `logger` must be as written; `data` is an
+    /// example (the consumer's mock sends it), of the type a message's
+    /// `data` must have.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub logs: Vec<McpLog>,
     /// Attributes this version does not know, kept for the round trip.
     #[serde(flatten)]
     pub extra: Map<String, Value>,
@@ -64,6 +73,36 @@ pub struct McpProgress {
     /// `message`, a human-readable note.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub message: Option<String>,
+}
+
+/// One `notifications/message` of a call (its `params`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct McpLog {
+    /// The severity: one of [`LOG_LEVELS`].
+    pub level: String,
+    /// `logger`, when the consumer relies on its name.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub logger: Option<String>,
+    /// `data`: an example of what is logged.
+    pub data: Value,
+}
+
+/// MCP's log levels (RFC 5424's severities), least severe first.
+pub const LOG_LEVELS: [&str; 8] = [
+    "debug",
+    "info",
+    "notice",
+    "warning",
+    "error",
+    "critical",
+    "alert",
+    "emergency",
+];
+
+/// How severe `level` is (its place in [`LOG_LEVELS`]), if it is one.
+pub fn log_severity(level: &str) -> Option<usize> {
+    LOG_LEVELS.iter().position(|l| *l == level)
 }
 
 /// The expected `CallToolResult`. Rules are rooted at the result object:

@@ -47,6 +47,9 @@ pub use expectations::{
     Approval, Auth, CounterChange, Credential, Expectations, Probe, Repeat, RepeatJudgement,
     SideEffects, Temporal,
 };
-pub use mcp::{McpProgress, McpResultExpectation, McpToolCall, McpToolCallInteraction};
+pub use mcp::{
+    LOG_LEVELS, McpLog, McpProgress, McpResultExpectation, McpToolCall, McpToolCallInteraction,
+    log_severity,
+};
 pub use negative::{Negative, RefusalKind};
 pub use rules_serde::BodyRules;

@@ -302,6 +302,26 @@ fn progress_must_increase_and_error_data_belongs_to_mcp() {
     assert!(e.to_string().contains("error.data"), "{e}");
 }
 
+#[test]
+fn mcp_calls_take_the_log_messages_they_rely_on_and_refuse_an_unknown_level() {
+    let c = compile(
+        "  - mcp: chatty\n    tool: t\n    logs:\n      - { level: info, logger: planner, data: starting }\n      - { level: error, data: { step: 2 } }\n    expect: { text: done }\n",
+    );
+    let call = &mcp(&c).call;
+    assert_eq!(call.logs.len(), 2);
+    assert_eq!(call.logs[0].logger.as_deref(), Some("planner"));
+    assert_eq!(call.logs[1].data, serde_json::json!({"step": 2}));
+    let written = accord_dsl_json(&c);
+    assert_eq!(written["interactions"][0]["logs"][0]["level"], "info");
+    let back = crate::pact::from_value(&written, "t").expect("read back");
+    assert_eq!(mcp(&back).call.logs, call.logs);
+    let e = refuse(&format!(
+        "{HEAD}  - mcp: chatty\n    tool: t\n    logs: [{{ level: loud, data: x }}]\n    expect: {{ text: done }}\n"
+    ));
+    assert!(e.to_string().contains("logs[0].level"), "{e}");
+    assert!(e.to_string().contains("emergency"), "{e}");
+}
+
 fn accord_dsl_json(c: &Contract) -> serde_json::Value {
     crate::pact::to_v4_json(c)
 }
