@@ -3,6 +3,7 @@
 //! loopback receivers (allowlisted in the test's policy).
 
 mod api;
+mod content_changed;
 mod delivery;
 mod drift_events;
 mod events;
