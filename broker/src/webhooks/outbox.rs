@@ -7,7 +7,7 @@
 //! (`queue::enqueue`: one triggered webhook per matching, enabled webhook
 //! and parameter set, matched and rendered at fan-out by
 //! `events::expand`) in one transaction that also marks the row consumed
-//! (`sweep` deletes consumed rows past the retention); on PostgreSQL the rows are locked `FOR UPDATE SKIP LOCKED`, on
+//! (`retention` deletes consumed rows past the retention); on PostgreSQL the rows are locked `FOR UPDATE SKIP LOCKED`, on
 //! SQLite the write transaction holds the one write lock, so two replicas
 //! never fan one event out twice.
 
