@@ -51,6 +51,11 @@ pub struct BrokerConfig {
     pub webhook_poll: std::time::Duration,
     /// How often the admission evidence sweep looks for expired evidence.
     pub evidence_sweep: std::time::Duration,
+    /// How long settled triggered webhooks (with their logs) and consumed
+    /// webhook events are kept (`--webhook-retention-days`, default 30).
+    pub webhook_retention: std::time::Duration,
+    /// How often the webhook retention sweep runs (10 min; tests use less).
+    pub webhook_sweep: std::time::Duration,
 }
 
 impl BrokerConfig {
@@ -73,6 +78,8 @@ impl BrokerConfig {
             webhook_lease: std::time::Duration::from_secs(60),
             webhook_poll: std::time::Duration::from_millis(250),
             evidence_sweep: std::time::Duration::from_secs(60),
+            webhook_retention: std::time::Duration::from_secs(30 * 24 * 3600),
+            webhook_sweep: std::time::Duration::from_secs(600),
         }
     }
 }

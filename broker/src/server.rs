@@ -80,6 +80,7 @@ pub fn start(config: BrokerConfig) -> Result<RunningBroker, StartError> {
         listening_on: addr.to_string(),
     };
     crate::webhooks::worker::spawn(state.pool.clone(), state.config.clone());
+    crate::webhooks::retention::spawn(state.pool.clone(), state.config.clone());
     crate::evidence::sweep::spawn(state.pool.clone(), state.config.clone());
     let factory = move || connection(state.clone(), addr);
     let mut builder = actix_server::Server::build().disable_signals();

@@ -91,6 +91,22 @@ pub struct ServeArgs {
     /// ran out, so delivery is at least once. Keep it above the webhook timeout (10 s).
     #[arg(long, value_name = "SECONDS", default_value_t = 60, value_parser = clap::value_parser!(u64).range(1..=86400))]
     webhook_lease: u64,
+    /// PEM file of a CA certificate (one or a bundle) that webhook receivers' TLS
+    /// certificates may chain to, beside the system's roots: for receivers behind an
+    /// internal CA. Repeat the flag for several files (the variable takes a comma list).
+    /// A file that cannot be read or holds no certificate stops the broker at start.
+    #[arg(
+        long,
+        env = "ACCORD_WEBHOOK_CA_FILE",
+        value_name = "PEM",
+        value_delimiter = ','
+    )]
+    webhook_ca_file: Vec<std::path::PathBuf>,
+    /// Days settled webhook deliveries (triggered webhooks with their attempt logs) and
+    /// fanned-out webhook events are kept; a sweep deletes older ones (never one still
+    /// waiting for a retry).
+    #[arg(long, env = "ACCORD_WEBHOOK_RETENTION_DAYS", value_name = "DAYS", default_value_t = 30, value_parser = clap::value_parser!(u64).range(1..=3650))]
+    webhook_retention_days: u64,
 }
 
 fn account(text: &str, role: Role, flag: &str) -> anyhow::Result<BasicAccount> {
@@ -120,7 +136,10 @@ impl ServeArgs {
             &self.webhook_host_allowlist,
             &self.webhook_method_allowlist,
         )
+        .and_then(|policy| policy.with_ca_files(&self.webhook_ca_file))
         .map_err(anyhow::Error::msg)?;
+        config.webhook_retention =
+            std::time::Duration::from_secs(self.webhook_retention_days * 24 * 3600);
         config.webhook_lease = std::time::Duration::from_secs(self.webhook_lease);
         if let Some(a) = &self.basic_auth {
             config

@@ -158,3 +158,32 @@ fn a_bad_variable_is_refused_naming_the_flag() {
         "{stderr}"
     );
 }
+
+#[test]
+fn a_webhook_ca_file_that_is_missing_or_holds_no_certificate_stops_the_start() {
+    let dir = temp_dir("webhook-ca");
+    let garbage = dir.join("garbage.pem");
+    std::fs::write(&garbage, "not a certificate\n").expect("write");
+    for (file, named) in [
+        (dir.join("missing.pem"), "No such file"),
+        (garbage, "no certificate in it"),
+    ] {
+        let db = dir.join("accord.db");
+        let out = accord()
+            .args(["serve", "--bind", "127.0.0.1:0", "--database-url"])
+            .arg(&db)
+            .arg("--webhook-ca-file")
+            .arg(&file)
+            .output()
+            .expect("accord runs");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{}: {stderr}", file.display());
+        let shown = file.display().to_string();
+        assert!(
+            stderr.contains("--webhook-ca-file")
+                && stderr.contains(&shown)
+                && stderr.contains(named),
+            "{stderr}"
+        );
+    }
+}

@@ -3,7 +3,7 @@
 //! (`template`), the events recorded in the transaction of their change
 //! (`events`, into the `outbox`), the durable queue (`queue`) the worker fans
 //! them out into and the worker that delivers it
-//! (`worker`), over the outbound HTTP module (`outbound`): the SSRF-safe sender —
+//! (`worker`), the sweep that prunes old deliveries (`retention`), over the outbound HTTP module (`outbound`): the SSRF-safe sender —
 //! every request checked against the allowlists (`accord serve
 //! --webhook-*-allowlist`), its host resolved once and the connection pinned
 //! to the checked addresses, so a webhook cannot reach the broker's own network.
@@ -14,6 +14,7 @@ pub mod outbound;
 pub mod outbox;
 pub mod params;
 pub mod queue;
+pub mod retention;
 pub mod sample;
 pub mod store;
 pub mod template;

@@ -1,10 +1,13 @@
 //! The outbox: a change writes one row per event it causes (the event name
-//! and the template parameters of that moment), in its own transaction,
-//! whatever the number of webhooks — so a publish with fifty matching
-//! webhooks costs what one without does. The worker fans each row out into
-//! the queue (`queue::enqueue`: one triggered webhook per matching, enabled
-//! webhook, matched at fan-out) in one transaction that also marks the row
-//! consumed; on PostgreSQL the rows are locked `FOR UPDATE SKIP LOCKED`, on
+//! and the ids of its cause, with what cannot be read again later — a
+//! `events::Capture` —, or for Accord's own events the template
+//! parameters of that moment), in its own transaction, whatever the number
+//! of webhooks — so a publish with fifty matching webhooks costs what one
+//! without does. The worker fans each row out into the queue
+//! (`queue::enqueue`: one triggered webhook per matching, enabled webhook
+//! and parameter set, matched and rendered at fan-out by
+//! `events::expand`) in one transaction that also marks the row consumed
+//! (`retention` deletes consumed rows past the retention); on PostgreSQL the rows are locked `FOR UPDATE SKIP LOCKED`, on
 //! SQLite the write transaction holds the one write lock, so two replicas
 //! never fan one event out twice.
 
@@ -12,6 +15,7 @@ use std::collections::BTreeMap;
 
 use diesel::prelude::*;
 
+use super::events::{Capture, expand};
 use super::queue::{self, Cause};
 use super::store::{self, Party, Webhook};
 use crate::db::AnyConnection;
@@ -62,23 +66,59 @@ pub fn record(
     cause: &Cause,
     matching: &str,
 ) -> Result<(), StoreError> {
-    let context = serde_json::to_string(parameters).map_err(|source| StoreError::CorruptJson {
+    let context = json(parameters)?;
+    insert(conn, &[event], &context, cause, matching)
+}
+
+/// Records each of `events` with `capture` (expanded at fan-out), in one
+/// statement, in the caller's transaction.
+pub fn record_captured(
+    conn: &mut AnyConnection,
+    events: &[&str],
+    capture: &Capture,
+    cause: &Cause,
+    matching: &str,
+) -> Result<(), StoreError> {
+    let context = json(capture)?;
+    insert(conn, events, &context, cause, matching)
+}
+
+fn json(value: &impl serde::Serialize) -> Result<String, StoreError> {
+    serde_json::to_string(value).map_err(|source| StoreError::CorruptJson {
         what: "webhook event context",
         source,
-    })?;
-    diesel::insert_into(we::table)
-        .values((
-            we::event_name.eq(event),
-            we::context.eq(context),
-            we::matching.eq(matching),
-            we::consumer_id.eq(cause.consumer_id),
-            we::provider_id.eq(cause.provider_id),
-            we::pact_publication_id.eq(cause.pact_publication_id),
-            we::verification_id.eq(cause.verification_id),
-            we::version_id.eq(cause.version_id),
-            we::created_at.eq(now()),
-        ))
-        .execute(conn)?;
+    })
+}
+
+fn insert(
+    conn: &mut AnyConnection,
+    events: &[&str],
+    context: &str,
+    cause: &Cause,
+    matching: &str,
+) -> Result<(), StoreError> {
+    let at = now();
+    let rows: Vec<_> = events
+        .iter()
+        .map(|event| {
+            (
+                we::event_name.eq(*event),
+                we::context.eq(context),
+                we::matching.eq(matching),
+                we::consumer_id.eq(cause.consumer_id),
+                we::provider_id.eq(cause.provider_id),
+                we::pact_publication_id.eq(cause.pact_publication_id),
+                we::verification_id.eq(cause.verification_id),
+                we::version_id.eq(cause.version_id),
+                we::created_at.eq(at),
+            )
+        })
+        .collect();
+    let query = diesel::insert_into(we::table).values(rows);
+    match conn {
+        AnyConnection::Postgresql(c) => query.execute(c)?,
+        AnyConnection::Sqlite(c) => query.execute(c)?,
+    };
     Ok(())
 }
 
@@ -110,13 +150,12 @@ pub fn fan_out(conn: &mut AnyConnection, limit: i64) -> Result<usize, StoreError
         }
         let hooks = subscribed.get(&event.event_name).map_or(&[][..], |h| h);
         let matching = matching(conn, event, hooks)?;
-        queue::enqueue_context(
-            conn,
-            &matching,
-            &event.event_name,
-            &event.context,
-            &event.cause(),
-        )?;
+        if matching.is_empty() {
+            continue;
+        }
+        for context in expand(conn, event)? {
+            queue::enqueue_context(conn, &matching, &event.event_name, &context, &event.cause())?;
+        }
     }
     diesel::update(we::table.filter(we::id.eq_any(&ids)))
         .set(we::consumed_at.eq(now()))

@@ -1,14 +1,14 @@
 //! The events of a verification result, of a deployment or release, and
 //! Accord's own (`admission_changed`, `drift_detected`).
 
-use super::{Params, Subscribers, fire};
+use super::{Capture, Subscribers, fire_captured};
 use crate::db::AnyConnection;
-use crate::hal::encode_segment;
 use crate::store::StoreError;
 use crate::store::pacticipants::{self, Pacticipant};
 use crate::store::verifications::Verification;
-use crate::store::versions::{self, Version};
+use crate::store::versions::Version;
 use crate::webhooks::outbox;
+use crate::webhooks::params::Params;
 use crate::webhooks::queue::Cause;
 
 /// A stored verification result, as its events need it.
@@ -25,7 +25,7 @@ pub struct Verified<'a> {
 }
 
 /// `provider_verification_published` and `…_succeeded` or `…_failed`, one
-/// per consumer version the result is for.
+/// per consumer version the result is for (expanded at fan-out).
 pub fn verification_published(
     conn: &mut AnyConnection,
     base: &str,
@@ -40,11 +40,7 @@ pub fn verification_published(
         Some(v.consumer.name.as_str()),
         Some(v.provider.name.as_str()),
     );
-    let events = ["provider_verification_published", outcome];
     let hooks = Subscribers::of_pair(conn, pair)?;
-    if !hooks.any(&events) {
-        return Ok(());
-    }
     let cause = Cause {
         consumer_id: Some(v.consumer.id),
         provider_id: Some(v.provider.id),
@@ -52,62 +48,13 @@ pub fn verification_published(
         version_id: Some(v.provider_version.id),
         ..Cause::default()
     };
-    for consumer_version in consumer_versions(conn, &v)? {
-        let mut params = Params::new(events[0]);
-        params.consumer(conn, v.consumer, &consumer_version)?;
-        params.provider(conn, v.provider, Some(v.provider_version))?;
-        params.pact_url(
-            base,
-            &v.consumer.name,
-            &v.provider.name,
-            v.sha,
-            &consumer_version,
-        );
-        params.verification_status(Some(v.verification.success));
-        params.set(
-            "buildUrl",
-            v.verification.build_url.clone().unwrap_or_default(),
-        );
-        params.set(
-            "verificationResultUrl",
-            format!(
-                "{base}/pacts/provider/{}/consumer/{}/pact-version/{}/verification-results/{}",
-                encode_segment(&v.provider.name),
-                encode_segment(&v.consumer.name),
-                encode_segment(v.sha),
-                v.verification.number
-            ),
-        );
-        for event in events {
-            params.set("eventName", event);
-            fire(conn, &hooks, event, &params, &cause)?;
-        }
-    }
-    Ok(())
-}
-
-fn consumer_versions(
-    conn: &mut AnyConnection,
-    v: &Verified<'_>,
-) -> Result<Vec<Version>, StoreError> {
-    let named: Vec<Version> = versions::find_by_ids(conn, v.consumer_version_ids)?
-        .into_iter()
-        .filter(|cv| cv.pacticipant_id == v.consumer.id)
-        .collect();
-    if !named.is_empty() {
-        return Ok(named);
-    }
-    use crate::schema::{pact_publications, versions as vt};
-    use diesel::prelude::*;
-    Ok(pact_publications::table
-        .inner_join(vt::table)
-        .filter(pact_publications::pact_content_id.eq(v.verification.pact_content_id))
-        .order(vt::id.desc())
-        .select(Version::as_select())
-        .first(conn)
-        .optional()?
-        .into_iter()
-        .collect())
+    let capture = Capture::Verification {
+        base: base.to_owned(),
+        sha: v.sha.to_owned(),
+        consumer_version_ids: v.consumer_version_ids.to_vec(),
+    };
+    let events = ["provider_verification_published", outcome];
+    fire_captured(conn, &hooks, &events, &capture, &cause)
 }
 
 /// `deployment_recorded` or `release_recorded` for `version` in

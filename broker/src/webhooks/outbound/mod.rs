@@ -41,6 +41,9 @@ pub struct Policy {
     total: Duration,
     read_cap: usize,
     excerpt_cap: usize,
+    /// TLS with extra trusted roots (`--webhook-ca-file`); `None`: the
+    /// platform's roots only.
+    tls: Option<std::sync::Arc<rustls::ClientConfig>>,
 }
 
 impl Default for Policy {
@@ -53,6 +56,7 @@ impl Default for Policy {
             total: DEFAULT_TOTAL_TIMEOUT,
             read_cap: RESPONSE_READ_CAP,
             excerpt_cap: EXCERPT_CAP,
+            tls: None,
         }
     }
 }
@@ -98,6 +102,25 @@ impl Policy {
             total,
             ..self
         }
+    }
+
+    /// Also trusts the certificates (PEM, one or a bundle per file) of
+    /// `ca_files` when it verifies a receiver's TLS certificate, beside the
+    /// platform's roots. Err names the file that cannot be read or holds
+    /// no valid certificate.
+    pub fn with_ca_files(self, ca_files: &[std::path::PathBuf]) -> Result<Policy, String> {
+        if ca_files.is_empty() {
+            return Ok(self);
+        }
+        let mut roots = Vec::new();
+        for file in ca_files {
+            roots.extend(send::read_pem(file)?);
+        }
+        let tls = send::tls_with_roots(roots)?;
+        Ok(Policy {
+            tls: Some(std::sync::Arc::new(tls)),
+            ..self
+        })
     }
 
     /// One line per allowlist for `accord serve`'s start-up log.

@@ -2,7 +2,11 @@
 //! request, and the capped read of the answer.
 
 use std::net::{IpAddr, SocketAddr};
+use std::path::Path;
 use std::sync::{Arc, OnceLock};
+
+use rustls::pki_types::CertificateDer;
+use rustls::pki_types::pem::PemObject;
 use std::time::Instant;
 
 use reqwest::header::{HeaderMap, HeaderName, HeaderValue};
@@ -108,8 +112,12 @@ pub fn pinned_client(
     target: &Target,
     addrs: &[IpAddr],
 ) -> Result<reqwest::Client, String> {
+    let tls = match &policy.tls {
+        Some(tls) => rustls::ClientConfig::clone(tls),
+        None => tls_config()?,
+    };
     let mut builder = reqwest::Client::builder()
-        .tls_backend_preconfigured(tls_config()?)
+        .tls_backend_preconfigured(tls)
         .redirect(reqwest::redirect::Policy::none())
         .no_proxy()
         .retry(reqwest::retry::never())
@@ -136,21 +144,41 @@ pub fn pinned_client(
 /// takes ~25 ms, too long to pay per attempt.
 fn tls_config() -> Result<rustls::ClientConfig, String> {
     static CONFIG: OnceLock<Result<rustls::ClientConfig, String>> = OnceLock::new();
-    CONFIG
-        .get_or_init(|| {
-            let provider = Arc::new(rustls::crypto::ring::default_provider());
-            let verifier = rustls_platform_verifier::Verifier::new(provider.clone())
-                .map_err(|e| format!("cannot set up TLS: {e}"))?;
-            let mut tls = rustls::ClientConfig::builder_with_provider(provider)
-                .with_safe_default_protocol_versions()
-                .map_err(|e| format!("cannot set up TLS: {e}"))?
-                .dangerous()
-                .with_custom_certificate_verifier(Arc::new(verifier))
-                .with_no_client_auth();
-            tls.alpn_protocols = vec![b"h2".to_vec(), b"http/1.1".to_vec()];
-            Ok(tls)
-        })
-        .clone()
+    CONFIG.get_or_init(|| tls_with_roots(Vec::new())).clone()
+}
+
+/// The platform's verifier, trusting `extra` roots beside the platform's.
+pub fn tls_with_roots(extra: Vec<CertificateDer<'static>>) -> Result<rustls::ClientConfig, String> {
+    let provider = Arc::new(rustls::crypto::ring::default_provider());
+    let verifier = if extra.is_empty() {
+        rustls_platform_verifier::Verifier::new(provider.clone())
+    } else {
+        rustls_platform_verifier::Verifier::new_with_extra_roots(extra, provider.clone())
+    }
+    .map_err(|e| format!("cannot set up TLS: {e}"))?;
+    let mut tls = rustls::ClientConfig::builder_with_provider(provider)
+        .with_safe_default_protocol_versions()
+        .map_err(|e| format!("cannot set up TLS: {e}"))?
+        .dangerous()
+        .with_custom_certificate_verifier(Arc::new(verifier))
+        .with_no_client_auth();
+    tls.alpn_protocols = vec![b"h2".to_vec(), b"http/1.1".to_vec()];
+    Ok(tls)
+}
+
+/// The certificates of a PEM file (one or a bundle); Err names the file.
+pub fn read_pem(file: &Path) -> Result<Vec<CertificateDer<'static>>, String> {
+    let shown = file.display();
+    let bytes = std::fs::read(file).map_err(|e| format!("--webhook-ca-file {shown}: {e}"))?;
+    let certs: Vec<CertificateDer<'static>> = CertificateDer::pem_slice_iter(&bytes)
+        .collect::<Result<_, _>>()
+        .map_err(|e| format!("--webhook-ca-file {shown}: not a PEM certificate file: {e}"))?;
+    if certs.is_empty() {
+        return Err(format!(
+            "--webhook-ca-file {shown}: no certificate in it (expected PEM \"BEGIN CERTIFICATE\" blocks)"
+        ));
+    }
+    Ok(certs)
 }
 
 /// The resolver behind the pinned addresses: any name not pinned is an

@@ -3,6 +3,8 @@
 //! loopback receivers (allowlisted in the test's policy).
 
 mod api;
+mod content_changed;
+mod custom_ca;
 mod delivery;
 mod drift_events;
 mod events;
@@ -10,6 +12,7 @@ mod labels;
 mod measure;
 mod pact_cli;
 mod page;
+mod retention;
 mod status;
 
 use std::collections::VecDeque;
