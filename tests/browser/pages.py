@@ -6,7 +6,8 @@ is loaded through the Chrome DevTools Protocol and fails the check on:
 a console error or an uncaught exception, a request that failed or answered
 4xx/5xx (other than the page itself when an error page is expected), a
 missing element (heading, navigation, applied stylesheet), a card (or the
-table of declarations) whose content is wider than its box at 1280 px, or a
+table of declarations) whose content is wider than its box at 1280 px, a
+network drawing narrower than its box or a name wider than its node, or a
 body wider than a phone's screen. Screenshots of every page go to --out.
 
     python tests/browser/pages.py --base http://127.0.0.1:9292 --out /tmp/shots \
@@ -205,6 +206,15 @@ CHECKS = """(() => {
   if (!top || getComputedStyle(top).backgroundColor !== 'rgb(31, 78, 121)') out.push('stylesheet not applied');
   for (const box of document.querySelectorAll('.card, .scroll:has(> table.declarations)'))
     if (box.scrollWidth > box.clientWidth + 1) out.push('content wider than its box: ' + box.className);
+  // the network drawing shown fills its box, and every name fits its node
+  for (const svg of document.querySelectorAll('svg.network, svg.network-phone')) {
+    if (!svg.getClientRects().length) continue;
+    if (svg.getBoundingClientRect().width < svg.parentElement.clientWidth - 2) out.push('a network drawing narrower than its box');
+    for (const node of svg.querySelectorAll('a.node')) {
+      const box = node.querySelector('rect'), name = node.querySelector('text');
+      if (box && name && name.getBBox().width > box.getBBox().width) out.push('a name wider than its node: ' + name.textContent);
+    }
+  }
   for (const img of document.images) if (!img.alt && img.getAttribute('role') !== 'presentation') out.push('img without alt');
   for (const i of document.querySelectorAll('input:not([type=hidden]), select, textarea')) {
     const labelled = i.labels && i.labels.length || i.getAttribute('aria-label') || i.getAttribute('aria-labelledby');

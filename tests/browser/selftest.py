@@ -1,7 +1,8 @@
 """The browser check must be able to fail: serves a broken home page (a
 console error, an uncaught exception, a missing stylesheet and image, no
 <h1>, an unlabelled field, a table wider than a phone, a card its content
-overflows) on loopback and runs
+overflows, a network drawing narrower than its box whose name overflows
+its node) on loopback and runs
 pages.py against it; exits 0 only when pages.py failed and named each fault.
 
     python tests/browser/selftest.py [--chromium /usr/bin/chromium]
@@ -20,11 +21,13 @@ BROKEN = b"""<!doctype html><html><head><title>broken</title>
 <main><p>no heading</p><input name="unlabelled">
 <img src="/nowhere.png" alt="x"><div style="width:2000px">wide</div>
 <div class="card" style="width:200px"><code style="white-space:nowrap">http://127.0.0.1:41234/a2a/v1/a-long-url-that-does-not-wrap</code></div>
+<div><svg class="network" width="100" height="30" viewBox="0 0 100 30"><a class="node" href="/ui"><rect x="0" y="0" width="20" height="20"/><text x="2" y="14">a-name-much-wider-than-its-box</text></a></svg></div>
 <script>console.error("boom"); undefined_function();</script></main></body></html>"""
 
 # what pages.py must say about the page above
 EXPECTED = ["console.error", "exception", "missing.css", "no <h1>", "stylesheet not applied",
-            "unlabelled form field", "wider than a 390 px screen", "content wider than its box"]
+            "unlabelled form field", "wider than a 390 px screen", "content wider than its box",
+            "network drawing narrower than its box", "a name wider than its node"]
 
 
 class Handler(http.server.BaseHTTPRequestHandler):

@@ -1,7 +1,9 @@
 //! `GET /ui/network`: every application and integration as an inline SVG
-//! drawn on the server (no script), each edge coloured, dashed and titled
-//! by its latest verdict, with a text legend and the same integrations as
-//! a table below. `?focus=NAME` shows one application with its consumers
+//! drawn on the server (no script) for a screen and for a phone (the
+//! stylesheet shows one), each edge coloured, dashed and titled by its
+//! latest verdict, each application coloured and marked by the worst
+//! verdict of its integrations, with a legend in words and the same
+//! integrations as a table below. `?focus=NAME` shows one application with its consumers
 //! and providers; `?q=TEXT` the applications whose names contain it, with
 //! their neighbours. Only the applications of the integrations shown are
 //! read by name (and those without any, up to the budget). Past
@@ -17,9 +19,10 @@ use serde::Deserialize;
 
 use std::collections::{BTreeSet, HashMap};
 
-use self::layout::{App, Collapsed, DrawnEdge, DrawnNode, Link, Lone};
+use self::layout::{App, Collapsed, Drawing, DrawnEdge, DrawnNode, Link, Lone};
 use super::home::integrations::{self, IntegrationView, Verdict};
 use super::home::links;
+use super::matrix::cells::PENDING_WORD;
 use crate::db::AnyConnection;
 use crate::error::BrokerError;
 use crate::state::AppState;
@@ -46,20 +49,53 @@ struct NetworkPage {
     focus_url: String,
     q: String,
     apps: usize,
-    width: String,
-    height: String,
-    nodes: Vec<DrawnNode>,
-    edges: Vec<DrawnEdge>,
+    /// The same network for a screen and for a phone (the stylesheet shows one).
+    drawings: [DrawingView; 2],
     collapsed: Vec<Collapsed>,
     collapsed_apps: usize,
     /// Applications without integrations drawn as one node.
     lone: Lone,
     not_drawn: usize,
-    legend: Vec<(&'static str, &'static str, &'static str, &'static str)>,
+    legend: Vec<LegendRow>,
+    /// The one word for a failure while pending, in the legend's note.
+    pending_word: &'static str,
     rows: Vec<IntegrationView>,
     rows_total: usize,
     apps_total: i64,
 }
+
+/// One drawing of the network, ready for the template.
+#[derive(Debug)]
+struct DrawingView {
+    /// `network` (a screen) or `network-phone`; also the markers' prefix.
+    class: &'static str,
+    width: String,
+    height: String,
+    nodes: Vec<DrawnNode>,
+    edges: Vec<DrawnEdge>,
+}
+
+impl DrawingView {
+    fn new(class: &'static str, drawing: Drawing) -> Self {
+        DrawingView {
+            class,
+            width: format!("{:.0}", drawing.width),
+            height: format!("{:.0}", drawing.height),
+            nodes: drawing.nodes,
+            edges: drawing.edges,
+        }
+    }
+}
+
+/// A verdict in the legend: class word, word shown, edge dash, node mark,
+/// what it means.
+type LegendRow = (
+    &'static str,
+    &'static str,
+    &'static str,
+    &'static str,
+    &'static str,
+);
 
 /// `GET /ui/network`.
 pub async fn get_page(
@@ -91,33 +127,33 @@ fn load(conn: &mut AnyConnection, focus: String, q: String) -> Result<NetworkPag
         return Err(BrokerError::not_found(format!("Pacticipant '{focus}'")));
     }
     let needle = q.to_lowercase();
+    let worst = worst_verdicts(&all);
     let rows = filtered(all, &focus, &needle);
     let connected: BTreeSet<String> = rows
         .iter()
         .flat_map(|r| [r.consumer.clone(), r.provider.clone()])
         .collect();
     let (unconnected, apps_total) = unconnected(conn, &focus, &needle, &connected)?;
-    let (apps, lone) = apps(connected, unconnected, &focus, &needle, &q);
-    let drawing = layout::draw(
-        &apps,
-        &graph_links(&apps, &rows),
-        &lone,
-        links::network_focus,
-    );
+    let (apps, lone) = apps(connected, unconnected, &focus, &needle, &q, &worst);
+    let edges = graph_links(&apps, &rows);
+    let draw = |shape| layout::draw(&apps, &edges, &lone, links::network_focus, shape);
+    let (mut wide, phone) = (draw(layout::WIDE), draw(layout::PHONE));
+    let collapsed = std::mem::take(&mut wide.collapsed);
     let rows_total = rows.len();
     let mut rows = rows;
     rows.truncate(TABLE_ROWS);
     Ok(NetworkPage {
         apps: apps.len() + lone.count,
-        width: format!("{:.0}", drawing.width),
-        height: format!("{:.0}", drawing.height),
-        collapsed_apps: drawing.collapsed.iter().map(|c| c.size).sum(),
-        not_drawn: drawing.not_drawn,
-        nodes: drawing.nodes,
-        edges: drawing.edges,
-        collapsed: drawing.collapsed,
+        collapsed_apps: collapsed.iter().map(|c| c.size).sum(),
+        not_drawn: wide.not_drawn,
+        collapsed,
+        drawings: [
+            DrawingView::new("network", wide),
+            DrawingView::new("network-phone", phone),
+        ],
         lone,
         legend: legend(),
+        pending_word: PENDING_WORD,
         rows,
         rows_total,
         apps_total,
@@ -222,6 +258,7 @@ fn apps(
     focus: &str,
     needle: &str,
     q: &str,
+    worst: &HashMap<String, Verdict>,
 ) -> (Vec<App>, Lone) {
     let over = connected.len() + unconnected.total > layout::BUDGET;
     let mut names = connected;
@@ -240,16 +277,35 @@ fn apps(
         .map(|n| App {
             url: links::pacticipant(&n),
             marked: marked(&n),
+            verdict: worst.get(&n).copied(),
             name: n,
         })
         .collect();
     (apps, lone)
 }
 
-/// (verdict class, word, dash pattern) with what each means.
-fn legend() -> Vec<(&'static str, &'static str, &'static str, &'static str)> {
+/// Each verdict's row of the legend, worst first.
+fn legend() -> Vec<LegendRow> {
     Verdict::ALL
         .iter()
-        .map(|v| (v.word(), v.label(), layout::dash(*v), v.meaning()))
+        .map(|v| {
+            let mark = layout::mark(Some(*v));
+            (v.word(), v.label(), layout::dash(*v), mark, v.meaning())
+        })
         .collect()
+}
+
+/// The worst verdict of each application's integrations, whether the view
+/// draws them or not (a focus does not make an application look better).
+fn worst_verdicts(rows: &[IntegrationView]) -> HashMap<String, Verdict> {
+    let mut worst: HashMap<String, Verdict> = HashMap::new();
+    for r in rows {
+        for name in [&r.consumer, &r.provider] {
+            worst
+                .entry(name.clone())
+                .and_modify(|w| *w = (*w).min(r.verdict))
+                .or_insert(r.verdict);
+        }
+    }
+    worst
 }

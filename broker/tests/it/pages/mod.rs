@@ -4,6 +4,7 @@
 mod can_i_deploy;
 mod contract;
 mod contract_diff;
+mod contract_items;
 mod coverage;
 mod frame;
 mod graph;

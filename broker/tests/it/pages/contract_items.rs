@@ -1,0 +1,74 @@
+//! What the contract page leaves out: the broker's own `_id` of an
+//! interaction is never an "Other attribute" of any kind of interaction,
+//! while a real extra attribute still is; an MCP interaction names no A2A
+//! task operation anywhere in its article.
+
+use scraper::{ElementRef, Html, Selector};
+use serde_json::json;
+
+use super::html_page;
+use crate::pact_docs::{planning_agent_contract, publish_ok};
+use crate::support::each_backend;
+
+const PAIR: &str = "/ui/pacts/provider/planning-agent/consumer/orchestrator";
+
+fn select<'a>(el: ElementRef<'a>, selector: &str) -> Vec<ElementRef<'a>> {
+    let sel = Selector::parse(selector).expect("selector");
+    el.select(&sel).collect()
+}
+
+fn text(el: ElementRef<'_>) -> String {
+    el.text().collect::<Vec<_>>().join(" ")
+}
+
+#[test]
+fn no_interaction_lists_its_internal_id_and_an_mcp_one_names_no_a2a_operation() {
+    each_backend(|app| {
+        let mut contract = planning_agent_contract();
+        for (n, i) in contract["interactions"]
+            .as_array_mut()
+            .expect("array")
+            .iter_mut()
+            .enumerate()
+        {
+            i["_id"] = json!(format!("5f0c{n:04x}aa55"));
+            i["owner"] = json!("team-x");
+        }
+        publish_ok(app, "1.0.0", None, &[], &[contract]);
+        let page = app.get_page(&format!("{PAIR}/version/1.0.0"));
+        let doc: Html = html_page(&page, "contract");
+        let root = doc.root_element();
+        let articles = select(root, "article.interaction");
+        assert!(articles.len() >= 4, "{}", articles.len());
+        let mut with_owner = 0;
+        for article in &articles {
+            let names: Vec<String> = select(*article, "table.fields th")
+                .into_iter()
+                .map(text)
+                .collect();
+            assert!(!names.iter().any(|n| n == "_id"), "{names:?}");
+            if names.iter().any(|n| n == "owner") {
+                with_owner += 1;
+            }
+            let heading = select(*article, "h3")
+                .first()
+                .map(|h| text(*h))
+                .unwrap_or_default();
+            if heading.starts_with("MCP/") {
+                let words = text(*article);
+                for op in ["GetTask", "CancelTask", "SubscribeToTask", "ListTasks"] {
+                    assert!(!words.contains(op), "{heading}: {op} in {words}");
+                }
+                assert!(select(*article, ".follow-ups .operation").is_empty());
+            }
+        }
+        assert!(
+            with_owner >= 2,
+            "extra attributes are still listed: {with_owner}"
+        );
+        assert!(
+            !page.text.contains("5f0c0000aa55</code>"),
+            "the id is no attribute value"
+        );
+    });
+}
