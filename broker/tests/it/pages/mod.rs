@@ -5,6 +5,7 @@ mod can_i_deploy;
 mod contract;
 mod contract_diff;
 mod coverage;
+mod finding_keys;
 mod frame;
 mod graph;
 mod home;
