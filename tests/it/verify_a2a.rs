@@ -7,7 +7,12 @@ use serde_json::{Value, json};
 use crate::support::{accord, temp_dir};
 
 fn contract_file(name: &str) -> std::path::PathBuf {
-    let doc = json!({
+    contract_with(name, |_| {})
+}
+
+/// The contract, changed by `edit` before it is written.
+fn contract_with(name: &str, edit: impl FnOnce(&mut Value)) -> std::path::PathBuf {
+    let mut doc = json!({
         "consumer": {"name": "orchestrator"}, "provider": {"name": "planning-agent"},
         "agentCard": {"skills": [{"id": "work-planning"}], "capabilities": {"streaming": true}},
         "interactions": [{"type": "A2A/Task", "description": "draft a plan", "skill": "work-planning",
@@ -19,12 +24,21 @@ fn contract_file(name: &str) -> std::path::PathBuf {
             "terminalState": "TASK_STATE_COMPLETED"}],
         "metadata": {"pactSpecification": {"version": "4.0"}, "accord": {"formatVersion": "1.0", "a2a": "1.0"}}
     });
+    edit(&mut doc);
     let file = temp_dir(&format!("verify-a2a-{name}")).join("contract.json");
     std::fs::write(&file, doc.to_string()).expect("write contract");
     file
 }
 
 fn verify(agent: &A2aAgent, binding: &str) -> (Option<i32>, Value) {
+    verify_file(agent, binding, &contract_file(binding))
+}
+
+fn verify_file(
+    agent: &A2aAgent,
+    binding: &str,
+    contract: &std::path::Path,
+) -> (Option<i32>, Value) {
     let out = accord()
         .args([
             "verify",
@@ -37,7 +51,7 @@ fn verify(agent: &A2aAgent, binding: &str) -> (Option<i32>, Value) {
         .args(["--state-change-url", &agent.state_change_url()])
         .args(["--observe-url", &agent.observe_url()])
         .args(["--output", "json", "--contract"])
-        .arg(contract_file(binding))
+        .arg(contract)
         .output()
         .expect("runs");
     let report = serde_json::from_slice(&out.stdout).unwrap_or(Value::Null);
@@ -71,6 +85,54 @@ fn verify_passes_a_correct_agent_and_names_the_fault_of_a_wrong_one_on_both_bind
         assert_eq!(finding["layer"], "schema");
         assert_eq!(finding["path"], "steps[1].artifact.parts[0]");
     }
+}
+
+/// An artifact field the consumer reads that the agent does not send:
+/// named as missing data, at the step's path.
+#[test]
+fn a_missing_artifact_field_is_named_as_missing_data() {
+    let agent = A2aAgent::start().expect("agent");
+    let file = contract_with("missing-field", |doc| {
+        doc["interactions"][0]["steps"][1]["artifact"]["parts"][0]["data"]["priority"] =
+            json!("high");
+    });
+    let (code, report) = verify_file(&agent, "jsonrpc", &file);
+    assert_eq!(code, Some(1), "{report}");
+    let findings = &report["contracts"][0]["interactions"][0]["findings"];
+    assert_eq!(findings.as_array().map_or(0, Vec::len), 1, "{findings}");
+    let finding = &findings[0];
+    assert_eq!(finding["reasonCode"], "RESPONSE_MISMATCH", "{finding}");
+    assert_eq!(
+        finding["path"], "steps[1].artifact.parts[0].data",
+        "{finding}"
+    );
+    assert_eq!(finding["missing"], json!(["priority"]), "{finding}");
+    assert_eq!(
+        finding["expected"],
+        json!(["priority", "status"]),
+        "{finding}"
+    );
+}
+
+/// The prose artifact judged by the step that expects it and by the
+/// skill's output modes: both findings name it by the step's path.
+#[test]
+fn one_artifact_has_one_path_whichever_check_finds_its_fault() {
+    let agent = A2aAgent::start().expect("agent");
+    agent.set_fault(Some(A2aFault::ProseArtifact));
+    let (_, report) = verify(&agent, "jsonrpc");
+    let by_step = report["contracts"][0]["interactions"][0]["findings"][0]["path"].clone();
+    // the step accepts any text part: the skill's outputModes find the fault
+    let file = contract_with("one-path", |doc| {
+        doc["interactions"][0]["steps"][1]["artifact"]["parts"][0] =
+            json!({"text": "Here is your plan: rotate keys."});
+    });
+    let (code, report) = verify_file(&agent, "jsonrpc", &file);
+    assert_eq!(code, Some(1), "{report}");
+    let finding = &report["contracts"][0]["interactions"][0]["findings"][0];
+    assert_eq!(finding["reasonCode"], "CONTENT_MODE_MISMATCH", "{finding}");
+    assert_eq!(finding["path"], by_step, "{report}");
+    assert_eq!(finding["path"], "steps[1].artifact.parts[0]");
 }
 
 #[test]

@@ -316,13 +316,17 @@ fn a_missing_field_is_named_and_recorded_as_expected_and_actual_data() {
         json!(["id", "name", "price"]),
         "{finding}"
     );
-    assert_eq!(
-        finding["actual"],
-        json!({"missing": ["price"]}),
-        "{finding}"
-    );
+    assert_eq!(finding["actual"], json!(["id", "name"]), "{finding}");
+    assert_eq!(finding["missing"], json!(["price"]), "{finding}");
+    assert!(finding.get("unexpected").is_none(), "{finding}");
     let detail = finding["detail"].as_str().unwrap_or_default();
     assert!(detail.ends_with(": `price` is missing"), "{detail}");
+    // the text summary and JUnit name it too, and never print "null"
+    let text = stdout(&verify(&p, &[&file], &[]).code(1));
+    assert!(text.contains("`price` is missing"), "{text}");
+    assert!(!text.contains("null"), "{text}");
+    let xml = stdout(&verify(&p, &[&file], &["--output", "junit"]).code(1));
+    assert!(xml.contains("`price` is missing"), "{xml}");
     // the clean provider with the contract it meets: no finding
     let clean = contract_file(&dir, "clean", false);
     verify(&p, &[&clean], &[]).code(0);

@@ -74,15 +74,25 @@ fn pact_mismatch(f: &Finding) -> Value {
 }
 
 /// A finding as published; a contract-level one names no interaction.
+/// An absent expected or actual value is left out, not sent as `null`
+/// (a page would show "null" for what was never recorded).
 fn finding_json(i: Option<&InteractionResult>, f: &Finding) -> Value {
     let mut out = json!({
         "layer": f.layer.as_str(),
         "reasonCode": f.reason_code,
         "path": f.path,
-        "expected": f.expected,
-        "actual": f.actual,
         "detail": f.detail,
     });
+    for (key, value) in [("expected", &f.expected), ("actual", &f.actual)] {
+        if let Some(v) = value {
+            out[key] = Value::clone(v);
+        }
+    }
+    for (key, names) in [("missing", &f.missing), ("unexpected", &f.unexpected)] {
+        if !names.is_empty() {
+            out[key] = json!(names);
+        }
+    }
     if let Some(i) = i {
         out["interactionId"] = json!(i.interaction_id);
         out["interactionDescription"] = json!(i.description);
@@ -102,7 +112,8 @@ mod tests {
             ..Finding::new(Layer::Schema, codes::RESPONSE_MISMATCH, "$.id", "differs")
                 .values(Some(json!(1)), Some(json!(2)))
         };
-        let timeout = Finding::new(Layer::Temporal, codes::RESPONSE_TIMEOUT, "", "no answer");
+        let timeout = Finding::new(Layer::Temporal, codes::RESPONSE_TIMEOUT, "", "no answer")
+            .keys(&["priority"], &[]);
         let result = ContractResult {
             findings: Vec::new(),
             consumer: "c".into(),
@@ -139,5 +150,12 @@ mod tests {
         assert_eq!(body["findings"][1]["layer"], "temporal");
         assert_eq!(body["findings"][0]["reasonCode"], "RESPONSE_MISMATCH");
         assert_eq!(body["findings"][0]["interactionDescription"], "get it");
+        // absent values are left out, names of missing fields are data
+        let timeout = &body["findings"][1];
+        assert!(timeout.get("expected").is_none(), "{timeout}");
+        assert!(timeout.get("actual").is_none(), "{timeout}");
+        assert_eq!(timeout["missing"], json!(["priority"]));
+        assert!(timeout.get("unexpected").is_none(), "{timeout}");
+        assert_eq!(body["findings"][0]["expected"], 1);
     }
 }

@@ -52,8 +52,23 @@ pub struct Mismatch {
     /// The rule that failed, if a rule decided (`regex '\d+'`, `type`, …).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub rule: Option<String>,
+    /// The keys named as missing or not expected, on a mismatch of an
+    /// object's keys (boxed: most mismatches have none).
+    #[serde(flatten, skip_serializing_if = "Option::is_none")]
+    pub keys: Option<Box<KeyNames>>,
     /// A readable sentence.
     pub message: String,
+}
+
+/// The keys an object's mismatch names, sorted.
+#[derive(Debug, Clone, PartialEq, Default, Serialize)]
+pub struct KeyNames {
+    /// Expected keys the actual object lacks.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub missing: Vec<String>,
+    /// Keys of the actual object that are not expected, where none may be.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub unexpected: Vec<String>,
 }
 
 impl Mismatch {
@@ -65,6 +80,7 @@ impl Mismatch {
             expected: None,
             actual: None,
             rule: None,
+            keys: None,
             message: message.into(),
         }
     }
@@ -88,6 +104,16 @@ impl Mismatch {
             rule,
             ..Mismatch::new(kind, path, message).values(expected, actual)
         }
+    }
+
+    /// Expected keys the actual object lacks (none on most mismatches).
+    pub fn missing(&self) -> &[String] {
+        self.keys.as_deref().map_or(&[], |k| &k.missing)
+    }
+
+    /// Keys not expected where none may be (none on most mismatches).
+    pub fn unexpected(&self) -> &[String] {
+        self.keys.as_deref().map_or(&[], |k| &k.unexpected)
     }
 
     /// With the rule that decided.
@@ -135,10 +161,10 @@ fn shorten(s: &str) -> String {
 }
 
 /// The one mismatch of a map whose keys differ from the expected ones:
-/// the expected keys as the expected value, the keys that are missing and
-/// those not expected as the actual value (`{"missing": ["priority"]}`),
-/// and a sentence that names them (pact-reference's, then "`priority` is
-/// missing").
+/// the expected keys as the expected value, the actual keys as the actual
+/// value, the keys that are missing and those not expected as `missing`
+/// and `unexpected`, and a sentence that names them (pact-reference's,
+/// then "`priority` is missing").
 pub(super) fn key_set_mismatch(
     kind: MismatchKind,
     path: String,
@@ -159,22 +185,17 @@ pub(super) fn key_set_mismatch(
             sorted_keys(am)
         )
     };
-    let sorted = |keys: &[&str]| {
-        let mut keys = keys.to_vec();
+    let sorted = |keys: &mut dyn Iterator<Item = &str>| {
+        let mut keys: Vec<String> = keys.map(str::to_owned).collect();
         keys.sort_unstable();
-        keys.into_iter().map(str::to_owned).collect::<Vec<String>>()
+        keys
     };
-    let (missing, unexpected) = (sorted(missing), sorted(unexpected));
+    let missing = sorted(&mut missing.iter().copied());
+    let unexpected = sorted(&mut unexpected.iter().copied());
     let mut named = Vec::new();
-    let mut actual = Map::new();
-    for (keys, one, many, field) in [
-        (&missing, "is missing", "are missing", "missing"),
-        (
-            &unexpected,
-            "is not expected",
-            "are not expected",
-            "unexpected",
-        ),
+    for (keys, one, many) in [
+        (&missing, "is missing", "are missing"),
+        (&unexpected, "is not expected", "are not expected"),
     ] {
         if keys.is_empty() {
             continue;
@@ -182,16 +203,17 @@ pub(super) fn key_set_mismatch(
         let list: Vec<String> = keys.iter().map(|k| format!("`{k}`")).collect();
         let verb = if keys.len() == 1 { one } else { many };
         named.push(format!("{} {verb}", list.join(", ")));
-        actual.insert(field.to_owned(), Value::from(keys.clone()));
     }
-    let mut expected: Vec<&String> = em.keys().collect();
-    expected.sort_unstable();
-    Mismatch::new(kind, path, format!("{head}: {}", named.join("; "))).values(
-        Some(Value::from(
-            expected.into_iter().cloned().collect::<Vec<String>>(),
-        )),
-        Some(Value::Object(actual)),
-    )
+    let expected = sorted(&mut em.keys().map(String::as_str));
+    let actual = sorted(&mut am.keys().map(String::as_str));
+    Mismatch {
+        keys: Some(Box::new(KeyNames {
+            missing,
+            unexpected,
+        })),
+        ..Mismatch::new(kind, path, format!("{head}: {}", named.join("; ")))
+            .values(Some(Value::from(expected)), Some(Value::from(actual)))
+    }
 }
 
 fn sorted_keys(m: &Map<String, Value>) -> String {

@@ -63,7 +63,7 @@ pub use content_type::{ContentKind, MediaType, content_kind};
 pub use http::{match_headers, match_request, match_request_for, match_response};
 pub use json::{MAX_DEPTH, match_json};
 pub use message::{match_message, match_metadata};
-pub use mismatch::{Mismatch, MismatchKind};
+pub use mismatch::{KeyNames, Mismatch, MismatchKind};
 pub use path::{DocPath, PathError, PathToken};
 pub use regex::{PactRegex, RegexError, SearchRegex, from_java as java_regex_to_rust};
 pub use rule::{ArrayContainsVariant, EachRules, MatchingRule, StatusClass};

@@ -57,7 +57,7 @@ impl Exchange<'_> {
             }
             Selection::Unauthorized(index, i, why) => {
                 let body = json!({"error": "invalid_token", "error_description": why.message});
-                self.mismatch(index, i, vec![why]);
+                self.mismatch(index, i, vec![*why]);
                 (
                     Reply::Refused { status: 401, body },
                     "refused: not the principal's credential".into(),

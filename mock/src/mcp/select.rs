@@ -30,7 +30,7 @@ pub(super) enum Selection<'a> {
     Matched(usize, &'a McpToolCallInteraction),
     /// The arguments are this interaction's, but the credential is not its
     /// principal's: refused as an authorization layer would (401).
-    Unauthorized(usize, &'a McpToolCallInteraction, Mismatch),
+    Unauthorized(usize, &'a McpToolCallInteraction, Box<Mismatch>),
     /// No interaction fits; the closest and how the call differs from it.
     Mismatched(usize, &'a McpToolCallInteraction, Vec<Mismatch>),
     /// No interaction calls the tool.
@@ -90,7 +90,7 @@ pub(super) fn select<'a>(
         }
     }
     match (unauthorized, closest) {
-        (Some((index, i, why)), _) => Selection::Unauthorized(index, i, why),
+        (Some((index, i, why)), _) => Selection::Unauthorized(index, i, Box::new(why)),
         (None, Some((index, i, mismatches))) => Selection::Mismatched(index, i, mismatches),
         (None, None) => Selection::NoInteraction,
     }

@@ -38,6 +38,7 @@ impl Run<'_> {
                     && f.reason_code != codes::EXPECTED_EVENT_MISSING
             });
         }
+        let answered = std::mem::take(&mut judged.answered);
         self.out.findings.extend(judged.findings);
         self.out.warnings.extend(judged.warnings);
         let mode_judged = self
@@ -49,7 +50,7 @@ impl Run<'_> {
             let allowed = self.allowed_modes();
             self.out
                 .findings
-                .extend(output_modes(&self.record, &allowed));
+                .extend(output_modes(&self.record, &allowed, &answered));
         }
         if let Some(at) = self.record.terminal_at() {
             self.out.total = Some(at);

@@ -9,12 +9,24 @@ use crate::finding::{Finding, Layer, codes};
 
 /// Every artifact part's media type against each list of allowed output
 /// modes (the skill's or card's, the request's `acceptedOutputModes`).
-pub fn output_modes(record: &Record, allowed: &[(&str, Vec<String>)]) -> Vec<Finding> {
+/// An artifact a step answered is named by the step's path
+/// (`steps[1].artifact.parts[0]`, as the step's own findings are); one no
+/// step expects by its name (`artifacts[work-plan].parts[0]`).
+pub fn output_modes(
+    record: &Record,
+    allowed: &[(&str, Vec<String>)],
+    answered: &[(usize, String)],
+) -> Vec<Finding> {
     let mut out = Vec::new();
-    for o in &record.events {
+    for (k, o) in record.events.iter().enumerate() {
         let Event::Artifact { id, name, parts } = &o.event else {
             continue;
         };
+        let shown = name.as_deref().unwrap_or(id);
+        let at = answered
+            .iter()
+            .find(|(event, _)| *event == k)
+            .map_or_else(|| format!("artifacts[{shown}]"), |(_, at)| at.clone());
         for (j, part) in parts.iter().enumerate() {
             let Some(mode) = mode_of(part) else { continue };
             let implied = part
@@ -28,7 +40,6 @@ pub fn output_modes(record: &Record, allowed: &[(&str, Vec<String>)]) -> Vec<Fin
             else {
                 continue;
             };
-            let shown = name.as_deref().unwrap_or(id);
             let detail = format!(
                 "artifact `{shown}` part {j} is {mode}, not among {whose} ({})",
                 modes.join(", ")
@@ -37,7 +48,7 @@ pub fn output_modes(record: &Record, allowed: &[(&str, Vec<String>)]) -> Vec<Fin
                 Finding::new(
                     Layer::Schema,
                     codes::CONTENT_MODE_MISMATCH,
-                    format!("artifacts[{shown}].parts[{j}]"),
+                    format!("{at}.parts[{j}]"),
                     detail,
                 )
                 .values(Some(json!(modes)), Some(json!(mode))),

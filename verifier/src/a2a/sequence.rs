@@ -48,6 +48,10 @@ pub struct Expected<'a> {
 pub struct Judged {
     pub findings: Vec<Finding>,
     pub warnings: Vec<Finding>,
+    /// The artifact events the steps answered, by event index, with the
+    /// step's path (`steps[1].artifact`): a later finding on one of those
+    /// artifacts names it by that path.
+    pub answered: Vec<(usize, String)>,
 }
 
 /// The whole judgement of one task's record.
@@ -118,6 +122,7 @@ fn status_step(
     }
     if let Some((k, found)) = best {
         out.findings.extend(found);
+        out.answered.push((k, format!("{at}.artifact")));
         return k + 1;
     }
     if step.optional {
@@ -202,6 +207,7 @@ fn artifact_step(
     for (k, parts) in candidates.iter().filter(|(k, _)| *k >= pos) {
         let found = judge_parts(&step.parts, parts, &parts_at);
         if found.is_empty() {
+            out.answered.push((*k, format!("{at}.artifact")));
             return k + 1;
         }
         if best.as_ref().is_none_or(|(_, b)| found.len() < b.len()) {
@@ -210,6 +216,7 @@ fn artifact_step(
     }
     if let Some((k, found)) = best {
         out.findings.extend(found);
+        out.answered.push((k, format!("{at}.artifact")));
         return k + 1;
     }
     let names: Vec<String> = events

@@ -87,7 +87,10 @@ fn a_clean_stream_passes() {
         artifact(plan()),
         status("TASK_STATE_COMPLETED"),
     ];
-    assert_eq!(judged(&frames, true), Judged::default());
+    let judged = judged(&frames, true);
+    assert_eq!((judged.findings, judged.warnings), (vec![], vec![]));
+    // the artifact event the step answered, by the step's path
+    assert_eq!(judged.answered, [(2, "steps[2].artifact".to_owned())]);
 }
 
 #[test]
@@ -195,8 +198,21 @@ fn artifact_modes_outside_the_skill_or_the_accepted_modes_are_named() {
         "the skill's outputModes",
         vec!["application/json".to_owned()],
     )];
-    let found = output_modes(&r, &allowed);
+    let found = output_modes(&r, &allowed, &[]);
     assert_eq!(codes_of(&found), ["CONTENT_MODE_MISMATCH"]);
     assert!(found[0].detail.contains("text/plain"));
-    assert!(output_modes(&record(&[artifact(plan())]), &allowed).is_empty());
+    assert!(output_modes(&record(&[artifact(plan())]), &allowed, &[]).is_empty());
+    // an artifact a step answered is named by the step's path, as the
+    // step's own findings name it: one path for one artifact
+    let named = |answered: &[(usize, String)]| output_modes(&r, &allowed, answered)[0].path.clone();
+    assert!(named(&[]).starts_with("artifacts["), "{}", named(&[]));
+    let k = r
+        .events
+        .iter()
+        .position(|o| matches!(o.event, crate::a2a::events::Event::Artifact { .. }))
+        .expect("an artifact event");
+    assert_eq!(
+        named(&[(k, "steps[1].artifact".to_owned())]),
+        "steps[1].artifact.parts[0]"
+    );
 }

@@ -134,7 +134,7 @@ fn answered_again(
                 .find_map(|(k, _)| {
                     (a.get(k) != b.get(k)).then(|| {
                         (
-                            format!("result.structuredContent.{k}"),
+                            format!("$.structuredContent.{k}"),
                             a.get(k).cloned(),
                             b.get(k).cloned(),
                         )
@@ -142,7 +142,7 @@ fn answered_again(
                 })
         }
         _ => Some((
-            "result".to_owned(),
+            "$".to_owned(),
             Some(Value::String(first.seen(&[]))),
             Some(Value::String(again.seen(&[]))),
         )),
@@ -209,9 +209,9 @@ mod tests {
         let new_id = served(json!({"plan_id": "plan-2", "at": "12:00", "updatedAt": 1}));
         assert_eq!(answered_again("t", &call(), &first, &same_id), None);
         let f = answered_again("t", &call(), &first, &new_id).map(|f| f.path);
-        assert_eq!(f.as_deref(), Some("result.structuredContent.plan_id"));
+        assert_eq!(f.as_deref(), Some("$.structuredContent.plan_id"));
         let refused = Answer::ToolError("already exists".into());
         let f = answered_again("t", &call(), &first, &refused).map(|f| f.path);
-        assert_eq!(f.as_deref(), Some("result"));
+        assert_eq!(f.as_deref(), Some("$"));
     }
 }

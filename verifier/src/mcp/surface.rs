@@ -61,15 +61,18 @@ fn inputs(expect: &McpToolExpectation, tool: &Value, at: &str, out: &mut Vec<Fin
     for arg in &expect.arguments {
         let path = format!("{at}.arguments.{}", arg.name);
         match properties.get(&arg.name) {
-            None if closed => out.push(Finding::new(
-                Layer::Compatibility,
-                codes::BREAKING_FIELD_REMOVED,
-                path,
-                format!(
-                    "the inputSchema no longer accepts the argument `{}`",
-                    arg.name
-                ),
-            )),
+            None if closed => out.push(
+                Finding::new(
+                    Layer::Compatibility,
+                    codes::BREAKING_FIELD_REMOVED,
+                    path,
+                    format!(
+                        "the inputSchema no longer accepts the argument `{}`",
+                        arg.name
+                    ),
+                )
+                .keys(&[arg.name.as_str()], &[]),
+            ),
             None => {}
             Some(prop) => {
                 let live = resolve(&schema, prop);
@@ -123,12 +126,20 @@ fn outputs(expect: &McpToolExpectation, tool: &Value, at: &str, out: &mut Vec<Fi
     }
     let Some(schema) = tool.get("outputSchema") else {
         let detail = "the tool declares no outputSchema: no result field it reads is promised";
-        out.push(Finding::new(
-            Layer::Compatibility,
-            codes::BREAKING_FIELD_REMOVED,
-            format!("{at}.outputSchema"),
-            detail,
-        ));
+        let read: Vec<&str> = expect
+            .result_fields
+            .iter()
+            .map(|f| field_name(&f.path))
+            .collect();
+        out.push(
+            Finding::new(
+                Layer::Compatibility,
+                codes::BREAKING_FIELD_REMOVED,
+                format!("{at}.outputSchema"),
+                detail,
+            )
+            .keys(&read, &[]),
+        );
         return;
     };
     for field in &expect.result_fields {
@@ -151,26 +162,39 @@ fn outputs(expect: &McpToolExpectation, tool: &Value, at: &str, out: &mut Vec<Fi
                     out,
                 );
             }
-            Promise::Optional => out.push(Finding::new(
-                Layer::Compatibility,
-                codes::BREAKING_FIELD_REMOVED,
-                path,
-                format!(
-                    "the outputSchema no longer requires `{}`, which the consumer reads",
-                    field.path
-                ),
-            )),
-            Promise::Missing => out.push(Finding::new(
-                Layer::Compatibility,
-                codes::BREAKING_FIELD_REMOVED,
-                path,
-                format!(
-                    "the outputSchema no longer declares `{}`, which the consumer reads",
-                    field.path
-                ),
-            )),
+            Promise::Optional => out.push(
+                Finding::new(
+                    Layer::Compatibility,
+                    codes::BREAKING_FIELD_REMOVED,
+                    path,
+                    format!(
+                        "the outputSchema no longer requires `{}`, which the consumer reads",
+                        field.path
+                    ),
+                )
+                .values(Some(json!("required")), Some(json!("optional"))),
+            ),
+            Promise::Missing => out.push(
+                Finding::new(
+                    Layer::Compatibility,
+                    codes::BREAKING_FIELD_REMOVED,
+                    path,
+                    format!(
+                        "the outputSchema no longer declares `{}`, which the consumer reads",
+                        field.path
+                    ),
+                )
+                .keys(&[field_name(&field.path)], &[]),
+            ),
         }
     }
+}
+
+/// A result field's name as a finding lists it: its Pact path without
+/// the root (`$.items[*].title` is `items[*].title`).
+fn field_name(path: &str) -> &str {
+    let name = path.trim_start_matches('$').trim_start_matches('.');
+    if name.is_empty() { path } else { name }
 }
 
 fn type_changed(path: &str, which: &str, relied: JsonType, prop: &Value) -> Finding {

@@ -160,3 +160,29 @@ fn an_enum_value_the_consumer_switches_on_or_sends_must_still_be_listed() {
         ["BREAKING_ENUM_REMOVAL"]
     );
 }
+
+#[test]
+fn a_removed_field_is_named_as_missing_data() {
+    let mut t = listed();
+    t["outputSchema"]["properties"]
+        .as_object_mut()
+        .expect("props")
+        .remove("status");
+    t["outputSchema"]["required"] = json!(["plan_id", "steps"]);
+    let f = check_tool(&lookup(), Some(&t));
+    assert_eq!(codes_of(&f), ["BREAKING_FIELD_REMOVED"]);
+    assert_eq!(f[0].missing, ["status"]);
+    assert_eq!(f[0].named_keys().as_deref(), Some("`status` is missing"));
+    let mut t = listed();
+    t["inputSchema"]["properties"]
+        .as_object_mut()
+        .expect("props")
+        .remove("plan_id");
+    t["inputSchema"]["required"] = json!(["tenant_id"]);
+    assert_eq!(check_tool(&lookup(), Some(&t))[0].missing, ["plan_id"]);
+    let mut t = listed();
+    t["outputSchema"]["required"] = json!(["plan_id", "steps"]);
+    let f = check_tool(&lookup(), Some(&t));
+    assert_eq!(f[0].actual.as_deref(), Some(&json!("optional")));
+    assert!(f[0].missing.is_empty());
+}

@@ -120,4 +120,43 @@ mod tests {
         );
         assert!(xml.contains("time=\"1.500\""));
     }
+
+    #[test]
+    fn a_missing_field_is_named_in_the_failure_text() {
+        let m = accord_dsl::matching::match_json(
+            &serde_json::json!({"priority": "high", "ticket_id": 1}),
+            &serde_json::json!({"ticket_id": 1}),
+            &Default::default(),
+            true,
+        );
+        let report = VerificationReport {
+            declarations: Vec::new(),
+            provider: "p".into(),
+            provider_version: None,
+            contracts: vec![ContractResult {
+                findings: Vec::new(),
+                consumer: "c".into(),
+                provider: "p".into(),
+                source: "f".into(),
+                pending: false,
+                wip: false,
+                interactions: vec![InteractionResult {
+                    index: 0,
+                    interaction_id: None,
+                    description: "get".into(),
+                    interaction_type: "Synchronous/HTTP",
+                    pending: false,
+                    outcome: Outcome::Failed,
+                    findings: vec![Finding::from_mismatch(&m[0])],
+                    warnings: Vec::new(),
+                    checks: Vec::new(),
+                    duration_ms: 1,
+                    states_not_set_up: false,
+                }],
+            }],
+        };
+        let xml = junit(&report);
+        assert!(xml.contains(": `priority` is missing (expected"), "{xml}");
+        assert!(!xml.contains("null"), "{xml}");
+    }
 }

@@ -122,7 +122,9 @@ fn contract_summary(out: &mut String, c: &ContractResult) {
     }
 }
 
-/// `layer CODE path: detail (expected …, actual …)`.
+/// `layer CODE path: detail (expected …, actual …)`; a finding that names
+/// missing or unexpected fields says so ("`priority` is missing") where
+/// its detail does not already.
 pub fn finding_line(f: &Finding) -> String {
     let mut line = format!(
         "{} {} {}: {}",
@@ -131,6 +133,11 @@ pub fn finding_line(f: &Finding) -> String {
         f.path,
         f.detail
     );
+    if let Some(named) = f.named_keys()
+        && !f.detail.contains(named.as_str())
+    {
+        let _ = write!(line, " — {named}");
+    }
     let show = |v: &Option<crate::finding::Quote>| v.as_ref().map(|v| short(&v.to_string()));
     if let (Some(e), Some(a)) = (show(&f.expected), show(&f.actual)) {
         let _ = write!(line, " (expected {e}, actual {a})");
@@ -194,6 +201,29 @@ mod tests {
         );
         assert!(s.contains("RESPONSE_MISMATCH"));
         assert!(s.ends_with("Verification FAILED\n"));
+    }
+
+    #[test]
+    fn a_missing_field_is_named_once_and_absent_values_are_not_printed() {
+        let f = Finding::new(
+            Layer::Compatibility,
+            codes::BREAKING_FIELD_REMOVED,
+            "mcpTools[t].result.priority",
+            "the outputSchema no longer declares `$.priority`, which the consumer reads",
+        )
+        .keys(&["priority"], &[]);
+        let line = finding_line(&f);
+        assert!(line.ends_with("reads — `priority` is missing"), "{line}");
+        assert!(!line.contains("expected"), "{line}");
+        assert!(!line.contains("null"), "{line}");
+        let said = Finding::new(
+            Layer::Schema,
+            codes::RESPONSE_MISMATCH,
+            "$",
+            "x: `priority` is missing",
+        )
+        .keys(&["priority"], &[]);
+        assert_eq!(finding_line(&said).matches("is missing").count(), 1);
     }
 
     #[test]

@@ -51,6 +51,9 @@ pub struct FindingView {
     pub path: String,
     pub expected: Option<String>,
     pub actual: Option<String>,
+    /// Fields named as missing, then as not expected, each a sentence's
+    /// code span and verb ("`priority`" "is missing").
+    pub keys: Vec<(String, &'static str)>,
     /// The detail sentence, its code spans apart (`` `tool` declares… ``).
     pub detail: Vec<Span>,
 }
@@ -98,6 +101,13 @@ fn view(f: &Finding, contract: Option<&str>) -> FindingView {
     });
     let path = f.path.clone().unwrap_or_default();
     let hidden = hidden(f, &path);
+    // both values null (an older verifier sent absent values as null)
+    // say nothing: no "Expected null / Actual null"
+    let both_null = f.expected == Some(Value::Null) && f.actual == Some(Value::Null);
+    let (expected, actual) = match both_null {
+        true => (None, None),
+        false => (shown(&f.expected, &path), shown(&f.actual, &path)),
+    };
     FindingView {
         reason_code: redact::redact_text(&f.reason_code),
         interaction: match (&f.interaction_description, &f.interaction_id) {
@@ -110,8 +120,9 @@ fn view(f: &Finding, contract: Option<&str>) -> FindingView {
             (Some(page), Some(id)) if !id.is_empty() => Some(format!("{page}#i-{id}")),
             _ => None,
         },
-        expected: shown(&f.expected, &path),
-        actual: shown(&f.actual, &path),
+        expected,
+        actual,
+        keys: keys(f),
         detail: f
             .detail
             .as_deref()
@@ -119,6 +130,19 @@ fn view(f: &Finding, contract: Option<&str>) -> FindingView {
             .unwrap_or_default(),
         path: redact::redact_text(&path),
     }
+}
+
+/// The fields a finding names as missing or not expected, redacted.
+fn keys(f: &Finding) -> Vec<(String, &'static str)> {
+    let named = |list: &Option<Vec<String>>, verb: &'static str| {
+        list.iter()
+            .flatten()
+            .map(move |k| (redact::redact_text(k), verb))
+            .collect::<Vec<_>>()
+    };
+    let mut out = named(&f.missing, "is missing");
+    out.extend(named(&f.unexpected, "is not expected"));
+    out
 }
 
 /// The stored findings JSON, grouped by layer (empty layers left out).
@@ -165,5 +189,27 @@ mod tests {
         );
         assert_eq!(shown.actual.as_deref(), Some(redact::HIDDEN));
         assert_eq!(shown.detail, spans("got (hidden)"));
+    }
+
+    #[test]
+    fn missing_fields_are_named_and_two_nulls_are_not_shown() {
+        let f: Finding = serde_json::from_value(json!({"layer": "compatibility",
+            "reasonCode": "BREAKING_FIELD_REMOVED", "path": "mcpTools[t].result.priority",
+            "expected": null, "actual": null, "missing": ["priority"], "unexpected": ["debug"]}))
+        .expect("a finding");
+        let shown = view(&f, None);
+        assert_eq!((shown.expected, shown.actual), (None, None));
+        assert_eq!(
+            shown.keys,
+            [
+                ("priority".to_owned(), "is missing"),
+                ("debug".to_owned(), "is not expected")
+            ]
+        );
+        // one null is a fact (an expected null)
+        let f: Finding = serde_json::from_value(json!({"layer": "schema",
+            "reasonCode": "RESPONSE_MISMATCH", "path": "$.a", "expected": null, "actual": 1}))
+        .expect("a finding");
+        assert_eq!(view(&f, None).expected.as_deref(), Some("null"));
     }
 }

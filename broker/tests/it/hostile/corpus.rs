@@ -160,7 +160,8 @@ pub fn sample_body(seeded: &Seeded, method: &str, path: &str) -> Option<Value> {
             "buildUrl": "https://ci.example/1", "testResults": [],
             "verifiedBy": {"implementation": "accord"},
             "findings": [{"layer": "schema", "reasonCode": "SCHEMA_VIOLATION",
-                          "interactionId": "x", "path": "$.a", "expected": 1, "actual": 2}],
+                          "interactionId": "x", "path": "$.a", "expected": 1, "actual": 2,
+                          "missing": ["priority"], "unexpected": ["debug"]}],
             "producerDigest": format!("sha256:{}", "c".repeat(64)), "evidenceTtlSeconds": 3600
         }),
         ("POST", "/pacts/provider/{provider}/for-verification") => json!({

@@ -6,6 +6,7 @@ mod contract;
 mod contract_diff;
 mod contract_items;
 mod coverage;
+mod finding_keys;
 mod frame;
 mod graph;
 mod home;
