@@ -161,7 +161,7 @@ fn own_consistency(card: &Value) -> Vec<Finding> {
 }
 
 fn skills(expect: &AgentCardExpectations, card: &Value, out: &mut Vec<Finding>) {
-    let declared = card["skills"].as_array().cloned().unwrap_or_default();
+    let declared: &[Value] = card["skills"].as_array().map_or(&[], Vec::as_slice);
     for want in &expect.skills {
         let path = format!("agentCard.skills[{}]", want.id);
         let Some(skill) = declared.iter().find(|s| s["id"] == json!(want.id)) else {
