@@ -146,6 +146,26 @@ pub mod codes {
     /// Between two Agent Cards: the card's or a skill's description changed
     /// (a warning: a model may route to it differently).
     pub const DESCRIPTION_CHANGED: &str = "DESCRIPTION_CHANGED";
+    /// Between two Agent Cards: a skill no longer carries a tag (breaking
+    /// for a consumer whose `agentCard` expects the skill with that tag).
+    pub const BREAKING_SKILL_TAG_REMOVED: &str = "BREAKING_SKILL_TAG_REMOVED";
+    /// Between two Agent Cards: a skill carries a new tag (a warning: a
+    /// router or model selecting by tag may choose differently).
+    pub const SKILL_TAG_ADDED: &str = "SKILL_TAG_ADDED";
+    /// Between two Agent Cards: a new interface (binding and version).
+    pub const COMPATIBLE_INTERFACE_ADDED: &str = "COMPATIBLE_INTERFACE_ADDED";
+    /// Between two Agent Cards: an interface moved to another URL (a
+    /// warning: a client reading the card follows it, one that pinned the
+    /// URL does not).
+    pub const INTERFACE_URL_CHANGED: &str = "INTERFACE_URL_CHANGED";
+    /// Between two Agent Cards: an extension added that is not required, a
+    /// required one made optional, or its description or params changed.
+    pub const COMPATIBLE_EXTENSION_CHANGED: &str = "COMPATIBLE_EXTENSION_CHANGED";
+    /// Between two versions of a consumer's contract: an interaction that
+    /// expected an error (JSON-RPC code, A2A reason, HTTP status) now
+    /// expects another; the provider versions that answered the older one
+    /// fail it.
+    pub const BREAKING_ERROR_CODE_CHANGED: &str = "BREAKING_ERROR_CODE_CHANGED";
     /// A skill the consumer uses is not on the Agent Card (or lacks a tag).
     pub const SKILL_MISSING: &str = "SKILL_MISSING";
     /// A media type the consumer relies on is not among the card's modes.

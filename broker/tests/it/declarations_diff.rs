@@ -114,3 +114,76 @@ fn a_diff_against_an_unknown_version_or_without_one_is_refused() {
         );
     });
 }
+
+/// A card of `planner` offering `interfaces` (binding, URL), whose skill
+/// `plan` carries `tags`.
+fn card(interfaces: &[(&str, &str)], tags: &[&str]) -> Value {
+    json!({"name": "planner", "description": "Plans.", "version": "1",
+        "supportedInterfaces": interfaces.iter().map(|(b, url)| json!({"protocolBinding": b, "protocolVersion": "1.0", "url": url})).collect::<Vec<_>>(),
+        "capabilities": {}, "defaultInputModes": ["text/plain"], "defaultOutputModes": ["text/plain"],
+        "skills": [{"id": "plan", "name": "plan", "description": "Plans.", "tags": tags}]})
+}
+
+#[test]
+fn an_interface_or_a_tag_removed_breaks_only_the_live_consumer_relying_on_it() {
+    each_backend(|app| {
+        let relying = |consumer: &str, card: Value| {
+            let mut doc = crate::pact_docs::pact(consumer, "planner", json!([]));
+            doc["agentCard"] = card;
+            doc["metadata"] = json!({"pactSpecification": {"version": "4.0"},
+                "accord": {"formatVersion": "1.0", "a2a": "1.0"}});
+            crate::pact_docs::publish_ok(app, "1.0", Some("main"), &[], &[doc]);
+        };
+        let interface =
+            |b: &str| json!({"interfaces": [{"protocolBinding": b, "protocolVersion": "1.0"}]});
+        relying("rest-client", interface("HTTP+JSON"));
+        relying("rpc-client", interface("JSONRPC"));
+        relying(
+            "router",
+            json!({"skills": [{"id": "plan", "tags": ["read-only"]}]}),
+        );
+        let declare = |version: &str, card: Value| {
+            let path = format!("/pacticipants/planner/versions/{version}/declarations/agent-card");
+            assert_eq!(app.put(&path, &card).status, 201);
+        };
+        let both = [
+            ("JSONRPC", "https://a/rpc"),
+            ("HTTP+JSON", "https://a/rest"),
+        ];
+        declare("1", card(&both, &["read-only"]));
+        declare("2", card(&both[..1], &["planning"]));
+        let diff = app.get("/pacticipants/planner/versions/2/declarations/diff?against=1");
+        assert_eq!(diff.status, 200, "{}", diff.text);
+        assert_eq!(diff.json["breaking"], true, "{}", diff.text);
+        let changes = diff.json["declarations"][0]["changes"]
+            .as_array()
+            .cloned()
+            .unwrap_or_default();
+        let of = |code: &str| {
+            changes
+                .iter()
+                .find(|c| c["code"] == code)
+                .cloned()
+                .unwrap_or_default()
+        };
+        let removed = of("UNSUPPORTED_PROTOCOL_BINDING");
+        assert_eq!(
+            removed["path"],
+            "agentCard.supportedInterfaces[HTTP+JSON 1.0]"
+        );
+        assert_eq!(
+            removed["consumersAffected"],
+            json!(["rest-client 1.0"]),
+            "{}",
+            diff.text
+        );
+        let untagged = of("BREAKING_SKILL_TAG_REMOVED");
+        assert_eq!(
+            untagged["consumersAffected"],
+            json!(["router 1.0"]),
+            "{}",
+            diff.text
+        );
+        assert_eq!(of("SKILL_TAG_ADDED")["class"], "warning");
+    });
+}

@@ -161,7 +161,7 @@ fn own_consistency(card: &Value) -> Vec<Finding> {
 }
 
 fn skills(expect: &AgentCardExpectations, card: &Value, out: &mut Vec<Finding>) {
-    let declared = card["skills"].as_array().cloned().unwrap_or_default();
+    let declared: &[Value] = card["skills"].as_array().map_or(&[], Vec::as_slice);
     for want in &expect.skills {
         let path = format!("agentCard.skills[{}]", want.id);
         let Some(skill) = declared.iter().find(|s| s["id"] == json!(want.id)) else {
@@ -172,7 +172,8 @@ fn skills(expect: &AgentCardExpectations, card: &Value, out: &mut Vec<Finding>) 
         let tags = strings(skill.get("tags"));
         for tag in want.tags.iter().filter(|t| !tags.contains(t)) {
             let detail = format!("skill `{}` no longer carries the tag `{tag}`", want.id);
-            out.push(declaration(codes::SKILL_MISSING, path.clone(), detail));
+            let at = format!("{path}.tags[{tag}]");
+            out.push(declaration(codes::SKILL_MISSING, at, detail));
         }
         let modes = [
             ("inputModes", "defaultInputModes", &want.input_modes),
@@ -225,15 +226,33 @@ fn capabilities(expect: &AgentCardExpectations, card: &Value, out: &mut Vec<Find
     }
 }
 
+/// How a path names one interface: `JSONRPC 1.0` (the binding in upper
+/// case: bindings are compared without case).
+pub fn interface_key(binding: &str, version: &str) -> String {
+    format!("{} {version}", binding.to_ascii_uppercase())
+}
+
 /// The (binding, version) pairs the card offers.
 fn offered(card: &Value) -> Vec<(String, String)> {
-    let mut out: Vec<(String, String)> = card["supportedInterfaces"]
+    offered_at(card)
+        .into_iter()
+        .map(|(binding, version, _)| (binding, version))
+        .collect()
+}
+
+/// The (binding, version, URL) of every interface the card offers.
+pub fn offered_at(card: &Value) -> Vec<(String, String, String)> {
+    let text = |v: &Value, k: &str| v[k].as_str().unwrap_or_default().to_owned();
+    let mut out: Vec<(String, String, String)> = card["supportedInterfaces"]
         .as_array()
         .into_iter()
         .flatten()
         .map(|i| {
-            let text = |k: &str| i[k].as_str().unwrap_or_default().to_owned();
-            (text("protocolBinding"), text("protocolVersion"))
+            (
+                text(i, "protocolBinding"),
+                text(i, "protocolVersion"),
+                text(i, "url"),
+            )
         })
         .collect();
     // a v0.3 card: the preferred transport and the additional interfaces
@@ -242,7 +261,7 @@ fn offered(card: &Value) -> Vec<(String, String)> {
         .as_str()
         .or(card.get("url").map(|_| "JSONRPC"))
     {
-        out.push((t.to_owned(), version.clone()));
+        out.push((t.to_owned(), version.clone(), text(card, "url")));
     }
     for i in card["additionalInterfaces"]
         .as_array()
@@ -250,7 +269,7 @@ fn offered(card: &Value) -> Vec<(String, String)> {
         .flatten()
     {
         if let Some(t) = i["transport"].as_str() {
-            out.push((t.to_owned(), version.clone()));
+            out.push((t.to_owned(), version.clone(), text(i, "url")));
         }
     }
     out
@@ -268,9 +287,10 @@ fn interfaces(expect: &AgentCardExpectations, card: &Value, out: &mut Vec<Findin
                 "the card offers no {} interface of version {}",
                 want.protocol_binding, want.protocol_version
             );
+            let key = interface_key(&want.protocol_binding, &want.protocol_version);
             out.push(declaration(
                 codes::UNSUPPORTED_PROTOCOL_BINDING,
-                "agentCard.supportedInterfaces".into(),
+                format!("agentCard.supportedInterfaces[{key}]"),
                 detail,
             ));
         }

@@ -1,11 +1,13 @@
-//! Two Agent Cards of a provider: skills (by id), capabilities, default
-//! modes and descriptions. Key order and skill order do not matter.
+//! Two Agent Cards of a provider: skills (by id, with their tags),
+//! capabilities, default modes, descriptions, and (in `interfaces`) the
+//! interfaces and extensions. Key order and skill order do not matter.
 
 use std::collections::BTreeMap;
 
 use serde_json::{Value, json};
 
 use super::Change;
+use super::interfaces::{extensions, interfaces, tags};
 use crate::finding::codes;
 
 /// Every change from the card `old` to `new`.
@@ -27,6 +29,8 @@ pub fn diff_cards(old: &Value, new: &Value) -> Vec<Change> {
         );
     }
     capabilities(old, new, &mut out);
+    interfaces(old, new, &mut out);
+    extensions(old, new, &mut out);
     let (before, after) = (skills(old), skills(new));
     for (id, skill) in &before {
         let path = format!("agentCard.skills[{id}]");
@@ -42,6 +46,7 @@ pub fn diff_cards(old: &Value, new: &Value) -> Vec<Change> {
             now,
             &mut out,
         );
+        tags(&path, skill, now, &mut out);
         for (own, default) in [
             ("inputModes", "defaultInputModes"),
             ("outputModes", "defaultOutputModes"),

@@ -5,11 +5,14 @@
 //! without the new required input, uses that skill); any other change
 //! affects the consumers that use what changed.
 
-use accord_dsl::model::Contract;
+use accord_dsl::model::{Contract, Interaction};
 use serde_json::Value;
 
 use super::declared::{calls, findings, skills_used};
 use super::{Change, Class, Kind};
+use crate::a2a::card::interface_key;
+use crate::a2a::interface;
+use crate::a2a::wire::Binding;
 use crate::finding::codes;
 
 /// A live consumer version and its contract with the provider.
@@ -37,9 +40,11 @@ pub fn attribute(kind: Kind, new: &Value, consumers: &[Consumer<'_>], changes: &
         let used = uses(kind, consumer.contract);
         for change in changes.iter_mut() {
             let affected = match change.class {
-                Class::Breaking => found.iter().any(|(code, path)| {
-                    *code == consumer_code(change.code) && same_place(path, &change.path)
-                }),
+                Class::Breaking => {
+                    found.iter().any(|(code, path)| {
+                        *code == consumer_code(change.code) && same_place(path, &change.path)
+                    }) || loses_its_interface(change, new, consumer.contract)
+                }
                 _ => used.iter().any(|u| same_place(u, &change.path)),
             };
             if affected {
@@ -52,9 +57,39 @@ pub fn attribute(kind: Kind, new: &Value, consumers: &[Consumer<'_>], changes: &
 /// The code a consumer's own check gives the same change.
 fn consumer_code(code: &str) -> &str {
     match code {
-        codes::BREAKING_SKILL_REMOVED => codes::SKILL_MISSING,
+        codes::BREAKING_SKILL_REMOVED | codes::BREAKING_SKILL_TAG_REMOVED => codes::SKILL_MISSING,
         other => other,
     }
+}
+
+/// A contract that names no interface is replayed on the first the card
+/// offers of a binding the verifier speaks (JSON-RPC, HTTP+JSON of A2A
+/// 1.x): an interface of those removed breaks its A2A tasks when the
+/// newer card offers none of them any more.
+fn loses_its_interface(change: &Change, new: &Value, contract: &Contract) -> bool {
+    let Some(key) = change
+        .path
+        .strip_prefix("agentCard.supportedInterfaces[")
+        .and_then(|k| k.strip_suffix(']'))
+    else {
+        return false;
+    };
+    let spoken = key.split_once(' ').is_some_and(|(binding, version)| {
+        Binding::of(binding).is_some() && version.split('.').next() == Some("1")
+    });
+    let names_none = contract
+        .agent_card
+        .as_ref()
+        .is_none_or(|c| c.interfaces.is_empty());
+    let sends_tasks = contract
+        .interactions
+        .iter()
+        .any(|i| matches!(i, Interaction::A2aTask(_)));
+    change.code == codes::UNSUPPORTED_PROTOCOL_BINDING
+        && spoken
+        && names_none
+        && sends_tasks
+        && interface::spoken(new).is_empty()
 }
 
 /// `a` and `b` name the same thing, or one is inside the other.
@@ -94,6 +129,17 @@ fn uses(kind: Kind, contract: &Contract) -> Vec<String> {
                 .chain(skills_used(contract))
                 .map(|s| format!("agentCard.skills[{s}]"))
                 .collect();
+            if let Some(card) = &contract.agent_card {
+                let interfaces = card.interfaces.iter().map(|i| {
+                    let key = interface_key(&i.protocol_binding, &i.protocol_version);
+                    format!("agentCard.supportedInterfaces[{key}]")
+                });
+                let extensions = card
+                    .extensions
+                    .iter()
+                    .map(|e| format!("agentCard.extensions[{}]", e.uri));
+                out.extend(interfaces.chain(extensions).collect::<Vec<_>>());
+            }
             let talks_to_the_card = contract.agent_card.is_some() || !out.is_empty();
             if talks_to_the_card {
                 // the card's own fields (capabilities, defaults, description)

@@ -25,10 +25,24 @@
 //! | tool annotations changed | RISK_ANNOTATION_CHANGED | conditional (approval again) |
 //! | tool title or description changed | TOOL_DESCRIPTION_CHANGED | warning |
 //! | card or skill description changed | DESCRIPTION_CHANGED | warning |
+//! | a skill's tag removed / added | BREAKING_SKILL_TAG_REMOVED / SKILL_TAG_ADDED | breaking / warning |
+//! | an interface (binding, version) removed / added | UNSUPPORTED_PROTOCOL_BINDING / COMPATIBLE_INTERFACE_ADDED | breaking / compatible |
+//! | an interface's URL changed | INTERFACE_URL_CHANGED | warning |
+//! | an extension removed / now required | CAPABILITY_MISSING / REQUIRED_EXTENSION_UNSUPPORTED | breaking |
+//! | an optional extension added, a required one made optional, params changed | COMPATIBLE_EXTENSION_CHANGED | compatible |
+//! | (two versions of a consumer's contract) an expected error changed | BREAKING_ERROR_CODE_CHANGED | breaking |
+//!
+//! No declaration carries error codes (an Agent Card does not list them,
+//! nor does an MCP tool), so BREAKING_ERROR_CODE_CHANGED is not a change
+//! between two declarations: `error_code_changes` finds it between two
+//! versions of one interaction of a consumer's contract, for the broker's
+//! contract diff page.
 
 mod card;
 mod consumers;
 mod declared;
+mod errors;
+mod interfaces;
 mod profiles;
 mod tools;
 
@@ -41,6 +55,7 @@ use crate::finding::codes;
 pub use card::diff_cards;
 pub use consumers::{Consumer, attribute};
 pub use declared::static_check;
+pub use errors::error_code_changes;
 pub use profiles::static_check_tools;
 pub use tools::diff_tool_lists;
 
@@ -74,12 +89,17 @@ impl Class {
 /// The class of a change's code.
 pub fn class_of(code: &str) -> Class {
     match code {
-        codes::COMPATIBLE_OPTIONAL_OUTPUT_ADDED => Class::Compatible,
+        codes::COMPATIBLE_OPTIONAL_OUTPUT_ADDED
+        | codes::COMPATIBLE_INTERFACE_ADDED
+        | codes::COMPATIBLE_EXTENSION_CHANGED => Class::Compatible,
         codes::CONDITIONAL_ENUM_ADDED
         | codes::CONDITIONAL_TYPE_WIDENED
         | codes::FEATURE_CAPABILITY_ADDED
         | codes::RISK_ANNOTATION_CHANGED => Class::Conditional,
-        codes::TOOL_DESCRIPTION_CHANGED | codes::DESCRIPTION_CHANGED => Class::Warning,
+        codes::TOOL_DESCRIPTION_CHANGED
+        | codes::DESCRIPTION_CHANGED
+        | codes::SKILL_TAG_ADDED
+        | codes::INTERFACE_URL_CHANGED => Class::Warning,
         _ => Class::Breaking,
     }
 }
@@ -177,6 +197,8 @@ pub fn consumers_of<'a>(contracts: &'a [(String, Contract)]) -> Vec<Consumer<'a>
         .collect()
 }
 
+#[cfg(test)]
+mod card_tests;
 #[cfg(test)]
 mod static_tests;
 #[cfg(test)]

@@ -189,3 +189,33 @@ fn card_changes_are_classified_and_a_removed_skill_breaks_only_its_users() {
         .expect("added");
     assert_eq!(added.consumers_affected, ["a 1", "b 1"]);
 }
+
+#[test]
+fn a_type_changed_and_a_required_output_no_longer_required_are_breaking() {
+    let mut old = tool(&["ready"]);
+    old["outputSchema"]["required"] = json!(["status", "count"]);
+    old["outputSchema"]["properties"]["count"] = json!({"type": "integer"});
+    let mut new = old.clone();
+    new["outputSchema"]["required"] = json!(["count"]);
+    new["outputSchema"]["properties"]["count"] = json!({"type": "string"});
+    let changes = classify(
+        Kind::McpTools,
+        &json!({"tools": [old]}),
+        &json!({"tools": [new]}),
+        &[],
+    );
+    let got: Vec<(&str, &str)> = changes.iter().map(|c| (c.code, c.path.as_str())).collect();
+    assert_eq!(
+        got,
+        [
+            (
+                codes::BREAKING_TYPE_CHANGED,
+                "mcpTools[review].result.count"
+            ),
+            (
+                codes::BREAKING_FIELD_REMOVED,
+                "mcpTools[review].result.status"
+            ),
+        ]
+    );
+}

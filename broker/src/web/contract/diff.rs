@@ -11,8 +11,11 @@
 //! expectations of the declarations the consumer relies on more or
 //! differently, protocol pins); a consumer relying on less (a removed
 //! interaction, expectations that are a subset of the older ones) is
-//! compatible. A consumer's contract alone never breaks a provider: the
-//! verification says whether it does.
+//! compatible. A consumer's contract alone breaks a provider in one case:
+//! an interaction that expected an error now expects another
+//! (BREAKING_ERROR_CODE_CHANGED, `compat::error_code_changes`): the
+//! provider versions that passed it answered with the older error.
+//! Otherwise the verification says whether it does.
 //!
 //! Without both versions the page is a form to pick them.
 

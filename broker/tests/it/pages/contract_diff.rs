@@ -44,3 +44,36 @@ fn relying_on_less_of_the_card_is_compatible_and_relying_on_more_needs_verificat
         );
     });
 }
+
+#[test]
+fn an_expected_error_code_changed_is_breaking_on_the_diff_page() {
+    each_backend(|app| {
+        let calling = |code: i64| {
+            let call = json!({"type": "MCP/ToolCall", "description": "an unknown tool",
+                "tool": "nope", "error": {"code": code}});
+            let mut doc = pact("web", "api", json!([call]));
+            doc["metadata"] = json!({"pactSpecification": {"version": "4.0"},
+                "accord": {"formatVersion": "1.0", "mcp": "2026-07-28"}});
+            doc
+        };
+        publish_ok(app, "1", None, &[], &[calling(-32602)]);
+        publish_ok(app, "2", None, &[], &[calling(-32601)]);
+        let pair = "/ui/pacts/provider/api/consumer/web";
+        let doc = html_page(&app.get_page(&format!("{pair}/diff?from=1&to=2")), "error");
+        assert_eq!(
+            texts(&doc, ".impacts tr.breaking .code"),
+            ["BREAKING_ERROR_CODE_CHANGED"]
+        );
+        assert!(
+            texts(&doc, ".impacts tr.breaking")
+                .iter()
+                .any(|t| t.contains("-32602")),
+            "{:?}",
+            texts(&doc, ".impacts tr.breaking")
+        );
+        assert_eq!(
+            texts(&doc, ".summary .verdict"),
+            ["1 change needs verification"]
+        );
+    });
+}

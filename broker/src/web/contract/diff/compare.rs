@@ -5,7 +5,7 @@
 use std::collections::BTreeMap;
 
 use accord_dsl::canonical::canonical_json;
-use accord_verifier::compat::Class;
+use accord_verifier::compat::{Class, error_code_changes};
 use serde_json::{Value, json};
 
 use crate::contract::diff::unified_diff;
@@ -40,18 +40,22 @@ pub struct Changed {
     pub diff: String,
     /// A contract part whose newer expectations are a subset of the older.
     pub relies_on_less: bool,
+    /// The expected errors that changed (`compat::error_code_changes`),
+    /// each a sentence.
+    pub errors_changed: Vec<String>,
 }
 
 /// One change, classified for the provider with the classes of
 /// `accord_verifier::compat`: a consumer relying on less is compatible;
 /// one relying on something new or different needs verification
-/// (conditional); a consumer contract alone never breaks a provider.
+/// (conditional); an expected error changed is breaking (the provider
+/// versions that passed the older expectation answered the older error).
 #[derive(Debug, Clone)]
 pub struct Impact {
     pub code: &'static str,
     pub subject: String,
     pub class: Class,
-    pub detail: &'static str,
+    pub detail: String,
 }
 
 impl Impact {
@@ -187,9 +191,13 @@ impl Comparison {
                     href: Some(anchor(to_page, i)),
                 }),
                 Some(o) if canonical_without_id(o) != canonical_without_id(i) => {
-                    let mut changed =
-                        changed(kind(i), description(i), &without_id(o), &without_id(i));
+                    let (was, now) = (without_id(o), without_id(i));
+                    let mut changed = changed(kind(i), description(i), &was, &now);
                     changed.href = Some(anchor(to_page, i));
+                    changed.errors_changed = error_code_changes(&was, &now)
+                        .into_iter()
+                        .map(|c| redact::redact_text(&format!("{}: {}", c.path, c.detail)))
+                        .collect();
                     c.changed.push(changed);
                 }
                 Some(_) => c.unchanged += 1,
@@ -204,22 +212,17 @@ impl Comparison {
         let mut impacts = Vec::new();
         for e in &self.added {
             impacts.push(Impact { code: "INTERACTION_ADDED", subject: name(&e.kind, &e.description), class: Class::Conditional,
-                detail: "a new expectation: provider versions verified against the older contract were never checked for it" });
+                detail: "a new expectation: provider versions verified against the older contract were never checked for it".into() });
         }
         for e in &self.changed {
-            impacts.push(Impact {
-                code: "INTERACTION_CHANGED",
-                subject: name(&e.kind, &e.description),
-                class: Class::Conditional,
-                detail: "the expectation changed: earlier verifications do not cover it",
-            });
+            impacts.push(interaction_changed(name(&e.kind, &e.description), e));
         }
         for e in &self.removed {
             impacts.push(Impact {
                 code: "INTERACTION_REMOVED",
                 subject: name(&e.kind, &e.description),
                 class: Class::Compatible,
-                detail: "the consumer no longer relies on it",
+                detail: "the consumer no longer relies on it".into(),
             });
         }
         for p in &self.parts {
@@ -238,14 +241,36 @@ impl Comparison {
                 code: part_code(&p.kind),
                 subject: p.description.clone(),
                 class,
-                detail,
+                detail: detail.into(),
             });
         }
         self.to_verify = impacts
             .iter()
-            .filter(|i| i.class == Class::Conditional)
+            .filter(|i| matches!(i.class, Class::Conditional | Class::Breaking))
             .count();
         self.impacts = impacts;
+    }
+}
+
+/// A changed interaction: breaking when an expected error changed
+/// (BREAKING_ERROR_CODE_CHANGED), else it needs verification.
+fn interaction_changed(subject: String, e: &Changed) -> Impact {
+    if e.errors_changed.is_empty() {
+        return Impact {
+            code: "INTERACTION_CHANGED",
+            subject,
+            class: Class::Conditional,
+            detail: "the expectation changed: earlier verifications do not cover it".into(),
+        };
+    }
+    Impact {
+        code: accord_verifier::finding::codes::BREAKING_ERROR_CODE_CHANGED,
+        subject,
+        class: Class::Breaking,
+        detail: format!(
+            "{}: provider versions that passed the older contract answered with the older error",
+            e.errors_changed.join("; ")
+        ),
     }
 }
 
@@ -318,6 +343,7 @@ fn changed(kind: String, description: String, old: &Value, new: &Value) -> Chang
         paths,
         diff: unified_diff(&pretty_for_diff(&old), &pretty_for_diff(&new), "from", "to"),
         relies_on_less: false,
+        errors_changed: Vec::new(),
     }
 }
 
