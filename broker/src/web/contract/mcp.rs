@@ -1,5 +1,5 @@
 //! `MCP/ToolCall` interactions (tool, arguments, expected result or
-//! protocol error, progress) and the contract's declarations the consumer
+//! protocol error, progress, log messages) and the contract's declarations the consumer
 //! relies on: the tools it calls (`mcpTools`: arguments, result fields,
 //! annotations, approval) and the Agent Card (`agentCard`).
 
@@ -24,6 +24,8 @@ pub struct McpView {
     pub result: Vec<Field>,
     pub error: Vec<Field>,
     pub progress: Vec<Field>,
+    /// The log messages (`notifications/message`) the call must send.
+    pub logs: Vec<Field>,
     pub extra: Vec<Field>,
     /// What the contract's `mcpTools` says of this tool.
     pub declared: Option<ToolView>,
@@ -55,6 +57,15 @@ impl McpView {
                 .map(|(n, p)| {
                     let v = serde_json::to_value(p).unwrap_or(Value::Null);
                     Field::json(format!("notification {}", n + 1), &v)
+                })
+                .collect(),
+            logs: c
+                .logs
+                .iter()
+                .enumerate()
+                .map(|(n, l)| {
+                    let v = serde_json::to_value(l).unwrap_or(Value::Null);
+                    Field::json(format!("message {}", n + 1), &v)
                 })
                 .collect(),
             extra: c

@@ -72,3 +72,39 @@ fn no_interaction_lists_its_internal_id_and_an_mcp_one_names_no_a2a_operation() 
         );
     });
 }
+
+/// An MCP call's expected log messages (`logs`) are shown with their level,
+/// logger and data, not dropped (before, a known key the page did not render
+/// vanished from it).
+#[test]
+fn an_mcp_call_shows_the_log_messages_it_must_send() {
+    each_backend(|app| {
+        let mut contract = planning_agent_contract();
+        let mut with_logs = 0;
+        for i in contract["interactions"]
+            .as_array_mut()
+            .expect("array")
+            .iter_mut()
+            .filter(|i| i["type"] == "MCP/ToolCall")
+        {
+            i["logs"] = json!([{"level": "warning", "logger": "ledger-7", "data": "quota low"}]);
+            with_logs += 1;
+        }
+        assert!(with_logs > 0, "the example has an MCP call");
+        publish_ok(app, "1.0.0", None, &[], &[contract]);
+        let page = app.get_page(&format!("{PAIR}/version/1.0.0"));
+        let doc: Html = html_page(&page, "contract");
+        let shown: Vec<String> = select(doc.root_element(), "article.interaction")
+            .into_iter()
+            .map(text)
+            .filter(|t| t.contains("Log messages before the answer"))
+            .collect();
+        assert_eq!(shown.len(), with_logs, "{}", page.text);
+        for t in &shown {
+            assert!(
+                t.contains("ledger-7") && t.contains("quota low") && t.contains("warning"),
+                "{t}"
+            );
+        }
+    });
+}
