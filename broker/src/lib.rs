@@ -27,6 +27,7 @@ pub mod matrix;
 pub mod metadata;
 pub mod names;
 pub mod negotiate;
+pub mod parsed;
 pub mod publishing;
 pub mod routes;
 pub mod schema;

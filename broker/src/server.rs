@@ -78,6 +78,7 @@ pub fn start(config: BrokerConfig) -> Result<RunningBroker, StartError> {
         pool,
         config: Arc::new(config.clone()),
         listening_on: addr.to_string(),
+        contracts: Arc::default(),
     };
     crate::webhooks::worker::spawn(state.pool.clone(), state.config.clone());
     crate::webhooks::retention::spawn(state.pool.clone(), state.config.clone());

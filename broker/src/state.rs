@@ -1,4 +1,5 @@
-//! What every handler shares: the pool and the configuration.
+//! What every handler shares: the pool, the configuration and the cache of
+//! parsed contracts.
 
 use std::sync::Arc;
 
@@ -7,6 +8,7 @@ use actix_web::web;
 use crate::config::BrokerConfig;
 use crate::db::{AnyConnection, Pool};
 use crate::error::BrokerError;
+use crate::parsed::{self, ContractCache};
 use crate::store::StoreError;
 
 /// Application state, cloned into every worker.
@@ -17,6 +19,9 @@ pub struct AppState {
     /// `host:port` the broker listens on: the host of links for a request
     /// that names none (HTTP/1.0 without `Host`).
     pub listening_on: String,
+    /// Parsed contracts by content id, for this broker's database
+    /// (`parsed`): installed for the work `run` does.
+    pub contracts: Arc<ContractCache>,
 }
 
 impl AppState {
@@ -27,9 +32,10 @@ impl AppState {
         F: FnOnce(&mut AnyConnection) -> Result<T, BrokerError> + Send + 'static,
     {
         let pool = self.pool.clone();
+        let contracts = self.contracts.clone();
         web::block(move || {
             let mut conn = pool.get().map_err(StoreError::Pool)?;
-            work(&mut conn)
+            parsed::with_cache(&contracts, || work(&mut conn))
         })
         .await
         .map_err(|_| BrokerError::ShuttingDown)?

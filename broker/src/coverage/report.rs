@@ -6,6 +6,7 @@
 //! listed again); interactions tagged `incident` are listed as kept.
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::sync::Arc;
 
 use accord_dsl::model::Contract;
 use serde_json::Value;
@@ -25,7 +26,8 @@ pub struct Declared {
 #[derive(Debug)]
 pub struct Live {
     pub consumer: String,
-    pub contract: Contract,
+    /// Shared with the broker's cache of parsed contracts (`parsed`).
+    pub contract: Arc<Contract>,
 }
 
 /// An interaction tagged `incident`: it stays whatever else changes.
@@ -155,7 +157,7 @@ pub fn build(declared: &Declared, live: &[Live]) -> Report {
         .unwrap_or_default();
     let only_skill = (skills.len() == 1).then(|| skills[0].as_str());
     let by_op = uses(live, only_skill);
-    let contracts: Vec<&Contract> = live.iter().map(|l| &l.contract).collect();
+    let contracts: Vec<&Contract> = live.iter().map(|l| l.contract.as_ref()).collect();
     let none = Vec::new();
     let mut report = Report::default();
     for id in &skills {

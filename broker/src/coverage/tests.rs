@@ -17,7 +17,7 @@ fn contract(interactions: &str) -> Live {
     let contract = accord_dsl::spec::compile_spec(&text, "c.yaml", &none).expect("compiles");
     Live {
         consumer: "planner".into(),
-        contract,
+        contract: std::sync::Arc::new(contract),
     }
 }
 

@@ -10,7 +10,6 @@ use std::collections::BTreeMap;
 
 use super::judge::{self, Drifted, Verdict};
 use super::policy::{self, Action, Policy, PolicySignal, Step};
-use super::reliance;
 use super::report::DriftReportRequest;
 use super::verified::Verified;
 use crate::admission::{AdmissionState, Cause};
@@ -18,11 +17,12 @@ use crate::api::declarations::Declaration;
 use crate::audience::Audience;
 use crate::db::AnyConnection;
 use crate::error::BrokerError;
+use crate::parsed;
 use crate::selection::{self, request::VerificationQuery};
 use crate::store::admission;
 use crate::store::drift_actions::{self, NewDriftAction};
 use crate::store::drift_reports::{self, DriftReportRow};
-use crate::store::{StoreError, deployments, drift_policies, pacts};
+use crate::store::{StoreError, deployments, drift_policies};
 
 /// A live consumer contract that relies on what changed.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -208,10 +208,20 @@ pub fn affected(
         wip_since: None,
     };
     let entries = selection::select(conn, provider_id, &live, Audience::Accord)?.entries;
+    let wanted: Vec<(i64, &str)> = entries
+        .iter()
+        .map(|e| (e.content_id, e.sha.as_str()))
+        .collect();
+    let parsed = parsed::load(conn, &wanted)?;
     let mut out = Vec::new();
     for entry in entries {
-        let doc = document(conn, entry.content_id)?;
-        let r = reliance::of(&doc);
+        let doc = parsed
+            .get(&entry.content_id)
+            .ok_or(StoreError::MissingRow {
+                what: "pact content (readable JSON)",
+                id: entry.content_id,
+            })?;
+        let r = doc.reliance;
         let relies_on: Vec<&'static str> = [(card && r.card, "card"), (tools && r.tools, "tools")]
             .into_iter()
             .filter_map(|(hit, name)| hit.then_some(name))
@@ -222,9 +232,9 @@ pub fn affected(
         let versions: Vec<String> = entry.versions.into_iter().map(|(_, n)| n).collect();
         let label = format!("{} {}", entry.consumer_name, versions.join(", "));
         // stored contracts passed the same reader at publish
-        let verdict = match accord_dsl::pact::from_value(&doc, "content") {
-            Ok(contract) => judge::judge(drifted, &relies_on, &label, &contract),
-            Err(_) => Verdict::MustReverify,
+        let verdict = match &doc.contract {
+            Some(contract) => judge::judge(drifted, &relies_on, &label, contract),
+            None => Verdict::MustReverify,
         };
         out.push(Affected {
             consumer: entry.consumer_name,
@@ -235,18 +245,6 @@ pub fn affected(
         });
     }
     Ok(out)
-}
-
-/// A stored pact's document.
-fn document(conn: &mut AnyConnection, content_id: i64) -> Result<Value, StoreError> {
-    let content = pacts::find_content_by_id(conn, content_id)?.ok_or(StoreError::MissingRow {
-        what: "pact content",
-        id: content_id,
-    })?;
-    serde_json::from_str(&content.content).map_err(|source| StoreError::CorruptJson {
-        what: "pact content",
-        source,
-    })
 }
 
 /// The sentence recorded with a step.

@@ -3,10 +3,11 @@
 //! each one's latest replay result by the version and that result's
 //! evidence, and whether the live contracts hold authorization cases.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 
 use accord_dsl::model::Contract;
 use accord_dsl::model::accord::RefusalKind;
+use diesel::dsl::max;
 use diesel::prelude::*;
 
 use super::judge::{Live, Replay};
@@ -15,10 +16,10 @@ use crate::api::declared::{check, cross_check};
 use crate::api::findings::{Finding, Layer};
 use crate::db::AnyConnection;
 use crate::error::BrokerError;
-use crate::schema::verifications as v;
-use crate::store::evidence::{self, ResultEvidence};
+use crate::schema::{verification_evidence as ve, verifications as v};
+use crate::store::evidence::ResultEvidence;
 use crate::store::verifications::Verification;
-use crate::store::{StoreError, admission, declarations};
+use crate::store::{ID_CHUNK, StoreError, admission, declarations};
 
 /// How long a result's evidence lasts when its verifier did not say.
 pub const DEFAULT_TTL_SECONDS: i64 = 7 * 24 * 3600;
@@ -56,17 +57,19 @@ pub fn gather(
     };
     let since = Restart {
         at: restart(conn, version_id)?,
-        after_result: evidence::last_on_other_producer(conn, version_id, producer)?,
+        after_result: crate::store::evidence::last_on_other_producer(conn, version_id, producer)?,
     };
     let now = crate::store::now();
-    for (entry, row, contract) in cross_check::live(conn, provider_id)? {
+    let live = cross_check::live(conn, provider_id)?;
+    let ids: Vec<i64> = live.iter().map(|(_, row, _)| row.id).collect();
+    let mut replays = latest_replays(conn, &ids, version_id)?;
+    for (entry, row, contract) in live {
         facts.authorization_cases |= has_authorization_case(&contract);
         facts.contracts.push(row.sha.clone());
         let numbers: Vec<&str> = entry.versions.iter().map(|(_, n)| n.as_str()).collect();
         let label = format!("{} {}", entry.consumer_name, numbers.join(", "));
-        let replay = match latest_replay(conn, row.id, version_id)? {
-            Some(result) => {
-                let ev = result_evidence(conn, &result)?;
+        let replay = match replays.remove(&row.id) {
+            Some((result, ev)) => {
                 let replay = judge_one(&result, &ev, &facts.digests, producer, &since, now)?;
                 facts.results.push((result, ev));
                 Some(replay)
@@ -134,39 +137,52 @@ fn find_result(conn: &mut AnyConnection, id: i64) -> Result<Option<Verification>
         .optional()?)
 }
 
-/// The latest result a verifier (not the static check) published for
-/// content `content_id` by version `version_id`.
-fn latest_replay(
+/// The latest result a verifier (not the static check) published for each
+/// of contents `content_ids` by version `version_id`, with its stored
+/// evidence or what a result without it (published before evidence
+/// existed) amounts to: no producer digest, the default TTL. Three
+/// queries per `ID_CHUNK` contents, whatever their number.
+fn latest_replays(
     conn: &mut AnyConnection,
-    content_id: i64,
+    content_ids: &[i64],
     version_id: i64,
-) -> Result<Option<Verification>, StoreError> {
-    Ok(v::table
-        .filter(v::pact_content_id.eq(content_id))
-        .filter(v::provider_version_id.eq(version_id))
-        .filter(v::kind.is_null())
-        .order(v::id.desc())
-        .select(Verification::as_select())
-        .first(conn)
-        .optional()?)
-}
-
-/// The result's stored evidence, or what a result without it (published
-/// before evidence existed) amounts to: no producer digest, the default TTL.
-fn result_evidence(
-    conn: &mut AnyConnection,
-    result: &Verification,
-) -> Result<ResultEvidence, StoreError> {
-    Ok(match evidence::find_result(conn, result.id)? {
-        Some(ev) => ev,
-        None => ResultEvidence {
-            verification_id: result.id,
-            producer_digest: None,
-            profiles: "[]".into(),
-            harness_version: "unknown".into(),
-            expires_at: result.execution_date + chrono::TimeDelta::seconds(DEFAULT_TTL_SECONDS),
-        },
-    })
+) -> Result<HashMap<i64, (Verification, ResultEvidence)>, StoreError> {
+    let mut out = HashMap::new();
+    for chunk in content_ids.chunks(ID_CHUNK) {
+        let latest: Vec<Option<i64>> = v::table
+            .filter(v::pact_content_id.eq_any(chunk))
+            .filter(v::provider_version_id.eq(version_id))
+            .filter(v::kind.is_null())
+            .group_by(v::pact_content_id)
+            .select(max(v::id))
+            .load(conn)?;
+        let ids: Vec<i64> = latest.into_iter().flatten().collect();
+        if ids.is_empty() {
+            continue;
+        }
+        let results: Vec<Verification> = v::table
+            .filter(v::id.eq_any(&ids))
+            .select(Verification::as_select())
+            .load(conn)?;
+        let mut stored: HashMap<i64, ResultEvidence> = ve::table
+            .filter(ve::verification_id.eq_any(&ids))
+            .select(ResultEvidence::as_select())
+            .load(conn)?
+            .into_iter()
+            .map(|e: ResultEvidence| (e.verification_id, e))
+            .collect();
+        for result in results {
+            let ev = stored.remove(&result.id).unwrap_or_else(|| ResultEvidence {
+                verification_id: result.id,
+                producer_digest: None,
+                profiles: "[]".into(),
+                harness_version: "unknown".into(),
+                expires_at: result.execution_date + chrono::TimeDelta::seconds(DEFAULT_TTL_SECONDS),
+            });
+            out.insert(result.pact_content_id, (result, ev));
+        }
+    }
+    Ok(out)
 }
 
 fn corrupt(what: &'static str) -> impl FnOnce(serde_json::Error) -> BrokerError {

@@ -28,6 +28,7 @@ mod pact_docs;
 mod pact_view;
 mod pacts;
 mod pages;
+mod parsed_cache;
 mod pending_wip;
 mod promotions;
 mod publish;

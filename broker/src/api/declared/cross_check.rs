@@ -8,7 +8,8 @@
 //! published a replay result for the pair: replay supersedes it); a
 //! passing check is not a verification, it only moves the admission state.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
+use std::sync::Arc;
 
 use accord_dsl::model::{Contract, Interaction};
 use accord_verifier::compat::{self, Kind};
@@ -19,9 +20,10 @@ use super::check;
 use crate::audience::Audience;
 use crate::db::AnyConnection;
 use crate::error::BrokerError;
+use crate::parsed;
 use crate::selection::{self, VerificationQuery, group::Entry};
 use crate::store::declarations as store;
-use crate::store::pacts::{self, PactContent};
+use crate::store::pacts::{self, ContentHead};
 use crate::store::static_checks;
 use crate::store::verifications::NewVerification;
 
@@ -109,7 +111,7 @@ fn judge(card: Option<&Value>, listings: &BTreeMap<String, Value>, c: &Contract)
 
 fn store_failure(
     conn: &mut AnyConnection,
-    row: &PactContent,
+    row: &ContentHead,
     version_id: i64,
     findings: &[Finding],
 ) -> Result<(), BrokerError> {
@@ -176,11 +178,12 @@ fn summary(judged: &[Judged], moved: Option<&str>) -> Value {
 }
 
 /// The live consumer contracts of the provider (the default selection),
-/// with their stored content.
+/// with their stored content's head, parsed (`parsed`: the texts not in
+/// the broker's cache read in one query per chunk).
 pub fn live(
     conn: &mut AnyConnection,
     provider_id: i64,
-) -> Result<Vec<(Entry, PactContent, Contract)>, BrokerError> {
+) -> Result<Vec<(Entry, ContentHead, Arc<Contract>)>, BrokerError> {
     let query = VerificationQuery {
         selectors: Vec::new(),
         provider_branch: None,
@@ -189,17 +192,21 @@ pub fn live(
         wip_since: None,
     };
     let selected = selection::select(conn, provider_id, &query, Audience::Accord)?;
+    let ids: Vec<i64> = selected.entries.iter().map(|e| e.content_id).collect();
+    let mut heads: HashMap<i64, ContentHead> = pacts::heads_by_ids(conn, &ids)?
+        .into_iter()
+        .map(|h| (h.id, h))
+        .collect();
+    let wanted: Vec<(i64, &str)> = heads.values().map(|h| (h.id, h.sha.as_str())).collect();
+    let parsed = parsed::load(conn, &wanted)?;
     let mut out = Vec::new();
     for entry in selected.entries {
-        let Some(row) = pacts::find_content_by_id(conn, entry.content_id)? else {
-            continue;
-        };
-        let Ok(document) = serde_json::from_str::<Value>(&row.content) else {
-            continue;
-        };
         // stored contracts passed the same reader at publish
-        if let Ok(contract) = accord_dsl::pact::from_value(&document, "content") {
-            out.push((entry, row, contract));
+        let contract = parsed
+            .get(&entry.content_id)
+            .and_then(|p| p.contract.clone());
+        if let (Some(head), Some(contract)) = (heads.remove(&entry.content_id), contract) {
+            out.push((entry, head, contract));
         }
     }
     Ok(out)

@@ -4,6 +4,8 @@
 //! branch heads, deployed, released) it affects — the same data
 //! `accord diff` prints.
 
+use std::sync::Arc;
+
 use accord_dsl::model::Contract;
 use accord_verifier::compat::{self, Change, Consumer, Kind};
 use actix_web::{HttpResponse, web};
@@ -42,7 +44,13 @@ pub async fn get_diff(
             let (provider, new) = find_version(conn, &p, &v)?;
             let (_, old) = find_version(conn, &p, &against)?;
             let held = live_contracts(conn, provider.id)?;
-            let consumers = compat::consumers_of(&held);
+            let consumers: Vec<Consumer<'_>> = held
+                .iter()
+                .map(|(label, contract)| Consumer {
+                    label: label.clone(),
+                    contract: contract.as_ref(),
+                })
+                .collect();
             let pairs = pairs(store::current(conn, old.id)?, store::current(conn, new.id)?);
             let mut declarations = Vec::new();
             let mut breaking = false;
@@ -142,7 +150,7 @@ fn compare(
 fn live_contracts(
     conn: &mut AnyConnection,
     provider_id: i64,
-) -> Result<Vec<(String, Contract)>, BrokerError> {
+) -> Result<Vec<(String, Arc<Contract>)>, BrokerError> {
     Ok(super::cross_check::live(conn, provider_id)?
         .into_iter()
         .map(|(entry, _, contract)| {

@@ -78,6 +78,50 @@ pub fn find_content_by_id(
         .optional()?)
 }
 
+/// Stored content without its text: what a caller needs beside the
+/// parsed contract.
+#[derive(Debug, Clone, Queryable, Selectable)]
+#[diesel(table_name = pact_contents)]
+pub struct ContentHead {
+    pub id: i64,
+    pub sha: String,
+    pub consumer_id: i64,
+    pub provider_id: i64,
+}
+
+/// The heads of contents `ids` (at most `ID_CHUNK` a query), in no order.
+pub fn heads_by_ids(conn: &mut AnyConnection, ids: &[i64]) -> Result<Vec<ContentHead>, StoreError> {
+    let mut out = Vec::with_capacity(ids.len());
+    for chunk in ids.chunks(super::ID_CHUNK) {
+        out.extend(
+            pact_contents::table
+                .filter(pact_contents::id.eq_any(chunk))
+                .select(ContentHead::as_select())
+                .load(conn)?,
+        );
+    }
+    Ok(out)
+}
+
+/// (id, sha, text) of contents `ids`, in one query: whole documents, so
+/// pass a bounded number (`parsed::load` passes 50).
+pub fn texts_by_ids(
+    conn: &mut AnyConnection,
+    ids: &[i64],
+) -> Result<Vec<(i64, String, String)>, StoreError> {
+    if ids.is_empty() {
+        return Ok(Vec::new());
+    }
+    Ok(pact_contents::table
+        .filter(pact_contents::id.eq_any(ids))
+        .select((
+            pact_contents::id,
+            pact_contents::sha,
+            pact_contents::content,
+        ))
+        .load(conn)?)
+}
+
 /// Stores content unless its sha is already stored; returns the stored row.
 pub fn find_or_insert_content(
     conn: &mut AnyConnection,
