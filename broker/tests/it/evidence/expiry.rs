@@ -6,14 +6,15 @@ use serde_json::json;
 use super::*;
 use crate::declarations_diff::spec;
 
-/// Both consumers verified with a one-second TTL; waits (at most a few
-/// seconds, polling) until the evidence reads expired.
+/// Both consumers verified with a three-second TTL (both results must be
+/// judged before the first expires: one second was too short on a loaded
+/// machine); waits (at most 15 s, polling) until the evidence reads expired.
 fn verified_until_expired(app: &TestApp) {
     let d = seed(app, &spec("planner", "draft, ready"));
-    let short = json!({"evidenceTtlSeconds": 1});
+    let short = json!({"evidenceTtlSeconds": 3});
     verify_ok(app, "planner", &d, short.clone());
     verify_ok(app, "auditor", &d, short);
-    for _ in 0..100 {
+    for _ in 0..300 {
         if admission(app)["evidence"]["expired"] == true {
             return;
         }

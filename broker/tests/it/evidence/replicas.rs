@@ -90,7 +90,7 @@ fn two_replicas_judge_promote_and_sweep_one_version_once() {
         both_at_once(
             &a,
             &b,
-            &result_body("2.1", &d, json!({"evidenceTtlSeconds": 2})),
+            &result_body("2.1", &d, json!({"evidenceTtlSeconds": 4})),
         );
         let swept = || {
             let got = a.get(&format!("/pacticipants/{P}/versions/2.1/admission"));
@@ -98,7 +98,7 @@ fn two_replicas_judge_promote_and_sweep_one_version_once() {
                 .as_str()
                 .is_some_and(|r| r.starts_with("evidence expired at "))
         };
-        for _ in 0..200 {
+        for _ in 0..300 {
             if swept() {
                 break;
             }
