@@ -1,13 +1,11 @@
 //! What the fan-out of a publication decides from the ids it recorded:
-//! whether its content changed (the Pact Broker's comparison, per branch
-//! or per tag) and which provider versions must verify it.
+//! whether its content changed (the Pact Broker's comparison, per tag or
+//! with the previous untagged pact) and which provider versions must verify it.
 
 use diesel::prelude::*;
 
 use crate::db::AnyConnection;
-use crate::schema::{
-    branch_versions, deployed_versions, pact_publications as pp, released_versions, tags,
-};
+use crate::schema::{deployed_versions, pact_publications as pp, released_versions, tags};
 use crate::store::pacticipants::Pacticipant;
 use crate::store::versions::{self, Version};
 use crate::store::{StoreError, branches};
@@ -22,30 +20,20 @@ pub struct Pact {
 }
 
 /// Whether the content is new for the pair, compared as the Pact Broker
-/// does: when the consumer version is on branches, with the previous pact
-/// on each of them; otherwise, when it has tags, with the previous pact
-/// with each of its tags; otherwise with the pair's previous pact.
-/// "Previous" is the newest pact of an older consumer version; a branch or
-/// tag with none (a first publication) counts as changed.
+/// does (`find_previous_pacts`): when the consumer version has tags, with
+/// the previous pact with each of its tags; otherwise with the previous
+/// untagged pact. Branches are not consulted (the Pact Broker does not).
+/// "Previous" is the newest pact of an older consumer version; a tag with
+/// none (a first publication) counts as changed.
 pub fn content_changed(conn: &mut AnyConnection, p: Pact) -> Result<bool, StoreError> {
-    let on: Vec<i64> = branch_versions::table
-        .filter(branch_versions::version_id.eq(p.version_id))
-        .select(branch_versions::branch_id)
+    let tagged: Vec<String> = tags::table
+        .filter(tags::version_id.eq(p.version_id))
+        .select(tags::name)
         .load(conn)?;
-    let tagged: Vec<String> = if on.is_empty() {
-        tags::table
-            .filter(tags::version_id.eq(p.version_id))
-            .select(tags::name)
-            .load(conn)?
+    let groups: Vec<Among> = if tagged.is_empty() {
+        vec![Among::Untagged]
     } else {
-        Vec::new()
-    };
-    let groups: Vec<Among> = if !on.is_empty() {
-        on.into_iter().map(Among::Branch).collect()
-    } else if !tagged.is_empty() {
         tagged.into_iter().map(Among::Tag).collect()
-    } else {
-        vec![Among::All]
     };
     for among in groups {
         if previous(conn, p, among)? != Some(p.content_id) {
@@ -57,10 +45,8 @@ pub fn content_changed(conn: &mut AnyConnection, p: Pact) -> Result<bool, StoreE
 
 /// Which older pacts a publication is compared with.
 enum Among {
-    /// The pair's.
-    All,
-    /// Those of consumer versions on this branch (by id).
-    Branch(i64),
+    /// Those of consumer versions without tags.
+    Untagged,
     /// Those of consumer versions with this tag.
     Tag(String),
 }
@@ -68,6 +54,7 @@ enum Among {
 /// The content of the pair's newest pact of a consumer version older than
 /// `p`'s, among those `among` keeps.
 fn previous(conn: &mut AnyConnection, p: Pact, among: Among) -> Result<Option<i64>, StoreError> {
+    let of_consumer = tags::table.filter(tags::pacticipant_id.eq(p.consumer_id));
     let mut query = pp::table
         .filter(pp::consumer_id.eq(p.consumer_id))
         .filter(pp::provider_id.eq(p.provider_id))
@@ -76,21 +63,15 @@ fn previous(conn: &mut AnyConnection, p: Pact, among: Among) -> Result<Option<i6
         .select(pp::pact_content_id)
         .into_boxed();
     match among {
-        Among::All => {}
-        Among::Branch(branch) => {
-            query = query.filter(
-                pp::consumer_version_id.eq_any(
-                    branch_versions::table
-                        .filter(branch_versions::branch_id.eq(branch))
-                        .select(branch_versions::version_id),
-                ),
-            );
+        Among::Untagged => {
+            query = query.filter(diesel::dsl::not(
+                pp::consumer_version_id.eq_any(of_consumer.select(tags::version_id)),
+            ));
         }
         Among::Tag(tag) => {
             query = query.filter(
                 pp::consumer_version_id.eq_any(
-                    tags::table
-                        .filter(tags::pacticipant_id.eq(p.consumer_id))
+                    of_consumer
                         .filter(tags::name.eq(tag))
                         .select(tags::version_id),
                 ),

@@ -1,8 +1,8 @@
-//! `contract_content_changed` as the Pact Broker decides it: a consumer
-//! version on a branch is compared with the previous pact on that branch;
-//! one with tags (and no branch) with the previous pact with each of its
-//! tags; one with neither with the pair's previous pact; a first
-//! publication (of the pair, branch or tag) fires. The decision is taken at
+//! `contract_content_changed` as the Pact Broker decides it
+//! (`find_previous_pacts`): a consumer version with tags is compared with
+//! the previous pact with each of its tags; one without tags with the
+//! previous untagged pact, whatever its branch (branches are not
+//! consulted); a first publication (of the pair or of a tag) fires. The decision is taken at
 //! fan-out from the ids the publish recorded, and
 //! `contract_requiring_verification_published` follows it.
 
@@ -45,37 +45,38 @@ fn publish(
     changed
 }
 
+/// A version, its branch, its tags, its content, the events queued after it, why.
+type Step = (
+    &'static str,
+    Option<&'static str>,
+    &'static [&'static str],
+    &'static str,
+    i64,
+    &'static str,
+);
+
 #[test]
-fn a_branch_is_compared_with_the_previous_pact_on_that_branch() {
+fn branches_are_not_consulted_an_untagged_version_is_compared_with_the_previous_untagged_pact() {
     each_backend_fast(|app| {
         subscribed(app);
-        assert_eq!(
-            publish(app, "1", Some("main"), &[], "a"),
-            1,
-            "first of the pair"
-        );
-        assert_eq!(
-            publish(app, "2", Some("main"), &[], "a"),
-            1,
-            "same as main's previous"
-        );
-        assert_eq!(
-            publish(app, "3", Some("feat"), &[], "a"),
-            2,
-            "first on feat"
-        );
-        assert_eq!(publish(app, "4", Some("feat"), &[], "b"), 3, "feat changed");
-        // the pair's previous pact (4, on feat) differs, main's (2) does not
-        assert_eq!(
-            publish(app, "5", Some("main"), &[], "a"),
-            3,
-            "main unchanged"
-        );
-        assert_eq!(
-            publish(app, "6", Some("main"), &["dev"], "b"),
-            4,
-            "main changed"
-        );
+        let steps: [Step; 7] = [
+            ("1", Some("main"), &[], "a", 1, "first of the pair"),
+            ("2", Some("main"), &[], "a", 1, "same as the previous"),
+            ("3", Some("feat"), &[], "a", 1, "a new branch is no change"),
+            ("4", Some("feat"), &[], "b", 2, "changed"),
+            // main's previous pact (2) is the same; the previous untagged (4) is not
+            ("5", Some("main"), &[], "a", 3, "changed against 4"),
+            ("6", Some("main"), &["dev"], "b", 4, "first with dev"),
+            // the tagged 6 is not an untagged pact: 5 decides
+            ("7", Some("main"), &[], "a", 4, "same as 5"),
+        ];
+        for (version, branch, tags, content, expected, why) in steps {
+            assert_eq!(
+                publish(app, version, branch, tags, content),
+                expected,
+                "{why}"
+            );
+        }
     });
 }
 
@@ -116,7 +117,7 @@ fn tags_are_compared_with_the_previous_pact_with_each_tag() {
 }
 
 #[test]
-fn without_branch_or_tag_the_pairs_previous_pact_decides() {
+fn without_tags_the_previous_untagged_pact_decides() {
     each_backend_fast(|app| {
         subscribed(app);
         assert_eq!(publish(app, "1", None, &[], "a"), 1, "first of the pair");
