@@ -73,7 +73,20 @@ fn a_webhook_delivers_a_pact_url_that_accord_verify_fetches_and_verifies() {
     let dir = temp_dir("webhook-verify");
     let broker = start_broker(&dir.join("broker.db"));
     let (hook_url, bodies) = receiver();
-    post(&format!("{broker}/pacticipants"), &json!({"name": "items"}));
+    // the provider's main-branch head is the version that must verify new
+    // content (with none, the event fires for nobody, as in the Pact Broker)
+    post(
+        &format!("{broker}/pacticipants"),
+        &json!({"name": "items", "mainBranch": "main"}),
+    );
+    let head = reqwest::blocking::Client::new()
+        .put(format!(
+            "{broker}/pacticipants/items/branches/main/versions/2.9.0"
+        ))
+        .json(&json!({}))
+        .send()
+        .expect("broker answers");
+    assert!(head.status().is_success(), "{}", head.status());
     post(
         &format!("{broker}/webhooks"),
         &json!({

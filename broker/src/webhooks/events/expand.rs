@@ -135,8 +135,9 @@ fn publication(
 }
 
 /// One set per provider version that must verify the content and has not
-/// yet (one without a provider version when there is none: its CI builds
-/// its default).
+/// yet; none when there is no such version (a provider without a main-branch
+/// head and nothing deployed or released), as in the Pact Broker, whose
+/// expansion over the required verifications yields nothing then.
 fn requiring_verification(
     conn: &mut AnyConnection,
     provider: &Pacticipant,
@@ -144,9 +145,6 @@ fn requiring_verification(
     params: Params,
 ) -> Result<Vec<Params>, StoreError> {
     let targets = changed::verification_targets(conn, provider)?;
-    if targets.is_empty() {
-        return Ok(vec![params]);
-    }
     let mut out = Vec::new();
     for (version, live) in targets {
         let verified: i64 = verifications::table

@@ -17,7 +17,14 @@ const REQUIRING: &str = "contract_requiring_verification_published";
 
 fn subscribed(app: &TestApp) {
     let r = Receiver::start(&[]);
-    pacticipants(app, &["Foo", "Bar"]);
+    let bar = app.post(
+        "/pacticipants",
+        &json!({"name": "Bar", "mainBranch": "main"}),
+    );
+    assert_eq!(bar.status, 201, "{}", bar.text);
+    let head = app.put("/pacticipants/Bar/branches/main/versions/100", &json!({}));
+    assert!(head.status == 200 || head.status == 201, "{}", head.text);
+    pacticipants(app, &["Foo"]);
     for event in [CHANGED, REQUIRING] {
         assert_eq!(
             app.post("/webhooks", &hook(&r, &[event], None, None))
@@ -29,8 +36,8 @@ fn subscribed(app: &TestApp) {
 
 /// Publishes `content` ("a" or "b") for `version` and answers how many
 /// content-changed events are queued then (requiring-verification ones
-/// follow the same decision: the provider has no main branch and nothing
-/// deployed, so one each).
+/// follow the same decision: the head of the provider's main branch, 100,
+/// verifies nothing, so one each).
 fn publish(
     app: &TestApp,
     version: &str,
