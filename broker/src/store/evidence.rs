@@ -50,18 +50,6 @@ pub fn insert_result(conn: &mut AnyConnection, e: &ResultEvidence) -> Result<(),
     Ok(())
 }
 
-/// The evidence of replay result `verification_id`, if it has any.
-pub fn find_result(
-    conn: &mut AnyConnection,
-    verification_id: i64,
-) -> Result<Option<ResultEvidence>, StoreError> {
-    Ok(ve::table
-        .filter(ve::verification_id.eq(verification_id))
-        .select(ResultEvidence::as_select())
-        .first(conn)
-        .optional()?)
-}
-
 /// The id of the latest replay result (not a static check) by version
 /// `version_id` recorded on another producer digest than `producer` (a
 /// result without stored evidence counts as none): results on `producer`
