@@ -65,6 +65,7 @@ pub(crate) fn task(
             .enumerate()
             .map(|(i, f)| follow_up(cx, &format!("{path}.follow_ups[{i}]"), f, ended))
             .collect::<Result<_, _>>()?,
+        delegation: None,
         extra: Map::new(),
     };
     Ok(Interaction::A2aTask(A2aTaskInteraction { meta, task }))

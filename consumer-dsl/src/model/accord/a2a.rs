@@ -5,6 +5,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 use super::a2a_flow::{CancelScenario, FollowUp, PushScenario};
+use super::delegation::Delegation;
 use super::errors::ErrorExpectation;
 use super::rules_serde::BodyRules;
 pub use super::task_state::{TaskState, Transition, UnknownTaskState};
@@ -57,6 +58,9 @@ pub struct A2aTask {
     /// Operations on the created task after (or during) the sequence.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub follow_ups: Vec<FollowUp>,
+    /// What the agent may do downstream on the consumer's behalf.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub delegation: Option<Delegation>,
     /// Attributes this version does not know, kept for the round trip.
     #[serde(flatten)]
     pub extra: Map<String, Value>,

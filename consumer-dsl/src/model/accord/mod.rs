@@ -23,6 +23,7 @@ mod a2a_flow;
 mod a2a_parts;
 mod a2a_rest;
 mod card;
+mod delegation;
 mod errors;
 mod expectations;
 mod mcp;
@@ -41,6 +42,9 @@ pub use card::{
     AgentCapabilitiesExpectation, AgentCardExpectations, ExtensionExpectation,
     InterfaceExpectation, JsonType, McpToolExpectation, SkillExpectation,
     ToolAnnotationsExpectation, ToolApproval, ToolArgument, ToolResultField,
+};
+pub use delegation::{
+    CredentialRule, DELEGATION_METADATA_KEY, Delegation, DelegationBudget, TraceRule,
 };
 pub use errors::{A2aErrorReason, ActualError, ErrorExpectation};
 pub use expectations::{
