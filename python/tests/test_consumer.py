@@ -170,3 +170,23 @@ def test_a_contract_accord_cannot_read_is_an_error_with_accords_words(tmp_path):
             pass
     assert "did not start" in str(raised.value)
     assert str(spec) in str(raised.value)
+
+
+MCP_OFF_CONTRACT = """
+import orchestrator
+
+def test_tools(accord_mock):
+    tools = accord_mock(CONTRACTS + "/plan-tools.yaml")
+    assert orchestrator.lookup_plan(tools.mcp_url, "plan-1")["plan_id"] == "plan-1"
+    assert orchestrator.lookup_plan(tools.mcp_url, "plan-404") is None
+    # a plan the contract never looks up: the mock answers a tool error, which
+    # the orchestrator takes for "no such plan"; only the mock knows
+    assert orchestrator.lookup_plan(tools.mcp_url, "plan-2") is None
+"""
+
+
+def test_an_off_contract_tool_call_fails_the_test(inner, pytester):
+    result = inner(MCP_OFF_CONTRACT)
+    result.assert_outcomes(failed=1)
+    result.stdout.fnmatch_lines([f"*accord mock of {CONTRACTS}/plan-tools.yaml:", "*request mismatch for tools/call plan_lookup*plan-2*"])
+    assert not (pytester.path / "pacts").exists()
