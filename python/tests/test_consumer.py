@@ -3,6 +3,7 @@ orchestrator on the official a2a-sdk and mcp clients, and `accord.mock` for
 code without pytest."""
 
 import json
+import subprocess
 
 import orchestrator
 import pytest
@@ -190,3 +191,13 @@ def test_an_off_contract_tool_call_fails_the_test(inner, pytester):
     result.assert_outcomes(failed=1)
     result.stdout.fnmatch_lines([f"*accord mock of {CONTRACTS}/plan-tools.yaml:", "*request mismatch for tools/call plan_lookup*plan-2*"])
     assert not (pytester.path / "pacts").exists()
+
+
+def test_a_compiled_contract_is_served_too(tmp_path):
+    compiled = tmp_path / "plan-tools.json"
+    subprocess.run([accord.find_accord_bin(), "contract", "compile", str(CONTRACTS / "plan-tools.yaml"), "-o", str(compiled)], check=True)
+    with accord.mock(compiled, pacts_dir=tmp_path / "pacts") as tools:
+        assert orchestrator.lookup_plan(tools.mcp_url, "plan-1")["plan_id"] == "plan-1"
+        assert orchestrator.lookup_plan(tools.mcp_url, "plan-404") is None
+    written = json.loads((tmp_path / "pacts" / "orchestrator-plan-tools.json").read_text())
+    assert written["interactions"] == json.loads(compiled.read_text())["interactions"]
