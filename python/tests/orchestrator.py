@@ -15,8 +15,9 @@ from google.protobuf.json_format import MessageToDict
 from mcp import Client
 
 
-async def _ask(agent_url: str, data: dict) -> dict | None:
-    async with httpx.AsyncClient(timeout=20) as http:
+async def _ask(agent_url: str, data: dict, token: str | None = None) -> dict | None:
+    headers = {"Authorization": f"Bearer {token}"} if token else {}
+    async with httpx.AsyncClient(timeout=20, headers=headers) as http:
         client = await create_client(agent_url, ClientConfig(httpx_client=http, streaming=True))
         plan = None
         message = new_message([new_data_part(data)], role=Role.ROLE_USER)
@@ -26,19 +27,19 @@ async def _ask(agent_url: str, data: dict) -> dict | None:
         return plan
 
 
-def draft_plan(agent_url: str, titles: list[str]) -> dict | None:
-    """Asks the agent to draft a plan for these work items."""
-    return asyncio.run(_ask(agent_url, {"items": [{"title": t} for t in titles]}))
+def draft_plan(agent_url: str, titles: list[str], token: str | None = None) -> dict | None:
+    """Asks the agent to draft a plan for these work items (with a bearer token, if given)."""
+    return asyncio.run(_ask(agent_url, {"items": [{"title": t} for t in titles]}, token))
 
 
 def show_plan(agent_url: str, plan_id: str) -> dict | None:
     return asyncio.run(_ask(agent_url, {"show": plan_id}))
 
 
-def draft_plan_or_none(agent_url: str, titles: list[str]) -> dict | None:
+def draft_plan_or_none(agent_url: str, titles: list[str], token: str | None = None) -> dict | None:
     """draft_plan, but an orchestrator that logs a refusal and carries on."""
     try:
-        return draft_plan(agent_url, titles)
+        return draft_plan(agent_url, titles, token)
     except Exception as e:  # the agent refused the message
         print(f"orchestrator: the agent refused: {e}")
         return None

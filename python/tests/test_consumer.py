@@ -201,3 +201,33 @@ def test_a_compiled_contract_is_served_too(tmp_path):
         assert orchestrator.lookup_plan(tools.mcp_url, "plan-404") is None
     written = json.loads((tmp_path / "pacts" / "orchestrator-plan-tools.json").read_text())
     assert written["interactions"] == json.loads(compiled.read_text())["interactions"]
+
+
+ALICE = """\
+consumer: orchestrator
+provider: planning-agent
+protocols: { a2a: "1.0" }
+principals:
+  alice: { tenant: tenant-a }
+interactions:
+  - a2a: draft a plan
+    as: alice
+    send: { stream: true, data: { items: [{ title: rotate keys }] } }
+    expect:
+      - { state: SUBMITTED, optional: true }
+      - artifact: { name: work-plan, data: { plan_id: plan-1 } }
+      - state: COMPLETED
+"""
+
+
+def test_principals_are_the_tokens_the_mock_wants(tmp_path):
+    spec = tmp_path / "alice.yaml"
+    spec.write_text(ALICE)
+    with accord.mock(spec, principals={"alice": "token-a"}) as planner:
+        assert orchestrator.draft_plan(planner.a2a_url, ["rotate keys"], token="token-a") == {"plan_id": "plan-1"}
+    with pytest.raises(accord.MockMismatchError) as raised:
+        with accord.mock(spec, principals={"alice": "token-a"}) as planner:
+            orchestrator.draft_plan_or_none(planner.a2a_url, ["rotate keys"])  # no token
+            orchestrator.draft_plan_or_none(planner.a2a_url, ["rotate keys"], token="token-b")
+    assert str(raised.value).count("FAIL unexpected request: SendStreamingMessage /a2a") == 2, str(raised.value)
+    assert "expected but not received: SendStreamingMessage /a2a (draft a plan)" in str(raised.value)
