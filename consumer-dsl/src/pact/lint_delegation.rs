@@ -36,22 +36,7 @@ pub(super) fn check_delegation(
     }
     tools(&at, d, &mut push);
     costs(&at, d, &mut push);
-    if d.max_depth == Some(0) && d.max_fan_out.is_some() {
-        push(
-            Severity::Warning,
-            "DELEGATION_FAN_OUT_UNREACHABLE",
-            format!("{at}.maxFanOut"),
-            "maxDepth 0 forbids any re-delegation, so the fan-out can never be reached".into(),
-        );
-    }
-    if d.credential.is_some() && !presents_credential(t) {
-        push(
-            Severity::Error,
-            "DELEGATION_CREDENTIAL_UNPRESENTED",
-            format!("{at}.credential"),
-            "the interaction presents no credential (no principal, or `credential: none`), so none could be forwarded: name the principal the send is made as".into(),
-        );
-    }
+    reach(&at, d, t, &mut push);
 }
 
 type Push<'a> = dyn FnMut(Severity, &'static str, String, String) + 'a;
@@ -100,6 +85,27 @@ fn costs(at: &str, d: &Delegation, push: &mut Push<'_>) {
                 ),
             );
         }
+    }
+}
+
+/// A fan-out no re-delegation can reach (warning), and a credential rule
+/// where no credential is presented (error: nothing could be forwarded).
+fn reach(at: &str, d: &Delegation, t: &A2aTaskInteraction, push: &mut Push<'_>) {
+    if d.max_depth == Some(0) && d.max_fan_out.is_some() {
+        push(
+            Severity::Warning,
+            "DELEGATION_FAN_OUT_UNREACHABLE",
+            format!("{at}.maxFanOut"),
+            "maxDepth 0 forbids any re-delegation, so the fan-out can never be reached".into(),
+        );
+    }
+    if d.credential.is_some() && !presents_credential(t) {
+        push(
+            Severity::Error,
+            "DELEGATION_CREDENTIAL_UNPRESENTED",
+            format!("{at}.credential"),
+            "the interaction presents no credential (no principal, or `credential: none`), so none could be forwarded: name the principal the send is made as".into(),
+        );
     }
 }
 

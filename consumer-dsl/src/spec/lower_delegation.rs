@@ -53,34 +53,12 @@ fn record(cx: &Ctx<'_>, at: &str, f: &DelegationFields) -> Result<Delegation, Ds
             "the mode is the policy's name (e.g. DRAFT_ONLY), not empty",
         ));
     }
-    let (allowed_tools, forbidden_tools) = match &f.tools {
-        None => (None, Vec::new()),
-        Some(t) if t.0.allowed.is_none() && t.0.forbidden.is_empty() => {
-            return Err(nothing(cx, &format!("{at}.tools"), "allowed or forbidden"));
-        }
-        Some(t) => {
-            if let Some(allowed) = &t.0.allowed {
-                names(cx, &format!("{at}.tools.allowed"), allowed)?;
-            }
-            names(cx, &format!("{at}.tools.forbidden"), &t.0.forbidden)?;
-            (t.0.allowed.clone(), t.0.forbidden.clone())
-        }
-    };
-    let forbidden_agents = match &f.agents {
-        None => Vec::new(),
-        Some(a) if a.0.forbidden.is_empty() => {
-            return Err(nothing(cx, &format!("{at}.agents"), "forbidden"));
-        }
-        Some(a) => {
-            names(cx, &format!("{at}.agents.forbidden"), &a.0.forbidden)?;
-            a.0.forbidden.clone()
-        }
-    };
+    let (allowed_tools, forbidden_tools) = tools(cx, at, f)?;
     Ok(Delegation {
         mode: f.mode.clone(),
         allowed_tools,
         forbidden_tools,
-        forbidden_agents,
+        forbidden_agents: agents(cx, at, f)?,
         budget: budget(cx, at, f)?,
         max_depth: f.max_depth,
         max_fan_out: f.max_fan_out,
@@ -89,6 +67,37 @@ fn record(cx: &Ctx<'_>, at: &str, f: &DelegationFields) -> Result<Delegation, Ds
         credential: f.credential.map(|_| CredentialRule::NotForwarded),
         extra: Map::new(),
     })
+}
+
+/// `tools:` — the allowed set (if any) and the forbidden tools.
+fn tools(
+    cx: &Ctx<'_>,
+    at: &str,
+    f: &DelegationFields,
+) -> Result<(Option<Vec<String>>, Vec<String>), DslError> {
+    let Some(t) = &f.tools else {
+        return Ok((None, Vec::new()));
+    };
+    if t.0.allowed.is_none() && t.0.forbidden.is_empty() {
+        return Err(nothing(cx, &format!("{at}.tools"), "allowed or forbidden"));
+    }
+    if let Some(allowed) = &t.0.allowed {
+        names(cx, &format!("{at}.tools.allowed"), allowed)?;
+    }
+    names(cx, &format!("{at}.tools.forbidden"), &t.0.forbidden)?;
+    Ok((t.0.allowed.clone(), t.0.forbidden.clone()))
+}
+
+/// `agents:` — the forbidden agents.
+fn agents(cx: &Ctx<'_>, at: &str, f: &DelegationFields) -> Result<Vec<String>, DslError> {
+    let Some(a) = &f.agents else {
+        return Ok(Vec::new());
+    };
+    if a.0.forbidden.is_empty() {
+        return Err(nothing(cx, &format!("{at}.agents"), "forbidden"));
+    }
+    names(cx, &format!("{at}.agents.forbidden"), &a.0.forbidden)?;
+    Ok(a.0.forbidden.clone())
 }
 
 fn budget(
