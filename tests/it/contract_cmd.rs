@@ -242,3 +242,65 @@ fn every_command_help_has_an_example_and_its_exit_codes() {
         );
     }
 }
+
+/// A delegation record no verifier could judge: `compile` refuses it at
+/// the spec's field, `lint` reports its code, and `verify` refuses to load
+/// a hand-written contract whose sent record is not the stated one.
+#[test]
+fn an_unjudgeable_delegation_is_refused_by_compile_lint_and_verify() {
+    let dir = temp_dir("delegation");
+    let spec = dir.join("d.yaml");
+    std::fs::write(
+        &spec,
+        "consumer: o\nprovider: agent\ninteractions:\n  - a2a: draft\n    send: { text: plan }\n    delegation: { credential: not_forwarded }\n",
+    )
+    .expect("write");
+    let out = accord()
+        .args(["contract", "compile"])
+        .arg(&spec)
+        .output()
+        .expect("runs");
+    assert_eq!(out.status.code(), Some(2), "{}", stderr_of(&out));
+    let text = stderr_of(&out);
+    assert!(
+        text.contains("interactions[0].delegation.credential")
+            && text.contains("DELEGATION_CREDENTIAL_UNPRESENTED")
+            && text.contains("line 6"),
+        "{text}"
+    );
+    let file = dir.join("d.json");
+    let doc = serde_json::json!({"consumer": {"name": "o"}, "provider": {"name": "agent"},
+        "interactions": [{"type": "A2A/Task", "description": "draft",
+            "request": {"message": {"role": "ROLE_USER", "parts": [{"text": "plan"}],
+                "metadata": {"delegation": {"maxDepth": 2}}}},
+            "delegation": {"maxDepth": 0}}],
+        "metadata": {"pactSpecification": {"version": "4.0"},
+            "accord": {"formatVersion": "1.0", "a2a": "1.0"}}});
+    std::fs::write(&file, doc.to_string()).expect("write");
+    let lint = accord()
+        .args(["contract", "lint"])
+        .arg(&file)
+        .output()
+        .expect("runs");
+    assert_eq!(lint.status.code(), Some(1), "{}", stdout_of(&lint));
+    assert!(
+        stdout_of(&lint).contains(
+            "[DELEGATION_METADATA_MISMATCH] $.interactions[0].request.message.metadata.delegation"
+        ),
+        "{}",
+        stdout_of(&lint)
+    );
+    let verify = accord()
+        .args(["verify", "--provider", "agent", "--provider-base-url"])
+        .arg("http://127.0.0.1:9")
+        .arg("--contract")
+        .arg(&file)
+        .output()
+        .expect("runs");
+    assert_eq!(verify.status.code(), Some(2), "{}", stderr_of(&verify));
+    assert!(
+        stderr_of(&verify).contains("DELEGATION_METADATA_MISMATCH"),
+        "{}",
+        stderr_of(&verify)
+    );
+}

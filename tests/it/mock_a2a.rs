@@ -1,6 +1,7 @@
 //! `accord mock` as an A2A agent, driven by the official a2a-sdk client
 //! (tests/peers/a2a_mock_client.py): stream, get, failed cancel, list, a
-//! held task canceled — and the runs that must fail.
+//! held task (sent with its delegation record) canceled — and the runs that
+//! must fail.
 
 use crate::peers::python;
 use crate::support::{RunningMock, accord, repo_root, temp_dir};
@@ -66,6 +67,26 @@ fn a_message_the_contract_does_not_expect_or_a_wrong_token_fails_the_run() {
     let stderr = String::from_utf8_lossy(&o.stderr);
     assert_eq!(o.status.code(), Some(1), "{stderr}");
     assert!(stderr.contains("not principal 'alice''s"), "{stderr}");
+    assert!(!out.exists());
+    drop(std::fs::remove_dir_all(&dir));
+}
+
+/// The slow plan's delegation record, sent by the SDK in the message's
+/// metadata (a protobuf Struct: its counts arrive as doubles), must be the
+/// contract's: another `maxDepth` fails the run, naming the path.
+#[test]
+fn a_send_with_another_delegation_record_fails_the_run() {
+    let Some(python) = python() else { return };
+    let dir = temp_dir("mock-a2a-delegation");
+    let out = dir.join("pacts");
+    let o = run(&python, &out, "alice=token-a", &["--wrong-delegation"]);
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains("body $.message.metadata.delegation.maxDepth"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("the slow plan was refused"), "{stderr}");
     assert!(!out.exists());
     drop(std::fs::remove_dir_all(&dir));
 }

@@ -1,7 +1,9 @@
 """An orchestrator's code on the official a2a-sdk client, run against
 `accord mock` (ACCORD_A2A_URL): streams a plan, reads it back, fails to
-cancel it, lists tasks, then starts a slow plan and cancels it.
-With --off-contract it also sends a message the contract does not expect.
+cancel it, lists tasks, then starts a slow plan (carrying its delegation
+record in the message metadata) and cancels it.
+With --off-contract it also sends a message the contract does not expect;
+with --wrong-delegation the slow plan's record differs from the contract's.
 """
 
 import asyncio
@@ -54,10 +56,18 @@ async def main():
         fail("ListTasks does not list the task")
 
     polling = await create_client(url, ClientConfig(httpx_client=http, streaming=False, polling=True))
-    async for event in polling.send_message(
-        SendMessageRequest(message=new_text_message("a slow plan", role=Role.ROLE_USER))
-    ):
-        slow = event.task
+    slow_plan = new_text_message("a slow plan", role=Role.ROLE_USER)
+    # what the agent may do downstream; a protobuf Struct sends 0 as 0.0
+    delegation = {"mode": "DRAFT_ONLY", "forbiddenTools": ["ticket.create"], "maxDepth": 0,
+                  "traceContext": "propagate"}
+    if "--wrong-delegation" in sys.argv:
+        delegation["maxDepth"] = 2
+    slow_plan.metadata.update({"delegation": delegation})
+    try:
+        async for event in polling.send_message(SendMessageRequest(message=slow_plan)):
+            slow = event.task
+    except Exception as e:  # a JSON-RPC error of the SDK
+        fail(f"the slow plan was refused: {e!r}")
     for _ in range(50):
         current = await polling.get_task(GetTaskRequest(id=slow.id))
         if current.status.state == 2:  # WORKING

@@ -279,7 +279,7 @@ fn the_example_contract_has_a_pact_view_without_a2a_mcp_or_declarations() {
         assert!(whole.json.get("agentCard").is_some());
         assert_eq!(
             whole.json["interactions"].as_array().map(Vec::len),
-            Some(20)
+            Some(21)
         );
     });
 }

@@ -37,8 +37,17 @@ fn contracts_a_verifier_cannot_run_are_refused_with_their_path() {
     let bad_schema = json!([{"type": "A2A/Task", "description": "a",
         "request": {"message": {"role": "ROLE_USER", "parts": [{"text": "hi"}]}},
         "steps": [{"artifact": {"parts": [{"data": {"x": 1}, "schema": {"type": 42}}]}}]}]);
+    let record = json!({"maxDepth": 0});
+    let other_record = json!([{"type": "A2A/Task", "description": "d",
+        "request": {"message": {"role": "ROLE_USER", "parts": [{"text": "hi"}],
+            "metadata": {"delegation": {"maxDepth": 2}}}},
+        "auth": {"principal": "alice"}, "delegation": record}]);
     let cases = [
         (combine, "combine"),
+        (
+            other_record,
+            "DELEGATION_METADATA_MISMATCH at $.interactions[0].request.message.metadata.delegation",
+        ),
         (no_result, "$.interactions[0].result"),
         (
             bad_schema,

@@ -27,6 +27,7 @@
 //! ```
 
 mod a2a;
+mod a2a_delegation;
 mod a2a_follow_up;
 mod a2a_parts;
 mod common;
@@ -44,6 +45,7 @@ pub mod prelude {
 pub use a2a::{
     A2aTaskBuilder, ArtifactBuilder, CancelBuilder, ErrorBuilder, FollowUpBuilder, PushBuilder,
 };
+pub use a2a_delegation::DelegationBuilder;
 pub use common::Common;
 pub use decl::{AgentCardBuilder, McpToolBuilder};
 pub use other::{HttpBuilder, McpCallBuilder, MessageBuilder};

@@ -25,7 +25,14 @@
 //! | `MCP_LOG_LEVEL` | error | an `MCP/ToolCall` relying on a log message (`logs`) at a level MCP does not have: no provider can send it |
 //! | `NEGATIVE_KIND_CONFLICT` | error | `negative` names a kind of refusal the interaction cannot provoke (`unauthenticated` with a valid credential, `missing_approval` without `approval: {granted: false}`, …) |
 //! | `INVALID_REPEAT_PATH` | error | `repeat.key` or a `repeat.sameFields` entry that is not a path, or a key that selects nothing in the request |
-//! | `UNKNOWN_ATTRIBUTE` | warning | a key Accord does not know in an HTTP request or response, an MCP call, an `mcpTools` entry or the `agentCard` (kept, checks nothing; a close known name is suggested) |
+//! | `DELEGATION_TOOL_CONFLICT` | error | an `A2A/Task`'s `delegation` both allows and forbids a tool |
+//! | `DELEGATION_COST_WITHOUT_COSTS` | error | `delegation.budget.costUnits` with no tool's cost (`costs`): the limit can never be crossed |
+//! | `DELEGATION_CREDENTIAL_UNPRESENTED` | error | `delegation.credential` on an interaction that presents no credential (no principal, or `credential: none`) |
+//! | `DELEGATION_METADATA_MISMATCH` | error | `delegation` and the record the send carries (`request.message.metadata.delegation`) differ, or only one is there |
+//! | `DELEGATION_EMPTY` | warning | a `delegation` without any constraint |
+//! | `DELEGATION_UNSPENDABLE_COST` | warning | a `budget.costs` entry for a tool that is forbidden or outside `allowedTools` |
+//! | `DELEGATION_FAN_OUT_UNREACHABLE` | warning | `maxFanOut` with `maxDepth: 0` (no re-delegation at all) |
+//! | `UNKNOWN_ATTRIBUTE` | warning | a key Accord does not know in an HTTP request or response, an MCP call, an `mcpTools` entry, the `agentCard` or an A2A task's `delegation` (kept, checks nothing; a close known name is suggested) |
 //!
 //! Some errors mean a verifier cannot run the contract at all
 //! ([`BLOCKING`]): the broker refuses to store such a contract (422) and the
@@ -146,6 +153,7 @@ pub fn lint(contract: &Contract) -> Vec<LintProblem> {
         check_interaction(i, interaction, &mut problems);
         check_generators(i, interaction, &mut problems);
         check_accord(i, interaction, &mut problems);
+        super::lint_delegation::check_delegation(i, interaction, &mut problems);
         super::lint_expectations::check_expectations(i, interaction, &mut problems);
     }
     check_protocol_pins(contract, &mut problems);
@@ -156,7 +164,7 @@ pub fn lint(contract: &Contract) -> Vec<LintProblem> {
 /// The problem codes that stop a verifier from running a contract: a
 /// request it cannot build or send, a protocol version it cannot pick, an
 /// expectation it cannot evaluate.
-pub const BLOCKING: [&str; 10] = [
+pub const BLOCKING: [&str; 14] = [
     "EMPTY_METHOD",
     "GENERATOR_UNUSABLE",
     "INVALID_GENERATOR_PATH",
@@ -167,6 +175,10 @@ pub const BLOCKING: [&str; 10] = [
     "MCP_LOG_LEVEL",
     "NEGATIVE_KIND_CONFLICT",
     "INVALID_REPEAT_PATH",
+    "DELEGATION_TOOL_CONFLICT",
+    "DELEGATION_COST_WITHOUT_COSTS",
+    "DELEGATION_CREDENTIAL_UNPRESENTED",
+    "DELEGATION_METADATA_MISMATCH",
 ];
 
 /// The problems of `contract` that stop a verifier from running it (the

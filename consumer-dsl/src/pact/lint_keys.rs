@@ -1,6 +1,6 @@
 //! `UNKNOWN_ATTRIBUTE` (warning): a key that Accord does not know, inside an
 //! object whose keys are all defined (an HTTP request or response, an MCP
-//! call, an `mcpTools` entry, the `agentCard`). Such keys are kept, as
+//! call, an `mcpTools` entry, the `agentCard`, an A2A task's `delegation`). Such keys are kept, as
 //! Pact's robustness rule asks, but a typo (`"statsu"`) would otherwise pass
 //! unnoticed and check nothing; a close known name is suggested.
 
@@ -29,6 +29,18 @@ const MCP_TOOL: &[&str] = &[
     "resultFields",
     "annotations",
     "approval",
+];
+const DELEGATION: &[&str] = &[
+    "mode",
+    "allowedTools",
+    "forbiddenTools",
+    "forbiddenAgents",
+    "budget",
+    "maxDepth",
+    "maxFanOut",
+    "deadlineMs",
+    "traceContext",
+    "credential",
 ];
 const AGENT_CARD: &[&str] = &[
     "skills",
@@ -61,6 +73,12 @@ pub(super) fn check_keys(contract: &Contract, problems: &mut Vec<LintProblem>) {
                 );
             }
             Interaction::McpToolCall(c) => unknown(&c.call.extra, MCP_CALL, &at, problems),
+            Interaction::A2aTask(t) => {
+                if let Some(d) = &t.task.delegation {
+                    let at = format!("{at}.delegation");
+                    unknown(&d.extra, DELEGATION, &at, problems);
+                }
+            }
             _ => {}
         }
     }
@@ -112,6 +130,23 @@ mod tests {
         assert_eq!(found[0].0, "$.interactions[0].response.statsu");
         assert!(
             found[0].1.contains("did you mean `status`?"),
+            "{}",
+            found[0].1
+        );
+    }
+
+    #[test]
+    fn a_typo_in_a_delegation_record_is_named_with_a_suggestion() {
+        let doc = json!({"consumer": {"name": "c"}, "provider": {"name": "p"},
+            "interactions": [{"type": "A2A/Task", "description": "d",
+                "request": {"message": {"parts": [{"text": "hi"}]}},
+                "delegation": {"forbidenTools": ["t"]}}],
+            "metadata": {"pactSpecification": {"version": "4.0"}}});
+        let found = problems(doc);
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert_eq!(found[0].0, "$.interactions[0].delegation.forbidenTools");
+        assert!(
+            found[0].1.contains("did you mean `forbiddenTools`?"),
             "{}",
             found[0].1
         );

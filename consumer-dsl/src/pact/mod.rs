@@ -12,6 +12,7 @@
 mod json;
 mod lint;
 mod lint_accord;
+mod lint_delegation;
 mod lint_expectations;
 mod lint_generators;
 mod lint_keys;

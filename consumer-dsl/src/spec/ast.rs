@@ -281,11 +281,17 @@ pub struct A2aSpec {
     pub cancel: Option<CancelSpec>,
     pub push: Option<PushSpec>,
     pub follow_ups: Vec<FollowUpSpec>,
+    /// What the agent may do downstream on the consumer's behalf.
+    pub delegation: Option<DelegationSpec>,
 }
 
 pub use super::ast_a2a::{
     ArtifactSpec, CancelSpec, ErrorSpec, FollowUpExpectSpec, FollowUpSpec, PartSpec, PushSpec,
     ResponseName, SchemaSpec, SendSpec, StepSpec,
+};
+pub use super::ast_delegation::{
+    AgentsFields, BudgetFields, Checked, CredentialName, DelegationFields, DelegationSpec,
+    KnownKeys, ToolsFields, TraceName,
 };
 
 /// Keys of an `mcp:` interaction.

@@ -86,6 +86,7 @@ pub(crate) struct RawInteraction {
     push: Option<PushSpec>,
     #[serde(default)]
     follow_ups: Vec<FollowUpSpec>,
+    delegation: Option<super::ast::DelegationSpec>,
     tool: Option<String>,
     arguments: Option<Template>,
     #[serde(default)]
@@ -110,6 +111,7 @@ const A2A_KEYS: &[&str] = &[
     "cancel",
     "push",
     "follow_ups",
+    "delegation",
 ];
 const MCP_KEYS: &[&str] = &["tool", "arguments", "expect", "error", "progress", "logs"];
 const MESSAGE_KEYS: &[&str] = &["contents", "metadata", "content_type"];
@@ -180,6 +182,7 @@ impl RawInteraction {
             ("cancel", self.cancel.is_some()),
             ("push", self.push.is_some()),
             ("follow_ups", !self.follow_ups.is_empty()),
+            ("delegation", self.delegation.is_some()),
             ("tool", self.tool.is_some()),
             ("arguments", self.arguments.is_some()),
             ("progress", !self.progress.is_empty()),
@@ -257,6 +260,7 @@ impl TryFrom<CheckedInteraction> for InteractionSpec {
                 cancel: r.cancel,
                 push: r.push,
                 follow_ups: r.follow_ups,
+                delegation: r.delegation,
             },
             mcp: McpSpec {
                 tool: r.tool,

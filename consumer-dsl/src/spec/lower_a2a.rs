@@ -8,6 +8,7 @@ use super::ast::{A2aSpec, PartSpec, ResponseName, SendSpec};
 use super::lower::{Ctx, body_rules};
 use super::lower_a2a_flow::{cancel, error, follow_up, push};
 use super::lower_a2a_steps::{last_state, steps};
+use super::lower_delegation::delegation;
 use super::template::{Compiled, Template};
 use crate::DslError;
 use crate::model::accord::{
@@ -37,9 +38,11 @@ pub(crate) fn task(
         .map(|c| cancel(cx, &format!("{path}.cancel"), c))
         .transpose()?;
     let ended = end_state(cancel.as_ref(), terminal_state, &steps);
+    let mut request = send_request(cx, &format!("{path}.send"), send)?;
+    let delegation = delegation(cx, path, a.delegation.as_ref(), &mut request)?;
     let task = A2aTask {
         skill,
-        request: send_request(cx, &format!("{path}.send"), send)?,
+        request,
         streaming: send.stream,
         a2a_version: a2a_version(cx, path, a, send)?,
         response: match a.returns {
@@ -65,7 +68,7 @@ pub(crate) fn task(
             .enumerate()
             .map(|(i, f)| follow_up(cx, &format!("{path}.follow_ups[{i}]"), f, ended))
             .collect::<Result<_, _>>()?,
-        delegation: None,
+        delegation,
         extra: Map::new(),
     };
     Ok(Interaction::A2aTask(A2aTaskInteraction { meta, task }))

@@ -8,6 +8,7 @@
 
 pub mod ast;
 mod ast_a2a;
+mod ast_delegation;
 mod ast_fields;
 mod ast_forms;
 mod ast_interaction;
@@ -20,6 +21,7 @@ mod lower_a2a_flow;
 mod lower_a2a_steps;
 mod lower_capabilities;
 mod lower_card;
+mod lower_delegation;
 mod lower_expect;
 mod lower_http;
 mod lower_mcp;
@@ -63,19 +65,26 @@ pub fn compile_spec(
 
 /// The lint errors of expectations a verifier could only misjudge (a kind
 /// of refusal the interaction cannot provoke, a `repeat` path that selects
-/// nothing), refused at compile time with the spec's field.
+/// nothing, a delegation constraint that cannot be checked), refused at compile time with the spec's field.
 fn refuse_unjudgeable(contract: &Contract, origin: &str) -> Result<(), DslError> {
-    const CODES: [&str; 2] = ["NEGATIVE_KIND_CONFLICT", "INVALID_REPEAT_PATH"];
+    const CODES: [&str; 5] = [
+        "NEGATIVE_KIND_CONFLICT",
+        "INVALID_REPEAT_PATH",
+        "DELEGATION_TOOL_CONFLICT",
+        "DELEGATION_COST_WITHOUT_COSTS",
+        "DELEGATION_CREDENTIAL_UNPRESENTED",
+    ];
     let Some(p) = crate::pact::lint(contract)
         .into_iter()
         .find(|p| CODES.contains(&p.code))
     else {
         return Ok(());
     };
-    let path = p
-        .path
-        .trim_start_matches("$.")
-        .replace("sameFields", "same_fields");
+    let path = lower_delegation::spec_path(
+        &p.path
+            .trim_start_matches("$.")
+            .replace("sameFields", "same_fields"),
+    );
     Err(DslError::Invalid {
         origin: origin.to_owned(),
         path,

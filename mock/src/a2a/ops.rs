@@ -11,6 +11,7 @@ use accord_dsl::model::accord::{
 use actix_web::{HttpRequest, web};
 use serde_json::Value;
 
+mod delegation;
 mod send;
 mod tasks;
 
@@ -212,7 +213,7 @@ impl<'a> Call<'a> {
             }
             if closest
                 .as_ref()
-                .is_none_or(|(_, m)| mismatches.len() < m.len())
+                .is_none_or(|(_, m)| distance(&mismatches) < distance(m))
             {
                 closest = Some((slot, mismatches));
             }
@@ -337,4 +338,15 @@ impl<'a> Call<'a> {
             store::release(&self.surface.store, id, after);
         }
     }
+}
+
+/// How far a send is from an interaction: its mismatches outside the
+/// message's metadata first (a message whose parts match and whose
+/// metadata — a delegation record — differs is the closer one), then all.
+fn distance(mismatches: &[Mismatch]) -> (usize, usize) {
+    let content = mismatches
+        .iter()
+        .filter(|m| !m.path.starts_with("$.message.metadata"))
+        .count();
+    (content, mismatches.len())
 }

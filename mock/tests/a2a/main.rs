@@ -3,9 +3,11 @@
 //! the report.
 //!
 //! `tasks`: the card, a streamed sequence, a held task, bad requests;
+//! `delegation`: the delegation record a send must carry;
 //! `turns`: a multi-turn task with push delivery, and subscriptions.
 
 mod bounds;
+mod delegation;
 mod tasks;
 mod turns;
 

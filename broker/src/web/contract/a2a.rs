@@ -1,9 +1,10 @@
 //! `A2A/Task` interactions: the message sent, the expected task events as
 //! a timeline (states in order, artifacts, agent messages), the terminal
-//! state, and what happens to the task after: cancel, push, follow-ups.
+//! state, what happens to the task after: cancel, push, follow-ups, and
+//! what the agent may do downstream (the delegation record).
 
 use accord_dsl::model::accord::{
-    A2aTask, A2aTaskInteraction, PartExpectation, TaskState, TaskStep,
+    A2aTask, A2aTaskInteraction, Delegation, PartExpectation, TaskState, TaskStep,
 };
 use serde::Serialize;
 use serde_json::Value;
@@ -51,6 +52,8 @@ pub struct A2aView {
     pub cancel: Vec<Field>,
     pub push: Vec<Field>,
     pub follow_ups: Vec<FollowUpView>,
+    /// The delegation record: what the agent may do downstream.
+    pub delegation: Vec<Field>,
 }
 
 impl From<&A2aTaskInteraction> for A2aView {
@@ -81,6 +84,7 @@ impl From<&A2aTaskInteraction> for A2aView {
             cancel: object_fields(&t.cancel),
             push: object_fields(&t.push),
             follow_ups: t.follow_ups.iter().map(follow_up).collect(),
+            delegation: t.delegation.as_ref().map(delegation).unwrap_or_default(),
         }
     }
 }
@@ -103,6 +107,48 @@ fn settings(t: &A2aTask) -> Vec<Field> {
             .map(|(k, v)| Field::json(k, v)),
     );
     out
+}
+
+/// Each constraint of the delegation record under a readable name; an
+/// attribute this broker does not know is shown under its own name.
+fn delegation(d: &Delegation) -> Vec<Field> {
+    const NAMES: [(&str, &str); 10] = [
+        ("mode", "Mode"),
+        ("allowedTools", "Only these tools may be called"),
+        ("forbiddenTools", "Tools that must not be called"),
+        ("forbiddenAgents", "Agents that must not be delegated to"),
+        ("budget", "Budget (tool calls, cost units, cost per call)"),
+        ("maxDepth", "Re-delegation depth at most"),
+        ("maxFanOut", "Tasks delegated to other agents at most"),
+        (
+            "deadlineMs",
+            "No downstream call later than (ms after the send)",
+        ),
+        ("traceContext", "Trace context"),
+        ("credential", "The consumer's credential"),
+    ];
+    let Value::Object(map) = d.to_metadata() else {
+        return Vec::new();
+    };
+    if map.is_empty() {
+        return vec![Field::text("(as written)", "{}")];
+    }
+    map.iter()
+        .map(|(k, v)| {
+            // redacted as found under its own key; the two rules are
+            // words, not secrets (`credential: notForwarded`)
+            let mut f = match v {
+                Value::String(word) if k == "credential" || k == "traceContext" => {
+                    Field::text(k, word.as_str())
+                }
+                _ => Field::json(k, v),
+            };
+            if let Some((_, name)) = NAMES.iter().find(|(key, _)| key == k) {
+                f.name = (*name).to_owned();
+            }
+            f
+        })
+        .collect()
 }
 
 fn step(s: &TaskStep) -> StepView {

@@ -1,7 +1,8 @@
 //! What the contract page leaves out: the broker's own `_id` of an
 //! interaction is never an "Other attribute" of any kind of interaction,
 //! while a real extra attribute still is; an MCP interaction names no A2A
-//! task operation anywhere in its article.
+//! task operation anywhere in its article; an A2A task's delegation record
+//! is shown with its constraints.
 
 use scraper::{ElementRef, Html, Selector};
 use serde_json::json;
@@ -105,6 +106,44 @@ fn an_mcp_call_shows_the_log_messages_it_must_send() {
                 t.contains("ledger-7") && t.contains("quota low") && t.contains("warning"),
                 "{t}"
             );
+        }
+    });
+}
+
+/// The example's delegating interaction shows its record under
+/// "Delegation" (before, the page dropped the known key); an interaction
+/// without one shows no such section.
+#[test]
+fn an_a2a_task_shows_what_the_agent_may_do_downstream() {
+    each_backend(|app| {
+        publish_ok(app, "1.0.0", None, &[], &[planning_agent_contract()]);
+        let page = app.get_page(&format!("{PAIR}/version/1.0.0"));
+        let doc: Html = html_page(&page, "contract");
+        let articles = select(doc.root_element(), "article.interaction");
+        let with: Vec<String> = articles
+            .iter()
+            .map(|a| text(*a))
+            .filter(|t| t.contains("Delegation constraints"))
+            .collect();
+        assert_eq!(with.len(), 1, "{}", page.text);
+        let shown = &with[0];
+        assert!(
+            shown.contains("draft a plan without registering tasks"),
+            "{shown}"
+        );
+        for value in [
+            "DRAFT_ONLY",
+            "ticket.create",
+            "meeting.search",
+            "billing-agent",
+            "toolCalls",
+            "30000",
+            "propagate",
+            "notForwarded",
+            "Tools that must not be called",
+            "The consumer's credential",
+        ] {
+            assert!(shown.contains(value), "{value} in {shown}");
         }
     });
 }

@@ -109,8 +109,9 @@ impl Delegation {
     /// The record a re-delegated message carries, read from its metadata
     /// (`None` when it carries none or an unreadable one).
     pub fn from_metadata(metadata: &Map<String, Value>) -> Option<Delegation> {
-        let value = metadata.get(DELEGATION_METADATA_KEY)?;
-        serde_json::from_value(value.clone()).ok()
+        let mut value = metadata.get(DELEGATION_METADATA_KEY)?.clone();
+        integral_numbers(&mut value);
+        serde_json::from_value(value).ok()
     }
 
     /// The cost of one call of `tool`.
@@ -129,6 +130,24 @@ impl Delegation {
                 .allowed_tools
                 .as_ref()
                 .is_none_or(|allowed| allowed.iter().any(|t| t == tool))
+    }
+}
+
+/// Every integral floating-point number of `v` as an integer (`5.0` → `5`).
+/// A record's numbers are counts, and a client whose metadata is a
+/// protobuf `Struct` (the a2a-sdk's) can only send them as doubles: `5.0`
+/// is the same count as `5`.
+pub fn integral_numbers(v: &mut Value) {
+    match v {
+        Value::Number(n) if !n.is_i64() && !n.is_u64() => {
+            if let Some(f) = n.as_f64().filter(|f| f.fract() == 0.0 && f.abs() < 9.0e15) {
+                // exact: |f| < 2^53
+                *v = Value::from(f as i64);
+            }
+        }
+        Value::Array(items) => items.iter_mut().for_each(integral_numbers),
+        Value::Object(map) => map.values_mut().for_each(integral_numbers),
+        _ => {}
     }
 }
 
@@ -186,5 +205,14 @@ mod tests {
             Delegation::from_metadata(&m).and_then(|d| d.max_depth),
             Some(0)
         );
+        // a protobuf Struct (the a2a-sdk's metadata) sends counts as doubles
+        m.insert(
+            "delegation".into(),
+            json!({"maxDepth": 1.0, "budget": {"costs": {"t": 2.0}}}),
+        );
+        let d = Delegation::from_metadata(&m).expect("read");
+        assert_eq!((d.max_depth, d.cost_of("t")), (Some(1), 2));
+        m.insert("delegation".into(), json!({"maxDepth": 0.5}));
+        assert_eq!(Delegation::from_metadata(&m), None);
     }
 }

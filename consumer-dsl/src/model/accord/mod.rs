@@ -45,6 +45,7 @@ pub use card::{
 };
 pub use delegation::{
     CredentialRule, DELEGATION_METADATA_KEY, Delegation, DelegationBudget, TraceRule,
+    integral_numbers,
 };
 pub use errors::{A2aErrorReason, ActualError, ErrorExpectation};
 pub use expectations::{

@@ -38,6 +38,7 @@ pub(super) fn mcp(c: &Contract) -> &McpToolCallInteraction {
 mod a2a;
 mod a2a_follow_up;
 mod a2a_protocol;
+mod delegation;
 mod general;
 mod mcp_card;
 mod refusals;
