@@ -9,6 +9,14 @@ use anyhow::{Context, bail};
 /// Largest file a contract command reads (contracts are documents, not data dumps).
 pub const MAX_FILE_BYTES: u64 = 64 * 1024 * 1024;
 
+/// Whether `path` names a spec (`.yaml`, `.yml`) rather than a compiled
+/// contract (JSON).
+pub fn is_spec(path: &Path) -> bool {
+    path.extension()
+        .and_then(|e| e.to_str())
+        .is_some_and(|e| e.eq_ignore_ascii_case("yaml") || e.eq_ignore_ascii_case("yml"))
+}
+
 /// Reads a UTF-8 text file, refusing files above [`MAX_FILE_BYTES`].
 pub fn read_text(path: &Path) -> anyhow::Result<String> {
     let meta =

@@ -65,11 +65,7 @@ fn principal(s: &str) -> Result<(String, String), String> {
 /// for, whose matching semantics the mock applies), or compiles a spec
 /// (`.yaml`, `.yml`: V4).
 fn load(path: &Path) -> anyhow::Result<(accord_dsl::Contract, PactSpec)> {
-    let spec = path
-        .extension()
-        .and_then(|e| e.to_str())
-        .is_some_and(|e| e.eq_ignore_ascii_case("yaml") || e.eq_ignore_ascii_case("yml"));
-    if spec {
+    if super::files::is_spec(path) {
         return Ok((super::contract::compile_spec_file(path)?, PactSpec::V4));
     }
     let value = read_json(path)?;

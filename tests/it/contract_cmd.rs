@@ -74,6 +74,25 @@ fn the_example_spec_compiles_lints_clean_and_digests_stably() {
         text.contains(&format!("digest: {digest}")),
         "lint prints the same digest: {text}"
     );
+
+    // a spec is linted as what it compiles to
+    let from_spec = accord()
+        .args(["contract", "lint"])
+        .arg(&spec)
+        .output()
+        .expect("runs");
+    assert_eq!(
+        from_spec.status.code(),
+        Some(0),
+        "{}",
+        stderr_of(&from_spec)
+    );
+    let spec_text = stdout_of(&from_spec);
+    assert!(
+        spec_text.contains(&format!("digest: {digest}")),
+        "the spec lints to the compiled file's digest: {spec_text}"
+    );
+    assert!(spec_text.contains("0 error(s)"), "{spec_text}");
 }
 
 #[test]

@@ -7,12 +7,15 @@ use clap::Args;
 use serde_json::{Value, json};
 
 use crate::cmd::Outcome;
-use crate::cmd::files::read_json;
+use crate::cmd::files::{is_spec, read_json};
+use accord_dsl::model::PactSpec;
 use accord_dsl::pact::{LintProblem, Severity, Summary};
 
 #[derive(Debug, Args)]
 pub struct LintArgs {
-    /// The contract file (a Pact file of specification 1 to 4, or an Accord contract).
+    /// The contract file (a Pact file of specification 1 to 4, or an Accord
+    /// contract), or a spec (`.yaml`, `.yml`), compiled first as `accord
+    /// contract compile` does.
     pub file: PathBuf,
     /// Print a JSON report instead of text.
     #[arg(long)]
@@ -22,11 +25,17 @@ pub struct LintArgs {
 /// Exit 0 when the contract has no error (warnings allowed), 1 when it has
 /// one, 2 when it cannot be read at all.
 pub fn run(args: LintArgs) -> anyhow::Result<Outcome> {
-    let value = read_json(&args.file)?;
     let origin = args.file.display().to_string();
-    let contract = accord_dsl::pact::from_value(&value, &origin)?;
-    let spec = accord_dsl::pact::detect_spec(&value, &origin)?;
-    let digest = accord_dsl::canonical::digest(&value);
+    let (contract, spec, digest) = if is_spec(&args.file) {
+        let contract = super::compile::compile_spec_file(&args.file)?;
+        let digest = accord_dsl::pact::contract_digest(&contract);
+        (contract, PactSpec::V4, digest)
+    } else {
+        let value = read_json(&args.file)?;
+        let contract = accord_dsl::pact::from_value(&value, &origin)?;
+        let spec = accord_dsl::pact::detect_spec(&value, &origin)?;
+        (contract, spec, accord_dsl::canonical::digest(&value))
+    };
     let summary = accord_dsl::pact::summarize(&contract);
     let problems = accord_dsl::pact::lint(&contract);
     let failed = problems.iter().any(|p| p.severity == Severity::Error);
