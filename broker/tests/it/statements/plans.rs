@@ -56,7 +56,11 @@ impl<'a> Planner<'a> {
     /// `BEGIN`); a statement the database cannot plan without its binds
     /// says why.
     pub fn plan(&mut self, shape: &str) -> Vec<String> {
-        let verb = shape.split(' ').next().unwrap_or_default();
+        let verb = shape
+            .trim_start_matches('(')
+            .split(' ')
+            .next()
+            .unwrap_or_default();
         if !["SELECT", "INSERT", "UPDATE", "DELETE", "WITH"].contains(&verb) {
             return Vec::new();
         }
