@@ -2,8 +2,8 @@
 //! matters for speed (can-i-deploy, the matrix, pacts for verification,
 //! publishing contracts and verification results, the index, the heavy
 //! pages) is sent to a broker holding a small fixed data set, on both
-//! backends, and the SQL statements it runs are counted — the token lookup
-//! every authenticated request makes included — with each statement's
+//! backends, and the SQL statements it runs are counted — the token check
+//! included (after the warm-up the token cache answers it) — with each statement's
 //! shape and query plan. The result is the checked-in snapshot
 //! `snapshots/it__statements__<backend>.snap`, read by a reviewer as a
 //! diff. A count that grows fails with the request named; one that shrinks
