@@ -194,12 +194,22 @@ async fn identify(state: &AppState, credential: Presented) -> Result<Option<Call
     }
 }
 
+/// The live token's caller: remembered for a few seconds (`token_cache`),
+/// else looked up.
 async fn lookup_token(state: &AppState, secret: String) -> Result<Option<Caller>, BrokerError> {
     let hash = hash_secret(&secret);
+    if let Some(caller) = state.tokens.get(&hash) {
+        return Ok(Some(caller));
+    }
+    let key = hash.clone();
     let token = state
-        .run(move |conn| Ok(tokens::find_active_by_hash(conn, &hash)?))
+        .run(move |conn| Ok(tokens::find_active_by_hash(conn, &key)?))
         .await?;
-    Ok(token.and_then(|t| Role::parse(&t.role).map(|role| Caller { name: t.name, role })))
+    let caller = token.and_then(|t| Role::parse(&t.role).map(|role| Caller { name: t.name, role }));
+    if let Some(caller) = &caller {
+        state.tokens.put(hash, caller.clone());
+    }
+    Ok(caller)
 }
 
 /// Decides whether a request for a route with `access` may proceed.

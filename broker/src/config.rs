@@ -56,6 +56,10 @@ pub struct BrokerConfig {
     pub webhook_retention: std::time::Duration,
     /// How often the webhook retention sweep runs (10 min; tests use less).
     pub webhook_sweep: std::time::Duration,
+    /// How long a live token's lookup is remembered (5 s; zero: never):
+    /// a token revoked elsewhere stops working here within this time
+    /// (`token_cache`).
+    pub token_cache_ttl: std::time::Duration,
 }
 
 impl BrokerConfig {
@@ -80,6 +84,7 @@ impl BrokerConfig {
             evidence_sweep: std::time::Duration::from_secs(60),
             webhook_retention: std::time::Duration::from_secs(30 * 24 * 3600),
             webhook_sweep: std::time::Duration::from_secs(600),
+            token_cache_ttl: std::time::Duration::from_secs(5),
         }
     }
 }

@@ -35,6 +35,7 @@ pub mod selection;
 pub mod server;
 pub mod state;
 pub mod store;
+pub mod token_cache;
 pub mod web;
 pub mod webhooks;
 pub mod wire;

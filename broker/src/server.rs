@@ -79,6 +79,7 @@ pub fn start(config: BrokerConfig) -> Result<RunningBroker, StartError> {
         config: Arc::new(config.clone()),
         listening_on: addr.to_string(),
         contracts: Arc::default(),
+        tokens: Arc::new(crate::token_cache::TokenCache::new(config.token_cache_ttl)),
     };
     crate::webhooks::worker::spawn(state.pool.clone(), state.config.clone());
     crate::webhooks::retention::spawn(state.pool.clone(), state.config.clone());

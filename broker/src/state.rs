@@ -10,6 +10,7 @@ use crate::db::{AnyConnection, Pool};
 use crate::error::BrokerError;
 use crate::parsed::{self, ContractCache};
 use crate::store::StoreError;
+use crate::token_cache::TokenCache;
 
 /// Application state, cloned into every worker.
 #[derive(Debug, Clone)]
@@ -22,6 +23,8 @@ pub struct AppState {
     /// Parsed contracts by content id, for this broker's database
     /// (`parsed`): installed for the work `run` does.
     pub contracts: Arc<ContractCache>,
+    /// Live tokens looked up in the last seconds (`token_cache`).
+    pub tokens: Arc<TokenCache>,
 }
 
 impl AppState {

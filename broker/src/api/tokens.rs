@@ -93,6 +93,8 @@ pub async fn revoke_token(
             move |conn| Ok(tokens::revoke(conn, &name)?)
         })
         .await?;
+    // at once here; other replicas within the cache's time (`token_cache`)
+    state.tokens.clear();
     if revoked {
         Ok(HttpResponse::NoContent().finish())
     } else {

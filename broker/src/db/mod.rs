@@ -35,6 +35,18 @@ impl std::fmt::Debug for AnyConnection {
     }
 }
 
+/// Runs a query on the backend's own connection: for SQL diesel's
+/// `MultiConnection` does not build (`UNION`), written once for both.
+#[macro_export]
+macro_rules! on_backend {
+    ($conn:expr, |$c:ident| $query:expr) => {
+        match $conn {
+            $crate::db::AnyConnection::Postgresql($c) => $query,
+            $crate::db::AnyConnection::Sqlite($c) => $query,
+        }
+    };
+}
+
 /// The pool every handler and command draws from.
 pub type Pool = r2d2::Pool<AnyManager>;
 /// A connection borrowed from the pool.

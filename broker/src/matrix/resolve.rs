@@ -68,13 +68,24 @@ pub fn resolve_specified(
     fields: Fields,
 ) -> Result<Resolved, BrokerError> {
     let name = selector.pacticipant.as_str();
-    let p = pacticipants::find_by_name(conn, name)?.ok_or_else(|| {
-        BrokerError::bad_field(fields.pacticipant, format!("Pacticipant {name} not found"))
-    })?;
-    let versions = versions_for(conn, p.id, p.main_branch.as_deref(), &selector.spec, fields)?;
+    let not_found =
+        || BrokerError::bad_field(fields.pacticipant, format!("Pacticipant {name} not found"));
+    let (id, name, versions) = match &selector.spec {
+        // the commonest selector: pacticipant and version in one statement
+        VersionSpec::Number(n) => {
+            let ((id, name, _), version) =
+                q::pacticipant_with_version(conn, name, n)?.ok_or_else(not_found)?;
+            (id, name, Some(version.into_iter().collect()))
+        }
+        spec => {
+            let p = pacticipants::find_by_name(conn, name)?.ok_or_else(not_found)?;
+            let versions = versions_for(conn, p.id, p.main_branch.as_deref(), spec, fields)?;
+            (p.id, p.name, versions)
+        }
+    };
     Ok(Resolved {
-        pacticipant_id: p.id,
-        pacticipant_name: p.name,
+        pacticipant_id: id,
+        pacticipant_name: name,
         spec: selector.spec.clone(),
         versions,
         specified: true,
@@ -139,24 +150,7 @@ pub fn integrations(
 ) -> Result<Vec<Integration>, BrokerError> {
     let mut pairs: BTreeMap<(i64, i64), bool> = BTreeMap::new();
     for s in specified {
-        let as_consumer: Vec<(i64, i64, bool)> = match &s.versions {
-            Some(vs) if vs.is_empty() => Vec::new(),
-            Some(vs) => {
-                let ids: Vec<i64> = vs.iter().map(|v| v.id).collect();
-                q::providers_of_versions(conn, &ids)?
-                    .into_iter()
-                    .map(|(c, p)| (c, p, true))
-                    .collect()
-            }
-            None => q::providers_of(conn, s.pacticipant_id)?
-                .into_iter()
-                .map(|p| (s.pacticipant_id, p, false))
-                .collect(),
-        };
-        let as_provider = q::consumers_of(conn, s.pacticipant_id)?
-            .into_iter()
-            .map(|c| (c, s.pacticipant_id, false));
-        for (c, p, required) in as_consumer.into_iter().chain(as_provider) {
+        for (c, p, required) in pairs_of(conn, s)? {
             *pairs.entry((c, p)).or_insert(false) |= required;
         }
     }
@@ -170,6 +164,29 @@ pub fn integrations(
             required,
         })
         .collect())
+}
+
+/// (consumer, provider, required) of one selector: as consumer, the
+/// providers its selected versions have pacts with (required) or any
+/// version's (not required, for "any version"); as provider, every
+/// consumer that ever published a pact with it.
+fn pairs_of(conn: &mut AnyConnection, s: &Resolved) -> Result<Vec<(i64, i64, bool)>, BrokerError> {
+    let id = s.pacticipant_id;
+    let as_consumer: Vec<(i64, i64, bool)> = match &s.versions {
+        Some(vs) if !vs.is_empty() => {
+            let ids: Vec<i64> = vs.iter().map(|v| v.id).collect();
+            return Ok(q::pairs_of_versions(conn, id, &ids)?);
+        }
+        Some(_) => Vec::new(),
+        None => q::providers_of(conn, id)?
+            .into_iter()
+            .map(|p| (id, p, false))
+            .collect(),
+    };
+    let as_provider = q::consumers_of(conn, id)?
+        .into_iter()
+        .map(|c| (c, id, false));
+    Ok(as_consumer.into_iter().chain(as_provider).collect())
 }
 
 /// Selectors of the target's kind for every integrated pacticipant that was

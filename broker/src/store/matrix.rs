@@ -9,10 +9,12 @@
 //! verifications by (pact_content_id, provider_version_id, id).
 
 use diesel::dsl::max;
+use diesel::expression::IntoSql;
 use diesel::prelude::*;
 
 use super::StoreError;
 use crate::db::AnyConnection;
+use crate::on_backend;
 use crate::schema::{
     branch_versions, branches, deployed_versions, pact_publications, pacticipants,
     released_versions, tags, verifications, versions,
@@ -125,6 +127,35 @@ pub fn version_by_number(
         .optional()?)
 }
 
+/// A pacticipant as the matrix needs it: id, name, main branch.
+pub type PacticipantRef = (i64, String, Option<String>);
+
+/// The pacticipant called `name` (id, name, main branch) with its
+/// version `number` if it has one: one statement for the commonest
+/// selector.
+pub fn pacticipant_with_version(
+    conn: &mut AnyConnection,
+    name: &str,
+    number: &str,
+) -> Result<Option<(PacticipantRef, Option<VersionRef>)>, StoreError> {
+    let numbered = versions::pacticipant_id
+        .eq(pacticipants::id)
+        .and(versions::number.eq(number));
+    Ok(pacticipants::table
+        .left_join(versions::table.on(numbered))
+        .filter(pacticipants::name.eq(name))
+        .select((
+            (
+                pacticipants::id,
+                pacticipants::name,
+                pacticipants::main_branch,
+            ),
+            VERSION_COLS.nullable(),
+        ))
+        .first(conn)
+        .optional()?)
+}
+
 /// The most recently created version of a pacticipant.
 pub fn latest_version(
     conn: &mut AnyConnection,
@@ -186,39 +217,50 @@ pub fn versions_in_environment(
     pacticipant_ids: &[i64],
     environment_id: i64,
 ) -> Result<Vec<VersionRef>, StoreError> {
-    let mut all: Vec<VersionRef> = deployed_versions::table
+    let deployed = deployed_versions::table
         .inner_join(versions::table)
         .filter(deployed_versions::environment_id.eq(environment_id))
         .filter(deployed_versions::pacticipant_id.eq_any(pacticipant_ids))
         .filter(deployed_versions::undeployed_at.is_null())
-        .select(VERSION_COLS)
-        .load(conn)?;
-    let released: Vec<VersionRef> = released_versions::table
+        .select(VERSION_COLS);
+    let released = released_versions::table
         .inner_join(versions::table)
         .filter(released_versions::environment_id.eq(environment_id))
         .filter(released_versions::pacticipant_id.eq_any(pacticipant_ids))
         .filter(released_versions::support_ended_at.is_null())
-        .select(VERSION_COLS)
-        .load(conn)?;
-    all.extend(released);
+        .select(VERSION_COLS);
+    let mut all: Vec<VersionRef> = on_backend!(conn, |c| deployed.union_all(released).load(c))?;
     all.sort_by_key(|v| std::cmp::Reverse(v.id));
     all.dedup_by_key(|v| v.id);
     Ok(all)
 }
 
-/// (consumer, provider) pairs the given consumer versions have pacts for.
-pub fn providers_of_versions(
+/// The (consumer, provider, required) pairs of a pacticipant whose
+/// versions `consumer_version_ids` are selected: the providers those
+/// versions have pacts with (required), and the consumers that ever
+/// published a pact with it (not required) — one statement.
+pub fn pairs_of_versions(
     conn: &mut AnyConnection,
+    pacticipant_id: i64,
     consumer_version_ids: &[i64],
-) -> Result<Vec<(i64, i64)>, StoreError> {
-    Ok(pact_publications::table
+) -> Result<Vec<(i64, i64, bool)>, StoreError> {
+    let required = pact_publications::table
         .filter(pact_publications::consumer_version_id.eq_any(consumer_version_ids))
         .select((
             pact_publications::consumer_id,
             pact_publications::provider_id,
+            true.into_sql::<diesel::sql_types::Bool>(),
         ))
-        .distinct()
-        .load(conn)?)
+        .distinct();
+    let consumers = pact_publications::table
+        .filter(pact_publications::provider_id.eq(pacticipant_id))
+        .select((
+            pact_publications::consumer_id,
+            pact_publications::provider_id,
+            false.into_sql::<diesel::sql_types::Bool>(),
+        ))
+        .distinct();
+    Ok(on_backend!(conn, |c| required.union(consumers).load(c))?)
 }
 
 /// Providers any version of `consumer_id` has a pact with.
@@ -301,23 +343,31 @@ pub fn latest_verifications(
     if content_ids.is_empty() {
         return Ok(Vec::new());
     }
-    let grouped = (
-        verifications::pact_content_id,
-        verifications::provider_version_id,
+    let l = diesel::alias!(verifications as latest);
+    let (content, provider_version) = (
+        l.field(verifications::pact_content_id),
+        l.field(verifications::provider_version_id),
     );
-    let query = verifications::table.filter(verifications::pact_content_id.eq_any(content_ids));
-    let ids: Vec<Option<i64>> = match provider_version_ids {
-        Some(pv) => query
-            .filter(verifications::provider_version_id.eq_any(pv))
-            .group_by(grouped)
-            .select(max(verifications::id))
-            .load(conn)?,
-        None => query
-            .group_by(grouped)
-            .select(max(verifications::id))
-            .load(conn)?,
+    let candidates = l.filter(content.eq_any(content_ids));
+    let of = || verifications::table.select(VERIFICATION_COLS);
+    let rows: Vec<VerificationRow> = match provider_version_ids {
+        Some(pv) => {
+            let ids = candidates
+                .filter(provider_version.eq_any(pv))
+                .group_by((content, provider_version))
+                .select(max(l.field(verifications::id)));
+            of().filter(verifications::id.nullable().eq_any(ids))
+                .load(conn)?
+        }
+        None => {
+            let ids = candidates
+                .group_by((content, provider_version))
+                .select(max(l.field(verifications::id)));
+            of().filter(verifications::id.nullable().eq_any(ids))
+                .load(conn)?
+        }
     };
-    verifications_by_ids(conn, &ids.into_iter().flatten().collect::<Vec<_>>())
+    super::coverage::prefer_whole(conn, rows)
 }
 
 /// The latest verification per (content, provider version) made by these provider versions.

@@ -3,7 +3,9 @@
 //! `selection::shas`) and what badges read (the latest pact of a pair and
 //! its latest verification).
 
+use diesel::expression::IntoSql;
 use diesel::prelude::*;
+use diesel::sql_types::Bool;
 
 use super::StoreError;
 use super::matrix::{VERIFICATION_COLS, VerificationRow};
@@ -44,21 +46,26 @@ pub fn live_environments(
     conn: &mut AnyConnection,
     version_ids: &[i64],
 ) -> Result<Vec<(i64, String, bool)>, StoreError> {
-    let deployed: Vec<(i64, String)> = deployed_versions::table
+    let deployed = deployed_versions::table
         .inner_join(environments::table)
         .filter(deployed_versions::version_id.eq_any(version_ids))
         .filter(deployed_versions::undeployed_at.is_null())
-        .select((deployed_versions::version_id, environments::name))
-        .load(conn)?;
-    let released: Vec<(i64, String)> = released_versions::table
+        .select((
+            deployed_versions::version_id,
+            environments::name,
+            true.into_sql::<Bool>(),
+        ));
+    let released = released_versions::table
         .inner_join(environments::table)
         .filter(released_versions::version_id.eq_any(version_ids))
         .filter(released_versions::support_ended_at.is_null())
-        .select((released_versions::version_id, environments::name))
-        .load(conn)?;
+        .select((
+            released_versions::version_id,
+            environments::name,
+            false.into_sql::<Bool>(),
+        ));
     let mut all: Vec<(i64, String, bool)> =
-        deployed.into_iter().map(|(v, e)| (v, e, true)).collect();
-    all.extend(released.into_iter().map(|(v, e)| (v, e, false)));
+        crate::on_backend!(conn, |c| deployed.union_all(released).load(c))?;
     all.sort();
     all.dedup();
     Ok(all)

@@ -3,16 +3,15 @@
 //! always):
 //! `cargo test -p accord-broker --release --test it -- --ignored --nocapture webhooks::measure`
 
-use std::collections::{BTreeMap, HashMap};
-use std::sync::Mutex;
+use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
 
 use accord_broker::webhooks::queue::{self, Cause};
-use diesel::connection::{Instrumentation, InstrumentationEvent};
 use serde_json::json;
 
 use super::{Receiver, fast, hook, pacticipants};
 use crate::pact_docs::{http, pact, publish_ok};
+use crate::statements::counter;
 use crate::support::{TestApp, backends};
 
 #[test]
@@ -141,43 +140,8 @@ fn a_publish_with_fifty_webhooks_against_none() {
     }
 }
 
-/// Statements run per database URL, counted by diesel's instrumentation
-/// on connections made after [`count_statements`] (each test's database
-/// has its own URL, so tests running at once do not mix).
-static STATEMENTS: std::sync::LazyLock<Mutex<HashMap<String, u64>>> =
-    std::sync::LazyLock::new(Mutex::default);
-
-fn counting() -> Option<Box<dyn Instrumentation>> {
-    let mut url: Option<String> = None;
-    Some(Box::new(
-        move |event: InstrumentationEvent<'_>| match event {
-            InstrumentationEvent::StartEstablishConnection { url: u, .. } => {
-                url = Some(u.to_owned())
-            }
-            InstrumentationEvent::StartQuery { .. } => {
-                if let Some(u) = &url {
-                    *STATEMENTS
-                        .lock()
-                        .expect("lock")
-                        .entry(u.clone())
-                        .or_default() += 1;
-                }
-            }
-            _ => {}
-        },
-    ))
-}
-
-fn count_statements() {
-    diesel::connection::set_default_instrumentation(counting).expect("instrumentation");
-}
-
 fn statements(app: &TestApp) -> u64 {
-    let all = STATEMENTS.lock().expect("lock");
-    all.iter()
-        .filter(|(url, _)| url.contains(&app.database.url) || app.database.url.contains(*url))
-        .map(|(_, n)| *n)
-        .sum()
+    counter::count(&app.database.url)
 }
 
 /// The median number of statements one publish runs on `app`.
@@ -199,7 +163,7 @@ fn statements_per_publish(app: &TestApp, from: usize) -> u64 {
 /// the parameters are read by the worker's fan-out.
 #[test]
 fn fifty_matching_webhooks_add_one_statement_to_a_publish() {
-    count_statements();
+    counter::install();
     let changed: &[&str] = &["contract_content_changed"];
     for db in backends() {
         let r = Receiver::start(&[]);

@@ -1,0 +1,112 @@
+//! Publishing throughput: `POST /contracts/publish` of new consumer
+//! versions (one pact each, its content changing every tenth version, as
+//! CI publishes), from `ACCORD_BENCH_CLIENTS` clients at once (default 1:
+//! sequential), over loopback against an in-process release-built broker.
+//!
+//! `cargo bench -p accord-broker --bench publish` — environment:
+//! `ACCORD_BENCH_DATABASE_URL` (default: a new SQLite file in the temp
+//! dir; a postgres:// URL for PostgreSQL, versions named by the run so a
+//! database can be reused), `ACCORD_BENCH_PUBLICATIONS` (default 2000 in
+//! all), `ACCORD_BENCH_CLIENTS`.
+
+#[path = "../matrix/serve.rs"]
+mod serve;
+
+use std::time::{Duration, Instant};
+
+use base64::Engine;
+use serde_json::{Value, json};
+
+fn env_number(name: &str, default: usize) -> usize {
+    std::env::var(name)
+        .ok()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(default)
+}
+
+fn main() {
+    let url = std::env::var("ACCORD_BENCH_DATABASE_URL").unwrap_or_else(|_| {
+        let path =
+            std::env::temp_dir().join(format!("accord-bench-publish-{}.db", std::process::id()));
+        path.to_string_lossy().into_owned()
+    });
+    let total = env_number("ACCORD_BENCH_PUBLICATIONS", 2000);
+    let clients = env_number("ACCORD_BENCH_CLIENTS", 1).max(1);
+    let run = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis());
+    let base = serve::serve(&url);
+    let _ = rustls::crypto::ring::default_provider().install_default();
+    let client = reqwest::blocking::Client::new();
+    for i in 0..50 {
+        publish(&client, &base, 0, &format!("warm-{run}-{i}"), i);
+    }
+    let per_client = total / clients;
+    let start = Instant::now();
+    let mut times: Vec<Duration> = std::thread::scope(|s| {
+        let handles: Vec<_> = (0..clients)
+            .map(|c| {
+                let base = base.clone();
+                s.spawn(move || {
+                    let client = reqwest::blocking::Client::new();
+                    (0..per_client)
+                        .map(|i| {
+                            let t = Instant::now();
+                            publish(&client, &base, c, &format!("{run}-{c}-{i}"), i);
+                            t.elapsed()
+                        })
+                        .collect::<Vec<_>>()
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .flat_map(|h| h.join().expect("client thread"))
+            .collect()
+    });
+    let elapsed = start.elapsed();
+    times.sort();
+    let at = |q: f64| times[((times.len() as f64 * q) as usize).min(times.len() - 1)];
+    println!(
+        "POST /contracts/publish, {clients} client(s): {} publications in {:.2?} = {:.0}/s; per publish p50={:.2?} p99={:.2?}",
+        times.len(),
+        elapsed,
+        times.len() as f64 / elapsed.as_secs_f64(),
+        at(0.5),
+        at(0.99),
+    );
+}
+
+/// Publishes version `version` of consumer `bench-consumer-{client}`.
+fn publish(client: &reqwest::blocking::Client, base: &str, c: usize, version: &str, i: usize) {
+    let consumer = format!("bench-consumer-{c}");
+    let pact = json!({
+        "consumer": {"name": consumer},
+        "provider": {"name": "bench-provider"},
+        "interactions": [{
+            "description": format!("a request, revision {}", i / 10),
+            "request": {"method": "GET", "path": "/orders/1"},
+            "response": {"status": 200, "body": {"id": 1}},
+        }],
+        "metadata": {"pactSpecification": {"version": "3.0.0"}},
+    });
+    let body: Value = json!({
+        "pacticipantName": consumer,
+        "pacticipantVersionNumber": version,
+        "branch": "main",
+        "contracts": [{
+            "consumerName": consumer,
+            "providerName": "bench-provider",
+            "specification": "pact",
+            "contentType": "application/json",
+            "content": base64::engine::general_purpose::STANDARD.encode(pact.to_string()),
+        }],
+    });
+    let response = client
+        .post(format!("{base}/contracts/publish"))
+        .header("Content-Type", "application/json")
+        .body(body.to_string())
+        .send()
+        .expect("request");
+    assert_eq!(response.status().as_u16(), 200, "publish {version}");
+}
