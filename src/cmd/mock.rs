@@ -64,7 +64,7 @@ fn principal(s: &str) -> Result<(String, String), String> {
 /// Reads a compiled contract (and the Pact specification it was written
 /// for, whose matching semantics the mock applies), or compiles a spec
 /// (`.yaml`, `.yml`: V4).
-fn load(path: &Path) -> anyhow::Result<(accord_dsl::Contract, PactSpec)> {
+pub(super) fn load(path: &Path) -> anyhow::Result<(accord_dsl::Contract, PactSpec)> {
     let spec = path
         .extension()
         .and_then(|e| e.to_str())
