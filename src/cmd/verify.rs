@@ -225,7 +225,8 @@ pub fn run(args: VerifyArgs) -> anyhow::Result<Outcome> {
     };
     crate::cmd::lint_warnings::print_for_source(&source, &args.provider);
     let mut config = config(&args, source)?;
-    let standins = super::verify_standins::prepare(&args.standins, &mut config)?;
+    let client = broker.as_ref().map(|b| &b.client);
+    let standins = super::verify_standins::prepare(&args.standins, &mut config, client)?;
     let _provider = super::verify_standins::start_provider(
         &args.standins,
         standins.as_ref(),

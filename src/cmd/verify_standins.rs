@@ -26,6 +26,11 @@ pub struct StandInArgs {
     /// request's `dependencies` and, with `-- COMMAND`, as ACCORD_DEPENDENCY_URL_<NAME>.
     #[arg(long = "dependency", value_name = "NAME=PATH", value_parser = parse_dependency)]
     pub dependencies: Vec<(String, PathBuf)>,
+    /// Also serve a stand-in for every provider the broker holds a contract of the provider
+    /// under test with (it the consumer): the latest from its main branch where it has one,
+    /// else its latest version; NAME is that provider's name.
+    #[arg(long, requires = "broker_url")]
+    pub dependencies_from_broker: bool,
     /// With a provider command: how long it has to answer at the base URL.
     #[arg(
         long,
@@ -98,13 +103,18 @@ impl StandIns {
 pub fn prepare(
     args: &StandInArgs,
     config: &mut accord_verifier::VerifyConfig,
+    broker: Option<&crate::client::BrokerClient>,
 ) -> anyhow::Result<Option<StandIns>> {
-    if args.dependencies.is_empty() {
+    let fetched = match (args.dependencies_from_broker, broker) {
+        (true, Some(client)) => from_broker(client, &config.provider)?,
+        _ => Vec::new(),
+    };
+    if args.dependencies.is_empty() && fetched.is_empty() {
         return Ok(None);
     }
     let contracts = accord_verifier::load::load(&config.source, &config.provider)?;
     let contracts: Vec<Contract> = contracts.into_iter().map(|s| s.contract).collect();
-    let served = serve(args, &config.provider, &contracts)?;
+    let served = serve(args, &config.provider, &contracts, fetched)?;
     config.downstream = served.as_ref().map(|s| s.downstream.clone());
     Ok(served)
 }
@@ -137,6 +147,7 @@ pub fn serve(
     args: &StandInArgs,
     provider: &str,
     contracts: &[Contract],
+    fetched: Vec<(String, Contract)>,
 ) -> anyhow::Result<Option<StandIns>> {
     let mut wanted: Vec<(String, Contract)> = Vec::new();
     for (name, path) in &args.dependencies {
@@ -158,6 +169,13 @@ pub fn serve(
         }
         wanted.push((name.clone(), contract));
     }
+    // a --dependency of the same name replaces the broker's
+    for (name, contract) in fetched {
+        if !wanted.iter().any(|(n, _)| *n == name) {
+            wanted.push((name, contract));
+        }
+    }
+    let given: Vec<String> = wanted.iter().map(|(n, _)| n.clone()).collect();
     for agent in forbidden_agents(contracts) {
         if !wanted.iter().any(|(n, _)| *n == agent) {
             let bare = bare_agent(provider, &agent)?;
@@ -190,9 +208,68 @@ pub fn serve(
     }
     Ok(Some(StandIns {
         _mocks: mocks,
-        given: args.dependencies.iter().map(|(n, _)| n.clone()).collect(),
+        given,
         downstream: Downstream { dependencies, log },
     }))
+}
+
+/// The latest contracts in which `provider` is the consumer, by their
+/// provider's name (characters a name may not hold become `_`).
+fn from_broker(
+    client: &crate::client::BrokerClient,
+    provider: &str,
+) -> anyhow::Result<Vec<(String, Contract)>> {
+    let integrations = client.get("/integrations")?;
+    let me = client.get(&path(client, &["pacticipants", provider])?)?;
+    let main = me["mainBranch"].as_str();
+    let mut out = Vec::new();
+    let listed = integrations["_embedded"]["integrations"].as_array();
+    for pair in listed.into_iter().flatten() {
+        let Some(dep) = pair["provider"]["name"].as_str() else {
+            continue;
+        };
+        if pair["consumer"]["name"].as_str() != Some(provider) {
+            continue;
+        }
+        let base = ["pacts", "provider", dep, "consumer", provider];
+        let on_main = main.map(|b| [&base[..], &["branch", b, "latest"]].concat());
+        let reply = match on_main {
+            Some(segments) => client.send(reqwest::Method::GET, &path(client, &segments)?, None)?,
+            None => client.send(
+                reqwest::Method::GET,
+                &path(client, &[&base[..], &["latest"]].concat())?,
+                None,
+            )?,
+        };
+        let body = match reply.status {
+            200 => reply.body,
+            _ => client.get(&path(client, &[&base[..], &["latest"]].concat())?)?,
+        };
+        let origin = format!("the broker's latest contract of {provider} with {dep}");
+        let contract = accord_dsl::pact::from_value(&body, &origin)?;
+        let name: String = dep
+            .chars()
+            .map(|c| {
+                if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
+                    c
+                } else {
+                    '_'
+                }
+            })
+            .collect();
+        out.push((name, contract));
+    }
+    Ok(out)
+}
+
+/// The broker URL of `segments`, each percent-encoded.
+fn path(client: &crate::client::BrokerClient, segments: &[&str]) -> anyhow::Result<String> {
+    let mut url = reqwest::Url::parse(&client.url(""))?;
+    url.path_segments_mut()
+        .map_err(|()| anyhow::anyhow!("the broker URL cannot hold a path"))?
+        .pop_if_empty()
+        .extend(segments);
+    Ok(url.to_string())
 }
 
 /// The agents the contracts' delegations forbid, by name (a card URL is

@@ -33,6 +33,7 @@ mod verify_broker;
 mod verify_cmd;
 mod verify_command;
 mod verify_delegation;
+mod verify_delegation_broker;
 mod verify_delegation_mcp;
 mod verify_legacy;
 mod verify_mcp;
