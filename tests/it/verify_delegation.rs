@@ -332,3 +332,54 @@ fn a_dependency_no_interaction_calls_is_a_warning() {
     );
     assert!(!err.contains("dependency tools was"), "{err}");
 }
+
+#[test]
+fn downstream_work_after_the_acknowledged_cancel_is_found() {
+    let dir = temp_dir("delegation-cancel");
+    let tools = tools_contract(&dir, "2026-07-28");
+    let doc = json!({
+        "consumer": {"name": "orchestrator"}, "provider": {"name": "planning-agent"},
+        "interactions": [{"type": "A2A/Task", "description": "a cancelled plan calls nothing more",
+            "streaming": true, "providerStates": [{"name": "the tools are wired"}],
+            "request": {"message": {"role": "ROLE_USER", "parts": [{"data": {"goal": "plan the offsite", "work_ms": 300}}]}},
+            "cancel": {"at": "TASK_STATE_WORKING", "expectState": "TASK_STATE_CANCELED", "observeMs": 900},
+            "terminalState": "TASK_STATE_CANCELED"}],
+        "metadata": {"pactSpecification": {"version": "4.0"}, "accord": {"formatVersion": "1.0", "a2a": "1.0"}}
+    });
+    let contract = dir.join("cancel.json");
+    std::fs::write(&contract, doc.to_string()).expect("write");
+    let run = |fault: Option<A2aFault>| {
+        let agent = agent(fault);
+        let out = accord()
+            .args([
+                "verify",
+                "--provider",
+                "planning-agent",
+                "--provider-base-url",
+            ])
+            .arg(agent.base_url())
+            .args(["--state-change-url", &agent.state_change_url()])
+            .args(["--observe-url", &agent.observe_url()])
+            .args(["--output", "json", "--contract"])
+            .arg(&contract)
+            .arg("--dependency")
+            .arg(format!("tools={}", tools.display()))
+            .output()
+            .expect("runs");
+        let report: Value = serde_json::from_slice(&out.stdout).unwrap_or(Value::Null);
+        (
+            out.status.code(),
+            report,
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    };
+    let (code, report, err) = run(None);
+    assert_eq!(code, Some(0), "{report}\n{err}");
+    let (code, report, err) = run(Some(A2aFault::DownstreamAfterCancel));
+    assert_eq!(code, Some(1), "{report}\n{err}");
+    assert_eq!(
+        codes(&report),
+        BTreeSet::from(["SIDE_EFFECT_AFTER_CANCEL".to_owned()]),
+        "{report}"
+    );
+}

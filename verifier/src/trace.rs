@@ -30,6 +30,9 @@ pub struct Trace {
     ids: Arc<Mutex<Vec<String>>>,
     /// A request carried it (a Pact HTTP interaction sends none).
     used: Arc<AtomicBool>,
+    /// When the interaction's cancel was acknowledged (downstream work
+    /// after it is SIDE_EFFECT_AFTER_CANCEL).
+    cancel_acked: Arc<Mutex<Option<std::time::Instant>>>,
 }
 
 impl Trace {
@@ -40,6 +43,7 @@ impl Trace {
             run_id,
             ids: Arc::default(),
             used: Arc::default(),
+            cancel_acked: Arc::default(),
         }
     }
 
@@ -51,6 +55,11 @@ impl Trace {
     /// Whether a request carried this trace.
     pub fn was_used(&self) -> bool {
         self.used.load(Ordering::Relaxed)
+    }
+
+    /// When the interaction's cancel was acknowledged, if it was.
+    pub fn cancel_acked(&self) -> Option<std::time::Instant> {
+        self.cancel_acked.lock().ok().and_then(|at| *at)
     }
 
     /// The task and context ids noted during the interaction.
@@ -77,6 +86,15 @@ pub async fn within<F: std::future::Future>(trace: Trace, f: F) -> F::Output {
 /// The current interaction's trace, if any.
 pub fn current() -> Option<Trace> {
     CURRENT.try_with(Trace::clone).ok()
+}
+
+/// Notes that the current interaction's cancel was acknowledged now.
+pub fn note_cancel_acked() {
+    if let Some(trace) = current()
+        && let Ok(mut at) = trace.cancel_acked.lock()
+    {
+        at.get_or_insert_with(std::time::Instant::now);
+    }
 }
 
 /// Notes the id of a task or context the current interaction created.

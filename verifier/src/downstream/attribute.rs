@@ -80,6 +80,7 @@ pub(crate) fn close(
         mcp_server: mcp_tool.is_some(),
         read_only_tool,
         sent_at: window.sent_at,
+        cancel_acked: trace.as_ref().and_then(crate::trace::Trace::cancel_acked),
     };
     judge(&judged, &calls)
 }

@@ -30,6 +30,8 @@ pub struct Judged<'a> {
     pub read_only_tool: Option<&'a str>,
     /// When the interaction's first send went out.
     pub sent_at: Instant,
+    /// When its cancel was acknowledged (an interaction with `cancel`).
+    pub cancel_acked: Option<Instant>,
 }
 
 /// The findings and the observed chain of `calls`.
@@ -71,6 +73,7 @@ pub fn judge(j: &Judged<'_>, calls: &[DownstreamCall]) -> (Vec<Finding>, Vec<Dow
         }
         out.extend(credential(j, call));
         out.extend(trace(j, call));
+        out.extend(after_cancel(j, call));
     }
     let chain = calls.iter().map(|c| entry(j, c)).collect();
     (out.0, chain)
@@ -261,6 +264,24 @@ fn deadline(d: &Delegation, call: &DownstreamCall, sent_at: Instant) -> Option<F
         )
         .values(Some(json!(max)), Some(json!(after)))
     })
+}
+
+/// Downstream work the provider started after it acknowledged the cancel.
+fn after_cancel(j: &Judged<'_>, call: &DownstreamCall) -> Option<Finding> {
+    let acked = j.cancel_acked?;
+    let after = millis(call.at.checked_duration_since(acked)?);
+    let detail = format!(
+        "{} {} reached `{}` {after} ms after the cancel was acknowledged",
+        call.kind(),
+        call.name(),
+        call.dependency
+    );
+    Some(Finding::new(
+        Layer::Temporal,
+        codes::SIDE_EFFECT_AFTER_CANCEL,
+        "cancel",
+        detail,
+    ))
 }
 
 fn credential(j: &Judged<'_>, call: &DownstreamCall) -> Vec<Finding> {

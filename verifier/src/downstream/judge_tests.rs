@@ -80,6 +80,7 @@ fn codes(
         mcp_server: false,
         read_only_tool: None,
         sent_at,
+        cancel_acked: None,
     };
     let (found, _) = judge(&j, calls);
     found
@@ -265,6 +266,7 @@ fn an_mcp_server_never_forwards_a_credential_and_a_read_only_tool_never_writes()
         mcp_server: true,
         read_only_tool: Some("plan.lookup"),
         sent_at: now,
+        cancel_acked: None,
     };
     let (found, chain) = judge(&j, &[post]);
     let got: Vec<_> = found.iter().map(|f| f.reason_code).collect();
@@ -278,4 +280,53 @@ fn an_mcp_server_never_forwards_a_credential_and_a_read_only_tool_never_writes()
     );
     assert_eq!(chain[0].name, "POST /mcp");
     assert!(!chain[0].continues_trace);
+}
+
+#[test]
+fn downstream_work_after_the_acknowledged_cancel_is_a_side_effect_after_cancel() {
+    let now = Instant::now();
+    let canaries = Canaries::default();
+    let acked = now + Duration::from_millis(100);
+    let j = Judged {
+        delegation: None,
+        trace_id: TRACE,
+        task_ids: &[],
+        canaries: &canaries,
+        mcp_server: false,
+        read_only_tool: None,
+        sent_at: now,
+        cancel_acked: Some(acked),
+    };
+    let before = call(
+        "tools",
+        tool("meeting.search"),
+        now + Duration::from_millis(50),
+        None,
+    );
+    let (found, _) = judge(&j, std::slice::from_ref(&before));
+    assert!(found.is_empty(), "{found:?}");
+    let late = [
+        call(
+            "tools",
+            tool("meeting.search"),
+            acked + Duration::from_millis(30),
+            None,
+        ),
+        call(
+            "tools",
+            tool("policy.check"),
+            acked + Duration::from_millis(60),
+            None,
+        ),
+    ];
+    let (found, _) = judge(&j, &late);
+    let got: Vec<_> = found
+        .iter()
+        .map(|f| (f.layer.as_str(), f.reason_code, f.path.to_string()))
+        .collect();
+    assert_eq!(
+        got,
+        [("temporal", "SIDE_EFFECT_AFTER_CANCEL", "cancel".to_owned())],
+        "once"
+    );
 }
