@@ -29,6 +29,7 @@ mod auth;
 mod http;
 mod limits;
 mod mcp;
+mod observe;
 mod report;
 mod serve;
 mod wire;
@@ -41,6 +42,7 @@ use std::time::Duration;
 use accord_dsl::Contract;
 use accord_dsl::model::PactSpec;
 
+pub use observe::{Observed, Observer, Surface};
 pub use report::{Expected, MockMismatch, MockReport};
 
 /// A line per request the mock received (for a terminal).
@@ -89,6 +91,10 @@ pub struct MockOptions {
     /// sent as a principal must present its token. A principal without
     /// one here accepts any non-empty bearer token.
     pub principals: Vec<(String, String)>,
+    /// Called with every request read and answered (its surface and
+    /// whether the contract allowed it): how the verifier's stand-ins
+    /// record what a provider does downstream.
+    pub observer: Option<Observer>,
 }
 
 impl Default for MockOptions {
@@ -106,6 +112,7 @@ impl Default for MockOptions {
             spec: PactSpec::V4,
             progress: None,
             principals: Vec::new(),
+            observer: None,
         }
     }
 }
@@ -127,6 +134,7 @@ impl std::fmt::Debug for MockOptions {
                 "principals",
                 &self.principals.iter().map(|(n, _)| n).collect::<Vec<_>>(),
             )
+            .field("observer", &self.observer.is_some())
             .finish_non_exhaustive()
     }
 }
@@ -211,6 +219,9 @@ impl Shared {
 
     /// Records a request the mock could not answer as the contract says.
     pub(crate) fn unexpected(&self, mismatch: MockMismatch) {
+        if self.options.observer.is_some() {
+            observe::caught(&mismatch);
+        }
         self.recorded().unexpected(mismatch);
     }
 }

@@ -147,13 +147,26 @@ async fn answer(
     if path.starts_with("/__accord/") {
         return admin(&req, &path, &shared);
     }
-    if let Some(a2a) = shared.a2a.as_ref().filter(|a| a.serves(&path)) {
-        return a2a.answer(shared.clone(), &req, &path, body).await;
+    match shared.options.observer.clone() {
+        None => route(&req, &path, body, shared).await,
+        Some(observer) => crate::observe::answer(&observer, &req, path, body, shared).await,
     }
-    if let Some(mcp) = shared.mcp.as_ref().filter(|m| m.serves(&path)) {
-        return mcp.answer(&shared, &req, body).await;
+}
+
+/// The answer of the surface whose path it is.
+pub(crate) async fn route(
+    req: &HttpRequest,
+    path: &str,
+    body: Vec<u8>,
+    shared: web::Data<Shared>,
+) -> HttpResponse {
+    if let Some(a2a) = shared.a2a.as_ref().filter(|a| a.serves(path)) {
+        return a2a.answer(shared.clone(), req, path, body).await;
     }
-    answer_http(&req, &path, &body, &shared)
+    if let Some(mcp) = shared.mcp.as_ref().filter(|m| m.serves(path)) {
+        return mcp.answer(&shared, req, body).await;
+    }
+    answer_http(req, path, &body, &shared)
 }
 
 /// The answer to a body that was not read: recorded, and its connection

@@ -64,7 +64,7 @@ fn principal(s: &str) -> Result<(String, String), String> {
 /// Reads a compiled contract (and the Pact specification it was written
 /// for, whose matching semantics the mock applies), or compiles a spec
 /// (`.yaml`, `.yml`: V4).
-fn load(path: &Path) -> anyhow::Result<(accord_dsl::Contract, PactSpec)> {
+pub(super) fn load(path: &Path) -> anyhow::Result<(accord_dsl::Contract, PactSpec)> {
     if super::files::is_spec(path) {
         return Ok((super::contract::compile_spec_file(path)?, PactSpec::V4));
     }

@@ -23,12 +23,14 @@ mod record_release;
 mod serve;
 mod token;
 mod verify;
+mod verify_command;
 mod verify_fetch;
 mod verify_guard;
 mod verify_legacy;
 mod verify_parse;
 mod verify_progress;
 mod verify_publish;
+mod verify_standins;
 
 use clap::{Parser, Subcommand};
 

@@ -197,6 +197,8 @@ pub struct VerifyArgs {
     follow_redirects: bool,
     #[command(flatten)]
     guard: super::verify_guard::GuardArgs,
+    #[command(flatten)]
+    standins: super::verify_standins::StandInArgs,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -222,7 +224,14 @@ pub fn run(args: VerifyArgs) -> anyhow::Result<Outcome> {
         other => other?,
     };
     crate::cmd::lint_warnings::print_for_source(&source, &args.provider);
-    let config = config(&args, source)?;
+    let mut config = config(&args, source)?;
+    let client = broker.as_ref().map(|b| &b.client);
+    let standins = super::verify_standins::prepare(&args.standins, &mut config, client)?;
+    let _provider = super::verify_standins::start_provider(
+        &args.standins,
+        standins.as_ref(),
+        &config.provider_base_url,
+    )?;
     let live = stdout_is_for_people(&args).then(|| Arc::new(Live::on_stdout()));
     let progress = live
         .clone()
@@ -235,6 +244,9 @@ pub fn run(args: VerifyArgs) -> anyhow::Result<Outcome> {
     // an operational error publishes nothing: no verdict was reached
     let report = report.map_err(|e| config_of::as_given(&args, e))?;
     emit(&args, &report)?;
+    if let Some(s) = &standins {
+        s.warn_uncalled(&report);
+    }
     if let Some(broker) = broker {
         let partial = config.filter.selects_interactions();
         after_verification(&args, &broker, &report, partial)?;

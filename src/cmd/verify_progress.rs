@@ -100,6 +100,8 @@ mod tests {
             checks: Vec::new(),
             duration_ms: 3,
             states_not_set_up: false,
+            trace_id: None,
+            downstream: Vec::new(),
         }
     }
 

@@ -104,7 +104,11 @@ pub(crate) fn merge(
             }
             // JSON-RPC not offered, HTTP+JSON replayed: only the latter counts
             let kept = match only_unsupported(&one.findings) {
-                true => Vec::new(),
+                true => {
+                    // only the second binding ran: its trace is the one
+                    one.trace_id.clone_from(&other.trace_id);
+                    Vec::new()
+                }
                 false => std::mem::take(&mut one.findings),
             };
             one.findings = kept
@@ -115,6 +119,7 @@ pub(crate) fn merge(
             one.warnings
                 .extend(other.warnings.into_iter().map(|f| tagged(f, "HTTP+JSON")));
             one.checks.extend(other.checks);
+            one.downstream.extend(other.downstream);
             one.duration_ms += other.duration_ms;
             one.states_not_set_up |= other.states_not_set_up;
             one.outcome = match one.findings.is_empty() {
@@ -165,6 +170,8 @@ mod tests {
             checks: Vec::new(),
             duration_ms: 1,
             states_not_set_up: false,
+            trace_id: None,
+            downstream: Vec::new(),
         };
         VerificationReport {
             provider: "p".into(),

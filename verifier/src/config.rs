@@ -187,6 +187,12 @@ pub struct VerifyConfig {
     pub jobs: usize,
     pub filter: Filter,
     pub limits: Limits,
+    /// The run's id, in every request's `tracestate` (`accord=<run id>`).
+    pub run_id: String,
+    /// The stand-ins served for the provider's dependencies and the log
+    /// of what they saw (`None`: no stand-ins, nothing observed
+    /// downstream).
+    pub downstream: Option<crate::downstream::Downstream>,
 }
 
 impl VerifyConfig {
@@ -217,6 +223,8 @@ impl VerifyConfig {
             jobs: 1,
             filter: Filter::default(),
             limits: Limits::default(),
+            run_id: crate::trace::new_run_id(),
+            downstream: None,
         }
     }
 }

@@ -17,6 +17,8 @@ pub enum Layer {
     Authorization,
     Behavior,
     Temporal,
+    /// W3C trace context on the provider's downstream calls.
+    Trace,
     /// A declaration that no longer promises what the consumer relies on
     /// (a tool's schemas and annotations against `mcpTools`).
     Compatibility,
@@ -32,6 +34,7 @@ impl Layer {
             Layer::Authorization => "authorization",
             Layer::Behavior => "behavior",
             Layer::Temporal => "temporal",
+            Layer::Trace => "trace",
             Layer::Compatibility => "compatibility",
         }
     }

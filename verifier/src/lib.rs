@@ -24,6 +24,7 @@ pub mod compat;
 mod conclude;
 pub mod config;
 mod credential;
+pub mod downstream;
 pub mod driver;
 pub mod error;
 pub mod excerpt;
@@ -49,6 +50,7 @@ pub mod run;
 pub mod schedule;
 mod sends;
 pub mod states;
+pub mod trace;
 pub mod transport;
 mod verdicts;
 

@@ -133,6 +133,8 @@ mod tests {
                 checks: Vec::new(),
                 duration_ms: 1,
                 states_not_set_up: false,
+                trace_id: None,
+                downstream: Vec::new(),
             }],
         };
         let body = result.publication("1.2.3", "0.1.0");

@@ -44,6 +44,10 @@ pub struct Context {
     /// parallel.
     /// Shared by every thread of a run.
     pub observe_lock: Arc<tokio::sync::Mutex<()>>,
+    /// The run's id (`tracestate`).
+    pub run_id: Arc<str>,
+    /// The stand-ins of the provider's dependencies, when served.
+    pub downstream: Option<crate::downstream::Downstream>,
 }
 
 impl Context {
@@ -94,6 +98,8 @@ impl Context {
             origins: crate::origin::Origins::default(),
             drivers,
             observe_lock,
+            run_id: Arc::from(config.run_id.as_str()),
+            downstream: config.downstream.clone(),
             base_url,
         };
         cx.origins = crate::origin::Origins::new(
@@ -110,8 +116,29 @@ impl Context {
 /// from a hostile broker) must not keep a run busy for ever.
 pub const MAX_REPEAT: u32 = 1000;
 
-/// Replays one interaction and judges it.
+/// Replays one interaction and judges it, as one trace: every A2A and
+/// MCP request it makes carries that trace's `traceparent`.
 pub async fn replay(
+    cx: &Context,
+    index: usize,
+    interaction: &Interaction,
+    contract_pending: bool,
+    contract: &accord_dsl::Contract,
+) -> Result<InteractionResult, VerifyError> {
+    let trace = crate::trace::Trace::new(cx.run_id.clone());
+    let replayed = crate::trace::within(
+        trace.clone(),
+        replay_traced(cx, index, interaction, contract_pending, contract),
+    )
+    .await?;
+    Ok(InteractionResult {
+        // only where a request carried it (A2A and MCP, not Pact HTTP)
+        trace_id: trace.was_used().then_some(trace.trace_id),
+        ..replayed
+    })
+}
+
+async fn replay_traced(
     cx: &Context,
     index: usize,
     interaction: &Interaction,
@@ -127,19 +154,29 @@ pub async fn replay(
     let mut checks = Vec::new();
     // Observed windows never overlap, and hold the state changes too: a
     // setup or teardown of another chain would move the counters.
-    let _window = match &cx.observe_url {
-        Some(_) => Some(cx.observe_lock.lock().await),
-        None => None,
+    // With stand-ins, downstream calls are attributed by time: one
+    // interaction at a time, as observed ones.
+    let _window = match (&cx.observe_url, &cx.downstream) {
+        (None, None) => None,
+        _ => Some(cx.observe_lock.lock().await),
     };
+    let dependencies = cx
+        .downstream
+        .as_ref()
+        .map(crate::downstream::Downstream::state_param);
+    let (dependencies, mut downstream) = (dependencies.as_ref(), Vec::new());
     // As in Pact, a failed setup skips the interaction and the teardown.
-    match change_states(&cx.transport, url, states, Action::Setup).await {
+    match change_states(&cx.transport, url, states, Action::Setup, dependencies).await {
         Ok(replies) => {
             let values = generator_values(states, &replies);
-            let done = exercise(cx, interaction, &values, &replies, contract).await?;
+            let (done, chain) = exercise(cx, interaction, &values, &replies, contract).await?;
             findings.extend(done.findings);
             warnings.extend(done.warnings);
             checks = done.checks;
-            if let Err(f) = change_states(&cx.transport, url, states, Action::Teardown).await {
+            downstream = chain;
+            let teardown = Action::Teardown;
+            if let Err(f) = change_states(&cx.transport, url, states, teardown, dependencies).await
+            {
                 findings.push(f);
             }
         }
@@ -166,6 +203,8 @@ pub async fn replay(
         checks,
         duration_ms: u64::try_from(start.elapsed().as_millis()).unwrap_or(u64::MAX),
         states_not_set_up: url.is_none() && !states.is_empty(),
+        trace_id: None,
+        downstream,
     })
 }
 
@@ -196,6 +235,8 @@ pub fn not_run(
         checks: Vec::new(),
         duration_ms: 0,
         states_not_set_up: false,
+        trace_id: None,
+        downstream: Vec::new(),
     }
 }
 
@@ -217,7 +258,7 @@ async fn exercise(
     state_values: &Map<String, Value>,
     replies: &Map<String, Value>,
     contract: &accord_dsl::Contract,
-) -> Result<Sent, VerifyError> {
+) -> Result<(Sent, Vec<crate::downstream::DownstreamEntry>), VerifyError> {
     let meta = interaction.meta();
     let Some(driver) = cx.drivers.iter().find(|d| d.handles(interaction)) else {
         let detail = format!("no driver replays {} interactions", interaction.type_name());
@@ -227,17 +268,19 @@ async fn exercise(
             "type",
             detail,
         );
-        return Ok(Sent {
+        let sent = Sent {
             findings: vec![unsupported],
             ..Sent::default()
-        });
+        };
+        return Ok((sent, Vec::new()));
     };
     let approval = match crate::approval::resolve(interaction, contract) {
         Some(Err(unchecked)) => {
-            return Ok(Sent {
+            let sent = Sent {
                 findings: vec![unchecked],
                 ..Sent::default()
-            });
+            };
+            return Ok((sent, Vec::new()));
         }
         Some(Ok(a)) => Some(a),
         None => None,
@@ -285,6 +328,10 @@ async fn exercise(
             views: false,
         },
     };
+    let window = cx
+        .downstream
+        .as_ref()
+        .map(crate::downstream::attribute::open);
     let sends =
         crate::sends::send_all(driver.as_ref(), interaction, &exchange, approval.as_ref()).await?;
     let (mut findings, mut warnings) = (sends.findings, sends.warnings);
@@ -302,10 +349,25 @@ async fn exercise(
             crate::probing::probe_all(cx, driver.as_ref(), interaction, &exchange, replies);
         findings.extend(probed.await?);
     }
-    Ok(Sent {
+    let mut chain = Vec::new();
+    if let (Some(downstream), Some(window)) = (&cx.downstream, window) {
+        let canaries = crate::canary::Canaries::of_exchange(&exchange);
+        let (found, observed) = crate::downstream::attribute::close(
+            downstream,
+            &window,
+            interaction,
+            contract,
+            &canaries,
+        );
+        findings.extend(found);
+        warnings.extend(window.outside);
+        chain = observed;
+    }
+    let sent = Sent {
         findings,
         warnings,
         checks,
         ..Sent::default()
-    })
+    };
+    Ok((sent, chain))
 }

@@ -45,6 +45,15 @@ pub struct InteractionResult {
     /// not set up (as in Pact, a warning, not a failure).
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub states_not_set_up: bool,
+    /// The W3C trace id its A2A and MCP requests carried (`traceparent`),
+    /// for finding the run in the provider's own tracing; none when
+    /// nothing was sent.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub trace_id: Option<String>,
+    /// The calls the provider made to the stand-ins of its dependencies
+    /// during the interaction (agent → tool → API), when any were served.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub downstream: Vec<crate::downstream::DownstreamEntry>,
 }
 
 impl InteractionResult {
@@ -259,6 +268,8 @@ mod tests {
             checks: Vec::new(),
             duration_ms: 3,
             states_not_set_up: false,
+            trace_id: None,
+            downstream: Vec::new(),
         }
     }
 

@@ -29,6 +29,16 @@ pub fn state_change_body(state: &ProviderState, action: Action) -> Value {
     json!({"state": state.name, "params": state.params, "action": action.as_str()})
 }
 
+/// [`state_change_body`] with the stand-ins' URLs, when any are served:
+/// `"dependencies": {"NAME": {"url", "a2aCardUrl"?, "mcpUrl"?}}`.
+fn body_with(state: &ProviderState, action: Action, dependencies: Option<&Value>) -> Value {
+    let mut body = state_change_body(state, action);
+    if let Some(d) = dependencies {
+        body["dependencies"] = d.clone();
+    }
+    body
+}
+
 /// The values for the `ProviderState` generators: every state's params,
 /// overridden by what the setup replies carried, as Pact's verifier builds
 /// them.
@@ -50,6 +60,7 @@ pub async fn change_states(
     url: Option<&str>,
     states: &[ProviderState],
     action: Action,
+    dependencies: Option<&Value>,
 ) -> Result<Map<String, Value>, Finding> {
     let mut values = Map::new();
     let Some(url) = url else {
@@ -59,7 +70,7 @@ pub async fn change_states(
         let request = transport
             .client()
             .post(url)
-            .json(&state_change_body(state, action));
+            .json(&body_with(state, action, dependencies));
         let path = format!("providerState '{}' ({})", state.name, action.as_str());
         let received = transport.send(request).await.map_err(|c| {
             let mut f = c.finding(&path);

@@ -18,6 +18,8 @@ pub enum Layer {
     Authorization,
     Behavior,
     Temporal,
+    /// W3C trace context downstream (TRACE_CONTEXT_BROKEN, TRACE_ID_REUSED).
+    Trace,
     Compatibility,
 }
 
@@ -136,6 +138,16 @@ mod tests {
         assert!(!is_reason_code("_X"));
         assert!(!is_reason_code("2X"));
         assert!(!is_reason_code(""));
+    }
+
+    #[test]
+    fn the_trace_layer_is_accepted() {
+        let findings: Vec<Finding> = serde_json::from_value(serde_json::json!([
+            {"layer": "trace", "reasonCode": "TRACE_CONTEXT_BROKEN"}
+        ]))
+        .expect("the trace layer is a layer");
+        assert!(validate(&findings).is_ok());
+        assert_eq!(findings[0].layer, Layer::Trace);
     }
 
     #[test]

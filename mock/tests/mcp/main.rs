@@ -6,6 +6,7 @@ mod bad_input;
 mod calls;
 mod conformance;
 mod eras;
+mod observer;
 mod sdk;
 
 use accord_mock::{MockMismatch, MockReport};

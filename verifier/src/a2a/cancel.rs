@@ -61,6 +61,7 @@ impl Run<'_> {
         // deliver older events after it
         self.cancel.acked_at = Some(self.started.elapsed());
         self.cancel.acked = Some(Instant::now());
+        crate::trace::note_cancel_acked();
         self.cancel.answered = task["status"]["state"]
             .as_str()
             .and_then(TaskState::from_wire);

@@ -146,6 +146,7 @@ async fn read_card(cx: CardSource<'_>) -> Result<(Value, Option<String>), Findin
         .get(cx.url)
         .header("accept", "application/json")
         .header("a2a-version", "1.0");
+    request = crate::trace::headers(request);
     for (name, value) in cx.custom_headers {
         request = request.header(name.as_str(), value.expose());
     }

@@ -101,6 +101,9 @@ impl A2aDriver {
             .extend(skill.and_then(|s| interface::skill_missing(card, s)));
         sent.temporal_measured = true;
         let task_id = run.record.task_id.clone();
+        for id in task_id.iter().chain(&run.record.context_id) {
+            crate::trace::note_task_id(id);
+        }
         // an address may be reused by another run's contract (`--a2a-binding all`)
         lock(&self.created).remove(&key(interaction));
         lock(&self.refused).remove(&key(interaction));

@@ -193,6 +193,7 @@ impl Client<'_> {
         if !self.version.is_empty() {
             builder = builder.header("a2a-version", self.version);
         }
+        builder = crate::trace::headers(builder);
         if !self.interface.credentials {
             // another origin: no principal's token, no `--header` value
             return Ok(builder);

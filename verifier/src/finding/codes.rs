@@ -204,3 +204,29 @@ pub const INTERFACE_URL_OTHER_ORIGIN: &str = "INTERFACE_URL_OTHER_ORIGIN";
 pub const PUSH_NOT_DELIVERED: &str = "PUSH_NOT_DELIVERED";
 /// A2A: a push notification arrived after its config was deleted.
 pub const PUSH_AFTER_CONFIG_DELETED: &str = "PUSH_AFTER_CONFIG_DELETED";
+
+// Delegation (issue 29): what the provider did downstream, as the stand-ins
+// of its dependencies saw it (verifier/src/downstream).
+/// A tool call to a forbidden tool or one outside `allowedTools`, or a send
+/// to a forbidden agent (behavior).
+pub const DELEGATION_FORBIDDEN_ACTION: &str = "DELEGATION_FORBIDDEN_ACTION";
+/// More tool calls or cost units than the budget (behavior).
+pub const DELEGATION_BUDGET_EXCEEDED: &str = "DELEGATION_BUDGET_EXCEEDED";
+/// A re-delegation past `maxDepth`, or more downstream tasks than
+/// `maxFanOut` (behavior).
+pub const DELEGATION_DEPTH_EXCEEDED: &str = "DELEGATION_DEPTH_EXCEEDED";
+/// A downstream call later than `deadlineMs` after the send (temporal).
+pub const DELEGATION_DEADLINE_EXCEEDED: &str = "DELEGATION_DEADLINE_EXCEEDED";
+/// A credential the verifier holds presented to a dependency (authorization).
+pub const CREDENTIAL_FORWARDED: &str = "CREDENTIAL_FORWARDED";
+/// A downstream call whose `traceparent` does not continue the
+/// interaction's trace (trace).
+pub const TRACE_CONTEXT_BROKEN: &str = "TRACE_CONTEXT_BROKEN";
+/// A downstream trace id made from the task's or context's id (trace).
+pub const TRACE_ID_REUSED: &str = "TRACE_ID_REUSED";
+/// A downstream call the dependency's own contract does not allow
+/// (behavior).
+pub const DOWNSTREAM_CONTRACT_BROKEN: &str = "DOWNSTREAM_CONTRACT_BROKEN";
+/// A warning, never failing: downstream calls that arrived outside any
+/// interaction (during a state setup, between interactions).
+pub const DOWNSTREAM_OUTSIDE_INTERACTION: &str = "DOWNSTREAM_OUTSIDE_INTERACTION";

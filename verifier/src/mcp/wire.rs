@@ -226,10 +226,9 @@ impl Endpoint<'_> {
         let _ = self.transport.send(self.authorize(builder)).await;
     }
 
-    pub(super) fn authorize(
-        &self,
-        mut builder: reqwest::RequestBuilder,
-    ) -> reqwest::RequestBuilder {
+    pub(super) fn authorize(&self, builder: reqwest::RequestBuilder) -> reqwest::RequestBuilder {
+        // every MCP request goes through here: each is a span of the trace
+        let mut builder = crate::trace::headers(builder);
         for (name, value) in self.custom_headers {
             if self.authorization != Authorization::AsWritten
                 && name.eq_ignore_ascii_case("authorization")

@@ -93,6 +93,8 @@ mod tests {
             checks: Vec::new(),
             duration_ms: 1500,
             states_not_set_up: false,
+            trace_id: None,
+            downstream: Vec::new(),
         };
         let report = VerificationReport {
             declarations: Vec::new(),
@@ -152,6 +154,8 @@ mod tests {
                     checks: Vec::new(),
                     duration_ms: 1,
                     states_not_set_up: false,
+                    trace_id: None,
+                    downstream: Vec::new(),
                 }],
             }],
         };

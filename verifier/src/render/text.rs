@@ -112,7 +112,12 @@ fn contract_summary(out: &mut String, c: &ContractResult) {
         .filter(|i| i.outcome == Outcome::Failed || !i.warnings.is_empty())
     {
         let tag = if i.pending { " (pending)" } else { "" };
-        let _ = writeln!(out, "  {}{tag}", i.description);
+        // the trace id finds the failing run in the provider's own tracing
+        let trace = match &i.trace_id {
+            Some(id) if i.outcome == Outcome::Failed => format!(" — trace {id}"),
+            _ => String::new(),
+        };
+        let _ = writeln!(out, "  {}{tag}{trace}", i.description);
         for f in &i.findings {
             let _ = writeln!(out, "    {}", finding_line(f));
         }
@@ -186,6 +191,8 @@ mod tests {
                     checks: Vec::new(),
                     duration_ms: 2,
                     states_not_set_up: false,
+                    trace_id: None,
+                    downstream: Vec::new(),
                 }],
             }],
         }
@@ -224,6 +231,17 @@ mod tests {
         )
         .keys(&["priority"], &[]);
         assert_eq!(finding_line(&said).matches("is missing").count(), 1);
+    }
+
+    #[test]
+    fn a_failed_interaction_names_its_trace_id() {
+        let mut r = report(false);
+        r.contracts[0].interactions[0].trace_id = Some("4bf92f3577b34da6a3ce929d0e0e4736".into());
+        let s = summary(&r);
+        assert!(
+            s.contains("  get item — trace 4bf92f3577b34da6a3ce929d0e0e4736\n"),
+            "{s}"
+        );
     }
 
     #[test]

@@ -109,7 +109,7 @@ pub(crate) fn interactions() -> Vec<Value> {
     vec![draft, twice, cancel, input, hello, version, anonymous]
 }
 
-fn contract() -> SourcedContract {
+pub(crate) fn contract() -> SourcedContract {
     let mut doc = doc_of(json!(interactions()));
     doc["agentCard"] = json!({"skills": [{"id": "work-planning", "outputModes": ["application/json"], "tags": ["planning"]}],
         "capabilities": {"streaming": true}});

@@ -28,5 +28,6 @@ mod state_equality;
 mod states;
 mod static_check;
 mod support;
+mod trace;
 mod unreachable;
 mod walk;

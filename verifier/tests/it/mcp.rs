@@ -85,7 +85,7 @@ pub(crate) fn contract(era: &str) -> SourcedContract {
     )
 }
 
-fn run(server: &McpProvider, era: &str) -> VerificationReport {
+pub(crate) fn run(server: &McpProvider, era: &str) -> VerificationReport {
     let mut config = VerifyConfig::new(
         "planning-tools",
         server.base_url(),

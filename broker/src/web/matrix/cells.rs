@@ -15,13 +15,14 @@ use crate::store::{StoreError, matrix_details, selection, verifications};
 use crate::web::seg;
 
 /// The contract layers, in the order marks are shown.
-const LAYERS: [&str; 7] = [
+const LAYERS: [&str; 8] = [
     "declaration",
     "schema",
     "protocol",
     "authorization",
     "behavior",
     "temporal",
+    "trace",
     "compatibility",
 ];
 

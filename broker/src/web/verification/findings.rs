@@ -11,7 +11,7 @@ use crate::web::contract::redact;
 use crate::web::spans::{Span, spans};
 
 /// The layers in page order.
-const ORDER: [(Layer, &str, &str); 7] = [
+const ORDER: [(Layer, &str, &str); 8] = [
     (
         Layer::Declaration,
         "declaration",
@@ -34,6 +34,7 @@ const ORDER: [(Layer, &str, &str); 7] = [
     ),
     (Layer::Behavior, "behavior", "Behavior: side effects"),
     (Layer::Temporal, "temporal", "Temporal: deadlines"),
+    (Layer::Trace, "trace", "Trace: trace context downstream"),
     (
         Layer::Compatibility,
         "compatibility",
