@@ -20,6 +20,7 @@ mod mock_mcp;
 mod pact_cli;
 mod peers;
 mod peers_a2a;
+mod peers_delegation;
 mod peers_mcp;
 mod promote_cmd;
 mod publish_cmd;

@@ -54,6 +54,12 @@ FAULTS = {
 parser = argparse.ArgumentParser()
 parser.add_argument("--port", type=int, required=True)
 parser.add_argument("--fault", choices=sorted(FAULTS))
+parser.add_argument(
+    "--wiring",
+    choices=["any", "env"],
+    default="any",
+    help="env: ignore the state change's dependencies (only the environment tells the tool server)",
+)
 args = parser.parse_args()
 
 
@@ -153,7 +159,7 @@ handler = DefaultRequestHandler(DelegatingPlanner(), InMemoryTaskStore(), card)
 async def change_state(request: Request) -> JSONResponse:
     body = await request.json()
     dependency = (body.get("dependencies") or {}).get("tools") or {}
-    if dependency.get("mcpUrl"):
+    if dependency.get("mcpUrl") and args.wiring != "env":
         tool_server["url"] = dependency["mcpUrl"]
     state = body.get("state") or ""
     if state.startswith("a user named ") and body.get("action", "setup") == "setup":
