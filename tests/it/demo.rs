@@ -84,12 +84,12 @@ fn the_demo_verifies_deploys_and_answers_from_real_runs() {
         .lines()
         .filter(|l| l.trim_start().starts_with("FAILED"))
         .collect();
-    assert_eq!(failed.len(), 4, "{stdout}");
+    assert_eq!(failed.len(), 5, "{stdout}");
     let passed = stdout
         .lines()
         .filter(|l| l.trim_start().starts_with("passed"))
         .count();
-    assert_eq!(passed, 4, "{stdout}");
+    assert_eq!(passed, 5, "{stdout}");
     assert!(stdout.contains("schema CONTENT_MODE_MISMATCH"), "{stdout}");
     assert!(
         stdout.contains("SIDE_EFFECT_DECLARATION_MISMATCH"),
@@ -109,6 +109,18 @@ fn the_demo_verifies_deploys_and_answers_from_real_runs() {
         no.contains(": no") && no.contains("ops-console 2.3.0: failed"),
         "{no}"
     );
+    // the delegation chain: the planner's downstream work judged through
+    // its tool server's stand-in, exactly the seed's three findings
+    assert!(answer(&stdout, "work-planner 1.0.0").contains(": yes"));
+    let no = answer(&stdout, "work-planner 1.1.0");
+    assert!(
+        no.contains(": no")
+            && no.contains(
+                "release-orchestrator 1.4.0: failed (authorization: CREDENTIAL_FORWARDED, \
+                 behavior: DELEGATION_FORBIDDEN_ACTION, trace: TRACE_CONTEXT_BROKEN)"
+            ),
+        "{no}"
+    );
     assert!(answer(&stdout, "release-orchestrator 1.5.0").contains(": yes"));
     // the URLs have their pages' shapes
     let broker = broker_url(&stdout);
@@ -122,7 +134,7 @@ fn the_demo_verifies_deploys_and_answers_from_real_runs() {
         "{broker}/ui/can-i-deploy?pacticipant=planning-agent&version=2.1.0&environment=production"
     )));
     let pages = verification_pages(&stdout);
-    assert_eq!(pages.len(), 4, "{stdout}");
+    assert_eq!(pages.len(), 5, "{stdout}");
     for page in &pages {
         assert!(has_verification_page_shape(page, &broker), "{page}");
     }

@@ -1,7 +1,8 @@
 //! `accord demo`: the whole idea in a minute. A broker on a temporary
 //! SQLite database, the reference agents (a good and a faulty version of
-//! the A2A planning agent and of the MCP plan tools), two consumers'
-//! contracts on two branches, the real verifier against each provider
+//! the A2A planning agent, of the MCP plan tools and of the A2A work
+//! planner, whose tool server is a stand-in that records what it does
+//! downstream), two consumers' contracts on two branches, the real verifier against each provider
 //! version with its results published, deployments recorded to
 //! production, and the broker's can-i-deploy answers — then the broker
 //! keeps serving its pages until Ctrl-C (`--no-serve`: once, for CI).
@@ -31,7 +32,7 @@ use scenario::{CONSUMERS, PROVIDERS};
 use verification::PactVerdict;
 
 /// Run the demo: a broker, two consumers, a good and a faulty version of
-/// two providers, and what can be deployed.
+/// three providers, and what can be deployed.
 #[derive(Debug, Args)]
 pub struct DemoArgs {
     /// Run once, print the answers, stop and remove everything (for CI).

@@ -6,7 +6,8 @@ use accord_fixtures::mcp::McpProvider;
 use accord_verifier::{ContractSource, VerifyConfig};
 use anyhow::Context;
 
-use super::scenario::{Build, ProviderVersion};
+use super::scenario::{self, Build, ProviderVersion};
+use crate::cmd::verify_standins::{self, StandIns};
 
 /// The server a provider version runs.
 #[derive(Debug)]
@@ -16,10 +17,22 @@ enum Server {
 }
 
 /// A provider version that is serving. Dropping it stops it.
-#[derive(Debug)]
 pub struct RunningProvider {
     pub version: ProviderVersion,
     server: Server,
+    /// The stand-ins of its dependencies, served while it runs.
+    standins: Option<StandIns>,
+}
+
+impl std::fmt::Debug for RunningProvider {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let standins = self.standins.iter().flat_map(|s| s.dependencies());
+        f.debug_struct("RunningProvider")
+            .field("version", &self.version)
+            .field("server", &self.server)
+            .field("standins", &standins.map(|d| &d.name).collect::<Vec<_>>())
+            .finish()
+    }
 }
 
 impl RunningProvider {
@@ -37,7 +50,12 @@ impl RunningProvider {
                 Server::Mcp(server)
             }
         };
-        Ok(RunningProvider { version, server })
+        let standins = standins(&version)?;
+        Ok(RunningProvider {
+            version,
+            server,
+            standins,
+        })
     }
 
     /// `A2A` or `MCP`.
@@ -74,8 +92,24 @@ impl RunningProvider {
         config.state_change_url = Some(state);
         config.observe_url = Some(observe);
         config.mcp_url = mcp;
+        config.downstream = self.standins.as_ref().map(|s| s.downstream.clone());
         config
     }
+}
+
+/// Serves `version`'s dependencies as `accord verify --dependency` does
+/// (from the demo's own specs instead of files).
+fn standins(version: &ProviderVersion) -> anyhow::Result<Option<StandIns>> {
+    let mut contracts = Vec::new();
+    for (name, spec) in version.dependencies {
+        contracts.push(((*name).to_owned(), scenario::contract(spec)?));
+    }
+    if contracts.is_empty() {
+        return Ok(None);
+    }
+    let args = verify_standins::StandInArgs::default();
+    verify_standins::serve(&args, version.name, &[], contracts)
+        .with_context(|| format!("cannot serve the dependencies of {}", version.label()))
 }
 
 /// Starts every provider version of `versions`.

@@ -40,6 +40,12 @@ const ORCHESTRATOR_PLANNING: Spec = spec!("release-orchestrator/planning-agent.y
 const ORCHESTRATOR_CANCEL: Spec = spec!("release-orchestrator/cancel-plans.yaml");
 const ORCHESTRATOR_TOOLS: Spec = spec!("release-orchestrator/plan-tools.yaml");
 const CONSOLE_TOOLS: Spec = spec!("ops-console/plan-tools.yaml");
+const ORCHESTRATOR_WORK_PLANNER: Spec = spec!("release-orchestrator/work-planner.yaml");
+/// The work planner's own contract with its tool server, served as its
+/// `tools` stand-in while it is verified (not published: the demo runs no
+/// tool server, and a contract nobody verifies would make every planner
+/// version's can-i-deploy answer "unknown").
+pub const WORK_PLANNER_TOOLS: Spec = spec!("work-planner/tool-server.yaml");
 
 /// A consumer version and the specs it publishes.
 #[derive(Debug, Clone, Copy)]
@@ -58,7 +64,11 @@ pub const CONSUMERS: [ConsumerVersion; 3] = [
         name: "release-orchestrator",
         version: "1.4.0",
         branch: "main",
-        specs: &[ORCHESTRATOR_PLANNING, ORCHESTRATOR_TOOLS],
+        specs: &[
+            ORCHESTRATOR_PLANNING,
+            ORCHESTRATOR_TOOLS,
+            ORCHESTRATOR_WORK_PLANNER,
+        ],
         deployed: true,
     },
     ConsumerVersion {
@@ -76,6 +86,7 @@ pub const CONSUMERS: [ConsumerVersion; 3] = [
             ORCHESTRATOR_PLANNING,
             ORCHESTRATOR_CANCEL,
             ORCHESTRATOR_TOOLS,
+            ORCHESTRATOR_WORK_PLANNER,
         ],
         deployed: false,
     },
@@ -98,6 +109,9 @@ pub struct ProviderVersion {
     pub build: Build,
     /// What a release manager would say about it.
     pub story: &'static str,
+    /// Its own contracts with its dependencies, each served as a stand-in
+    /// under its name while it is verified (`accord verify --dependency`).
+    pub dependencies: &'static [(&'static str, Spec)],
 }
 
 impl ProviderVersion {
@@ -113,30 +127,49 @@ impl ProviderVersion {
 }
 
 /// The provider versions: a good and a faulty one of each provider.
-pub const PROVIDERS: [ProviderVersion; 4] = [
+pub const PROVIDERS: [ProviderVersion; 6] = [
     ProviderVersion {
         name: "planning-agent",
         version: "2.0.0",
         build: Build::A2a(None),
         story: "good",
+        dependencies: &[],
     },
     ProviderVersion {
         name: "planning-agent",
         version: "2.1.0",
         build: Build::A2a(Some(A2aFault::ProseArtifact)),
         story: "faulty: the work plan comes back as prose instead of JSON",
+        dependencies: &[],
     },
     ProviderVersion {
         name: "plan-tools",
         version: "3.2.0",
         build: Build::Mcp(None),
         story: "good",
+        dependencies: &[],
     },
     ProviderVersion {
         name: "plan-tools",
         version: "3.3.0",
         build: Build::Mcp(Some(McpFault::ReadOnlyWrites)),
         story: "faulty: the read-only lookup tool writes a record",
+        dependencies: &[],
+    },
+    ProviderVersion {
+        name: "work-planner",
+        version: "1.0.0",
+        build: Build::A2a(None),
+        story: "good",
+        dependencies: &[("tools", WORK_PLANNER_TOOLS)],
+    },
+    ProviderVersion {
+        name: "work-planner",
+        version: "1.1.0",
+        build: Build::A2a(Some(A2aFault::DownstreamSynthetic)),
+        story: "faulty: it \"may register tasks if needed\": under DRAFT_ONLY it calls ticket.create, \
+                forwards the orchestrator's token to its tool server and drops the trace",
+        dependencies: &[("tools", WORK_PLANNER_TOOLS)],
     },
 ];
 
@@ -154,6 +187,12 @@ pub fn compile(spec: &Spec) -> anyhow::Result<(Value, usize)> {
         .with_context(|| format!("cannot compile {origin}"))?;
     let total = accord_dsl::pact::summarize(&contract).total;
     Ok((accord_dsl::pact::to_v4_json(&contract), total))
+}
+
+/// Compiles `spec` into the contract model (a stand-in's contract).
+pub fn contract(spec: &Spec) -> anyhow::Result<accord_dsl::Contract> {
+    let (document, _) = compile(spec)?;
+    Ok(accord_dsl::pact::from_value(&document, &origin(spec))?)
 }
 
 /// The path a spec is shown and published under.
@@ -178,7 +217,7 @@ mod tests {
 
     #[test]
     fn each_provider_has_a_good_and_a_faulty_version() {
-        for name in ["planning-agent", "plan-tools"] {
+        for name in ["planning-agent", "plan-tools", "work-planner"] {
             let versions: Vec<_> = PROVIDERS.iter().filter(|p| p.name == name).collect();
             assert_eq!(versions.iter().filter(|p| p.is_good()).count(), 1);
             assert_eq!(versions.iter().filter(|p| !p.is_good()).count(), 1);

@@ -13,7 +13,7 @@ use super::verification::PactVerdict;
 /// The first line.
 pub fn title() {
     println!(
-        "Accord demo: two consumers, two providers (a good and a faulty version of each), one broker; every verdict below comes from a real run."
+        "Accord demo: two consumers, three providers (a good and a faulty version of each; the work planner's tool server stood in for), one broker; every verdict below comes from a real run."
     );
 }
 
