@@ -221,7 +221,7 @@ pub fn run(args: VerifyArgs) -> anyhow::Result<Outcome> {
         }
         other => other?,
     };
-    crate::cmd::lint_warnings::print_for_source(&source, &args.provider);
+    let source = crate::cmd::lint_warnings::print_for_source(source, &args.provider);
     let config = config(&args, source)?;
     let live = stdout_is_for_people(&args).then(|| Arc::new(Live::on_stdout()));
     let progress = live

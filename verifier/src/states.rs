@@ -47,7 +47,7 @@ pub fn generator_values(
 /// does.
 pub async fn change_states(
     transport: &Transport,
-    url: Option<&str>,
+    url: Option<&reqwest::Url>,
     states: &[ProviderState],
     action: Action,
 ) -> Result<Map<String, Value>, Finding> {
@@ -58,7 +58,7 @@ pub async fn change_states(
     for state in states {
         let request = transport
             .client()
-            .post(url)
+            .post(url.clone())
             .json(&state_change_body(state, action));
         let path = format!("providerState '{}' ({})", state.name, action.as_str());
         let received = transport.send(request).await.map_err(|c| {
