@@ -23,16 +23,22 @@ pub fn print(origin: &str, contract: &Contract) {
     }
 }
 
-/// Prints the warnings of every contract of `source`. Files that cannot be
-/// loaded print nothing here: the verification reports why.
-pub fn print_for_source(source: &ContractSource, provider: &str) {
-    let loaded = match source {
-        ContractSource::Loaded(list) => list.clone(),
-        ContractSource::Files(_) => {
-            accord_verifier::load::load(source, provider).unwrap_or_default()
-        }
+/// Prints the warnings of every contract of `source`, and returns the
+/// source with its files read (so they are read and parsed once). Files
+/// that cannot be loaded print nothing here and are returned as given:
+/// the verification reports why.
+pub fn print_for_source(source: ContractSource, provider: &str) -> ContractSource {
+    let source = match source {
+        ContractSource::Files(_) => match accord_verifier::load::load(&source, provider) {
+            Ok(read) => ContractSource::Loaded(read),
+            Err(_) => source,
+        },
+        loaded => loaded,
     };
-    for sourced in &loaded {
-        print(&sourced.source, &sourced.contract);
+    if let ContractSource::Loaded(list) = &source {
+        for sourced in list {
+            print(&sourced.source, &sourced.contract);
+        }
     }
+    source
 }

@@ -223,7 +223,7 @@ pub fn run(args: VerifyArgs) -> anyhow::Result<Outcome> {
         }
         other => other?,
     };
-    crate::cmd::lint_warnings::print_for_source(&source, &args.provider);
+    let source = crate::cmd::lint_warnings::print_for_source(source, &args.provider);
     let mut config = config(&args, source)?;
     let client = broker.as_ref().map(|b| &b.client);
     let standins = super::verify_standins::prepare(&args.standins, &mut config, client)?;

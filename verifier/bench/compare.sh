@@ -42,25 +42,7 @@ work=$(mktemp -d /tmp/accord-bench.XXXXXX)
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
 base="http://127.0.0.1:$port"
 
-cat >"$work/nginx.conf" <<CONF
-daemon off;
-worker_processes 1;
-pid $work/nginx.pid;
-error_log $work/error.log warn;
-events { worker_connections 1024; }
-http {
-    access_log off;
-    client_body_temp_path $work/body;
-    keepalive_requests 1000000;
-    keepalive_timeout 60s;
-    server {
-        listen 127.0.0.1:$port;
-        default_type application/json;
-        location = /_state { return 200 '{}'; }
-        location ~ ^/items/([0-9]+)\$ { return 200 '{"id":\$1,"name":"item \$1"}'; }
-    }
-}
-CONF
+sed -e "s|@WORK@|$work|g" -e "s|@PORT@|$port|g" "$root/verifier/bench/nginx.conf" >"$work/nginx.conf"
 
 nginx -p "$work" -c "$work/nginx.conf" &
 nginx_pid=$!
@@ -69,29 +51,7 @@ for _ in $(seq 50); do curl -sf "$base/items/1" >/dev/null && break; sleep 0.1; 
 curl -sf -X POST -d '{"state":"x"}' "$base/_state" | grep -q '{}'
 
 make_pact() { # N → path of a Pact V4 file with N interactions
-  python3 - "$1" "$work/pact-$1.json" <<'PY'
-import json, sys
-n, path = int(sys.argv[1]), sys.argv[2]
-interactions = [{
-    "type": "Synchronous/HTTP",
-    "key": f"item-{i}",
-    "description": f"get item {i}",
-    "providerStates": [{"name": f"item {i} exists", "params": {"id": i}}],
-    "request": {"method": "GET", "path": f"/items/{i}"},
-    "response": {
-        "status": 200,
-        "headers": {"Content-Type": ["application/json"]},
-        "body": {"contentType": "application/json", "encoded": False,
-                 "content": {"id": i, "name": f"item {i}"}},
-        "matchingRules": {"body": {"$.name": {"combine": "AND", "matchers": [{"match": "type"}]}}},
-    },
-} for i in range(1, n + 1)]
-doc = {"consumer": {"name": "web"}, "provider": {"name": "items"},
-       "interactions": interactions,
-       "metadata": {"pactSpecification": {"version": "4.0"}}}
-json.dump(doc, open(path, "w"))
-print(path)
-PY
+  python3 "$root/verifier/bench/items_pact.py" "$1" "$work/pact-$1.json"
 }
 
 accord_cmd() { # pact jobs

@@ -24,14 +24,26 @@ pub(crate) fn passes(config: &VerifyConfig) -> Result<Option<Vec<VerifyConfig>>,
         A2aBinding::Auto => false,
         A2aBinding::JsonRpc | A2aBinding::HttpJson => return Ok(None),
     };
-    let loaded = crate::load::load(&config.source, &config.provider)?;
+    let read;
+    let loaded: &[SourcedContract] = match &config.source {
+        // checked (provider, runnable) by the run's own load
+        ContractSource::Loaded(list) => list,
+        ContractSource::Files(_) => {
+            read = crate::load::load(&config.source, &config.provider)?;
+            &read
+        }
+    };
     let twice: Vec<SourcedContract> = loaded
         .iter()
         .filter(|c| has_a2a(c) && (all || relies_on_both(c)))
         .cloned()
         .collect();
+    if twice.is_empty() && matches!(config.source, ContractSource::Loaded(_)) {
+        // one ordinary run over the contracts already loaded: no copy
+        return Ok(None);
+    }
     let mut first = config.clone();
-    first.source = ContractSource::Loaded(loaded);
+    first.source = ContractSource::Loaded(loaded.to_vec());
     if twice.is_empty() {
         return Ok(Some(vec![first]));
     }

@@ -32,6 +32,8 @@ pub struct Context {
     pub trusted_card_keys: Vec<serde_json::Value>,
     pub a2a_status_mapping: crate::config::A2aStatusMapping,
     pub state_change_url: Option<String>,
+    /// The same, parsed once (each interaction posts to it twice).
+    pub state_change: Option<reqwest::Url>,
     pub observe_url: Option<String>,
     pub principals: BTreeMap<String, Token>,
     pub custom_headers: Vec<(String, Token)>,
@@ -92,6 +94,10 @@ impl Context {
             trusted_card_keys: config.trusted_card_keys.clone(),
             a2a_status_mapping: config.a2a_status_mapping,
             state_change_url: optional("the state-change URL", &config.state_change_url)?,
+            state_change: config
+                .state_change_url
+                .as_deref()
+                .and_then(|u| reqwest::Url::parse(u).ok()),
             observe_url: optional("the observation URL", &config.observe_url)?,
             principals: config.principals.clone(),
             custom_headers: config.custom_headers.clone(),
@@ -148,7 +154,7 @@ async fn replay_traced(
     let start = Instant::now();
     let meta = interaction.meta();
     let states = &meta.provider_states;
-    let url = cx.state_change_url.as_deref();
+    let url = cx.state_change.as_ref();
     let mut findings = Vec::new();
     let mut warnings = Vec::new();
     let mut checks = Vec::new();

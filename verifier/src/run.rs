@@ -86,11 +86,34 @@ fn verify_planned(
     runtime.block_on(crate::reach::check(&cx.transport, &endpoints))?;
     let cores = std::thread::available_parallelism().map_or(1, usize::from);
     let threads = config.jobs.max(1).min(cores).min(plan.chains().max(1));
-    let done = std::thread::scope(|scope| {
+    let cx = Arc::new(cx);
+    let done = if threads == 1 {
+        // one thread: this one, its runtime and its client (no second
+        // connection pool, TLS roots read once)
+        let lanes = config.jobs.max(1);
+        runtime.block_on(drain(cx.clone(), plan.clone(), lanes, progress))?
+    } else {
+        on_threads(config, threads, &drivers, &observe_lock, &plan, &progress)?
+    };
+    let own = runtime.block_on(conclude(&cx, &plan.contracts));
+    Ok(plan.report(config, done, own, &cx.drivers))
+}
+
+/// Drains the plan on `threads` threads, each a single-threaded runtime
+/// with its own context (and so its own connection pool).
+fn on_threads(
+    config: &VerifyConfig,
+    threads: usize,
+    drivers: &[Arc<dyn Driver>],
+    observe_lock: &Arc<tokio::sync::Mutex<()>>,
+    plan: &Arc<Plan>,
+    progress: &Option<Arc<dyn Progress>>,
+) -> Result<Done, VerifyError> {
+    std::thread::scope(|scope| {
         let handles: Vec<_> = (0..threads)
             .map(|n| {
                 let lanes = share(config.jobs.max(1), threads, n);
-                let cx = Context::new(config, drivers.clone(), observe_lock.clone());
+                let cx = Context::new(config, drivers.to_vec(), observe_lock.clone());
                 let (plan, progress) = (plan.clone(), progress.clone());
                 scope.spawn(move || -> Result<Done, VerifyError> {
                     let runtime = tokio::runtime::Builder::new_current_thread()
@@ -106,9 +129,7 @@ fn verify_planned(
             done.extend(handle.join().map_err(|_| VerifyError::ThreadPanicked)??);
         }
         Ok::<_, VerifyError>(done)
-    })?;
-    let own = runtime.block_on(conclude(&cx, &plan.contracts));
-    Ok(plan.report(config, done, own, &cx.drivers))
+    })
 }
 
 /// Verifies every contract of the configuration against the provider,

@@ -57,7 +57,7 @@ pub fn generator_values(
 /// does.
 pub async fn change_states(
     transport: &Transport,
-    url: Option<&str>,
+    url: Option<&reqwest::Url>,
     states: &[ProviderState],
     action: Action,
     dependencies: Option<&Value>,
@@ -67,10 +67,11 @@ pub async fn change_states(
         return Ok(values);
     };
     for state in states {
-        let request = transport
-            .client()
-            .post(url)
-            .json(&body_with(state, action, dependencies));
+        let request =
+            transport
+                .client()
+                .post(url.clone())
+                .json(&body_with(state, action, dependencies));
         let path = format!("providerState '{}' ({})", state.name, action.as_str());
         let received = transport.send(request).await.map_err(|c| {
             let mut f = c.finding(&path);

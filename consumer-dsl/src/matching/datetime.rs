@@ -1,7 +1,12 @@
 //! Java date/time patterns (`yyyy-MM-dd'T'HH:mm:ss.SSSX`, as Pact's
 //! datetime, date and time rules use) checked with chrono.
 
-use chrono::format::{Parsed, StrftimeItems, parse};
+use std::borrow::Cow;
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::rc::Rc;
+
+use chrono::format::{Item, Parsed, StrftimeItems, parse};
 
 /// What kind of value a rule without a pattern expects (ISO 8601).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -16,13 +21,16 @@ pub enum Temporal {
 pub fn is_valid(text: &str, pattern: Option<&str>, kind: Temporal) -> bool {
     match pattern {
         Some(p) => {
-            let (fmt, zulu) = translate(p);
-            let text = if zulu {
+            let compiled = compiled(p);
+            let Some((items, zulu)) = compiled.as_ref() else {
+                return false; // a pattern chrono cannot read matches nothing
+            };
+            let text = if *zulu {
                 normalise_zulu(text)
             } else {
                 text.into()
             };
-            parses(&text, &fmt)
+            parse(&mut Parsed::new(), &text, items.iter()).is_ok()
         }
         None => match kind {
             Temporal::DateTime => {
@@ -36,16 +44,54 @@ pub fn is_valid(text: &str, pattern: Option<&str>, kind: Temporal) -> bool {
     }
 }
 
+/// A Java pattern translated and parsed, with its `X` flag; `None` when
+/// chrono cannot read the translation.
+type Compiled = Option<(Vec<Item<'static>>, bool)>;
+
+/// Patterns longer than this are translated at each use, not kept.
+const MAX_KEPT_PATTERN: usize = 256;
+/// Patterns kept per thread; past it the cache starts over.
+const MAX_KEPT_PATTERNS: usize = 256;
+
+thread_local! {
+    /// A rule checks every value of a list with one pattern: it is
+    /// translated and parsed once per thread, not once per value.
+    static COMPILED: RefCell<HashMap<String, Rc<Compiled>>> = RefCell::new(HashMap::new());
+}
+
+fn compiled(pattern: &str) -> Rc<Compiled> {
+    let compile = || {
+        let (fmt, zulu) = translate(pattern);
+        let items = StrftimeItems::new(&fmt).parse_to_owned().ok();
+        Rc::new(items.map(|items| (items, zulu)))
+    };
+    if pattern.len() > MAX_KEPT_PATTERN {
+        return compile();
+    }
+    COMPILED.with(|cache| {
+        if let Some(kept) = cache.borrow().get(pattern) {
+            return kept.clone();
+        }
+        let made = compile();
+        let mut cache = cache.borrow_mut();
+        if cache.len() >= MAX_KEPT_PATTERNS {
+            cache.clear();
+        }
+        cache.insert(pattern.to_string(), made.clone());
+        made
+    })
+}
+
 fn parses(text: &str, fmt: &str) -> bool {
     let mut parsed = Parsed::new();
     parse(&mut parsed, text, StrftimeItems::new(fmt)).is_ok()
 }
 
 /// `Z` as an offset is `+00:00` for chrono.
-fn normalise_zulu(text: &str) -> String {
+fn normalise_zulu(text: &str) -> Cow<'_, str> {
     match text.strip_suffix('Z') {
-        Some(head) => format!("{head}+00:00"),
-        None => text.to_string(),
+        Some(head) => format!("{head}+00:00").into(),
+        None => text.into(),
     }
 }
 
@@ -216,5 +262,34 @@ mod tests {
         assert!(!is_valid("2020-13-02", None, Temporal::Date));
         assert!(is_valid("03:04:05", None, Temporal::Time));
         assert!(!is_valid("3 o'clock", None, Temporal::Time));
+    }
+
+    #[test]
+    fn patterns_past_the_kept_bounds_validate_as_the_first_ones() {
+        // more patterns than a thread keeps: the cache starts over
+        for n in 0..MAX_KEPT_PATTERNS + 10 {
+            let pattern = format!("yyyy-MM-dd'-{n}'");
+            assert!(is_valid(
+                &format!("2024-01-02-{n}"),
+                Some(&pattern),
+                Temporal::Date
+            ));
+            assert!(!is_valid(
+                &format!("2024-13-02-{n}"),
+                Some(&pattern),
+                Temporal::Date
+            ));
+        }
+        // and a pattern too long to keep, used twice
+        let literal = "a".repeat(MAX_KEPT_PATTERN + 1);
+        let pattern = format!("'{literal}'yyyy");
+        for _ in 0..2 {
+            assert!(is_valid(
+                &format!("{literal}2024"),
+                Some(&pattern),
+                Temporal::Date
+            ));
+            assert!(!is_valid("2024", Some(&pattern), Temporal::Date));
+        }
     }
 }

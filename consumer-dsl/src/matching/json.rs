@@ -180,8 +180,15 @@ impl<'r> JsonMatcher<'r> {
     ) {
         let at = self.mismatches.len();
         let mut missing: Vec<&str> = Vec::new();
+        // Actual objects usually hold the keys in the expected order:
+        // the entry at the same position is tried before a hash lookup.
+        let mut in_order = am.iter();
         for (k, ev) in em {
-            match am.get(k) {
+            let found = match in_order.next() {
+                Some((ak, av)) if ak == k => Some(av),
+                _ => am.get(k),
+            };
+            match found {
                 Some(av) => {
                     loc.push(Seg::Key(k));
                     self.compare(loc, ev, av);

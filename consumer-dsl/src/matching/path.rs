@@ -90,7 +90,9 @@ impl DocPath {
             return 0;
         }
         let mut weight = 2u64;
-        for (token, seg) in self.tokens.iter().zip(location) {
+        // From the deepest token up: sibling paths (`$.items[*].id`,
+        // `$.items[*].title`) differ last, so most are refused at once.
+        for (token, seg) in self.tokens.iter().zip(location).rev() {
             let w = token_weight(token, *seg);
             if w == 0 {
                 return 0;
@@ -109,7 +111,7 @@ impl DocPath {
 
 fn token_weight(token: &PathToken, seg: Seg<'_>) -> u64 {
     match (token, seg) {
-        (PathToken::Field(name), Seg::Key(key)) if name == key => 2,
+        (PathToken::Field(name), Seg::Key(key)) if same(name, key) => 2,
         (PathToken::Field(name), Seg::Attr(attr)) if name.strip_prefix('@') == Some(attr) => 2,
         (PathToken::Field(name), Seg::Text) if name == "#text" => 2,
         (PathToken::Field(name), Seg::Index(i)) if name.parse() == Ok(i) => 2,
@@ -119,6 +121,20 @@ fn token_weight(token: &PathToken, seg: Seg<'_>) -> u64 {
         (PathToken::Star, _) => 1,
         _ => 0,
     }
+}
+
+/// String equality without a call to `memcmp` for the short names rule
+/// paths hold: the matcher weighs every rule path at every value, and on a
+/// wide list that comparison was a third of its time.
+#[inline]
+fn same(a: &str, b: &str) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    a.len() == b.len()
+        && if a.len() > 16 {
+            a == b
+        } else {
+            a.iter().zip(b).all(|(x, y)| x == y)
+        }
 }
 
 struct Parser<'t> {

@@ -1,0 +1,94 @@
+"""Issue 27's broker start-up measures: cold start to the first heartbeat
+(a new SQLite database, so every migration runs) and the idle RSS 1 s
+after it, of `accord serve` as a process.
+
+Usage: python3 broker/bench/start.py [ACCORD] [RUNS]
+  ACCORD: the binary (default $CARGO_TARGET_DIR/release/accord, else
+  target/release/accord); RUNS (default 5). Each run starts the broker on a
+  free loopback port with a fresh database in a temporary folder, polls
+  GET /diagnostic/status/heartbeat every millisecond from the moment the
+  process is spawned, then reads /proc/PID/status (VmRSS, RssAnon,
+  RssFile, Threads) after one idle second, and stops the broker by its PID.
+  Prints each run and the medians. Set ACCORD_DATABASE_URL=postgres://… to
+  start against PostgreSQL instead (the database must be empty for the
+  migrations to count).
+
+Measured 2026-12-05 (release build of this branch at fdfee47, broker code
+as on 845a23e; 2-core machine at a load
+average of 4, a build beside it), 5 runs: first heartbeat 160-211 ms
+(median 201; 104-142 ms in a quieter moment), idle RSS 34.7 MB (goals 50 ms
+and 20 MB: not met). Where it goes:
+- RSS: 21 MB is file-backed, the pages of the 51 MB binary the start-up
+  touched; 13.9 MB anonymous, of which about 5.5 MB per actix worker (one
+  per core: with `taskset -c 0`, one worker, anonymous 8.6 MB, total
+  28.3 MB). glibc arenas are not it (MALLOC_ARENA_MAX=1 changes nothing).
+- Start: `accord migrate` alone on a new SQLite file takes 56 ms wall for
+  11.5 ms of CPU (14 migrations, each committed and synced); the pool then
+  opens its 8 connections before the listener serves (r2d2 fills the pool
+  at build).
+"""
+import os
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+
+root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+target = os.environ.get("CARGO_TARGET_DIR", os.path.join(root, "target"))
+accord = sys.argv[1] if len(sys.argv) > 1 else os.path.join(target, "release", "accord")
+runs = int(sys.argv[2]) if len(sys.argv) > 2 else 5
+if not os.access(accord, os.X_OK):
+    sys.exit(f"no release build at {accord} (cargo build --release -p accord)")
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def status(pid):
+    fields = {}
+    with open(f"/proc/{pid}/status") as f:
+        for line in f:
+            name, _, value = line.partition(":")
+            if name in ("VmRSS", "RssAnon", "RssFile", "Threads"):
+                fields[name] = int(value.split()[0])
+    return fields
+
+
+starts, rss = [], []
+for _ in range(runs):
+    with tempfile.TemporaryDirectory() as folder:
+        port = free_port()
+        database = os.environ.get("ACCORD_DATABASE_URL", os.path.join(folder, "accord.db"))
+        began = time.perf_counter()
+        broker = subprocess.Popen(
+            [accord, "serve", "--bind", f"127.0.0.1:{port}", "--database-url", database],
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        try:
+            url = f"http://127.0.0.1:{port}/diagnostic/status/heartbeat"
+            while True:
+                if broker.poll() is not None:
+                    sys.exit(f"the broker exited with {broker.returncode}")
+                try:
+                    urllib.request.urlopen(url, timeout=1).read()
+                    break
+                except OSError:
+                    time.sleep(0.001)
+            ms = (time.perf_counter() - began) * 1000
+            time.sleep(1.0)
+            s = status(broker.pid)
+        finally:
+            broker.terminate()
+            broker.wait()
+    starts.append(ms)
+    rss.append(s["VmRSS"] / 1024)
+    print(f"first heartbeat {ms:6.1f} ms   idle RSS {s['VmRSS'] / 1024:5.1f} MB "
+          f"(anonymous {s['RssAnon'] / 1024:.1f}, file {s['RssFile'] / 1024:.1f}), "
+          f"{s['Threads']} threads")
+print(f"median: first heartbeat {statistics.median(starts):.1f} ms, "
+      f"idle RSS {statistics.median(rss):.1f} MB; load {os.getloadavg()[0]:.1f}")

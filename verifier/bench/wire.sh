@@ -1,0 +1,121 @@
+#!/usr/bin/env bash
+# Issue 27's wire floor: `accord verify` of N HTTP interactions, each with a
+# provider state (setup POST + GET + teardown POST), against nginx — the
+# whole process, at --jobs 1 and --jobs 4 — beside wrk sending the same
+# 3×N requests in the same order at 1 and at 4 connections, in one run.
+# wrk runs for a duration, so its time for the 3×N requests is 3×N divided
+# by its requests/s (the floor); accord's is the median of RUNS whole runs
+# (process start, contract load, states, requests, report to /dev/null).
+#
+# Usage: verifier/bench/wire.sh [N]          (default 1000)
+# Needs: nginx and wrk (apt-get install -y nginx-light wrk), python3, and a
+# release build (cargo build --release -p accord). Without nginx or wrk it
+# says so and skips (exit 0). RUNS (default 10) timed runs of accord per
+# --jobs value, DURATION (default 3s) per wrk run, ROUNDS (default 2): the
+# floor and accord are measured ROUNDS times, alternating, and the best
+# round of each is kept. nginx runs as a process of this script (1 worker,
+# on a free loopback port) and is stopped by its PID.
+#
+# Measured 2026-12-05 on the project's 2-core machine under a load average
+# of 8-10 (other builds beside it: the wall times move by 30% from run to
+# run, the floor too), release build, RUNS=10 ROUNDS=3 DURATION=2s, 1,000:
+#                          wrk floor   accord before   accord after
+#   1 conn / --jobs 1        93-124 ms     254 ms         308 ms (noise)
+#   4 conn / --jobs 4        59-74 ms      228 ms         256 ms (noise)
+# The CPU time of accord is steadier (median of 15 interleaved runs each,
+# rusage of the child): --jobs 1 156 -> 119 ms, --jobs 4 148 -> 130 ms, a
+# run replaying nothing (start, load, report) 56 -> 35 ms; wall medians
+# of those runs 293 -> 233 ms and 261 -> 233 ms. "before" is 845a23e,
+# "after" reads the contract file once (it was parsed three times and
+# linted four) and runs --jobs 1 on the caller's thread and client.
+# Where the rest goes (perf record, --jobs 1): 40% kernel (the loopback
+# TCP send path, which wrk pays too), 14% libc (malloc, memmove), 44%
+# accord spread thin over hyper/reqwest (request building, URL parsing,
+# response parsing), the per-interaction model work and the progress
+# lines; about 20 us of user CPU per request against wrk's few.
+set -euo pipefail
+
+n=${1:-1000}
+runs=${RUNS:-10}
+duration=${DURATION:-3s}
+rounds=${ROUNDS:-2}
+root=$(cd "$(dirname "$0")/../.." && pwd)
+accord=${ACCORD:-${CARGO_TARGET_DIR:-$root/target}/release/accord}
+
+for tool in nginx wrk python3; do
+    if ! command -v "$tool" >/dev/null; then
+        echo "skipped: $tool is missing (apt-get install -y nginx-light wrk python3)"
+        exit 0
+    fi
+done
+[ -x "$accord" ] || { echo "no release build at $accord (cargo build --release -p accord)" >&2; exit 2; }
+
+work=$(mktemp -d /tmp/accord-wire.XXXXXX)
+nginx_pid=
+cleanup() {
+    [ -n "$nginx_pid" ] && kill "$nginx_pid" 2>/dev/null && wait "$nginx_pid" 2>/dev/null
+    rm -rf "$work"
+}
+trap cleanup EXIT
+
+port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+base="http://127.0.0.1:$port"
+sed -e "s|@WORK@|$work|g" -e "s|@PORT@|$port|g" "$root/verifier/bench/nginx.conf" >"$work/nginx.conf"
+nginx -p "$work" -c "$work/nginx.conf" &
+nginx_pid=$!
+for _ in $(seq 50); do
+    (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null && break
+    sleep 0.1
+done
+
+# the contract: GET /items/{i} → {"id": i, "name": "item i"} in state "item i exists"
+python3 "$root/verifier/bench/items_pact.py" "$n" "$work/pact.json" >/dev/null
+
+verify() { # jobs
+    "$accord" verify --provider items --provider-base-url "$base" \
+        --state-change-url "$base/_state" --contract "$work/pact.json" --jobs "$1"
+}
+for jobs in 1 4; do # it must pass before it is timed
+    verify "$jobs" >"$work/verify.out" 2>&1 || { tail -20 "$work/verify.out"; exit 1; }
+done
+
+floor() { # connections → seconds for 3×N requests
+    local threads=$(( $1 < 2 ? 1 : 2 )) out rps
+    out=$(N=$n wrk -t "$threads" -c "$1" -d "$duration" -s "$root/verifier/bench/states.lua" "$base" 2>&1)
+    if grep -q "Non-2xx" <<<"$out"; then echo "wrk saw errors: $out" >&2; exit 1; fi
+    rps=$(awk '/Requests\/sec/ {print $2}' <<<"$out")
+    python3 -c "print(f'{3 * $n / $rps:.4f}')"
+}
+
+whole() { # jobs → median seconds of RUNS whole runs
+    python3 - "$runs" "$accord" "$base" "$work/pact.json" "$1" <<'PY'
+import statistics, subprocess, sys, time
+runs, accord, base, pact, jobs = int(sys.argv[1]), *sys.argv[2:]
+cmd = [accord, "verify", "--provider", "items", "--provider-base-url", base,
+       "--state-change-url", f"{base}/_state", "--contract", pact, "--jobs", jobs]
+times = []
+for _ in range(runs):
+    start = time.perf_counter()
+    subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
+    times.append(time.perf_counter() - start)
+print(f"{statistics.median(times):.4f}")
+PY
+}
+
+best() { python3 -c "import sys; print(min(float(a) for a in sys.argv[1:]))" "$@"; }
+f1=(); f4=(); a1=(); a4=()
+for _ in $(seq "$rounds"); do
+    f1+=("$(floor 1)"); a1+=("$(whole 1)")
+    f4+=("$(floor 4)"); a4+=("$(whole 4)")
+done
+f1=$(best "${f1[@]}"); f4=$(best "${f4[@]}"); a1=$(best "${a1[@]}"); a4=$(best "${a4[@]}")
+
+echo "$n interactions, each setup + GET + teardown ($(( 3 * n )) requests); load: $(cut -d' ' -f1-3 /proc/loadavg)"
+python3 - "$f1" "$a1" "$f4" "$a4" <<'PY'
+import sys
+f1, a1, f4, a4 = map(float, sys.argv[1:])
+print(f"  {'':<26}{'wrk floor':>10}{'accord':>10}{'ratio':>8}")
+print(f"  {'1 connection / --jobs 1':<26}{f1 * 1000:>8.1f}ms{a1 * 1000:>8.1f}ms{a1 / f1:>7.2f}x")
+print(f"  {'4 connections / --jobs 4':<26}{f4 * 1000:>8.1f}ms{a4 * 1000:>8.1f}ms{a4 / f4:>7.2f}x")
+print(f"  --jobs 4 takes {a4 / a1:.2f}x the time of --jobs 1")
+PY
