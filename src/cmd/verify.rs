@@ -245,7 +245,7 @@ pub fn run(args: VerifyArgs) -> anyhow::Result<Outcome> {
     let report = report.map_err(|e| config_of::as_given(&args, e))?;
     emit(&args, &report)?;
     if let Some(s) = &standins {
-        s.warn_uncalled(&report);
+        s.check_called(&report)?;
     }
     if let Some(broker) = broker {
         let partial = config.filter.selects_interactions();

@@ -88,6 +88,10 @@ pub struct StandIns {
     _mocks: Vec<MockServer>,
     /// The names `--dependency` gave (the rest are forbidden agents).
     given: Vec<String>,
+    /// The names `--dependency` gave itself (not the broker).
+    named: Vec<String>,
+    /// The agents the contracts' delegation records forbid.
+    forbidden: Vec<String>,
     pub downstream: Downstream,
 }
 
@@ -121,23 +125,45 @@ pub fn prepare(
 
 impl StandIns {
     /// Says which given dependencies no interaction called (the provider
-    /// never needed them, or is not wired to them).
-    pub fn warn_uncalled(&self, report: &accord_verifier::VerificationReport) {
-        for d in self
+    /// never needed them, or is not wired to them); an error when the
+    /// provider called none of those `--dependency` named, except those a delegation record
+    /// forbids (a good provider never calls those): then it is not wired
+    /// to its stand-ins, and the run judged nothing of what it does
+    /// downstream.
+    pub fn check_called(&self, report: &accord_verifier::VerificationReport) -> anyhow::Result<()> {
+        let called = |name: &str| {
+            report
+                .interactions()
+                .any(|(_, i)| i.downstream.iter().any(|c| c.dependency == name))
+        };
+        let uncalled: Vec<&Dependency> = self
             .dependencies()
             .iter()
-            .filter(|d| self.given.contains(&d.name))
-        {
-            let called = report
-                .interactions()
-                .any(|(_, i)| i.downstream.iter().any(|c| c.dependency == d.name));
-            if !called {
-                eprintln!(
-                    "warning: the dependency {} was served at {} but no interaction called it",
-                    d.name, d.url
-                );
-            }
+            .filter(|d| self.given.contains(&d.name) && !called(&d.name))
+            .collect();
+        let expected: Vec<&String> = self
+            .named
+            .iter()
+            .filter(|n| !self.forbidden.contains(n))
+            .collect();
+        if !expected.is_empty() && expected.iter().all(|n| !called(n)) {
+            let names: Vec<String> = expected.iter().map(|n| format!("`{n}`")).collect();
+            anyhow::bail!(
+                "the provider called none of its stand-ins ({}): it is not wired to them, so \
+                 nothing it does downstream was judged. It learns their URLs from the \
+                 provider-state change request's `dependencies` (by NAME) or, started by \
+                 `accord verify … -- COMMAND`, from ACCORD_DEPENDENCY_URL_<NAME> (and \
+                 _A2A_URL_, _MCP_URL_): check that NAME is the name its wiring reads",
+                names.join(", ")
+            );
         }
+        for d in uncalled {
+            eprintln!(
+                "warning: the dependency {} was served at {} but no interaction called it",
+                d.name, d.url
+            );
+        }
+        Ok(())
     }
 }
 
@@ -176,7 +202,8 @@ pub fn serve(
         }
     }
     let given: Vec<String> = wanted.iter().map(|(n, _)| n.clone()).collect();
-    for agent in forbidden_agents(contracts) {
+    let forbidden = forbidden_agents(contracts);
+    for agent in forbidden.iter().cloned() {
         if !wanted.iter().any(|(n, _)| *n == agent) {
             let bare = bare_agent(provider, &agent)?;
             wanted.push((agent, bare));
@@ -209,6 +236,8 @@ pub fn serve(
     Ok(Some(StandIns {
         _mocks: mocks,
         given,
+        named: args.dependencies.iter().map(|(n, _)| n.clone()).collect(),
+        forbidden,
         downstream: Downstream { dependencies, log },
     }))
 }

@@ -43,7 +43,13 @@ fn a_provider_started_by_the_command_gets_the_dependency_urls_and_is_stopped_aft
     std::fs::write(
         &script,
         format!(
-            "import os, json, http.server\nopen({:?}, 'w').write(json.dumps(dict(os.environ)))\nhttp.server.HTTPServer(('127.0.0.1', {port}), http.server.SimpleHTTPRequestHandler).serve_forever()\n",
+            "import os, json, http.server, urllib.request\n\
+             open({:?}, 'w').write(json.dumps(dict(os.environ)))\n\
+             class Site(http.server.SimpleHTTPRequestHandler):\n    \
+                 def do_GET(self):\n        \
+                     urllib.request.urlopen(os.environ['ACCORD_DEPENDENCY_URL_TOOL_SERVER'] + '/status').read()\n        \
+                     super().do_GET()\n\
+             http.server.HTTPServer(('127.0.0.1', {port}), Site).serve_forever()\n",
             env_file.display().to_string()
         ),
     )
@@ -61,7 +67,9 @@ fn a_provider_started_by_the_command_gets_the_dependency_urls_and_is_stopped_aft
         &tools,
         &json!({"consumer": {"name": "site"}, "provider": {"name": "tools"},
         "interactions": [{"type": "MCP/ToolCall", "description": "search", "tool": "meeting.search",
-            "arguments": {}, "result": {"content": [{"type": "text", "text": "ok"}]}}],
+            "arguments": {}, "result": {"content": [{"type": "text", "text": "ok"}]}},
+            {"type": "Synchronous/HTTP", "description": "the status (the site asks it per page)",
+             "request": {"method": "GET", "path": "/status"}, "response": {"status": 200}}],
         "metadata": {"pactSpecification": {"version": "4.0"}, "accord": {"formatVersion": "1.0", "mcp": "2026-07-28"}}}),
     );
     let out = accord()
@@ -100,10 +108,8 @@ fn a_provider_started_by_the_command_gets_the_dependency_urls_and_is_stopped_aft
         std::net::TcpStream::connect(("127.0.0.1", port)).is_err(),
         "the provider was stopped after the run"
     );
-    assert!(
-        stderr.contains("dependency tool-server was served"),
-        "{stderr}"
-    );
+    // the site called its stand-in (per page): no "never called" warning
+    assert!(!stderr.contains("no interaction called it"), "{stderr}");
 }
 
 #[test]

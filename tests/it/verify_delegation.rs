@@ -334,6 +334,27 @@ fn a_dependency_no_interaction_calls_is_a_warning() {
 }
 
 #[test]
+fn a_dependency_name_the_provider_never_calls_is_an_error_not_a_silent_pass() {
+    let dir = temp_dir("delegation-misnamed");
+    let contract = agent_contract(&dir, the_record());
+    let tools = tools_contract(&dir, "2026-07-28");
+    // the agent's wiring reads `tools`; served as `tool`, it is never
+    // called — even the faulty build would pass on what it does downstream
+    let (code, _, err) = run(
+        &agent(Some(A2aFault::DownstreamSynthetic)),
+        &contract,
+        &[("tool", &tools)],
+        "jsonrpc",
+    );
+    assert_eq!(code, Some(2), "{err}");
+    assert!(
+        err.contains("the provider called none of its stand-ins (`tool`)")
+            && err.contains("check that NAME is the name its wiring reads"),
+        "{err}"
+    );
+}
+
+#[test]
 fn downstream_work_after_the_acknowledged_cancel_is_found() {
     let dir = temp_dir("delegation-cancel");
     let tools = tools_contract(&dir, "2026-07-28");
