@@ -124,7 +124,34 @@ fn contract_summary(out: &mut String, c: &ContractResult) {
         for w in &i.warnings {
             let _ = writeln!(out, "    warning: {}", finding_line(w));
         }
+        if i.outcome == Outcome::Failed && !i.downstream.is_empty() {
+            let _ = writeln!(out, "    downstream: {}", chain(&i.downstream));
+        }
     }
+}
+
+/// Most downstream calls a failing interaction's chain line names.
+const CHAIN_SHOWN: usize = 12;
+
+/// What the stand-ins saw, in order: `tools meeting.search +4 ms, …`, a
+/// call whose `traceparent` did not continue the trace marked.
+fn chain(calls: &[crate::downstream::DownstreamEntry]) -> String {
+    let mut parts: Vec<String> = calls
+        .iter()
+        .take(CHAIN_SHOWN)
+        .map(|c| {
+            let trace = if c.continues_trace {
+                ""
+            } else {
+                " (trace not continued)"
+            };
+            format!("{} {} +{} ms{trace}", c.dependency, c.name, c.at_ms)
+        })
+        .collect();
+    if calls.len() > CHAIN_SHOWN {
+        parts.push(format!("… {} more", calls.len() - CHAIN_SHOWN));
+    }
+    parts.join(", ")
 }
 
 /// `layer CODE path: detail (expected …, actual …)`; a finding that names
@@ -242,6 +269,32 @@ mod tests {
             s.contains("  get item — trace 4bf92f3577b34da6a3ce929d0e0e4736\n"),
             "{s}"
         );
+    }
+
+    #[test]
+    fn a_failed_interaction_shows_what_its_stand_ins_saw() {
+        let mut r = report(false);
+        let call = |name: &str, at_ms, continues_trace| crate::downstream::DownstreamEntry {
+            dependency: "tools".into(),
+            kind: "mcp",
+            name: name.into(),
+            at_ms,
+            traceparent: None,
+            continues_trace,
+        };
+        r.contracts[0].interactions[0].downstream = vec![
+            call("meeting.search", 4, true),
+            call("ticket.create", 9, false),
+        ];
+        let s = summary(&r);
+        assert!(
+            s.contains(
+                "    downstream: tools meeting.search +4 ms, tools ticket.create +9 ms (trace not continued)\n"
+            ),
+            "{s}"
+        );
+        r.contracts[0].interactions[0].downstream = (0..15).map(|n| call("x", n, true)).collect();
+        assert!(summary(&r).contains(", … 3 more\n"));
     }
 
     #[test]
