@@ -334,6 +334,20 @@ fn a_dependency_no_interaction_calls_is_a_warning() {
 }
 
 #[test]
+fn a_delegation_verified_without_stand_ins_is_said_to_be_unchecked() {
+    let dir = temp_dir("delegation-unobserved");
+    let contract = agent_contract(&dir, the_record());
+    let (code, report, err) = run(&agent(None), &contract, &[], "jsonrpc");
+    assert_eq!(code, Some(0), "{err}");
+    let warnings = &report["contracts"][0]["interactions"][0]["warnings"];
+    assert_eq!(
+        warnings[0]["reasonCode"], "EXPECTATION_UNCHECKED",
+        "{report:#}"
+    );
+    assert_eq!(warnings[0]["path"], "delegation", "{report:#}");
+}
+
+#[test]
 fn a_dependency_name_the_provider_never_calls_is_an_error_not_a_silent_pass() {
     let dir = temp_dir("delegation-misnamed");
     let contract = agent_contract(&dir, the_record());

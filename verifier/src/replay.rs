@@ -369,6 +369,9 @@ async fn exercise(
         warnings.extend(window.outside);
         chain = observed;
     }
+    if cx.downstream.is_none() {
+        warnings.extend(crate::downstream::attribute::unobserved(interaction));
+    }
     let sent = Sent {
         findings,
         warnings,

@@ -19,6 +19,24 @@ pub(crate) struct Window {
     pub(crate) outside: Vec<Finding>,
 }
 
+/// Without stand-ins, an interaction's delegation record cannot be judged:
+/// a warning saying so (the record still travels to the agent), never a
+/// silent pass.
+pub(crate) fn unobserved(interaction: &Interaction) -> Option<Finding> {
+    let Interaction::A2aTask(t) = interaction else {
+        return None;
+    };
+    t.task.delegation.as_ref()?;
+    Some(Finding::new(
+        Layer::Behavior,
+        codes::EXPECTATION_UNCHECKED,
+        "delegation",
+        "the delegation record was not checked: no stand-in was served for the provider's \
+         dependencies, so nothing it did downstream was seen (serve them with \
+         `--dependency NAME=CONTRACT` or `--dependencies-from-broker`)",
+    ))
+}
+
 /// Opens the window: what arrived before it is no interaction's.
 pub(crate) fn open(downstream: &Downstream) -> Window {
     let early = downstream.log.take();
