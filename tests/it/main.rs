@@ -36,6 +36,7 @@ mod verify_command;
 mod verify_delegation;
 mod verify_delegation_broker;
 mod verify_delegation_mcp;
+mod verify_delegation_wiring;
 mod verify_legacy;
 mod verify_mcp;
 mod verify_roles;

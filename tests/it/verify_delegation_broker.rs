@@ -9,7 +9,7 @@ use serde_json::{Value, json};
 
 use crate::broker::BrokerProcess;
 use crate::support::{accord, temp_dir};
-use crate::verify_delegation::codes;
+use crate::verify_delegation::{codes, outcome};
 
 fn publish(broker: &BrokerProcess, file: &std::path::Path) {
     accord()
@@ -63,29 +63,23 @@ fn the_dependencies_come_from_the_broker_where_the_provider_is_the_consumer() {
     let run = |fault: Option<A2aFault>| {
         let agent = A2aAgent::start().expect("agent");
         agent.set_fault(fault);
-        let out = accord()
-            .args([
-                "verify",
-                "--provider",
-                "planning-agent",
-                "--provider-base-url",
-            ])
-            .arg(agent.base_url())
-            .args(["--state-change-url", &agent.state_change_url()])
-            .args([
-                "--broker-url",
-                &broker.url,
-                "--dependencies-from-broker",
-                "--output",
-                "json",
-            ])
-            .output()
-            .expect("runs");
-        let report: Value = serde_json::from_slice(&out.stdout).unwrap_or(Value::Null);
-        (
-            out.status.code(),
-            report,
-            String::from_utf8_lossy(&out.stderr).into_owned(),
+        outcome(
+            accord()
+                .args([
+                    "verify",
+                    "--provider",
+                    "planning-agent",
+                    "--provider-base-url",
+                ])
+                .arg(agent.base_url())
+                .args(["--state-change-url", &agent.state_change_url()])
+                .args([
+                    "--broker-url",
+                    &broker.url,
+                    "--dependencies-from-broker",
+                    "--output",
+                    "json",
+                ]),
         )
     };
     let (code, report, err) = run(None);

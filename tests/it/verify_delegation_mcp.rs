@@ -6,10 +6,10 @@
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
-use serde_json::{Value, json};
+use serde_json::json;
 
 use crate::support::{accord, temp_dir};
-use crate::verify_delegation::codes;
+use crate::verify_delegation::{codes, outcome};
 
 /// The orchestrator's contract with the MCP tool server: a read-only
 /// lookup (the caller's credential is the `-H Authorization` the run
@@ -51,27 +51,21 @@ fn an_mcp_server_s_read_only_tool_must_not_write_downstream_nor_forward_the_toke
     let run = |fault: Option<McpFault>| {
         let server = McpProvider::start().expect("server");
         server.set_fault(fault);
-        let out = accord()
-            .args([
-                "verify",
-                "--provider",
-                "planning-tools",
-                "--provider-base-url",
-            ])
-            .arg(server.base_url())
-            .args(["--state-change-url", &server.state_change_url()])
-            .args(["--output", "json", "--contract"])
-            .arg(&contract)
-            .args(["-H", "Authorization=Bearer caller-secret-token-1"])
-            .arg("--dependency")
-            .arg(format!("business-api={}", api.display()))
-            .output()
-            .expect("runs");
-        let report: Value = serde_json::from_slice(&out.stdout).unwrap_or(Value::Null);
-        (
-            out.status.code(),
-            report,
-            String::from_utf8_lossy(&out.stderr).into_owned(),
+        outcome(
+            accord()
+                .args([
+                    "verify",
+                    "--provider",
+                    "planning-tools",
+                    "--provider-base-url",
+                ])
+                .arg(server.base_url())
+                .args(["--state-change-url", &server.state_change_url()])
+                .args(["--output", "json", "--contract"])
+                .arg(&contract)
+                .args(["-H", "Authorization=Bearer caller-secret-token-1"])
+                .arg("--dependency")
+                .arg(format!("business-api={}", api.display())),
         )
     };
     let (code, report, err) = run(None);
