@@ -31,6 +31,7 @@ mod verify_parse;
 mod verify_progress;
 mod verify_publish;
 mod verify_standins;
+mod verify_standins_broker;
 
 use clap::{Parser, Subcommand};
 

@@ -110,7 +110,7 @@ pub fn prepare(
     broker: Option<&crate::client::BrokerClient>,
 ) -> anyhow::Result<Option<StandIns>> {
     let fetched = match (args.dependencies_from_broker, broker) {
-        (true, Some(client)) => from_broker(client, &config.provider)?,
+        (true, Some(client)) => super::verify_standins_broker::fetch(client, &config.provider)?,
         _ => Vec::new(),
     };
     if args.dependencies.is_empty() && fetched.is_empty() {
@@ -240,65 +240,6 @@ pub fn serve(
         forbidden,
         downstream: Downstream { dependencies, log },
     }))
-}
-
-/// The latest contracts in which `provider` is the consumer, by their
-/// provider's name (characters a name may not hold become `_`).
-fn from_broker(
-    client: &crate::client::BrokerClient,
-    provider: &str,
-) -> anyhow::Result<Vec<(String, Contract)>> {
-    let integrations = client.get("/integrations")?;
-    let me = client.get(&path(client, &["pacticipants", provider])?)?;
-    let main = me["mainBranch"].as_str();
-    let mut out = Vec::new();
-    let listed = integrations["_embedded"]["integrations"].as_array();
-    for pair in listed.into_iter().flatten() {
-        let Some(dep) = pair["provider"]["name"].as_str() else {
-            continue;
-        };
-        if pair["consumer"]["name"].as_str() != Some(provider) {
-            continue;
-        }
-        let base = ["pacts", "provider", dep, "consumer", provider];
-        let on_main = main.map(|b| [&base[..], &["branch", b, "latest"]].concat());
-        let reply = match on_main {
-            Some(segments) => client.send(reqwest::Method::GET, &path(client, &segments)?, None)?,
-            None => client.send(
-                reqwest::Method::GET,
-                &path(client, &[&base[..], &["latest"]].concat())?,
-                None,
-            )?,
-        };
-        let body = match reply.status {
-            200 => reply.body,
-            _ => client.get(&path(client, &[&base[..], &["latest"]].concat())?)?,
-        };
-        let origin = format!("the broker's latest contract of {provider} with {dep}");
-        let contract = accord_dsl::pact::from_value(&body, &origin)?;
-        let name: String = dep
-            .chars()
-            .map(|c| {
-                if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
-                    c
-                } else {
-                    '_'
-                }
-            })
-            .collect();
-        out.push((name, contract));
-    }
-    Ok(out)
-}
-
-/// The broker URL of `segments`, each percent-encoded.
-fn path(client: &crate::client::BrokerClient, segments: &[&str]) -> anyhow::Result<String> {
-    let mut url = reqwest::Url::parse(&client.url(""))?;
-    url.path_segments_mut()
-        .map_err(|()| anyhow::anyhow!("the broker URL cannot hold a path"))?
-        .pop_if_empty()
-        .extend(segments);
-    Ok(url.to_string())
 }
 
 /// The agents the contracts' delegations forbid, by name (a card URL is
