@@ -2,10 +2,12 @@
 //! provider-state values substituted), sends it, and matches the response
 //! with the foundation's matcher.
 
+use std::borrow::Cow;
+
 use accord_dsl::Interaction;
 use accord_dsl::generators::{GeneratorContext, GeneratorMode, apply_to_request};
-use accord_dsl::matching::match_response;
-use accord_dsl::model::{HttpRequest, HttpResponse, views};
+use accord_dsl::matching::{MatchingRule, match_response};
+use accord_dsl::model::{Body, BodyContent, HttpRequest, HttpResponse, views};
 use indexmap::IndexMap;
 use serde_json::{Map, Value, json};
 
@@ -76,16 +78,19 @@ pub fn generated_request(expected: &HttpRequest, state_values: &Map<String, Valu
         pin: None,
         views: false,
     };
-    generated_request_with(expected, state_values, &fresh)
+    generated_request_with(expected, state_values, &fresh).into_owned()
 }
 
 /// The request with the provider-side generators applied from this send's
 /// seed, and a repeat's idempotency key kept.
-pub fn generated_request_with(
-    expected: &HttpRequest,
+pub fn generated_request_with<'a>(
+    expected: &'a HttpRequest,
     state_values: &Map<String, Value>,
     generation: &Generation<'_>,
-) -> HttpRequest {
+) -> Cow<'a, HttpRequest> {
+    if generation.pin.is_none() && generating_keeps(expected) {
+        return Cow::Borrowed(expected);
+    }
     let mut request = expected.clone();
     let ctx = GeneratorContext {
         provider_state_values: state_values.clone(),
@@ -98,7 +103,27 @@ pub fn generated_request_with(
         generation.pin_into(&mut view);
         views::apply_http_request_view(&mut request, &view);
     }
-    request
+    Cow::Owned(request)
+}
+
+/// True when generating leaves the request as written (no copy needed):
+/// no generator, no `arrayContains` variant (whose generators apply), and
+/// no body kept as text (JSON text is rewritten when generated into).
+fn generating_keeps(request: &HttpRequest) -> bool {
+    let array_contains = request.matching_rules.body().is_some_and(|c| {
+        c.entries()
+            .iter()
+            .flat_map(|e| &e.rules.rules)
+            .any(|r| matches!(r, MatchingRule::ArrayContains(_)))
+    });
+    let text = matches!(
+        request.body,
+        Body::Present {
+            content: BodyContent::Text(_),
+            ..
+        }
+    );
+    request.generators.is_empty() && !array_contains && !text
 }
 
 fn build(exchange: &Exchange<'_>, request: &HttpRequest) -> reqwest::RequestBuilder {
@@ -126,7 +151,9 @@ fn build(exchange: &Exchange<'_>, request: &HttpRequest) -> reqwest::RequestBuil
                     }
                 }
             }
-            transport.client().request(method, parsed)
+            transport
+                .client_for(parsed.as_str())
+                .request(method, parsed)
         }
         // Sending reports the unusable URL as a failed request.
         Err(_) => transport.client().request(method, url),

@@ -20,7 +20,7 @@ pub async fn observe(transport: &Transport, url: &str) -> Result<Counters, Verif
         reason,
     };
     let received = transport
-        .send(transport.client().get(url))
+        .send(transport.client_for(url).get(url))
         .await
         .map_err(|c| fail(ObserveProblem::Unreachable(format!("{c:?}"))))?;
     if !(200..300).contains(&received.status) {

@@ -135,7 +135,7 @@ async fn reach(transport: &Transport, url: &str) -> Result<(), String> {
     // `application/json` only: an MCP endpoint answers 406 at once instead
     // of opening its event stream
     let request = transport
-        .client()
+        .client_for(url)
         .get(url)
         .header("accept", "application/json")
         .send();

@@ -30,13 +30,26 @@ pub fn state_change_body(state: &ProviderState, action: Action) -> Value {
 }
 
 /// [`state_change_body`] with the stand-ins' URLs, when any are served:
-/// `"dependencies": {"NAME": {"url", "a2aCardUrl"?, "mcpUrl"?}}`.
-fn body_with(state: &ProviderState, action: Action, dependencies: Option<&Value>) -> Value {
-    let mut body = state_change_body(state, action);
-    if let Some(d) = dependencies {
-        body["dependencies"] = d.clone();
+/// `"dependencies": {"NAME": {"url", "a2aCardUrl"?, "mcpUrl"?}}` — written
+/// from borrowed parts, the same bytes as the `Value` (keys in this order).
+#[derive(serde::Serialize)]
+struct StateChange<'a> {
+    state: &'a str,
+    params: &'a Map<String, Value>,
+    action: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    dependencies: Option<&'a Value>,
+}
+
+impl<'a> StateChange<'a> {
+    fn of(state: &'a ProviderState, action: Action, dependencies: Option<&'a Value>) -> Self {
+        StateChange {
+            state: &state.name,
+            params: &state.params,
+            action: action.as_str(),
+            dependencies,
+        }
     }
-    body
 }
 
 /// The values for the `ProviderState` generators: every state's params,
@@ -67,11 +80,10 @@ pub async fn change_states(
         return Ok(values);
     };
     for state in states {
-        let request =
-            transport
-                .client()
-                .post(url.clone())
-                .json(&body_with(state, action, dependencies));
+        let request = transport
+            .client_for(url.as_str())
+            .post(url.clone())
+            .json(&StateChange::of(state, action, dependencies));
         let path = format!("providerState '{}' ({})", state.name, action.as_str());
         let received = transport.send(request).await.map_err(|c| {
             let mut f = c.finding(&path);
@@ -149,6 +161,21 @@ mod tests {
             Value::Object(values),
             json!({"token": "b", "tokens": {"alice": "a", "bob": "b"}})
         );
+    }
+
+    #[test]
+    fn the_body_sent_is_the_bodys_value_with_the_dependencies_last() {
+        let mut s = ProviderState::named("an item exists");
+        s.params.insert("id".into(), json!(7));
+        let deps = json!({"tools": {"url": "http://127.0.0.1:1"}});
+        for (action, dependencies) in [(Action::Setup, None), (Action::Teardown, Some(&deps))] {
+            let mut value = state_change_body(&s, action);
+            if let Some(d) = dependencies {
+                value["dependencies"] = d.clone();
+            }
+            let sent = serde_json::to_string(&StateChange::of(&s, action, dependencies));
+            assert_eq!(sent.ok(), serde_json::to_string(&value).ok());
+        }
     }
 
     #[test]

@@ -3,6 +3,7 @@
 //! redirects unless asked. A cut-off is a [`CutOff`], turned into a
 //! finding by the caller; it never hangs the run.
 
+use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
 
 use serde_json::json;
@@ -75,46 +76,60 @@ impl CutOff {
     }
 }
 
-/// The shared client and its limits.
+/// The shared clients and their limits: one for `http://` URLs, built
+/// without TLS roots, and one for everything else, built at its first use
+/// (loading the platform's root certificates reads ~150 files: a run
+/// that only speaks plain HTTP never pays it).
 #[derive(Debug, Clone)]
 pub struct Transport {
-    client: reqwest::Client,
+    plain: reqwest::Client,
+    full: Arc<OnceLock<reqwest::Client>>,
     limits: Limits,
 }
 
 impl Transport {
-    /// Builds the client (installing the ring TLS provider once).
+    /// Builds the plain-HTTP client (installing the ring TLS provider
+    /// once); the TLS one waits for its first use.
     pub fn new(limits: Limits) -> Result<Self, VerifyError> {
         // Installing twice is refused harmlessly: another part of the
         // process may have installed it first.
         let _ = rustls::crypto::ring::default_provider().install_default();
-        let redirects = if limits.follow_redirects {
-            // Only on the provider's own origin, at most 5 hops: a redirect
-            // elsewhere is the answer judged, and `--header` values (which
-            // reqwest would carry along) never reach another host.
-            reqwest::redirect::Policy::custom(|attempt| {
-                let origin = attempt.previous().first().map(reqwest::Url::origin);
-                if attempt.previous().len() > 5 || origin != Some(attempt.url().origin()) {
-                    attempt.stop()
-                } else {
-                    attempt.follow()
-                }
-            })
-        } else {
-            reqwest::redirect::Policy::none()
-        };
-        let client = reqwest::Client::builder()
-            .redirect(redirects)
-            .connect_timeout(limits.request_timeout)
-            .pool_max_idle_per_host(16)
+        // no roots: it never connects with TLS (a redirect to https is
+        // another origin, never followed)
+        let plain = builder(&limits)
+            .tls_certs_only(Vec::new())
             .build()
             .map_err(VerifyError::Client)?;
-        Ok(Transport { client, limits })
+        Ok(Transport {
+            plain,
+            full: Arc::new(OnceLock::new()),
+            limits,
+        })
     }
 
-    /// The client, to build requests with.
+    /// The client for any URL, TLS included: built at the first call.
+    /// Where the platform's roots cannot be loaded (none installed), it is
+    /// the plain client, and an `https` request fails verifying the
+    /// provider's certificate (today's run of plain HTTP needs no roots).
     pub fn client(&self) -> &reqwest::Client {
-        &self.client
+        self.full.get_or_init(|| {
+            builder(&self.limits).build().unwrap_or_else(|e| {
+                tracing::warn!("TLS client set-up failed ({e}); https requests will fail");
+                self.plain.clone()
+            })
+        })
+    }
+
+    /// The client for `url`: the plain one for `http://`, else [`Self::client`].
+    pub fn client_for(&self, url: &str) -> &reqwest::Client {
+        if url
+            .get(..7)
+            .is_some_and(|s| s.eq_ignore_ascii_case("http://"))
+        {
+            &self.plain
+        } else {
+            self.client()
+        }
     }
 
     /// Sends a request and reads its answer within the limits.
@@ -191,6 +206,30 @@ impl Transport {
     }
 }
 
+/// The client settings both clients share: redirects (none, or the
+/// provider's own origin), the connect timeout, kept-alive connections.
+fn builder(limits: &Limits) -> reqwest::ClientBuilder {
+    let redirects = if limits.follow_redirects {
+        // Only on the provider's own origin, at most 5 hops: a redirect
+        // elsewhere is the answer judged, and `--header` values (which
+        // reqwest would carry along) never reach another host.
+        reqwest::redirect::Policy::custom(|attempt| {
+            let origin = attempt.previous().first().map(reqwest::Url::origin);
+            if attempt.previous().len() > 5 || origin != Some(attempt.url().origin()) {
+                attempt.stop()
+            } else {
+                attempt.follow()
+            }
+        })
+    } else {
+        reqwest::redirect::Policy::none()
+    };
+    reqwest::Client::builder()
+        .redirect(redirects)
+        .connect_timeout(limits.request_timeout)
+        .pool_max_idle_per_host(16)
+}
+
 /// The first value of a header in a received list.
 fn headers_value(headers: &[(String, String)], name: &str) -> Option<String> {
     first_header(headers, name).map(|v| v.trim().to_ascii_lowercase())
@@ -233,4 +272,20 @@ pub(crate) fn failed(err: reqwest::Error) -> CutOff {
         source = s.source();
     }
     CutOff::Failed(text)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn plain_http_never_builds_the_tls_client_and_https_builds_it_once() {
+        let transport = Transport::new(Limits::default()).expect("a client");
+        let _ = transport.client_for("http://127.0.0.1:1/items");
+        let _ = transport.client_for("HTTP://127.0.0.1:1/items");
+        assert!(transport.full.get().is_none(), "roots loaded for http");
+        let copy = transport.clone();
+        let _ = transport.client_for("https://127.0.0.1:1/items");
+        assert!(copy.full.get().is_some(), "a clone shares the TLS client");
+    }
 }
