@@ -1,20 +1,29 @@
 //! `accord verify`'s live output: one line per interaction as it completes
 //! and, when stdout is a terminal, a progress bar kept below the lines
 //! (count, failures, elapsed time). Off a terminal (CI logs, pipes) only the
-//! lines are written, so logs hold no control characters.
+//! lines are written, so logs hold no control characters. Without the
+//! bar, lines are written in batches at most [`BATCH`] apart (and at the
+//! end): a write per line was a system call per interaction.
 
-use std::io::IsTerminal;
+use std::io::{IsTerminal, Write};
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Mutex, PoisonError};
+use std::time::{Duration, Instant};
 
 use accord_verifier::render::interaction_line;
 use accord_verifier::{InteractionResult, Outcome, Progress};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+
+/// The longest a finished interaction's line waits to be written.
+const BATCH: Duration = Duration::from_millis(100);
 
 /// Prints each interaction's line; with a bar, above it.
 #[derive(Debug)]
 pub struct Live {
     bar: Option<ProgressBar>,
     failed: AtomicUsize,
+    /// Lines not yet written (without a bar), since the last write.
+    waiting: Mutex<(String, Instant)>,
 }
 
 impl Live {
@@ -23,6 +32,7 @@ impl Live {
         Live {
             bar: None,
             failed: AtomicUsize::new(0),
+            waiting: Mutex::new((String::new(), Instant::now())),
         }
     }
 
@@ -39,6 +49,7 @@ impl Live {
         Live {
             bar: Some(bar),
             failed: AtomicUsize::new(0),
+            waiting: Mutex::new((String::new(), Instant::now())),
         }
     }
 
@@ -51,11 +62,28 @@ impl Live {
         }
     }
 
-    /// Clears the bar before the summary is printed.
+    /// Clears the bar (or writes the lines still waiting) before the
+    /// summary is printed.
     pub fn finish(&self) {
         if let Some(bar) = &self.bar {
             bar.finish_and_clear();
         }
+        self.write_waiting(true);
+    }
+
+    /// Writes the waiting lines when `BATCH` has passed since the last
+    /// write, or `now`.
+    fn write_waiting(&self, now: bool) {
+        let mut waiting = self.waiting.lock().unwrap_or_else(PoisonError::into_inner);
+        let (text, since) = &mut *waiting;
+        if text.is_empty() || !(now || since.elapsed() >= BATCH) {
+            return;
+        }
+        let mut out = std::io::stdout().lock();
+        // a closed stdout (a pipe read no further) is not the run's failure
+        let _ = out.write_all(text.as_bytes()).and_then(|()| out.flush());
+        text.clear();
+        *since = Instant::now();
     }
 }
 
@@ -69,7 +97,12 @@ impl Progress for Live {
     fn finished(&self, consumer: &str, result: &InteractionResult) {
         let line = interaction_line(consumer, result);
         let Some(bar) = &self.bar else {
-            println!("{line}");
+            {
+                let mut waiting = self.waiting.lock().unwrap_or_else(PoisonError::into_inner);
+                waiting.0.push_str(&line);
+                waiting.0.push('\n');
+            }
+            self.write_waiting(false);
             return;
         };
         bar.println(line);
