@@ -33,6 +33,29 @@
 # accord spread thin over hyper/reqwest (request building, URL parsing,
 # response parsing), the per-interaction model work and the progress
 # lines; about 20 us of user CPU per request against wrk's few.
+#
+# Session of 2026-12-05 (issue 27, vwire27), load average 13-15 (wall
+# times meaningless: the same binary moved 372 -> 580 ms between rounds,
+# wrk's floor 140 -> 215 ms), so the CPU of whole runs is the measure:
+# alternating runs of the binary before and after, 21 each,
+# medians of the child's rusage (user + sys):
+#                          before     after
+#   1,000 / --jobs 1       119.9 ms   111.9 ms   (wall 391 -> 376 ms)
+#   1,000 / --jobs 4       131.1 ms   115.7 ms   (wall 349 -> 319 ms)
+#   1 interaction          8.5 ms     5.0 ms     (start, load, report)
+# What moved: http:// URLs use a client built without TLS roots (the
+# platform's ~150 root files were read by every --jobs thread's client:
+# 452 openat -> 11 at --jobs 4), progress lines written in batches (1,000
+# writes -> a few), state-change bodies serialised from borrowed parts, an
+# HTTP request without generators sent as written. The profile of the
+# before binary (perf record --call-graph dwarf, --jobs 1, share of its
+# CPU): writev 34% (kernel loopback send, wrk pays it too), the state
+# calls' future 18% and the HTTP driver's 11% (reqwest's layers: request
+# builder, redirect/retry services, pool checkout; matching ~2%), hyper's
+# connection task outside the syscall ~9%, contract parse 9%, lint 3%
+# (warnings once, blocking twice), freeing the model at exit ~3%, client
+# set-up 2%. The floor is out of reach through reqwest: the next step is a
+# kept-alive hyper http1 connection per lane for plain HTTP.
 set -euo pipefail
 
 n=${1:-1000}
