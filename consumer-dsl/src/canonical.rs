@@ -197,6 +197,36 @@ mod tests {
         );
     }
 
+    /// Stored contracts are keyed by their digest: these documents' digests
+    /// and canonical bytes are fixed for good (computed independently, by a
+    /// Python RFC 8785 writer, before the writer here was last changed).
+    #[test]
+    fn digests_of_fixed_documents_never_change() {
+        let contract = json!({"consumer": {"name": "orchestrator"}, "provider": {"name": "planning-tools"},
+            "interactions": [{"type": "MCP/ToolCall", "description": "look up plan-1", "tool": "work_plan_lookup",
+                "arguments": {"tenant_id": "tenant-a", "plan_id": "plan-1"}, "sideEffects": {"records": 0},
+                "result": {"structuredContent": {"status": "draft", "plan_id": "plan-1",
+                    "steps": [{"title": "rotate keys", "done": false, "score": 0.25}]}}}],
+            "metadata": {"pactSpecification": {"version": "4.0"}, "accord": {"formatVersion": "1.0", "mcp": "2026-07-28"}}});
+        assert_eq!(
+            digest(&contract),
+            "abd8bc769bffcac627b98e1b992706b1368cc40be647c6600876a72fd5ac8812"
+        );
+        let torture = json!({"\u{20ac}": "Euro \u{2028} sign", "\r": "cr\u{7}\u{1f}\"\\\n\t\u{8}\u{c}",
+            "\u{fb33}": [], "1": {}, "\u{1f600}": "\u{1f600} face", "\u{80}": null,
+            "\u{f6}": [true, false, -5, 12.75, 1e30, 0.002, 1e-27, -0.0, 4.5], "a/b": "\u{7f}/", "": "empty key", "Z": "z"});
+        assert_eq!(
+            canonical_json(&torture),
+            "{\"\":\"empty key\",\"\\r\":\"cr\\u0007\\u001f\\\"\\\\\\n\\t\\b\\f\",\"1\":{},\"Z\":\"z\",\"a/b\":\"\u{7f}/\",\
+             \"\u{80}\":null,\"\u{f6}\":[true,false,-5,12.75,1e+30,0.002,1e-27,0,4.5],\"\u{20ac}\":\"Euro \u{2028} sign\",\
+             \"\u{1f600}\":\"\u{1f600} face\",\"\u{fb33}\":[]}"
+        );
+        assert_eq!(
+            digest(&torture),
+            "44f1340a708b4557f4464900b3ce902b345ac5598b3cb5a87841a6e4834a224b"
+        );
+    }
+
     fn arbitrary_json() -> impl proptest::strategy::Strategy<Value = Value> {
         use proptest::prelude::*;
         let leaf = prop_oneof![
