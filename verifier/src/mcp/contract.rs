@@ -84,7 +84,7 @@ impl McpDriver {
             match listing.as_ref() {
                 Listing::Read(tools) => {
                     let listed = tools.find(&expect.name);
-                    out.extend(super::surface::check_tool(expect, listed.as_ref()));
+                    out.extend(super::surface::check_tool(expect, listed));
                     // each profile's listing once
                     if scanned.insert(key.clone()) {
                         let canaries =

@@ -177,7 +177,6 @@ impl McpDriver {
             .await;
         let tool = listing.tool(&call.tool);
         let watched = tool
-            .as_ref()
             .filter(|t| super::hints::claims_anything(t) || super::claims::claims_idempotency(t));
         // the engine's reading right before this send is as good (a
         // listing changes nothing)
@@ -193,7 +192,7 @@ impl McpDriver {
             .await?;
         let mut judged = sent(call, era, &reply, Some(&listing), negative, exchange);
         if judged.served_unexpectedly
-            && let Some(schema) = tool.as_ref().and_then(|t| t.get("inputSchema"))
+            && let Some(schema) = tool.and_then(|t| t.get("inputSchema"))
             && super::schemas::refuses(schema, &params["arguments"])
         {
             judged.refused_because = Some((Layer::Schema, codes::INVALID_INPUT_ACCEPTED));

@@ -1,9 +1,10 @@
 //! A profile's `tools/list` as the verifier keeps it, and the budget it is
 //! read under.
 //!
-//! Each tool is kept as its RFC 8785 canonical text (`canon.rs`), never as
+//! Each tool is kept as its RFC 8785 canonical text (`canon.rs`), not as
 //! a `serde_json::Value` tree: a tool is parsed only when a check asks for
-//! it by name. The pages are read under one budget for the whole listing —
+//! it by name, once, and that tree is kept for the run's other calls (a
+//! run calls the same few tools many times; the rest stay text). The pages are read under one budget for the whole listing —
 //! [`MAX_LISTING_BYTES`] of page bodies (and of kept text),
 //! [`MAX_LISTED_TOOLS`] tools, [`MAX_TOOL_BYTES`] for one tool,
 //! [`MAX_PAGES`] pages — checked as each page arrives; the first page past
@@ -11,6 +12,7 @@
 //! for the endpoint, and nothing the listing would have decided (a missing
 //! tool, a schema, the digest) is judged.
 
+use std::sync::OnceLock;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use serde_json::Value;
@@ -33,6 +35,18 @@ pub const MAX_PAGES: usize = 100;
 pub(super) struct Entry {
     pub name: Option<Box<str>>,
     pub text: Box<str>,
+    /// The text parsed, from the first check that asked for the tool.
+    parsed: OnceLock<Option<Value>>,
+}
+
+impl Entry {
+    pub fn new(name: Option<Box<str>>, text: Box<str>) -> Entry {
+        Entry {
+            name,
+            text,
+            parsed: OnceLock::new(),
+        }
+    }
 }
 
 /// The tools of a listing read whole, in the server's order.
@@ -57,13 +71,17 @@ impl Tools {
         self.bytes
     }
 
-    /// The first tool named `name`, parsed.
-    pub fn find(&self, name: &str) -> Option<Value> {
+    /// The first tool named `name`, parsed (once: later calls get the
+    /// same tree).
+    pub fn find(&self, name: &str) -> Option<&Value> {
         let entry = self
             .entries
             .iter()
             .find(|e| e.name.as_deref() == Some(name))?;
-        serde_json::from_str(&entry.text).ok()
+        entry
+            .parsed
+            .get_or_init(|| serde_json::from_str(&entry.text).ok())
+            .as_ref()
     }
 
     /// `sha256:` over the RFC 8785 text of the tools ordered by name: what
@@ -103,10 +121,10 @@ impl Tools {
     pub fn of(values: &[Value]) -> Tools {
         let mut tools = Tools::default();
         for v in values {
-            tools.push(Entry {
-                name: v["name"].as_str().map(Into::into),
-                text: accord_dsl::canonical::canonical_json(v).into(),
-            });
+            tools.push(Entry::new(
+                v["name"].as_str().map(Into::into),
+                accord_dsl::canonical::canonical_json(v).into(),
+            ));
         }
         tools
     }
@@ -155,7 +173,7 @@ impl Listing {
     }
 
     /// The first tool named `name`, when the listing was read whole.
-    pub fn tool(&self, name: &str) -> Option<Value> {
+    pub fn tool(&self, name: &str) -> Option<&Value> {
         self.tools().and_then(|t| t.find(name))
     }
 
@@ -191,7 +209,11 @@ mod tests {
         let tools = Tools::of(&[b.clone(), unnamed.clone(), a.clone()]);
         let expected = accord_dsl::canonical::digest(&json!([unnamed, a, b]));
         assert_eq!(tools.digest(), format!("sha256:{expected}"));
-        assert_eq!(tools.find("a"), Some(a));
+        assert_eq!(tools.find("a"), Some(&a));
+        assert!(
+            std::ptr::eq(tools.find("a").expect("a"), tools.find("a").expect("a")),
+            "parsed once"
+        );
         assert_eq!(tools.len(), 3);
     }
 

@@ -319,10 +319,10 @@ impl<'de> Visitor<'de> for ToolsSeed<'_> {
                 *self.over = over;
                 return Err(de::Error::custom("the listing is past its budget"));
             }
-            tools.push(Entry {
-                name: name.map(String::into_boxed_str),
-                text: text.into_boxed_str(),
-            });
+            tools.push(Entry::new(
+                name.map(String::into_boxed_str),
+                text.into_boxed_str(),
+            ));
         }
         Ok(Some(tools))
     }

@@ -119,14 +119,22 @@ impl McpDriver {
             custom_headers: exchange.custom_headers,
         };
         let key = profile_key(&endpoint, era);
+        // a tool is in `varied` once its variants were sent: later calls
+        // of it look nothing up
+        let varied = format!("{key}\n{}", call.tool);
+        if !expects_success(call) || lock(&self.varied).contains(&varied) {
+            return out;
+        }
         let listed = lock(&self.listings).get(&key).cloned();
         let schema = listed
+            .as_ref()
             .and_then(|l| l.tool(&call.tool))
-            .and_then(|mut t| t.get_mut("inputSchema").map(serde_json::Value::take));
-        let (true, Some(schema)) = (expects_success(call), schema) else {
+            .and_then(|t| t.get("inputSchema"))
+            .cloned();
+        let Some(schema) = schema else {
             return out;
         };
-        if !lock(&self.varied).insert(format!("{key}\n{}", call.tool)) {
+        if !lock(&self.varied).insert(varied) {
             return out;
         }
         let params = call_params(call, exchange.state_values);

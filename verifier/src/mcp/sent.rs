@@ -69,7 +69,7 @@ pub(super) fn sent(
     exchange: &Exchange<'_>,
 ) -> Sent {
     let tool = listing.and_then(|l| l.tool(&call.tool));
-    let mut judged = judge(call, era, reply, tool.as_ref(), negative);
+    let mut judged = judge(call, era, reply, tool, negative);
     grade_unknown_tool(&mut judged, exchange.mcp_unknown_tool);
     let success = expects_success(call) && !negative;
     match listing {
