@@ -17,7 +17,8 @@ Measured 2026-12-05 before (main at 7b0cec1) and after (branch start27),
 taking turns, 4 rounds, load 8-11 with builds beside it: idle RSS 34.7 ->
 24.6 MB (anonymous 13.9 -> 4.6, file-backed 20.8 -> 20.1), 23.7 MB with
 ACCORD_WORKERS=1; first heartbeat median 115 -> 95 ms (main: 26 ms at
-load 0.7). The anonymous part was actix-router's regex automata, ~4.6 MB
+load 0.7); at load 4-6, 5 rounds: 24.8 -> 15.0 ms, 33.1 -> 22.5 MB
+(21.5 MB with one worker). The anonymous part was actix-router's regex automata, ~4.6 MB
 per worker (now regex-lite); the file-backed part is the binary's code
 the start-up ran and libcrypto. ARCHITECTURE.md "Start-up and idle
 memory" has the breakdown and the PostgreSQL figures.
