@@ -13,19 +13,15 @@ Usage: python3 broker/bench/start.py [ACCORD] [RUNS]
   start against PostgreSQL instead (the database must be empty for the
   migrations to count).
 
-Measured 2026-12-05 (release build of this branch at fdfee47, broker code
-as on 845a23e; 2-core machine at a load
-average of 4, a build beside it), 5 runs: first heartbeat 160-211 ms
-(median 201; 104-142 ms in a quieter moment), idle RSS 34.7 MB (goals 50 ms
-and 20 MB: not met). Where it goes:
-- RSS: 21 MB is file-backed, the pages of the 51 MB binary the start-up
-  touched; 13.9 MB anonymous, of which about 5.5 MB per actix worker (one
-  per core: with `taskset -c 0`, one worker, anonymous 8.6 MB, total
-  28.3 MB). glibc arenas are not it (MALLOC_ARENA_MAX=1 changes nothing).
-- Start: `accord migrate` alone on a new SQLite file takes 56 ms wall for
-  11.5 ms of CPU (14 migrations, each committed and synced); the pool then
-  opens its 8 connections before the listener serves (r2d2 fills the pool
-  at build).
+Measured 2026-12-05 before (main at 7b0cec1) and after (branch start27),
+taking turns, 4 rounds, load 8-11 with builds beside it: idle RSS 34.7 ->
+24.6 MB (anonymous 13.9 -> 4.6, file-backed 20.8 -> 20.1), 23.7 MB with
+ACCORD_WORKERS=1; first heartbeat median 115 -> 95 ms (main: 26 ms at
+load 0.7); at load 4-6, 5 rounds: 24.8 -> 15.0 ms, 33.1 -> 22.5 MB
+(21.5 MB with one worker). The anonymous part was actix-router's regex automata, ~4.6 MB
+per worker (now regex-lite); the file-backed part is the binary's code
+the start-up ran and libcrypto. ARCHITECTURE.md "Start-up and idle
+memory" has the breakdown and the PostgreSQL figures.
 """
 import os
 import socket

@@ -55,9 +55,15 @@ pub struct ServeArgs {
         hide_env_values = true
     )]
     basic_auth_read_only: Option<String>,
-    /// Database connections in the pool.
+    /// Most database connections in the pool (SQLite: at most 8); one is opened at
+    /// start, the others when concurrent requests need them.
     #[arg(long, default_value_t = 8)]
     pool_size: u32,
+    /// HTTP worker threads (default: one per core). Each holds its own copy of the
+    /// routes, about 1 MB; fewer workers use less memory, more serve more requests
+    /// at once.
+    #[arg(long, env = "ACCORD_WORKERS", value_name = "N", value_parser = clap::value_parser!(u16).range(1..=256))]
+    workers: Option<u16>,
     /// URL scheme webhooks may use: `https` (the default) or `http`. Repeat the flag
     /// or give a comma list.
     #[arg(
@@ -131,6 +137,7 @@ impl ServeArgs {
         config.public_read = self.public_read;
         config.public_badges = self.public_badges;
         config.pool_size = self.pool_size;
+        config.workers = self.workers.map(usize::from);
         config.webhook_policy = Policy::from_lists(
             &self.webhook_scheme_allowlist,
             &self.webhook_host_allowlist,

@@ -26,6 +26,7 @@ mod promote_cmd;
 mod publish_cmd;
 mod resources_cmd;
 mod serve_webhook_flags;
+mod serve_workers;
 mod support;
 mod token_cmd;
 mod verdicts_vs_pact;

@@ -13,14 +13,15 @@ const VARIABLES: [&str; 3] = [
 ];
 
 /// Starts `accord serve` and returns its log up to the method allowlist line.
-fn startup_log(args: &[&str], env: &[(&str, &str)]) -> String {
+pub(crate) fn startup_log(args: &[&str], env: &[(&str, &str)]) -> String {
     let db = temp_dir("webhook-flags").join("accord.db");
     let mut cmd = Command::new(assert_cmd::cargo::cargo_bin("accord"));
     cmd.args(["serve", "--bind", "127.0.0.1:0", "--database-url"])
         .arg(&db)
         .args(args)
         .env("RUST_LOG", "info")
-        .env_remove("DATABASE_URL");
+        .env_remove("DATABASE_URL")
+        .env_remove("ACCORD_WORKERS");
     for name in VARIABLES {
         cmd.env_remove(name);
     }

@@ -1,5 +1,6 @@
 //! Embedded migrations, one folder per backend with identical names.
 
+use diesel::Connection;
 use diesel::connection::SimpleConnection;
 use diesel_migrations::{EmbeddedMigrations, MigrationHarness, embed_migrations};
 
@@ -47,12 +48,16 @@ pub fn run_migrations(conn: &mut AnyConnection) -> Result<Vec<String>, StoreErro
     match conn {
         AnyConnection::Postgresql(c) => {
             c.batch_execute(&format!("SELECT pg_advisory_lock({MIGRATION_LOCK_KEY})"))?;
-            let result = c.run_pending_migrations(POSTGRES_MIGRATIONS).map(names);
+            // one transaction for all of them: one commit (one WAL flush)
+            // instead of one per migration, and a failure leaves none applied
+            let result =
+                c.transaction(|c| c.run_pending_migrations(POSTGRES_MIGRATIONS).map(names));
             c.batch_execute(&format!("SELECT pg_advisory_unlock({MIGRATION_LOCK_KEY})"))?;
             result.map_err(StoreError::Migration)
         }
         // An immediate transaction takes SQLite's write lock before looking
-        // for pending migrations, so concurrent starters apply them once.
+        // for pending migrations, so concurrent starters apply them once;
+        // the migrations are its savepoints: one commit for all of them.
         AnyConnection::Sqlite(c) => c
             .immediate_transaction(|c| c.run_pending_migrations(SQLITE_MIGRATIONS).map(names))
             .map_err(StoreError::Migration),

@@ -145,8 +145,9 @@ fn is_busy(e: &ConnectionError) -> bool {
     text.contains("is locked") || text.contains("database is busy")
 }
 
-/// Opens a pool of `size` connections to `url`, failing with the database's
-/// own message when the first connection cannot be made.
+/// Opens a pool of up to `size` connections to `url` (one at once, more on
+/// demand), failing with the database's own message when the first
+/// connection cannot be made.
 pub fn connect(url: &str, size: u32) -> Result<Pool, StoreError> {
     let manager = AnyManager::new(url);
     // SQLite allows one writer at a time; more connections only queue on the lock.
@@ -158,6 +159,9 @@ pub fn connect(url: &str, size: u32) -> Result<Pool, StoreError> {
     drop(first);
     r2d2::Pool::builder()
         .max_size(size)
+        // one connection opened before serving, the rest when a request
+        // needs them: start-up and an idle broker pay for one, not `size`
+        .min_idle(Some(1))
         .connection_timeout(Duration::from_secs(30))
         // no `SELECT 1` before every checkout: a request pays one round trip
         // less, and a connection that broke is dropped on return (has_broken)

@@ -42,6 +42,7 @@ mod seed;
 mod selection_scale;
 mod slow_clients;
 mod snapshot;
+mod startup;
 mod statements;
 mod static_check;
 mod static_check_speed;
