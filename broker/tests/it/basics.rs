@@ -129,3 +129,23 @@ fn heartbeat_answers() {
         assert_eq!(app.get("/diagnostic/status/dependencies").json["ok"], true);
     });
 }
+
+#[test]
+fn routes_match_names_outside_ascii() {
+    // The route patterns are compiled with regex-lite (actix-web without
+    // its `unicode` feature): a segment of any script must still match.
+    each_backend(|app| {
+        let created = app.put(
+            "/pacticipants/Z%C3%BCrich%20%E8%A8%88%E7%94%BB/versions/1.0.0%CE%B2/tags/pr%C3%BCfung",
+            &json!({}),
+        );
+        assert!(created.status < 300, "{} {}", created.status, created.text);
+        let read = app.get("/pacticipants/Z%C3%BCrich%20%E8%A8%88%E7%94%BB/versions/1.0.0%CE%B2");
+        assert_eq!(read.status, 200, "{}", read.text);
+        assert_eq!(read.json["number"], "1.0.0β");
+        let tags = read.json["_embedded"]["tags"].to_string();
+        assert!(tags.contains("prüfung"), "{tags}");
+        let pacticipant = app.get("/pacticipants/Z%C3%BCrich%20%E8%A8%88%E7%94%BB");
+        assert_eq!(pacticipant.json["name"], "Zürich 計画");
+    });
+}
