@@ -41,23 +41,28 @@ pub struct RecordedVersion {
 /// (`versions::lock`): concurrent publications for one consumer version
 /// queue, and each reads what the one before it committed, so a merge never
 /// works on a stale pact and a racing first publication sees the winner's.
+///
+/// Statements are spent only where the answer is not known yet: the
+/// pacticipant and the version are read together; a version this request
+/// inserted is already its own (no lock, no branch or tag look-ups: they
+/// are inserts that tolerate a duplicate); a pacticipant whose main branch
+/// is set is not asked again.
 pub fn record_version(
     conn: &mut AnyConnection,
     request: &VersionRequest,
 ) -> Result<RecordedVersion, StoreError> {
-    let pacticipant = pacticipants::find_or_create(conn, &request.pacticipant)?;
-    // a version deleted between finding and locking it is made again
-    let (mut version, created) = loop {
-        let (found, created) = versions::find_or_insert(
-            conn,
-            pacticipant.id,
-            &request.number,
-            request.build_url.as_deref(),
-        )?;
-        if let Some(locked) = versions::lock(conn, found.id)? {
-            break (locked, created);
-        }
+    let (pacticipant, found) = match versions::find_with_pacticipant(
+        conn,
+        request.pacticipant.as_str(),
+        request.number.as_str(),
+    )? {
+        Some(both) => both,
+        None => (
+            pacticipants::find_or_create(conn, &request.pacticipant)?,
+            None,
+        ),
     };
+    let (mut version, created) = locked_version(conn, pacticipant.id, request, found)?;
     if !created && request.build_url.is_some() && version.build_url != request.build_url {
         version = versions::update_build_url(conn, version.id, request.build_url.as_deref())?;
     }
@@ -65,26 +70,63 @@ pub fn record_version(
         let branch = branches::find_or_create(conn, pacticipant.id, name)?;
         branches::add_version(conn, &branch, version.id)?;
     }
-    for tag in &request.tags {
-        tags::add(conn, &version, tag)?;
-    }
-    let mut pacticipant = pacticipant;
-    let names = request.branch.iter().map(BranchName::as_str);
-    for name in names.chain(request.tags.iter().map(TagName::as_str)) {
-        if branches::auto_detect_main_branch(conn, pacticipant.id, name)? {
-            let id = pacticipant.id;
-            pacticipant = pacticipants::find_by_id(conn, id)?.ok_or(StoreError::MissingRow {
-                what: "pacticipant",
-                id,
-            })?;
-            break;
-        }
-    }
+    tags::add_all(conn, &version, &request.tags)?;
+    let pacticipant = detect_main_branch(conn, pacticipant, request)?;
     Ok(RecordedVersion {
         pacticipant,
         version,
         created,
     })
+}
+
+/// The version `request` names, locked: `found` (the row read with the
+/// pacticipant) locked, or inserted by this request (true). A version
+/// deleted between reading and locking it is made again; one created by a
+/// concurrent request between reading and inserting is read and locked.
+fn locked_version(
+    conn: &mut AnyConnection,
+    pacticipant_id: i64,
+    request: &VersionRequest,
+    mut found: Option<Version>,
+) -> Result<(Version, bool), StoreError> {
+    loop {
+        if let Some(row) = found.take()
+            && let Some(locked) = versions::lock(conn, row.id)?
+        {
+            return Ok((locked, false));
+        }
+        let build_url = request.build_url.as_deref();
+        if let Some(inserted) =
+            versions::insert_unless_taken(conn, pacticipant_id, &request.number, build_url)?
+        {
+            return Ok((inserted, true));
+        }
+        found = versions::find_by_number(conn, pacticipant_id, request.number.as_str())?;
+    }
+}
+
+/// Sets the pacticipant's main branch from the first `develop`/`main`/
+/// `master` among the request's branch and tags, when it has none yet;
+/// returns the pacticipant as stored.
+fn detect_main_branch(
+    conn: &mut AnyConnection,
+    pacticipant: Pacticipant,
+    request: &VersionRequest,
+) -> Result<Pacticipant, StoreError> {
+    if pacticipant.main_branch.is_some() {
+        return Ok(pacticipant);
+    }
+    let names = request.branch.iter().map(BranchName::as_str);
+    for name in names.chain(request.tags.iter().map(TagName::as_str)) {
+        if branches::auto_detect_main_branch(conn, pacticipant.id, name)? {
+            let id = pacticipant.id;
+            return pacticipants::find_by_id(conn, id)?.ok_or(StoreError::MissingRow {
+                what: "pacticipant",
+                id,
+            });
+        }
+    }
+    Ok(pacticipant)
 }
 
 /// What to do when the consumer version already has a different pact for
@@ -137,17 +179,27 @@ pub enum PublishError {
     Refused(#[from] ContentError),
 }
 
-/// Publishes `contract` for `version` of `consumer` (both already recorded).
+/// Publishes `contract` for the recorded consumer version, after the
+/// contracts this request published already (`earlier`).
+///
+/// A version this request created has no pact but those in `earlier`, so
+/// the stored pact is looked up only for a version that existed before.
 pub fn publish_contract(
     conn: &mut AnyConnection,
-    consumer: &Pacticipant,
-    version: &Version,
+    recorded: &RecordedVersion,
+    earlier: &[PublishedContract],
     provider_name: &PacticipantName,
     contract: PreparedContract,
     on_conflict: OnConflict,
 ) -> Result<PublishedContract, PublishError> {
+    let (consumer, version) = (&recorded.pacticipant, &recorded.version);
     let provider = pacticipants::find_or_create(conn, provider_name)?;
-    let existing = pacts::find_pact(conn, version.id, provider.id)?;
+    let may_exist = !recorded.created || earlier.iter().any(|p| p.provider.id == provider.id);
+    let existing = if may_exist {
+        pacts::find_pact(conn, version.id, provider.id)?
+    } else {
+        None
+    };
     let (contract, change) = against_existing(existing.as_ref(), contract, on_conflict)?;
     let text = contract.document.to_string();
     let content = pacts::find_or_insert_content(

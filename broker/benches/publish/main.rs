@@ -7,10 +7,12 @@
 //! `ACCORD_BENCH_DATABASE_URL` (default: a new SQLite file in the temp
 //! dir; a postgres:// URL for PostgreSQL, versions named by the run so a
 //! database can be reused), `ACCORD_BENCH_PUBLICATIONS` (default 2000 in
-//! all), `ACCORD_BENCH_CLIENTS`.
+//! all), `ACCORD_BENCH_CLIENTS`, `ACCORD_BENCH_STATEMENTS` (time each
+//! statement and print the totals: `statements`).
 
 #[path = "../matrix/serve.rs"]
 mod serve;
+mod statements;
 
 use std::time::{Duration, Instant};
 
@@ -35,6 +37,7 @@ fn main() {
     let run = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_millis());
+    let timed = statements::install();
     let base = serve::serve(&url);
     let _ = rustls::crypto::ring::default_provider().install_default();
     let client = reqwest::blocking::Client::new();
@@ -42,6 +45,7 @@ fn main() {
         publish(&client, &base, 0, &format!("warm-{run}-{i}"), i);
     }
     let per_client = total / clients;
+    statements::reset();
     let start = Instant::now();
     let mut times: Vec<Duration> = std::thread::scope(|s| {
         let handles: Vec<_> = (0..clients)
@@ -75,6 +79,9 @@ fn main() {
         at(0.5),
         at(0.99),
     );
+    if timed {
+        statements::report(times.len());
+    }
 }
 
 /// Publishes version `version` of consumer `bench-consumer-{client}`.

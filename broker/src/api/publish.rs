@@ -294,8 +294,8 @@ pub async fn publish_contracts(
                 let provider = c.provider.clone();
                 let result = publish_contract(
                     conn,
-                    &recorded.pacticipant,
-                    &recorded.version,
+                    &recorded,
+                    &published,
                     &c.provider,
                     c.prepared,
                     c.on_conflict,

@@ -101,15 +101,8 @@ fn store(
     on_conflict: OnConflict,
 ) -> Result<(NamedPact, Change), BrokerError> {
     let recorded = record_version(conn, version)?;
-    let published = publish_contract(
-        conn,
-        &recorded.pacticipant,
-        &recorded.version,
-        provider,
-        prepared,
-        on_conflict,
-    )
-    .map_err(|e| publish_error(e, &recorded, provider))?;
+    let published = publish_contract(conn, &recorded, &[], provider, prepared, on_conflict)
+        .map_err(|e| publish_error(e, &recorded, provider))?;
     crate::webhooks::events::pact_published(
         conn,
         root,

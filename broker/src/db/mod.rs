@@ -11,7 +11,7 @@ mod migrate;
 
 use std::time::Duration;
 
-use diesel::connection::SimpleConnection;
+use diesel::connection::{AnsiTransactionManager, SimpleConnection, TransactionManager};
 use diesel::r2d2::{self, ManageConnection, R2D2Connection};
 use diesel::{Connection, ConnectionError, PgConnection, SqliteConnection};
 
@@ -175,18 +175,35 @@ pub fn connect(url: &str, size: u32) -> Result<Pool, StoreError> {
 ///
 /// SQLite starts a transaction deferred: one that reads first and writes
 /// later fails at once with SQLITE_BUSY when another writer committed in
-/// between (the busy timeout is not consulted for that upgrade). A no-op
-/// write as the first statement takes the write lock up front, so
-/// concurrent writers queue behind the busy timeout instead of failing.
+/// between (the busy timeout is not consulted for that upgrade). The
+/// transaction is begun `IMMEDIATE`, which takes the write lock up front
+/// (waiting out the busy timeout), so concurrent writers queue instead of
+/// failing — one statement, where a no-op write after `BEGIN` used to be
+/// two. Inside a transaction already, `work` runs in a savepoint.
 pub fn write_transaction<T, E, F>(conn: &mut AnyConnection, work: F) -> Result<T, E>
 where
     F: FnOnce(&mut AnyConnection) -> Result<T, E>,
     E: From<diesel::result::Error>,
 {
-    conn.transaction(|conn| {
-        if let AnyConnection::Sqlite(c) = conn {
-            c.batch_execute("DELETE FROM tokens WHERE 1 = 0")?;
+    let AnyConnection::Sqlite(sqlite) = conn else {
+        return conn.transaction(work);
+    };
+    let status = AnsiTransactionManager::transaction_manager_status_mut(sqlite);
+    if status.transaction_depth()?.is_some() {
+        return conn.transaction(work);
+    }
+    AnsiTransactionManager::begin_transaction_sql(sqlite, "BEGIN IMMEDIATE")?;
+    // from here on as diesel's own `TransactionManager::transaction`
+    match work(conn) {
+        Ok(value) => {
+            <AnyConnection as Connection>::TransactionManager::commit_transaction(conn)?;
+            Ok(value)
         }
-        work(conn)
-    })
+        Err(failed) => {
+            match <AnyConnection as Connection>::TransactionManager::rollback_transaction(conn) {
+                Ok(()) | Err(diesel::result::Error::BrokenTransactionManager) => Err(failed),
+                Err(rollback) => Err(rollback.into()),
+            }
+        }
+    }
 }

@@ -73,37 +73,26 @@ pub fn find_or_create(
     }
 }
 
-/// Puts a version on a branch (idempotent).
+/// Puts a version on a branch (idempotent): one `INSERT … ON CONFLICT DO
+/// NOTHING`, so a version already there (or put there by a concurrent
+/// request) needs no look-up first and no savepoint.
 pub fn add_version(
     conn: &mut AnyConnection,
     branch: &Branch,
     version_id: i64,
 ) -> Result<(), StoreError> {
-    let exists: Option<i64> = branch_versions::table
-        .filter(branch_versions::branch_id.eq(branch.id))
-        .filter(branch_versions::version_id.eq(version_id))
-        .select(branch_versions::id)
-        .first(conn)
-        .optional()?;
-    if exists.is_some() {
-        return Ok(());
-    }
-    // A savepoint: on PostgreSQL a failed statement aborts the whole
-    // transaction, so losing the insert race must roll back only the insert.
-    let inserted = super::racing_insert(conn, |c| {
-        diesel::insert_into(branch_versions::table)
-            .values((
-                branch_versions::branch_id.eq(branch.id),
-                branch_versions::version_id.eq(version_id),
-                branch_versions::pacticipant_id.eq(branch.pacticipant_id),
-                branch_versions::created_at.eq(now()),
-            ))
-            .execute(c)
-    });
-    match inserted.map_err(StoreError::from) {
-        Err(e) if e.is_unique_violation() => Ok(()),
-        other => other.map(|_| ()),
-    }
+    let row = (
+        branch_versions::branch_id.eq(branch.id),
+        branch_versions::version_id.eq(version_id),
+        branch_versions::pacticipant_id.eq(branch.pacticipant_id),
+        branch_versions::created_at.eq(now()),
+    );
+    crate::on_backend!(conn, |c| diesel::insert_into(branch_versions::table)
+        .values(row)
+        .on_conflict((branch_versions::branch_id, branch_versions::version_id))
+        .do_nothing()
+        .execute(c))?;
+    Ok(())
 }
 
 /// The newest version on a branch.

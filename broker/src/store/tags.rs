@@ -51,6 +51,39 @@ pub fn add(
     }
 }
 
+/// Tags a version with every name in `names` (idempotent) in one
+/// multi-row `INSERT … ON CONFLICT DO NOTHING`: what publishing needs, which
+/// reads no tag back.
+pub fn add_all(
+    conn: &mut AnyConnection,
+    version: &Version,
+    names: &[TagName],
+) -> Result<(), StoreError> {
+    if names.is_empty() {
+        return Ok(());
+    }
+    let at = now();
+    let mut seen = std::collections::HashSet::new();
+    let rows: Vec<_> = names
+        .iter()
+        .filter(|name| seen.insert(name.as_str()))
+        .map(|name| {
+            (
+                tags::version_id.eq(version.id),
+                tags::pacticipant_id.eq(version.pacticipant_id),
+                tags::name.eq(name.as_str()),
+                tags::created_at.eq(at),
+            )
+        })
+        .collect();
+    crate::on_backend!(conn, |c| diesel::insert_into(tags::table)
+        .values(&rows)
+        .on_conflict((tags::version_id, tags::name))
+        .do_nothing()
+        .execute(c))?;
+    Ok(())
+}
+
 /// The tag `name` on a version.
 pub fn find(
     conn: &mut AnyConnection,

@@ -6,7 +6,8 @@ use diesel::prelude::*;
 use super::{StoreError, now};
 use crate::db::AnyConnection;
 use crate::names::VersionNumber;
-use crate::schema::versions;
+use crate::schema::{pacticipants, versions};
+use crate::store::pacticipants::Pacticipant;
 
 /// A stored version.
 #[derive(Debug, Clone, Queryable, Selectable)]
@@ -135,6 +136,52 @@ pub fn find_or_insert(
     }
 }
 
+/// Records version `number` unless the pacticipant already has it (one
+/// `INSERT … ON CONFLICT DO NOTHING RETURNING`): `None` when it exists. A
+/// concurrent creator's row is waited for, not failed on, so no savepoint
+/// is needed on PostgreSQL. The row inserted is this transaction's alone
+/// until it commits: nobody else can lock or change it meanwhile.
+pub fn insert_unless_taken(
+    conn: &mut AnyConnection,
+    pacticipant_id: i64,
+    number: &VersionNumber,
+    build_url: Option<&str>,
+) -> Result<Option<Version>, StoreError> {
+    let row = (
+        versions::pacticipant_id.eq(pacticipant_id),
+        versions::number.eq(number.as_str()),
+        versions::build_url.eq(build_url),
+        versions::created_at.eq(now()),
+    );
+    Ok(crate::on_backend!(conn, |c| diesel::insert_into(
+        versions::table
+    )
+    .values(row)
+    .on_conflict((versions::pacticipant_id, versions::number))
+    .do_nothing()
+    .returning(versions::all_columns)
+    .get_result::<Version>(c)
+    .optional())?)
+}
+
+/// The pacticipant called `name` and its version `number` if it has one:
+/// one statement where publishing used to make two.
+pub fn find_with_pacticipant(
+    conn: &mut AnyConnection,
+    name: &str,
+    number: &str,
+) -> Result<Option<(Pacticipant, Option<Version>)>, StoreError> {
+    let numbered = versions::pacticipant_id
+        .eq(pacticipants::id)
+        .and(versions::number.eq(number));
+    Ok(pacticipants::table
+        .left_join(versions::table.on(numbered))
+        .filter(pacticipants::name.eq(name))
+        .select((pacticipants::all_columns, versions::all_columns.nullable()))
+        .first(conn)
+        .optional()?)
+}
+
 /// Takes the version's row lock until the transaction ends and returns
 /// the row as committed now: the first step of every read-modify-write of
 /// a version and what hangs off it (its publications, tags, build URL).
@@ -173,7 +220,7 @@ pub fn provider_names_for_consumer_version(
     conn: &mut AnyConnection,
     version_id: i64,
 ) -> Result<Vec<String>, StoreError> {
-    use crate::schema::{pact_publications, pacticipants};
+    use crate::schema::pact_publications;
     Ok(pact_publications::table
         .inner_join(pacticipants::table.on(pacticipants::id.eq(pact_publications::provider_id)))
         .filter(pact_publications::consumer_version_id.eq(version_id))

@@ -32,6 +32,7 @@ mod parsed_cache;
 mod pending_wip;
 mod promotions;
 mod publish;
+mod publish_known;
 mod publish_merge;
 mod publish_refused;
 mod raw_http;

@@ -130,35 +130,38 @@ pub fn find_or_insert_content(
     if let Some(found) = find_content_by_sha(conn, new.sha)? {
         return Ok(found);
     }
-    // A savepoint around the insert: when a concurrent publisher stored the
-    // same content first, PostgreSQL aborts only the savepoint, and the
-    // request's transaction can read the winner's row.
-    let inserted = super::racing_insert(conn, |conn| {
-        diesel::insert_into(pact_contents::table)
-            .values((
-                pact_contents::sha.eq(new.sha),
-                pact_contents::consumer_id.eq(new.consumer_id),
-                pact_contents::provider_id.eq(new.provider_id),
-                pact_contents::content.eq(new.content),
-                pact_contents::interactions_count.eq(new.interactions_count),
-                pact_contents::created_at.eq(now()),
-            ))
-            // PactContent's columns (`as_returning` does not build for the MultiBackend)
-            .returning((
-                pact_contents::id,
-                pact_contents::sha,
-                pact_contents::consumer_id,
-                pact_contents::provider_id,
-                pact_contents::content,
-                pact_contents::interactions_count,
-                pact_contents::created_at,
-            ))
-            .get_result(conn)
-    });
-    match inserted.map_err(StoreError::from) {
-        Err(e) if e.is_unique_violation() => find_content_by_sha(conn, new.sha)?
+    // `ON CONFLICT DO NOTHING`: when a concurrent publisher stores the same
+    // content first, PostgreSQL waits for it and inserts nothing (no error
+    // aborts the request's transaction, so no savepoint is needed), and
+    // the winner's row is read.
+    let row = (
+        pact_contents::sha.eq(new.sha),
+        pact_contents::consumer_id.eq(new.consumer_id),
+        pact_contents::provider_id.eq(new.provider_id),
+        pact_contents::content.eq(new.content),
+        pact_contents::interactions_count.eq(new.interactions_count),
+        pact_contents::created_at.eq(now()),
+    );
+    let inserted = crate::on_backend!(conn, |c| diesel::insert_into(pact_contents::table)
+        .values(row)
+        .on_conflict(pact_contents::sha)
+        .do_nothing()
+        // PactContent's columns (`as_returning` does not build for the MultiBackend)
+        .returning((
+            pact_contents::id,
+            pact_contents::sha,
+            pact_contents::consumer_id,
+            pact_contents::provider_id,
+            pact_contents::content,
+            pact_contents::interactions_count,
+            pact_contents::created_at,
+        ))
+        .get_result::<PactContent>(c)
+        .optional())?;
+    match inserted {
+        Some(stored) => Ok(stored),
+        None => find_content_by_sha(conn, new.sha)?
             .ok_or(StoreError::Query(diesel::result::Error::NotFound)),
-        other => other,
     }
 }
 

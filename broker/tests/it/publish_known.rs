@@ -1,0 +1,58 @@
+//! What a publication skips asking the database because the transaction
+//! already knows it (issue 27: fewer statements per publish) must not
+//! change an answer: a new version's second contract for the same provider
+//! is still compared with the first, and repeated tags, branches and
+//! versions are stored once.
+
+use serde_json::{Value, json};
+
+use crate::pact_docs::{http, pact, publish, publish_ok, request};
+use crate::support::each_backend;
+
+fn names(list: &Value) -> Vec<&str> {
+    list.as_array()
+        .map(|l| l.iter().filter_map(|t| t["name"].as_str()).collect())
+        .unwrap_or_default()
+}
+
+#[test]
+fn a_new_versions_second_contract_for_one_provider_is_compared_with_the_first() {
+    each_backend(|app| {
+        let first = pact("web", "orders", json!([http("/orders/1", 200)]));
+        let same = request("1", Some("main"), &[], &[first.clone(), first.clone()]);
+        let reply = publish(app, &same);
+        assert_eq!(reply.status, 200, "{}", reply.text);
+        let notice = reply.json["notices"][2]["text"]
+            .as_str()
+            .unwrap_or_default();
+        assert!(
+            notice.ends_with("(the same content was published before)."),
+            "{notice}"
+        );
+        let other = pact("web", "orders", json!([http("/orders/2", 200)]));
+        let changed = request("2", Some("main"), &[], &[first, other]);
+        let reply = publish(app, &changed);
+        assert_eq!(reply.status, 409, "{}", reply.text);
+        // all or nothing: version 2 was not kept
+        let version = app.get("/pacticipants/web/versions/2");
+        assert_eq!(version.status, 404, "{}", version.text);
+    });
+}
+
+#[test]
+fn repeated_tags_branches_and_versions_are_stored_once() {
+    each_backend(|app| {
+        let doc = pact("web", "orders", json!([http("/orders/1", 200)]));
+        let docs = [doc];
+        publish_ok(app, "1", Some("main"), &["prod", "prod"], &docs);
+        publish_ok(app, "1", Some("main"), &["prod", "test"], &docs);
+        publish_ok(app, "1", Some("feat"), &["test"], &docs);
+        let version = app.get("/pacticipants/web/versions/1");
+        assert_eq!(version.status, 200, "{}", version.text);
+        let embedded = &version.json["_embedded"];
+        assert_eq!(names(&embedded["tags"]), ["prod", "test"]);
+        assert_eq!(names(&embedded["branchVersions"]), ["feat", "main"]);
+        let web = app.get("/pacticipants/web");
+        assert_eq!(web.json["mainBranch"], "main", "{}", web.text);
+    });
+}
