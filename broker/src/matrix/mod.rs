@@ -3,10 +3,13 @@
 //! `query` parses Rack-style query strings, `selector` turns them into a
 //! typed `MatrixQuery`, `resolve` finds versions, integrations and inferred
 //! selectors, `rows` loads and collapses rows, `decision` decides. `run`
-//! does it all on one connection. No limit is applied before the decision:
-//! `limit` only shortens the rows shown, and says so in a notice.
+//! does it all on one connection; the common case (one version to an
+//! environment) is read by `environment` in one statement. No limit is
+//! applied before the decision: `limit` only shortens the rows shown, and
+//! says so in a notice.
 
 pub mod decision;
+pub mod environment;
 pub mod partial;
 pub mod query;
 pub mod resolve;
@@ -20,6 +23,7 @@ use crate::error::BrokerError;
 use crate::store::matrix as q;
 use crate::store::matrix_details as shown;
 use decision::{Input, Notice, NoticeKind, Summary};
+use environment::Prefetched;
 use resolve::{Fields, Integration, Resolved};
 use rows::Row;
 use selector::{IgnoreSelector, MatrixQuery, VersionSpec};
@@ -52,27 +56,50 @@ pub struct Outcome {
     pub details: Details,
 }
 
-/// Runs a matrix query.
+/// Runs a matrix query (the common case in one statement, `environment`).
 pub fn run(
     conn: &mut AnyConnection,
     query: &MatrixQuery,
     fields: Fields,
 ) -> Result<Outcome, BrokerError> {
+    run_with(conn, query, fields, true)
+}
+
+/// Runs a matrix query statement by statement, the common case included:
+/// what the common case's one statement must answer the same as (tested).
+pub fn run_general(
+    conn: &mut AnyConnection,
+    query: &MatrixQuery,
+    fields: Fields,
+) -> Result<Outcome, BrokerError> {
+    run_with(conn, query, fields, false)
+}
+
+fn run_with(
+    conn: &mut AnyConnection,
+    query: &MatrixQuery,
+    fields: Fields,
+    one_statement: bool,
+) -> Result<Outcome, BrokerError> {
     let Loaded {
         selectors,
         integrations,
         rows: mut all,
-    } = load_rows(conn, query, fields)?;
+        prefetched,
+    } = load_rows(conn, query, fields, one_statement)?;
     partial::mark(conn, &mut all)?;
     let (ignores, mut warnings) = resolve_ignores(conn, &query.ignore)?;
     let is_ignored = |r: &Row| ignores.iter().any(|i| i.matches(r));
     let (ignored, considered): (Vec<Row>, Vec<Row>) =
         all.iter().cloned().partition(|r| is_ignored(r));
     warnings.extend(recommendations(query));
-    let mut details = Details {
-        names: names(conn, &selectors, &all)?,
-        ..Details::default()
+    // the one statement of the common case read the details of every row
+    // (a superset of those shown) and the admission state
+    let (read_details, quarantined) = match prefetched {
+        Some(p) => (Some(p.details), Some(p.quarantined)),
+        None => (None, None),
     };
+    let known_names = names(conn, &selectors, &all)?;
     let whole: Vec<i64> = ignores
         .iter()
         .filter(|i| i.version_id.is_none())
@@ -86,16 +113,20 @@ pub fn run(
         ignored_pacticipants: &whole,
         ignore_given: !query.ignore.is_empty(),
         warnings,
-        names: &details.names,
+        names: &known_names,
     });
-    refuse_quarantined(conn, &selectors, &mut summary)?;
+    refuse_quarantined(conn, &selectors, quarantined, &mut summary)?;
     let total_rows = all.len();
     let marked = all.into_iter().map(|row| ShownRow {
         ignored: is_ignored(&row),
         row,
     });
     let shown = filter_and_limit(marked, query, &mut summary);
-    load_details(conn, &shown, &mut details)?;
+    let mut details = match read_details {
+        Some(prefetched) => prefetched,
+        None => load_details(conn, &shown)?,
+    };
+    details.names = known_names;
     Ok(Outcome {
         summary,
         rows: shown,
@@ -110,12 +141,21 @@ pub fn run(
 fn refuse_quarantined(
     conn: &mut AnyConnection,
     selectors: &[Resolved],
+    prefetched: Option<Vec<(i64, String)>>,
     summary: &mut Summary,
 ) -> Result<(), BrokerError> {
     for s in selectors.iter().filter(|s| s.specified) {
         let versions = s.versions.as_deref().unwrap_or_default();
         let ids: Vec<i64> = versions.iter().map(|v| v.id).collect();
-        for (id, reason) in crate::store::admission::quarantined_among(conn, &ids)? {
+        let quarantined = match &prefetched {
+            Some(known) => known
+                .iter()
+                .filter(|(id, _)| ids.contains(id))
+                .cloned()
+                .collect(),
+            None => crate::store::admission::quarantined_among(conn, &ids)?,
+        };
+        for (id, reason) in quarantined {
             let number = versions
                 .iter()
                 .find(|v| v.id == id)
@@ -131,13 +171,46 @@ fn refuse_quarantined(
 
 /// The selectors (given and inferred from the target), the integrations
 /// between them, and every row, newest consumer version first.
-struct Loaded {
-    selectors: Vec<Resolved>,
-    integrations: Vec<Integration>,
-    rows: Vec<Row>,
+#[derive(Debug)]
+pub struct Loaded {
+    pub selectors: Vec<Resolved>,
+    pub integrations: Vec<Integration>,
+    pub rows: Vec<Row>,
+    /// What the common case's one statement read besides (`environment`).
+    pub prefetched: Option<Prefetched>,
 }
 
 fn load_rows(
+    conn: &mut AnyConnection,
+    query: &MatrixQuery,
+    fields: Fields,
+    one_statement: bool,
+) -> Result<Loaded, BrokerError> {
+    // PostgreSQL misjudges the size of the statement's CTEs at 1M
+    // verifications and hash-joins the whole table (400 ms): SQLite only,
+    // until the statement is shaped for its planner
+    let sqlite = matches!(conn, AnyConnection::Sqlite(_));
+    let shape = environment::shape(query).filter(|_| one_statement && sqlite);
+    let mut loaded = match shape {
+        Some(shape) => environment::load(conn, shape, fields)?,
+        None => load_general(conn, query, fields)?,
+    };
+    let mut all = rows::apply_latestby(std::mem::take(&mut loaded.rows), query.latestby);
+    all.sort_by_key(|r| {
+        let pv = r.provider_version.as_ref().map_or(-1, |v| v.id);
+        (
+            std::cmp::Reverse(r.consumer_version.id),
+            r.provider_id,
+            std::cmp::Reverse(pv),
+        )
+    });
+    loaded.rows = all;
+    Ok(loaded)
+}
+
+/// Selectors, integrations and rows (before `latestby`) of any query,
+/// statement by statement.
+fn load_general(
     conn: &mut AnyConnection,
     query: &MatrixQuery,
     fields: Fields,
@@ -161,19 +234,11 @@ fn load_rows(
     } else {
         rows::load_between(conn, &integrations, &scopes)?
     };
-    let mut all = rows::apply_latestby(loaded, query.latestby);
-    all.sort_by_key(|r| {
-        let pv = r.provider_version.as_ref().map_or(-1, |v| v.id);
-        (
-            std::cmp::Reverse(r.consumer_version.id),
-            r.provider_id,
-            std::cmp::Reverse(pv),
-        )
-    });
     Ok(Loaded {
         selectors,
         integrations,
-        rows: all,
+        rows: loaded,
+        prefetched: None,
     })
 }
 
@@ -295,13 +360,10 @@ fn names(
 }
 
 /// Branches, tags, environments and content shas of the rows shown.
-fn load_details(
-    conn: &mut AnyConnection,
-    shown: &[ShownRow],
-    details: &mut Details,
-) -> Result<(), BrokerError> {
+fn load_details(conn: &mut AnyConnection, shown: &[ShownRow]) -> Result<Details, BrokerError> {
+    let mut details = Details::default();
     if shown.is_empty() {
-        return Ok(());
+        return Ok(details);
     }
     let mut versions: Vec<i64> = shown
         .iter()
@@ -331,5 +393,5 @@ fn load_details(
     details
         .shas
         .extend(crate::store::selection::shas(conn, &contents)?);
-    Ok(())
+    Ok(details)
 }

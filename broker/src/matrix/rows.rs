@@ -164,8 +164,9 @@ fn dedup(v: &mut Vec<i64>) {
 }
 
 /// Joins publications with verifications of their content (one row per
-/// verification, or one unverified row) and attaches the versions.
-fn assemble(
+/// verification, or one unverified row) and attaches the versions (those
+/// not in `scopes` are read, in one statement).
+pub fn assemble(
     conn: &mut AnyConnection,
     pubs: Vec<PublicationRow>,
     verifications: Vec<VerificationRow>,

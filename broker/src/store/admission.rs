@@ -47,7 +47,7 @@ impl From<diesel::result::Error> for TransitionError {
     }
 }
 
-fn parse_state(name: &str) -> Result<AdmissionState, StoreError> {
+pub(crate) fn parse_state(name: &str) -> Result<AdmissionState, StoreError> {
     AdmissionState::parse(name).ok_or_else(|| StoreError::CorruptValue {
         what: "admission state",
         value: name.to_owned(),

@@ -23,6 +23,7 @@ pub mod integrations;
 pub mod labels;
 pub mod matrix;
 pub mod matrix_details;
+pub mod matrix_env;
 pub mod overview;
 pub mod pacticipants;
 pub mod pacts;

@@ -22,6 +22,7 @@ mod for_verification;
 mod hostile;
 mod integrations;
 mod matrix;
+mod matrix_one_statement;
 mod migrations;
 mod operation_coverage;
 mod pact_docs;

@@ -56,7 +56,12 @@ impl<'a> Planner<'a> {
     /// `BEGIN`); a statement the database cannot plan without its binds
     /// says why.
     pub fn plan(&mut self, shape: &str) -> Vec<String> {
-        let verb = shape
+        // past a leading `/* … */` comment (the one statement of can-i-deploy has one)
+        let bare = match shape.strip_prefix("/*").and_then(|r| r.split_once("*/")) {
+            Some((_, rest)) => rest.trim_start(),
+            None => shape,
+        };
+        let verb = bare
             .trim_start_matches('(')
             .split(' ')
             .next()

@@ -1,0 +1,106 @@
+/* can-i-deploy to an environment in one statement (store::matrix_env, matrix::environment);
+   binds: version number, pacticipant name, environment name */
+WITH
+/* the pacticipant, with the version if it exists */
+sel AS (
+  SELECT p.id AS pid, p.name AS pname, v.id AS vid, v.number AS vnum
+  FROM pacticipants p
+  LEFT JOIN versions v ON v.pacticipant_id = p.id AND v.number = ?
+  WHERE p.name = ?
+),
+env AS (SELECT id FROM environments WHERE name = ?),
+/* its integrations: the providers the version has pacts with (required),
+   and every consumer that ever published a pact with it */
+pairs AS (
+  SELECT pp.consumer_id AS c, pp.provider_id AS p, 1 AS req
+  FROM pact_publications pp WHERE pp.consumer_version_id = (SELECT vid FROM sel)
+  UNION ALL
+  SELECT DISTINCT pp.consumer_id, pp.provider_id, 0
+  FROM pact_publications pp WHERE pp.provider_id = (SELECT pid FROM sel)
+),
+integ AS (SELECT c, p, MAX(req) AS req FROM pairs GROUP BY c, p),
+others AS (
+  SELECT c AS id FROM integ WHERE c NOT IN (SELECT pid FROM sel)
+  UNION
+  SELECT p FROM integ WHERE p NOT IN (SELECT pid FROM sel)
+),
+/* the versions of the others deployed in or released to the environment */
+live AS (
+  SELECT d.version_id AS id FROM deployed_versions d
+  WHERE d.environment_id IN (SELECT id FROM env) AND d.undeployed_at IS NULL
+    AND d.pacticipant_id IN (SELECT id FROM others)
+  UNION
+  SELECT r.version_id FROM released_versions r
+  WHERE r.environment_id IN (SELECT id FROM env) AND r.support_ended_at IS NULL
+    AND r.pacticipant_id IN (SELECT id FROM others)
+),
+/* every version in play: the one asked about and the live ones */
+scope AS (
+  SELECT vid AS id, pid AS pacticipant_id, vnum AS number FROM sel WHERE vid IS NOT NULL
+  UNION ALL
+  SELECT v.id, v.pacticipant_id, v.number FROM live JOIN versions v ON v.id = live.id
+),
+/* the publications of the consumer versions in play, of the integrations */
+pubs AS (
+  SELECT pp.consumer_version_id AS cv, pp.consumer_id, pp.provider_id,
+         pp.pact_content_id AS content, pp.created_at
+  FROM scope s CROSS JOIN pact_publications pp
+  WHERE pp.consumer_version_id = s.id
+    AND EXISTS (SELECT 1 FROM integ i WHERE i.c = pp.consumer_id AND i.p = pp.provider_id)
+),
+/* the latest verification of each (content, provider version in play):
+   one index probe per pair, however many results a content has */
+latest AS (
+  SELECT (SELECT MAX(vr.id) FROM verifications vr
+          WHERE vr.pact_content_id = c.content AND vr.provider_version_id = pv.id) AS id
+  FROM (SELECT DISTINCT content FROM pubs) c
+  CROSS JOIN (SELECT id FROM scope WHERE pacticipant_id IN (SELECT provider_id FROM pubs)) pv
+),
+ver AS (
+  SELECT vr.id, vr.pact_content_id, vr.provider_version_id, vr.success, vr.execution_date,
+         vr.pact_view, vr.number, vr.kind, vr.reason_codes
+  FROM verifications vr WHERE vr.id IN (SELECT id FROM latest)
+),
+/* the versions the rows show, for their branches, tags and environments */
+shown AS (SELECT cv AS id FROM pubs UNION SELECT provider_version_id FROM ver)
+SELECT 'sel' AS kind, pid AS a, vid AS b, (SELECT id FROM env) AS c, CAST(NULL AS BIGINT) AS d,
+       pname AS s1, vnum AS s2, CAST(NULL AS BOOLEAN) AS f1, CAST(NULL AS BOOLEAN) AS f2,
+       CAST(NULL AS TIMESTAMP) AS ts
+FROM sel
+UNION ALL
+SELECT 'integ', c, p, NULL, NULL, NULL, NULL, req = 1, NULL, NULL FROM integ
+UNION ALL
+SELECT 'other', o.id, NULL, NULL, NULL, pa.name, NULL, NULL, NULL, NULL
+FROM others o JOIN pacticipants pa ON pa.id = o.id
+UNION ALL
+SELECT 'scope', id, pacticipant_id, NULL, NULL, number, NULL, NULL, NULL, NULL FROM scope
+UNION ALL
+SELECT 'pub', cv, consumer_id, provider_id, content, NULL, NULL, NULL, NULL, created_at FROM pubs
+UNION ALL
+SELECT 'ver', id, pact_content_id, provider_version_id, number, kind, reason_codes, success,
+       pact_view, execution_date
+FROM ver
+UNION ALL
+SELECT 'branch', bv.version_id, bv.id, NULL, NULL, b.name, NULL, NULL, NULL, NULL
+FROM branch_versions bv JOIN branches b ON b.id = bv.branch_id
+WHERE bv.version_id IN (SELECT id FROM shown)
+UNION ALL
+SELECT 'tag', t.version_id, t.id, NULL, NULL, t.name, NULL, NULL, NULL, NULL
+FROM tags t WHERE t.version_id IN (SELECT id FROM shown)
+UNION ALL
+SELECT 'env', d.version_id, NULL, NULL, NULL, e.name, NULL, TRUE, NULL, NULL
+FROM deployed_versions d JOIN environments e ON e.id = d.environment_id
+WHERE d.version_id IN (SELECT id FROM shown) AND d.undeployed_at IS NULL
+UNION ALL
+SELECT 'env', r.version_id, NULL, NULL, NULL, e.name, NULL, FALSE, NULL, NULL
+FROM released_versions r JOIN environments e ON e.id = r.environment_id
+WHERE r.version_id IN (SELECT id FROM shown) AND r.support_ended_at IS NULL
+UNION ALL
+SELECT 'sha', pc.id, NULL, NULL, NULL, pc.sha, NULL, NULL, NULL, NULL
+FROM pact_contents pc WHERE pc.id IN (SELECT content FROM pubs)
+UNION ALL
+/* the version's last admission transition (a quarantine refuses it) */
+SELECT 'admission', t.version_id, t.id, NULL, NULL, t.to_state, t.reason, NULL, NULL, NULL
+FROM admission_transitions t
+WHERE t.id = (SELECT MAX(a.id) FROM admission_transitions a
+              WHERE a.version_id IN (SELECT vid FROM sel))
