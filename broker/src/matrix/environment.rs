@@ -6,8 +6,6 @@
 //! loaded, plus the details of the rows and the version's admission state,
 //! so `run` answers exactly as before with no other statement (a partial
 //! Pact-view success still asks for its whole-contract result, as before).
-//! `run` takes this path on SQLite only for now: PostgreSQL's planner
-//! misjudges the statement's CTEs at scale (ARCHITECTURE.md, "Measured").
 
 use std::collections::BTreeMap;
 

@@ -186,11 +186,7 @@ fn load_rows(
     fields: Fields,
     one_statement: bool,
 ) -> Result<Loaded, BrokerError> {
-    // PostgreSQL misjudges the size of the statement's CTEs at 1M
-    // verifications and hash-joins the whole table (400 ms): SQLite only,
-    // until the statement is shaped for its planner
-    let sqlite = matches!(conn, AnyConnection::Sqlite(_));
-    let shape = environment::shape(query).filter(|_| one_statement && sqlite);
+    let shape = environment::shape(query).filter(|_| one_statement);
     let mut loaded = match shape {
         Some(shape) => environment::load(conn, shape, fields)?,
         None => load_general(conn, query, fields)?,

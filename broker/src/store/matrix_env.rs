@@ -1,7 +1,9 @@
-//! The one statement behind can-i-deploy to an environment (`matrix_env.sql`,
-//! the same text on SQLite and PostgreSQL; its three binds, in order, are
-//! the version number, the pacticipant name and the environment name, each
-//! marker written as the backend spells it):
+//! The one statement behind can-i-deploy to an environment (`matrix_env.sql`
+//! on SQLite, `matrix_env_pg.sql` on PostgreSQL: the same facts, the latter
+//! with LATERAL probes where PostgreSQL's planner would misjudge the CTEs'
+//! sizes and hash whole tables, which SQLite cannot parse; its three binds,
+//! in order, are the version number, the pacticipant name and the
+//! environment name, each marker written as the backend spells it):
 //! the pacticipant and version asked about, the environment, the
 //! integrations, the live versions of the others, the publications and the
 //! latest verifications in play, the branches, tags and environments of the
@@ -25,18 +27,23 @@ use super::StoreError;
 use super::matrix::{PublicationRow, VerificationRow, VersionRef};
 use crate::db::AnyConnection;
 
-/// The statement; its three `?` are the version number, the pacticipant
-/// name and the environment name, in that order.
+/// The statement on SQLite; its three `?` are the version number, the
+/// pacticipant name and the environment name, in that order.
 const SQL: &str = include_str!("matrix_env.sql");
+
+/// The same statement shaped for PostgreSQL's planner (keep the two in
+/// step; `matrix_one_statement` checks both against the general path).
+const SQL_PG: &str = include_str!("matrix_env_pg.sql");
 
 /// The statement with its binds, cacheable as a prepared statement.
 #[derive(Debug)]
 struct EnvironmentQuery<'a> {
+    sql: &'static str,
     binds: [&'a str; 3],
 }
 
-/// The statement's static id: one text per backend, so one prepared
-/// statement per connection.
+/// The statement's static id: one text per backend and a connection is of
+/// one backend, so one prepared statement per connection.
 #[derive(Debug)]
 struct EnvironmentQueryId;
 
@@ -57,7 +64,7 @@ where
     str: diesel::serialize::ToSql<Text, DB>,
 {
     fn walk_ast<'b>(&'b self, mut out: AstPass<'_, 'b, DB>) -> QueryResult<()> {
-        let mut pieces = SQL.split('?');
+        let mut pieces = self.sql.split('?');
         if let Some(first) = pieces.next() {
             out.push_sql(first);
         }
@@ -132,7 +139,12 @@ pub fn load(
     number: &str,
     environment: &str,
 ) -> Result<EnvironmentFacts, StoreError> {
+    let sql = match conn {
+        AnyConnection::Sqlite(_) => SQL,
+        AnyConnection::Postgresql(_) => SQL_PG,
+    };
     let query = EnvironmentQuery {
+        sql,
         binds: [number, pacticipant, environment],
     };
     let facts: Vec<Fact> = crate::on_backend!(conn, |c| query.load(c))?;

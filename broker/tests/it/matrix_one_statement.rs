@@ -7,8 +7,6 @@
 //! on two instances, released, undeployed, support ended), failed, repeated
 //! and Pact-view-only verifications, branches, tags, a quarantined version,
 //! unknown versions, pacticipants and environments — for every latestby.
-//! (`run` takes the one statement on SQLite only for now: on PostgreSQL
-//! both sides are the general path, which keeps the test honest there.)
 
 use std::collections::BTreeMap;
 
