@@ -88,7 +88,7 @@ impl ManageConnection for AnyManager {
 
     fn connect(&self) -> Result<AnyConnection, ConnectionError> {
         match self.backend() {
-            Backend::Postgres => PgConnection::establish(&self.url).map(AnyConnection::Postgresql),
+            Backend::Postgres => connect_postgres(&self.url).map(AnyConnection::Postgresql),
             Backend::Sqlite => connect_sqlite(sqlite_path(&self.url)).map(AnyConnection::Sqlite),
         }
     }
@@ -101,6 +101,21 @@ impl ManageConnection for AnyManager {
     fn has_broken(&self, conn: &mut AnyConnection) -> bool {
         conn.is_broken()
     }
+}
+
+/// Opens a PostgreSQL connection with JIT compilation off for its session.
+///
+/// The broker's statements are short index probes; PostgreSQL decides to
+/// JIT-compile from the planner's estimated cost, and an estimate that is
+/// wrong by orders of magnitude (it cannot see how few rows a CTE holds)
+/// turned a 3 ms can-i-deploy into 1.5 s of compiling. Off per session,
+/// so the cliff cannot come back as the tables grow; the server's other
+/// clients keep their setting.
+fn connect_postgres(url: &str) -> Result<PgConnection, ConnectionError> {
+    let mut conn = PgConnection::establish(url)?;
+    conn.batch_execute("SET jit = off")
+        .map_err(ConnectionError::CouldntSetupConfiguration)?;
+    Ok(conn)
 }
 
 /// Opens a SQLite file with WAL, a busy timeout and foreign keys.

@@ -152,3 +152,24 @@ fn the_pool_opens_connections_when_requests_need_them() {
         assert_eq!(app.get("/pacticipants").status, 200, "{db:?}");
     }
 }
+
+#[derive(QueryableByName)]
+struct Setting {
+    #[diesel(sql_type = diesel::sql_types::Text)]
+    jit: String,
+}
+
+#[test]
+fn postgres_connections_run_without_jit() {
+    // can-i-deploy's one statement is planned with guessed CTE sizes; a
+    // guess past `jit_above_cost` spent 1.5 s compiling for 3 ms of work
+    for db in backends().into_iter().filter(|db| *db == TestDb::Postgres) {
+        let app = TestApp::start(db, |_| {});
+        let pool = db::connect(&app.database.url, 2).expect("connect");
+        let mut conn = pool.get().expect("connection");
+        let shown = diesel::sql_query("SHOW jit")
+            .get_result::<Setting>(&mut conn)
+            .expect("SHOW jit");
+        assert_eq!(shown.jit, "off");
+    }
+}
