@@ -173,3 +173,28 @@ fn postgres_connections_run_without_jit() {
         assert_eq!(shown.jit, "off");
     }
 }
+
+#[test]
+fn postgres_prepared_statements_run_on_generic_plans() {
+    // PostgreSQL plans a prepared statement anew for its first five runs
+    // (and after, if those looked cheaper): for can-i-deploy's statement
+    // that planning cost more than the answer
+    for db in backends().into_iter().filter(|db| *db == TestDb::Postgres) {
+        let app = TestApp::start(db, |_| {});
+        let pool = db::connect(&app.database.url, 2).expect("connect");
+        let mut conn = pool.get().expect("connection");
+        for _ in 0..7 {
+            accord_broker::store::matrix_env::load(&mut conn, "Orders", "1.0.0", "production")
+                .expect("can-i-deploy's statement");
+        }
+        let mut plans = |column: &str| {
+            let sql = format!(
+                "SELECT coalesce(sum({column}), 0)::bigint AS n FROM pg_prepared_statements \
+                 WHERE statement LIKE '%''sel'' AS kind%'"
+            );
+            count(&mut conn, &sql)
+        };
+        assert_eq!(plans("custom_plans"), 0, "no custom plan");
+        assert_eq!(plans("generic_plans"), 7, "one generic plan per run");
+    }
+}
