@@ -27,6 +27,7 @@ mod publish_cmd;
 mod resources_cmd;
 mod serve_webhook_flags;
 mod serve_workers;
+mod startup_order;
 mod support;
 mod token_cmd;
 mod verdicts_vs_pact;
