@@ -52,6 +52,7 @@ mod sends;
 pub mod states;
 pub mod trace;
 pub mod transport;
+mod transport_h1;
 mod verdicts;
 
 pub use config::{
