@@ -4,13 +4,18 @@
 //! must hear of it where the contract is used, not only from `lint`.
 
 use accord_dsl::Contract;
-use accord_dsl::pact::Severity;
+use accord_dsl::pact::{LintProblem, Severity};
 use accord_verifier::ContractSource;
 
 /// The lines for `contract`'s warnings: `warning: ORIGIN: PATH: MESSAGE (CODE)`.
 pub fn lines(origin: &str, contract: &Contract) -> Vec<String> {
-    accord_dsl::pact::lint(contract)
-        .into_iter()
+    lines_of(origin, &accord_dsl::pact::lint(contract))
+}
+
+/// The lines for the warnings among problems already found.
+fn lines_of(origin: &str, problems: &[LintProblem]) -> Vec<String> {
+    problems
+        .iter()
         .filter(|p| p.severity == Severity::Warning)
         .map(|p| format!("warning: {origin}: {}: {} ({})", p.path, p.message, p.code))
         .collect()
@@ -36,8 +41,11 @@ pub fn print_for_source(source: ContractSource, provider: &str) -> ContractSourc
         loaded => loaded,
     };
     if let ContractSource::Loaded(list) = &source {
+        // linted once: the run refuses on the same problems, kept
         for sourced in list {
-            print(&sourced.source, &sourced.contract);
+            for line in lines_of(&sourced.source, sourced.lint()) {
+                eprintln!("{line}");
+            }
         }
     }
     source

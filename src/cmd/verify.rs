@@ -237,7 +237,8 @@ pub fn run(args: VerifyArgs) -> anyhow::Result<Outcome> {
         .clone()
         .map(|l| l as Arc<dyn accord_verifier::Progress>);
     let drivers = accord_verifier::default_drivers();
-    let report = accord_verifier::verify_on_threads(&config, drivers, progress);
+    let partial = config.filter.selects_interactions();
+    let report = accord_verifier::verify_on_threads_owned(config, drivers, progress);
     if let Some(live) = &live {
         live.finish();
     }
@@ -248,7 +249,6 @@ pub fn run(args: VerifyArgs) -> anyhow::Result<Outcome> {
         s.check_called(&report)?;
     }
     if let Some(broker) = broker {
-        let partial = config.filter.selects_interactions();
         after_verification(&args, &broker, &report, partial)?;
     }
     Ok(if report.passed() {

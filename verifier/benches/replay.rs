@@ -73,6 +73,7 @@ fn setup(n: usize, jobs: usize) -> (StubProvider, VerifyConfig) {
         source: "bench".into(),
         pending: false,
         wip: false,
+        linted: Default::default(),
     }]);
     let mut config = VerifyConfig::new("items", stub.base_url(), source);
     config.state_change_url = Some(stub.state_change_url());

@@ -5,7 +5,10 @@ use std::fmt;
 use std::path::PathBuf;
 use std::time::Duration;
 
+use std::sync::{Arc, OnceLock};
+
 use accord_dsl::Contract;
+use accord_dsl::pact::LintProblem;
 use regex::Regex;
 
 use crate::error::VerifyError;
@@ -42,6 +45,8 @@ pub struct SourcedContract {
     pub pending: bool,
     /// A work-in-progress contract (a broker's WIP pact; always pending).
     pub wip: bool,
+    /// Its lint problems once asked for ([`SourcedContract::lint`]).
+    pub linted: Linted,
 }
 
 impl SourcedContract {
@@ -52,9 +57,24 @@ impl SourcedContract {
             source: source.into(),
             pending: false,
             wip: false,
+            linted: Linted::default(),
         }
     }
+
+    /// The contract's lint problems, found at the first call and kept: the
+    /// CLI prints the warnings and the run refuses on the blocking ones
+    /// from one lint. (Whoever changes `contract` afterwards resets
+    /// `linted`.)
+    pub fn lint(&self) -> &[LintProblem] {
+        self.linted
+            .0
+            .get_or_init(|| accord_dsl::pact::lint(&self.contract).into())
+    }
 }
+
+/// The kept lint problems of a [`SourcedContract`]; `Default` is none yet.
+#[derive(Debug, Clone, Default)]
+pub struct Linted(OnceLock<Arc<[LintProblem]>>);
 
 /// Where the contracts to verify come from. The verifier knows no broker:
 /// the CLI fetches a broker's pacts for verification and hands them over

@@ -16,7 +16,7 @@ use crate::config::Token;
 use crate::driver::{Authorization, BoxFuture, Driver, Exchange, Generation, Sent};
 use crate::error::VerifyError;
 use crate::finding::Finding;
-use crate::transport::Received;
+use crate::transport::{Outgoing, Received};
 
 /// Replays HTTP interactions.
 #[derive(Debug, Clone, Copy, Default)]
@@ -42,7 +42,7 @@ impl Driver for HttpDriver {
             let (expected, unchecked) =
                 crate::expected::http_response(&http.response, exchange.state_values);
             let built = build(exchange, &request);
-            match exchange.transport.send(built).await {
+            match exchange.transport.send_out(built).await {
                 Ok(received) => {
                     let mut sent = judge(&expected, &received);
                     sent.findings.extend(unchecked);
@@ -126,11 +126,11 @@ fn generating_keeps(request: &HttpRequest) -> bool {
     request.generators.is_empty() && !array_contains && !text
 }
 
-fn build(exchange: &Exchange<'_>, request: &HttpRequest) -> reqwest::RequestBuilder {
-    let (transport, base_url) = (exchange.transport, exchange.base_url);
+/// The request as sent: `--header` values replace the interaction's own,
+/// except an Authorization Accord decides (a principal's token or none at
+/// all); the body's content type added when the request names none.
+fn build<'a>(exchange: &'a Exchange<'_>, request: &'a HttpRequest) -> Outgoing<'a> {
     let authorization = exchange.authorization;
-    // `--header` values replace the interaction's own, except an
-    // Authorization Accord decides (a principal's token or none at all).
     let custom: Vec<&(String, Token)> = exchange
         .custom_headers
         .iter()
@@ -138,26 +138,9 @@ fn build(exchange: &Exchange<'_>, request: &HttpRequest) -> reqwest::RequestBuil
             authorization == Authorization::AsWritten || !name.eq_ignore_ascii_case("authorization")
         })
         .collect();
-    let url = format!("{}{}", base_url.trim_end_matches('/'), request.path);
     let method = reqwest::Method::from_bytes(request.method.to_ascii_uppercase().as_bytes())
         .unwrap_or(reqwest::Method::GET);
-    let mut builder = match reqwest::Url::parse(&url) {
-        Ok(mut parsed) => {
-            if let Some(query) = request.query.as_ref().filter(|q| !q.is_empty()) {
-                let mut pairs = parsed.query_pairs_mut();
-                for (name, values) in query {
-                    for value in values {
-                        pairs.append_pair(name, value);
-                    }
-                }
-            }
-            transport
-                .client_for(parsed.as_str())
-                .request(method, parsed)
-        }
-        // Sending reports the unusable URL as a failed request.
-        Err(_) => transport.client().request(method, url),
-    };
+    let mut out = Outgoing::new(method, url(exchange.base_url, request).map(Cow::Owned));
     let mut has_content_type = false;
     for (name, values) in request.headers.iter().flatten() {
         has_content_type |= name.eq_ignore_ascii_case("content-type");
@@ -167,23 +150,39 @@ fn build(exchange: &Exchange<'_>, request: &HttpRequest) -> reqwest::RequestBuil
         if custom.iter().any(|(n, _)| n.eq_ignore_ascii_case(name)) {
             continue;
         }
-        for value in values {
-            builder = builder.header(name.as_str(), value.as_str());
-        }
+        out.headers
+            .extend(values.iter().map(|v| (name.as_str(), v.as_str())));
     }
-    for (name, value) in custom {
-        builder = builder.header(name.as_str(), value.expose());
-    }
+    out.headers
+        .extend(custom.iter().map(|(n, v)| (n.as_str(), v.expose())));
     if let Authorization::Bearer(token) = authorization {
-        builder = builder.bearer_auth(token);
+        out.bearer = Some(token);
     }
     if let Some((bytes, content_type)) = body_to_bytes(&request.body) {
-        if let (false, Some(ct)) = (has_content_type, content_type) {
-            builder = builder.header("content-type", ct);
+        if !has_content_type {
+            out.content_type = content_type.map(Cow::Owned);
         }
-        builder = builder.body(bytes);
+        out.body = Some(bytes);
     }
-    builder
+    out
+}
+
+/// The request's URL under the base, its query appended; `Err` with the
+/// text when it does not parse (sending reports it as a failed request).
+fn url(base_url: &str, request: &HttpRequest) -> Result<reqwest::Url, String> {
+    let url = format!("{}{}", base_url.trim_end_matches('/'), request.path);
+    let Ok(mut parsed) = reqwest::Url::parse(&url) else {
+        return Err(url);
+    };
+    if let Some(query) = request.query.as_ref().filter(|q| !q.is_empty()) {
+        let mut pairs = parsed.query_pairs_mut();
+        for (name, values) in query {
+            for value in values {
+                pairs.append_pair(name, value);
+            }
+        }
+    }
+    Ok(parsed)
 }
 
 /// The received answer as a contract response.

@@ -52,10 +52,11 @@ mod sends;
 pub mod states;
 pub mod trace;
 pub mod transport;
+mod transport_h1;
 mod verdicts;
 
 pub use config::{
-    ContractSource, Filter, Limits, SourcedContract, Token, UnknownTool, VerifyConfig,
+    ContractSource, Filter, Limits, Linted, SourcedContract, Token, UnknownTool, VerifyConfig,
 };
 pub use driver::Driver;
 pub use error::VerifyError;
@@ -65,4 +66,6 @@ pub use mcp::McpDriver;
 pub use message_driver::MessageDriver;
 pub use origin::{Origin, OtherOrigin};
 pub use report::{ContractResult, InteractionResult, Outcome, VerificationReport};
-pub use run::{Progress, default_drivers, verify, verify_blocking, verify_on_threads};
+pub use run::{
+    Progress, default_drivers, verify, verify_blocking, verify_on_threads, verify_on_threads_owned,
+};

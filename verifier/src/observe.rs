@@ -1,6 +1,7 @@
 //! Observations: the provider's fixture counters, read before and after an
 //! interaction, and the judgement of its side-effect expectations.
 
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 
 use accord_dsl::model::accord::{CounterChange, SideEffects};
@@ -8,7 +9,7 @@ use serde_json::{Value, json};
 
 use crate::error::{ObserveProblem, VerifyError};
 use crate::finding::{Finding, Layer, codes};
-use crate::transport::Transport;
+use crate::transport::{Outgoing, Transport};
 
 /// Named integer counters.
 pub type Counters = BTreeMap<String, i64>;
@@ -19,8 +20,10 @@ pub async fn observe(transport: &Transport, url: &str) -> Result<Counters, Verif
         url: url.to_string(),
         reason,
     };
+    let parsed = reqwest::Url::parse(url).map(Cow::Owned);
+    let request = Outgoing::new(reqwest::Method::GET, parsed.map_err(|_| url.to_string()));
     let received = transport
-        .send(transport.client_for(url).get(url))
+        .send_out(request)
         .await
         .map_err(|c| fail(ObserveProblem::Unreachable(format!("{c:?}"))))?;
     if !(200..300).contains(&received.status) {

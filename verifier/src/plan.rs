@@ -10,7 +10,6 @@ use accord_dsl::Interaction;
 use crate::config::{SourcedContract, VerifyConfig};
 use crate::driver::Driver;
 use crate::error::VerifyError;
-use crate::load::load;
 use crate::report::{ContractResult, InteractionResult, VerificationReport};
 use crate::run::{Progress, selected};
 use crate::schedule::chains;
@@ -28,13 +27,14 @@ pub(crate) struct Plan {
 }
 
 impl Plan {
-    /// Loads the contracts, schedules their chains and tells `progress`
-    /// how many interactions will run.
+    /// Schedules the chains of the contracts (as [`crate::load`] gave
+    /// them) and tells `progress` how many interactions will run.
     pub(crate) fn new(
         config: &VerifyConfig,
+        loaded: Vec<SourcedContract>,
         progress: Option<&dyn Progress>,
     ) -> Result<Plan, VerifyError> {
-        let contracts: Vec<Arc<SourcedContract>> = load(&config.source, &config.provider)?
+        let contracts: Vec<Arc<SourcedContract>> = loaded
             .into_iter()
             .filter(|c| config.filter.keeps_consumer(&c.contract.consumer.name))
             .map(Arc::new)

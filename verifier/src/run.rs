@@ -9,7 +9,7 @@ use std::sync::Arc;
 use accord_dsl::Interaction;
 
 use crate::conclude::conclude;
-use crate::config::{Filter, SourcedContract, VerifyConfig};
+use crate::config::{ContractSource, Filter, SourcedContract, VerifyConfig};
 use crate::driver::Driver;
 use crate::error::VerifyError;
 use crate::http_driver::HttpDriver;
@@ -69,13 +69,38 @@ pub fn verify_on_threads(
     verify_planned(config, drivers, progress)
 }
 
+/// [`verify_on_threads`] taking the configuration: its loaded contracts
+/// are moved into the run, not copied (the CLI's call).
+pub fn verify_on_threads_owned(
+    mut config: VerifyConfig,
+    drivers: Vec<Arc<dyn Driver>>,
+    progress: Option<Arc<dyn Progress>>,
+) -> Result<VerificationReport, VerifyError> {
+    if crate::bindings::passes(&config)?.is_some() {
+        return verify_on_threads(&config, drivers, progress);
+    }
+    let source = std::mem::replace(&mut config.source, ContractSource::Files(Vec::new()));
+    let loaded = crate::load::load_owned(source, &config.provider)?;
+    verify_planned_from(&config, loaded, drivers, progress)
+}
+
 /// [`verify_on_threads`] of one run.
 fn verify_planned(
     config: &VerifyConfig,
     drivers: Vec<Arc<dyn Driver>>,
     progress: Option<Arc<dyn Progress>>,
 ) -> Result<VerificationReport, VerifyError> {
-    let plan = Arc::new(Plan::new(config, progress.as_deref())?);
+    let loaded = crate::load::load(&config.source, &config.provider)?;
+    verify_planned_from(config, loaded, drivers, progress)
+}
+
+fn verify_planned_from(
+    config: &VerifyConfig,
+    loaded: Vec<SourcedContract>,
+    drivers: Vec<Arc<dyn Driver>>,
+    progress: Option<Arc<dyn Progress>>,
+) -> Result<VerificationReport, VerifyError> {
+    let plan = Arc::new(Plan::new(config, loaded, progress.as_deref())?);
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
@@ -158,7 +183,8 @@ async fn verify_one(
     drivers: Vec<Arc<dyn Driver>>,
     progress: Option<Arc<dyn Progress>>,
 ) -> Result<VerificationReport, VerifyError> {
-    let plan = Arc::new(Plan::new(config, progress.as_deref())?);
+    let loaded = crate::load::load(&config.source, &config.provider)?;
+    let plan = Arc::new(Plan::new(config, loaded, progress.as_deref())?);
     let observe_lock = Arc::new(tokio::sync::Mutex::new(()));
     let cx = Arc::new(Context::new(config, drivers, observe_lock)?);
     let endpoints = crate::reach::endpoints(config, &cx, &plan);

@@ -2,11 +2,13 @@
 //! `{"state", "params", "action": "setup"|"teardown"}` per state. A JSON
 //! object in a setup reply feeds the `ProviderState` generators.
 
+use std::borrow::Cow;
+
 use accord_dsl::model::ProviderState;
 use serde_json::{Map, Value, json};
 
 use crate::finding::{Finding, Layer, codes};
-use crate::transport::Transport;
+use crate::transport::{CutOff, Outgoing, Transport};
 
 /// Setup or teardown.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -80,23 +82,29 @@ pub async fn change_states(
         return Ok(values);
     };
     for state in states {
-        let request = transport
-            .client_for(url.as_str())
-            .post(url.clone())
-            .json(&StateChange::of(state, action, dependencies));
-        let path = format!("providerState '{}' ({})", state.name, action.as_str());
-        let received = transport.send(request).await.map_err(|c| {
-            let mut f = c.finding(&path);
+        let path = || format!("providerState '{}' ({})", state.name, action.as_str());
+        let failed = |c: CutOff| {
+            let mut f = c.finding(&path());
             f.reason_code = codes::PROVIDER_STATE_FAILED;
             f.layer = Layer::Protocol;
             f
-        })?;
+        };
+        // as reqwest's `json`: the body serialised, its content type named
+        let body = serde_json::to_vec(&StateChange::of(state, action, dependencies))
+            .map_err(|e| failed(CutOff::Failed(format!("builder error: {e}"))))?;
+        let mut request = Outgoing::new(reqwest::Method::POST, Ok(Cow::Borrowed(url)));
+        request.content_type = Some(Cow::Borrowed("application/json"));
+        request.body = Some(body);
+        let received = transport.send_out(request).await.map_err(failed)?;
         if !(200..300).contains(&received.status) {
             let detail = format!("state change answered status {}", received.status);
-            return Err(
-                Finding::new(Layer::Protocol, codes::PROVIDER_STATE_FAILED, path, detail)
-                    .values(None, Some(json!(received.status))),
-            );
+            return Err(Finding::new(
+                Layer::Protocol,
+                codes::PROVIDER_STATE_FAILED,
+                path(),
+                detail,
+            )
+            .values(None, Some(json!(received.status))));
         }
         if let Ok(Value::Object(reply)) = serde_json::from_slice::<Value>(&received.body) {
             merge_reply(&mut values, reply);

@@ -1,8 +1,11 @@
 //! The bounded HTTP client: one connection-reusing `reqwest::Client`, a
 //! per-request timeout over send and body, a streamed size cap and no
 //! redirects unless asked. A cut-off is a [`CutOff`], turned into a
-//! finding by the caller; it never hangs the run.
+//! finding by the caller; it never hangs the run. Requests built as an
+//! [`Outgoing`] to a plain `http://` URL go on kept-alive hyper HTTP/1.1
+//! connections instead ([`crate::transport_h1`]), under the same bounds.
 
+use std::borrow::Cow;
 use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
 
@@ -38,6 +41,36 @@ pub fn first_header<'a>(headers: &'a [(String, String)], name: &str) -> Option<&
         .iter()
         .find(|(n, _)| n.eq_ignore_ascii_case(name))
         .map(|(_, v)| v.as_str())
+}
+
+/// A request as the HTTP driver, the state changes and the observations
+/// build it; [`Transport::send_out`] picks the path. Headers go out in
+/// this order: `headers`, then `Authorization: Bearer`, then
+/// `Content-Type` (none is added unless given here).
+#[derive(Debug, Clone)]
+pub struct Outgoing<'a> {
+    pub method: reqwest::Method,
+    /// The URL, query included; `Err` keeps the text of one that does not
+    /// parse, sent through reqwest to fail there as a failed request.
+    pub url: Result<Cow<'a, reqwest::Url>, String>,
+    pub headers: Vec<(&'a str, &'a str)>,
+    pub bearer: Option<&'a str>,
+    pub content_type: Option<Cow<'a, str>>,
+    pub body: Option<Vec<u8>>,
+}
+
+impl<'a> Outgoing<'a> {
+    /// A request without headers or body.
+    pub fn new(method: reqwest::Method, url: Result<Cow<'a, reqwest::Url>, String>) -> Self {
+        Outgoing {
+            method,
+            url,
+            headers: Vec::new(),
+            bearer: None,
+            content_type: None,
+            body: None,
+        }
+    }
 }
 
 /// Why a request was cut off.
@@ -84,6 +117,10 @@ impl CutOff {
 pub struct Transport {
     plain: reqwest::Client,
     full: Arc<OnceLock<reqwest::Client>>,
+    /// The direct path for plain `http://` [`Outgoing`] requests; `None`
+    /// when redirects are followed or a proxy is set in the environment
+    /// (reqwest's own policy and proxy handling then send them).
+    direct: Option<Arc<crate::transport_h1::Direct>>,
     limits: Limits,
 }
 
@@ -100,9 +137,12 @@ impl Transport {
             .tls_certs_only(Vec::new())
             .build()
             .map_err(VerifyError::Client)?;
+        let direct = (!limits.follow_redirects && !crate::transport_h1::proxy_in_environment())
+            .then(|| Arc::new(crate::transport_h1::Direct::new(limits.request_timeout)));
         Ok(Transport {
             plain,
             full: Arc::new(OnceLock::new()),
+            direct,
             limits,
         })
     }
@@ -141,6 +181,64 @@ impl Transport {
         }
     }
 
+    /// Sends `out` and reads its answer within the limits: on a kept-alive
+    /// connection of the direct path where it takes the request, else
+    /// through reqwest (see [`crate::transport_h1`]).
+    pub async fn send_out(&self, mut out: Outgoing<'_>) -> Result<Received, CutOff> {
+        let limit = self.limits.request_timeout;
+        let cap = self.limits.max_response_bytes;
+        let exchange = async {
+            let direct = self.direct.as_deref().and_then(|d| {
+                let prepared = crate::transport_h1::prepare(&mut out)?;
+                Some((d, prepared))
+            });
+            if let (Some((d, prepared)), Ok(url)) = (direct, &out.url) {
+                return d.exchange(prepared, url, Instant::now(), cap).await;
+            }
+            self.exchange(self.through_reqwest(out)).await
+        };
+        match tokio::time::timeout(limit, exchange).await {
+            Ok(result) => result,
+            Err(_) => Err(CutOff::Timeout(limit)),
+        }
+    }
+
+    /// `out` as a reqwest request, the headers in the same order.
+    fn through_reqwest(&self, out: Outgoing<'_>) -> reqwest::RequestBuilder {
+        let mut builder = match out.url {
+            Ok(url) => self
+                .client_for(url.as_str())
+                .request(out.method, url.into_owned()),
+            Err(text) => self.client().request(out.method, text),
+        };
+        for (name, value) in out.headers {
+            builder = builder.header(name, value);
+        }
+        if let Some(token) = out.bearer {
+            builder = builder.bearer_auth(token);
+        }
+        if let Some(content_type) = out.content_type {
+            builder = builder.header("content-type", content_type.as_ref());
+        }
+        if let Some(body) = out.body {
+            builder = builder.body(body);
+        }
+        builder
+    }
+
+    /// [`Self::send_out`] through reqwest whatever the URL (the direct
+    /// path's tests compare the two).
+    #[cfg(test)]
+    pub(crate) async fn send_through_reqwest(&self, out: Outgoing<'_>) -> Result<Received, CutOff> {
+        self.send(self.through_reqwest(out)).await
+    }
+
+    /// True when plain `http://` requests take the direct path.
+    #[cfg(test)]
+    pub(crate) fn has_direct_path(&self) -> bool {
+        self.direct.is_some()
+    }
+
     /// The limits requests are read under.
     pub fn limits(&self) -> &Limits {
         &self.limits
@@ -172,17 +270,6 @@ impl Transport {
         start: Instant,
     ) -> Result<Received, CutOff> {
         let ack = start.elapsed();
-        let status = response.status().as_u16();
-        let headers: Vec<(String, String)> = response
-            .headers()
-            .iter()
-            .map(|(n, v)| {
-                (
-                    n.as_str().to_string(),
-                    String::from_utf8_lossy(v.as_bytes()).into_owned(),
-                )
-            })
-            .collect();
         let cap = self.limits.max_response_bytes;
         if response.content_length().is_some_and(|n| n > cap as u64) {
             return Err(CutOff::TooLarge(cap));
@@ -194,16 +281,38 @@ impl Transport {
             }
             body.extend_from_slice(&chunk);
         }
-        let encoding = headers_value(&headers, "content-encoding");
-        let body = decoded(body, encoding.as_deref(), cap)?;
-        Ok(Received {
-            status,
-            headers,
-            body,
-            ack,
-            total: start.elapsed(),
-        })
+        let status = response.status().as_u16();
+        collected(status, response.headers(), body, ack, start, cap)
     }
+}
+
+/// An answer read whole: its headers listed, its body decoded (capped).
+pub(crate) fn collected(
+    status: u16,
+    headers: &reqwest::header::HeaderMap,
+    body: Vec<u8>,
+    ack: Duration,
+    start: Instant,
+    cap: usize,
+) -> Result<Received, CutOff> {
+    let headers: Vec<(String, String)> = headers
+        .iter()
+        .map(|(n, v)| {
+            (
+                n.as_str().to_string(),
+                String::from_utf8_lossy(v.as_bytes()).into_owned(),
+            )
+        })
+        .collect();
+    let encoding = headers_value(&headers, "content-encoding");
+    let body = decoded(body, encoding.as_deref(), cap)?;
+    Ok(Received {
+        status,
+        headers,
+        body,
+        ack,
+        total: start.elapsed(),
+    })
 }
 
 /// The client settings both clients share: redirects (none, or the
@@ -265,13 +374,20 @@ fn decoded(body: Vec<u8>, encoding: Option<&str>, cap: usize) -> Result<Vec<u8>,
 /// text carries the URL but never request headers, so no token leaks).
 pub(crate) fn failed(err: reqwest::Error) -> CutOff {
     let mut text = err.to_string();
-    let mut source = std::error::Error::source(&err);
-    while let Some(s) = source {
-        text.push_str(": ");
-        text.push_str(&s.to_string());
-        source = s.source();
+    if let Some(cause) = std::error::Error::source(&err) {
+        chain(&mut text, cause);
     }
     CutOff::Failed(text)
+}
+
+/// Appends `: CAUSE` for the error and each of its sources.
+pub(crate) fn chain(text: &mut String, err: &dyn std::error::Error) {
+    let mut next = Some(err);
+    while let Some(e) = next {
+        text.push_str(": ");
+        text.push_str(&e.to_string());
+        next = e.source();
+    }
 }
 
 #[cfg(test)]

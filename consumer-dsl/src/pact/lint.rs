@@ -186,11 +186,16 @@ pub const BLOCKING: [&str; 14] = [
 /// generator blocks only where the verifier applies it, in a request: the
 /// generators of responses and messages are the consumer's mock's.
 pub fn blocking(contract: &Contract) -> Vec<LintProblem> {
-    lint(contract)
-        .into_iter()
+    blocking_among(&lint(contract)).cloned().collect()
+}
+
+/// The blocking ones among problems [`lint`] already found (a caller that
+/// prints the warnings too lints once).
+pub fn blocking_among(problems: &[LintProblem]) -> impl Iterator<Item = &LintProblem> {
+    problems
+        .iter()
         .filter(|p| p.severity == Severity::Error && BLOCKING.contains(&p.code))
         .filter(|p| !p.code.contains("GENERATOR") || p.path.contains(".request.generators"))
-        .collect()
 }
 
 fn check_duplicates(contract: &Contract, problems: &mut Vec<LintProblem>) {

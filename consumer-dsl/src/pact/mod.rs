@@ -22,7 +22,9 @@ mod read_interaction;
 mod write;
 mod write_parts;
 
-pub use lint::{BLOCKING, LintProblem, Severity, Summary, blocking, lint, summarize};
+pub use lint::{
+    BLOCKING, LintProblem, Severity, Summary, blocking, blocking_among, lint, summarize,
+};
 pub use read::{
     A2A_VERSION, JSON_SCHEMA_VERSION, MCP_VERSIONS, detect_spec, from_value, parse_json,
     read_contract,

@@ -150,6 +150,7 @@ pub fn pact(interaction: Interaction) -> SourcedContract {
         source: "compat".into(),
         pending: false,
         wip: false,
+        linted: Default::default(),
     }
 }
 

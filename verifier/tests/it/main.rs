@@ -31,3 +31,4 @@ mod support;
 mod trace;
 mod unreachable;
 mod walk;
+mod wire;

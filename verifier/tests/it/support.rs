@@ -21,6 +21,7 @@ pub fn contract(interactions: Vec<Value>) -> SourcedContract {
         source: "test".into(),
         pending: false,
         wip: false,
+        linted: Default::default(),
     }
 }
 
