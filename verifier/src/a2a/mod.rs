@@ -142,7 +142,7 @@ async fn fetch(cx: CardSource<'_>) -> (Read, Option<String>) {
 async fn read_card(cx: CardSource<'_>) -> Result<(Value, Option<String>), Finding> {
     let mut request = cx
         .transport
-        .client()
+        .client_for(cx.url)
         .get(cx.url)
         .header("accept", "application/json")
         .header("a2a-version", "1.0");

@@ -168,7 +168,7 @@ impl Client<'_> {
         mut params: Map<String, Value>,
         stream: bool,
     ) -> Result<reqwest::RequestBuilder, CutOff> {
-        let client = self.transport.client();
+        let client = self.transport.client_for(&self.interface.url);
         let mut builder = match self.interface.binding {
             Binding::JsonRpc => {
                 if let Some(t) = &self.interface.tenant {

@@ -17,7 +17,7 @@ use serde_json::{Map, Value};
 use super::driver::McpDriver;
 use super::hints::judge_hints;
 use super::resend::Answer;
-use super::wire::{Endpoint, Era, Reply};
+use super::wire::{Endpoint, Era};
 use crate::driver::Exchange;
 use crate::finding::{Finding, Layer, codes};
 use crate::observe::Counters;
@@ -32,7 +32,8 @@ pub fn claims_idempotency(tool: &Value) -> bool {
 pub(super) struct FirstCall<'a> {
     pub call: &'a McpToolCall,
     pub params: Map<String, Value>,
-    pub reply: &'a Reply,
+    /// What a caller tells of its answer.
+    pub answer: Answer,
     /// The counters before it, when observed.
     pub before: Option<Counters>,
     pub negative: bool,
@@ -58,7 +59,7 @@ impl McpDriver {
         if let (Some(b), Some(m)) = (&first.before, &mid) {
             out.extend(judge_hints(tool, b, m));
         }
-        let answer = Answer::of(first.reply);
+        let answer = first.answer;
         if !claims_idempotency(tool) || first.negative || !matches!(answer, Answer::Served(_)) {
             return (out, mid);
         }

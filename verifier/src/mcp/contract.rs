@@ -77,13 +77,13 @@ impl McpDriver {
                     }
                 }
             };
-            let label = super::digest::label(authorization, cx.principals);
+            let label = || super::digest::label(authorization, cx.principals);
             let listing = self
                 .listing(&endpoint, era, session.as_ref(), &key, label)
                 .await;
             match listing.as_ref() {
                 Listing::Read(tools) => {
-                    let listed = tools.find(&expect.name);
+                    let listed = tools.find(&expect.name).map(|t| t.value());
                     out.extend(super::surface::check_tool(expect, listed));
                     // each profile's listing once
                     if scanned.insert(key.clone()) {

@@ -73,8 +73,8 @@ impl McpDriver {
         key: &str,
         fresh: bool,
     ) -> Result<Result<Session, Reply>, CutOff> {
-        if !fresh && let Some(open) = lock(&self.sessions).get(key).cloned() {
-            return Ok(Ok(open.session));
+        if !fresh && let Some(session) = lock(&self.sessions).get(key).map(|o| o.session.clone()) {
+            return Ok(Ok(session));
         }
         let opened = endpoint.initialize(era).await?;
         let Ok(session) = opened else {
@@ -109,14 +109,15 @@ impl McpDriver {
         }
     }
 
-    /// The profile's `tools/list`, every page, read once per run.
+    /// The profile's `tools/list`, every page, read once per run; `label`
+    /// names who it was read as (asked only when it is read).
     pub(super) async fn listing(
         &self,
         endpoint: &Endpoint<'_>,
         era: Era,
         session: Option<&Session>,
         key: &str,
-        label: String,
+        label: impl FnOnce() -> String,
     ) -> Arc<Listing> {
         if let Some(l) = lock(&self.listings).get(key).cloned() {
             return l;
@@ -129,7 +130,7 @@ impl McpDriver {
         lock(&self.listings).insert(key.to_owned(), listing.clone());
         match listing.as_ref() {
             Listing::Read(tools) => {
-                let declared = super::digest::declaration(label, era, tools);
+                let declared = super::digest::declaration(label(), era, tools);
                 lock(&self.declared).insert(declared);
             }
             Listing::TooLarge(_) => {
@@ -171,7 +172,7 @@ impl McpDriver {
                 }
             }
         }
-        let label = super::digest::label(exchange.authorization, exchange.principals);
+        let label = || super::digest::label(exchange.authorization, exchange.principals);
         let listing = self
             .listing(&endpoint, era, session.as_ref(), &key, label)
             .await;
@@ -188,12 +189,12 @@ impl McpDriver {
         // in the profile's session; an expired one is reopened once; a task
         // is followed for the interaction's completionWithinMs
         let reply = self
-            .call_tool_within(&endpoint, era, params.clone(), completion_within_ms)
+            .call_tool_within(&endpoint, era, &key, params.clone(), completion_within_ms)
             .await?;
         let mut judged = sent(call, era, &reply, Some(&listing), negative, exchange);
         if judged.served_unexpectedly
-            && let Some(schema) = tool.and_then(|t| t.get("inputSchema"))
-            && super::schemas::refuses(schema, &params["arguments"])
+            && let Some(tool) = tool
+            && super::schemas::refuses(tool, &params["arguments"])
         {
             judged.refused_because = Some((Layer::Schema, codes::INVALID_INPUT_ACCEPTED));
         }
@@ -207,10 +208,10 @@ impl McpDriver {
         judged
             .findings
             .extend(canaries.judge(&reply.body, failed, "result"));
-        if let (Answer::Served(structured), false) = (answer, negative) {
+        if let (Answer::Served(structured), false) = (&answer, negative) {
             // one fault, one finding: a value the outputSchema refuses is that
             let taken: Vec<String> = judged.findings.iter().map(|f| f.path.clone()).collect();
-            let odd = judge_enums(exchange.mcp_tools, &call.tool, &structured);
+            let odd = judge_enums(exchange.mcp_tools, &call.tool, structured);
             judged
                 .findings
                 .extend(odd.into_iter().filter(|f| !taken.contains(&f.path)));
@@ -219,7 +220,7 @@ impl McpDriver {
             let first = FirstCall {
                 call,
                 params,
-                reply: &reply,
+                answer,
                 before,
                 negative,
             };

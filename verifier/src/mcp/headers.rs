@@ -12,7 +12,7 @@
 
 use serde_json::json;
 
-use super::driver::{McpDriver, lock, profile_key};
+use super::driver::{McpDriver, lock};
 use super::resend::Answer;
 use super::wire::{Endpoint, Era, Reply, modern_meta, reply};
 use crate::driver::Sent;
@@ -24,10 +24,13 @@ const PROBE_NAME: &str = "accord-header-probe";
 
 impl McpDriver {
     /// Sends the header-mismatch probe unless this profile was probed.
-    pub(super) async fn header_probe(&self, endpoint: &Endpoint<'_>, era: Era) -> Sent {
+    pub(super) async fn header_probe(&self, endpoint: &Endpoint<'_>, era: Era, key: &str) -> Sent {
         let mut out = Sent::default();
-        let key = format!("{}\nheaders", profile_key(endpoint, era));
-        if era != Era::Modern || !lock(&self.varied).insert(key) {
+        if era != Era::Modern {
+            return out;
+        }
+        let probed = format!("{key}\nheaders");
+        if !lock(&self.varied).insert(probed) {
             return out;
         }
         let answer = match misrouted(endpoint, self.id()).await {
@@ -57,7 +60,7 @@ async fn misrouted(endpoint: &Endpoint<'_>, id: u64) -> Result<Reply, CutOff> {
         "params": {"_meta": modern_meta("tools/list")}});
     let builder = endpoint
         .transport
-        .client()
+        .client_for(endpoint.url)
         .post(endpoint.url)
         .header("content-type", "application/json")
         .header("accept", "application/json, text/event-stream")

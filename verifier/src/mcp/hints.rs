@@ -42,13 +42,11 @@ pub fn judge_hints(tool: &Value, before: &Counters, after: &Counters) -> Vec<Fin
         // a counter that appears or disappears counts from or to 0
         let b = before.get(counter).copied().unwrap_or(0);
         let delta = after.get(counter).copied().unwrap_or(0) - b;
-        let lower = counter.to_ascii_lowercase();
-        let outbound = lower.contains("outbound") || lower.contains("external");
         let claim = if read_only && delta != 0 {
             Some("readOnlyHint: true")
         } else if !read_only && !destructive && delta < 0 {
             Some("destructiveHint: false")
-        } else if !open_world && outbound && delta > 0 {
+        } else if !open_world && delta > 0 && outbound(counter) {
             Some("openWorldHint: false")
         } else {
             None
@@ -68,6 +66,12 @@ pub fn judge_hints(tool: &Value, before: &Counters, after: &Counters) -> Vec<Fin
         }
     }
     out
+}
+
+/// A counter of calls to the outside world (by its name).
+fn outbound(counter: &str) -> bool {
+    let lower = counter.to_ascii_lowercase();
+    lower.contains("outbound") || lower.contains("external")
 }
 
 #[cfg(test)]

@@ -23,6 +23,7 @@
 use accord_dsl::model::accord::{ActualError, ErrorExpectation, McpResultExpectation, McpToolCall};
 use serde_json::{Map, Value};
 
+use super::listing::Listed;
 use super::schemas::{consumer_schema, output_schema};
 use super::wire::{Era, Reply, RpcError};
 use crate::finding::{Finding, Layer, codes};
@@ -56,7 +57,7 @@ impl Judged {
 }
 
 /// Judges `reply` to a `tools/call` of `call`; `tool` is the tool's entry
-/// of `tools/list`, when listed. A `negative` call that is served is the
+/// of `tools/list`, when listed (its `outputSchema` compiled once). A `negative` call that is served is the
 /// engine's to report (an authorization finding), not a disguised error.
 ///
 /// One fault, one finding: a refused or disguised call is not also judged
@@ -66,7 +67,7 @@ pub fn judge(
     call: &McpToolCall,
     era: Era,
     reply: &Reply,
-    tool: Option<&Value>,
+    tool: Option<&Listed>,
     negative: bool,
 ) -> Judged {
     let mut out = Judged::default();
@@ -225,7 +226,7 @@ fn judge_result(
     expected: &McpResultExpectation,
     era: Era,
     result: &Value,
-    tool: Option<&Value>,
+    tool: Option<&Listed>,
     negative: bool,
     out: &mut Judged,
 ) {
@@ -247,9 +248,9 @@ fn judge_result(
         return;
     }
     let failed = is_error(result);
-    let schema = tool.and_then(|t| t.get("outputSchema"));
+    let declares = tool.is_some_and(|t| t.get("outputSchema").is_some());
     // a "success" without the structured result the tool declares is no service
-    out.served = !failed && (schema.is_none() || result.get("structuredContent").is_some());
+    out.served = !failed && (!declares || result.get("structuredContent").is_some());
     match (expected.is_error, failed) {
         (true, false) => {
             if !(negative && out.served) {
@@ -277,8 +278,8 @@ fn judge_result(
         _ => {}
     }
     let mut own = Judged::default();
-    if let Some(schema) = schema.filter(|_| !failed) {
-        output_schema(schema, result, &mut own.findings);
+    if let Some(declared) = tool.and_then(Listed::output_validator).filter(|_| !failed) {
+        output_schema(declared, result, &mut own.findings);
     }
     if let Some(mine) = expected.schema.as_ref().filter(|_| !failed) {
         let taken: Vec<String> = own.findings.iter().map(|f| f.path.clone()).collect();

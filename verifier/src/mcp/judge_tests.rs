@@ -8,7 +8,7 @@ use super::*;
 use crate::mcp::schemas::pointer_to_path;
 
 /// A call that is not a negative case.
-fn judge4(call: &McpToolCall, era: Era, reply: &Reply, tool: Option<&Value>) -> Judged {
+fn judge4(call: &McpToolCall, era: Era, reply: &Reply, tool: Option<&Listed>) -> Judged {
     judge(call, era, reply, tool, false)
 }
 
@@ -46,9 +46,11 @@ fn lookup() -> McpToolCall {
                        "matchers": [{"match": "regex", "regex": "^(draft|ready)$"}]}}}}}))
 }
 
-fn plan_tool() -> Value {
-    json!({"name": "lookup", "outputSchema": {"type": "object", "required": ["plan_id", "status"],
-        "properties": {"plan_id": {"type": "string"}, "status": {"enum": ["draft", "ready"]}}}})
+fn plan_tool() -> Listed {
+    Listed::new(
+        json!({"name": "lookup", "outputSchema": {"type": "object", "required": ["plan_id", "status"],
+        "properties": {"plan_id": {"type": "string"}, "status": {"enum": ["draft", "ready"]}}}}),
+    )
 }
 
 #[test]
@@ -295,7 +297,7 @@ fn a_protocol_error_for_an_unlisted_tool_is_only_a_warning_where_a_tool_error_wa
     let j = judge4(&c, Era::Modern, &reply(400, Err(rpc.clone())), None);
     assert!(j.findings.is_empty());
     assert_eq!(j.warnings.len(), 1);
-    let listed = json!({"name": "gone"});
+    let listed = Listed::new(json!({"name": "gone"}));
     let j = judge4(&c, Era::Modern, &reply(400, Err(rpc)), Some(&listed));
     assert_eq!(codes_of(&j), ["TOOL_ERROR_AS_PROTOCOL_ERROR"]);
 }
@@ -342,4 +344,62 @@ fn the_consumers_own_schema_is_checked_besides_the_output_schema_once_per_path()
         paths,
         [("OUTPUT_SCHEMA_VIOLATION", "$.structuredContent.status")]
     );
+}
+
+/// A listing of tools named `names`, each declaring `status` as one of
+/// `statuses` in its `outputSchema`.
+fn listing_of(tools: &[(&str, &[&str])]) -> crate::mcp::listing::Tools {
+    let values: Vec<Value> = tools
+        .iter()
+        .map(|(name, statuses)| {
+            json!({"name": name, "outputSchema": {"type": "object",
+                "properties": {"status": {"enum": statuses}}}})
+        })
+        .collect();
+    crate::mcp::listing::Tools::of(&values)
+}
+
+#[test]
+fn each_listed_tool_is_judged_by_its_own_compiled_output_schema() {
+    let served = |status: &str| {
+        let mut r = plan_result();
+        r["structuredContent"]["status"] = json!(status);
+        r["content"][0]["text"] = json!(r["structuredContent"].to_string());
+        reply(200, Ok(r))
+    };
+    let codes = |tools: &crate::mcp::listing::Tools, name: &str, status: &str| {
+        let mut c = lookup();
+        c.tool = name.to_owned();
+        codes_of(&judge4(&c, Era::Modern, &served(status), tools.find(name))).join(",")
+    };
+    // two tools of one listing, two schemas: each judged by its own,
+    // whichever was compiled first and however often
+    let one = listing_of(&[("lookup", &["draft"]), ("audit", &["ready"])]);
+    for _ in 0..2 {
+        assert_eq!(codes(&one, "lookup", "draft"), "");
+        assert_eq!(codes(&one, "audit", "draft"), "OUTPUT_SCHEMA_VIOLATION");
+        assert_eq!(codes(&one, "lookup", "ready"), "OUTPUT_SCHEMA_VIOLATION");
+        assert_eq!(codes(&one, "audit", "ready"), "");
+    }
+    // the same tool name in another profile's listing (another server, or
+    // another principal) keeps that listing's schema
+    let other = listing_of(&[("lookup", &["ready"])]);
+    assert_eq!(codes(&other, "lookup", "ready"), "");
+    assert_eq!(codes(&other, "lookup", "draft"), "OUTPUT_SCHEMA_VIOLATION");
+    assert_eq!(codes(&one, "lookup", "draft"), "");
+}
+
+#[test]
+fn an_output_schema_that_does_not_compile_is_said_on_every_call() {
+    let broken = Listed::new(json!({"name": "lookup", "outputSchema": {"type": 7}}));
+    for _ in 0..2 {
+        let j = judge4(
+            &lookup(),
+            Era::Modern,
+            &reply(200, Ok(plan_result())),
+            Some(&broken),
+        );
+        assert_eq!(codes_of(&j), ["OUTPUT_SCHEMA_VIOLATION"]);
+        assert_eq!(j.findings[0].path, "outputSchema");
+    }
 }

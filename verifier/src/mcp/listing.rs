@@ -4,7 +4,11 @@
 //! Each tool is kept as its RFC 8785 canonical text (`canon.rs`), not as
 //! a `serde_json::Value` tree: a tool is parsed only when a check asks for
 //! it by name, once, and that tree is kept for the run's other calls (a
-//! run calls the same few tools many times; the rest stay text). The pages are read under one budget for the whole listing —
+//! run calls the same few tools many times; the rest stay text), with its
+//! `outputSchema` and `inputSchema` compiled at their first use and kept
+//! beside it ([`Listed`]): each listed tool is judged by its own schemas,
+//! and no schema is serialised or looked up per call. The pages are read
+//! under one budget for the whole listing —
 //! [`MAX_LISTING_BYTES`] of page bodies (and of kept text),
 //! [`MAX_LISTED_TOOLS`] tools, [`MAX_TOOL_BYTES`] for one tool,
 //! [`MAX_PAGES`] pages — checked as each page arrives; the first page past
@@ -14,6 +18,8 @@
 
 use std::sync::OnceLock;
 use std::sync::atomic::{AtomicBool, Ordering};
+
+use accord_dsl::schema::Validator;
 
 use serde_json::Value;
 use sha2::{Digest, Sha256};
@@ -36,8 +42,81 @@ pub(super) struct Entry {
     pub name: Option<Box<str>>,
     pub text: Box<str>,
     /// The text parsed, from the first check that asked for the tool.
-    parsed: OnceLock<Option<Value>>,
+    parsed: OnceLock<Option<Listed>>,
 }
+
+/// A listed tool parsed, with its declared schemas compiled at their first
+/// use (a run calls the same few tools many times: compiling is most of
+/// the cost of checking a result). It reads as the tool's JSON (`Deref`).
+#[derive(Clone)]
+pub struct Listed {
+    value: Value,
+    /// `None` when the tool declares no `outputSchema`; `Err` says why the
+    /// one it declares does not compile.
+    output: OnceLock<Option<Result<Validator, String>>>,
+    /// `None` when the tool declares no `inputSchema` or it does not compile
+    /// (such a schema refuses nothing).
+    input: OnceLock<Option<Validator>>,
+}
+
+impl Listed {
+    pub fn new(value: Value) -> Listed {
+        Listed {
+            value,
+            output: OnceLock::new(),
+            input: OnceLock::new(),
+        }
+    }
+
+    /// The tool as listed.
+    pub fn value(&self) -> &Value {
+        &self.value
+    }
+
+    /// The compiled `outputSchema` (in the dialect its `$schema` names),
+    /// when the tool declares one; `Err` says why it does not compile.
+    pub fn output_validator(&self) -> Option<Result<&Validator, &str>> {
+        self.output
+            .get_or_init(|| {
+                let schema = self.value.get("outputSchema")?;
+                Some(accord_dsl::schema::compile_declared(schema))
+            })
+            .as_ref()
+            .map(|r| r.as_ref().map_err(String::as_str))
+    }
+
+    /// The compiled `inputSchema`, when declared and usable.
+    pub fn input_validator(&self) -> Option<&Validator> {
+        self.input
+            .get_or_init(|| {
+                let schema = self.value.get("inputSchema")?;
+                accord_dsl::schema::compile_declared(schema).ok()
+            })
+            .as_ref()
+    }
+}
+
+impl std::ops::Deref for Listed {
+    type Target = Value;
+
+    fn deref(&self) -> &Value {
+        &self.value
+    }
+}
+
+impl std::fmt::Debug for Listed {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.value.fmt(f)
+    }
+}
+
+impl PartialEq for Listed {
+    fn eq(&self, other: &Listed) -> bool {
+        self.value == other.value
+    }
+}
+
+impl Eq for Listed {}
 
 impl Entry {
     pub fn new(name: Option<Box<str>>, text: Box<str>) -> Entry {
@@ -72,15 +151,15 @@ impl Tools {
     }
 
     /// The first tool named `name`, parsed (once: later calls get the
-    /// same tree).
-    pub fn find(&self, name: &str) -> Option<&Value> {
+    /// same tree and its compiled schemas).
+    pub fn find(&self, name: &str) -> Option<&Listed> {
         let entry = self
             .entries
             .iter()
             .find(|e| e.name.as_deref() == Some(name))?;
         entry
             .parsed
-            .get_or_init(|| serde_json::from_str(&entry.text).ok())
+            .get_or_init(|| serde_json::from_str(&entry.text).ok().map(Listed::new))
             .as_ref()
     }
 
@@ -173,7 +252,7 @@ impl Listing {
     }
 
     /// The first tool named `name`, when the listing was read whole.
-    pub fn tool(&self, name: &str) -> Option<&Value> {
+    pub fn tool(&self, name: &str) -> Option<&Listed> {
         self.tools().and_then(|t| t.find(name))
     }
 
@@ -209,7 +288,7 @@ mod tests {
         let tools = Tools::of(&[b.clone(), unnamed.clone(), a.clone()]);
         let expected = accord_dsl::canonical::digest(&json!([unnamed, a, b]));
         assert_eq!(tools.digest(), format!("sha256:{expected}"));
-        assert_eq!(tools.find("a"), Some(&a));
+        assert_eq!(tools.find("a").map(Listed::value), Some(&a));
         assert!(
             std::ptr::eq(tools.find("a").expect("a"), tools.find("a").expect("a")),
             "parsed once"

@@ -16,6 +16,7 @@ pub mod judge;
 mod list;
 pub mod listing;
 pub mod logs;
+mod outgoing;
 mod page;
 mod plug;
 mod probe;

@@ -4,7 +4,7 @@
 use accord_dsl::Interaction;
 use accord_dsl::model::accord::Probe;
 
-use super::driver::{McpDriver, Open, close, lock};
+use super::driver::{McpDriver, Open, close, lock, profile_key};
 use accord_dsl::model::accord::McpToolCall;
 
 use super::wire::{Endpoint, Era, Reply};
@@ -97,14 +97,17 @@ impl Driver for McpDriver {
             else {
                 return Ok(Sent::default());
             };
-            let mut out = self.invalid_inputs(&mcp.call, era, exchange).await;
             let endpoint = Endpoint {
                 transport: exchange.transport,
                 url: exchange.mcp_url,
                 authorization: exchange.authorization,
                 custom_headers: exchange.custom_headers,
             };
-            let probed = self.header_probe(&endpoint, era).await;
+            let key = profile_key(&endpoint, era);
+            let mut out = self
+                .invalid_inputs(&mcp.call, era, &endpoint, &key, exchange)
+                .await;
+            let probed = self.header_probe(&endpoint, era, &key).await;
             out.findings.extend(probed.findings);
             out.warnings.extend(probed.warnings);
             out.checks.extend(probed.checks);

@@ -28,23 +28,25 @@ impl McpDriver {
         era: Era,
         params: Map<String, Value>,
     ) -> Result<Reply, CutOff> {
-        self.call_tool_within(endpoint, era, params, None).await
+        let key = profile_key(endpoint, era);
+        self.call_tool_within(endpoint, era, &key, params, None)
+            .await
     }
 
-    /// [`McpDriver::call_tool`], a task followed for `completionWithinMs`
-    /// when set.
+    /// [`McpDriver::call_tool`] in the session of the profile `key`, a task
+    /// followed for `completionWithinMs` when set.
     pub(super) async fn call_tool_within(
         &self,
         endpoint: &Endpoint<'_>,
         era: Era,
+        key: &str,
         params: Map<String, Value>,
         completion_within_ms: Option<u64>,
     ) -> Result<Reply, CutOff> {
-        let key = profile_key(endpoint, era);
         let mut fresh = false;
         loop {
             let session = match era {
-                Era::Legacy(_) => match self.session(endpoint, era, &key, fresh).await? {
+                Era::Legacy(_) => match self.session(endpoint, era, key, fresh).await? {
                     Ok(s) => Some(s),
                     Err(refused) => return Ok(refused),
                 },
@@ -109,23 +111,21 @@ impl McpDriver {
         &self,
         call: &McpToolCall,
         era: Era,
+        endpoint: &Endpoint<'_>,
+        key: &str,
         exchange: &Exchange<'_>,
     ) -> Sent {
         let mut out = Sent::default();
-        let endpoint = Endpoint {
-            transport: exchange.transport,
-            url: exchange.mcp_url,
-            authorization: exchange.authorization,
-            custom_headers: exchange.custom_headers,
-        };
-        let key = profile_key(&endpoint, era);
+        if !expects_success(call) {
+            return out;
+        }
         // a tool is in `varied` once its variants were sent: later calls
         // of it look nothing up
         let varied = format!("{key}\n{}", call.tool);
-        if !expects_success(call) || lock(&self.varied).contains(&varied) {
+        if lock(&self.varied).contains(&varied) {
             return out;
         }
-        let listed = lock(&self.listings).get(&key).cloned();
+        let listed = lock(&self.listings).get(key).cloned();
         let schema = listed
             .as_ref()
             .and_then(|l| l.tool(&call.tool))
@@ -147,14 +147,7 @@ impl McpDriver {
             let mut p = params.clone();
             p.insert("arguments".into(), Value::Object(variant.arguments.clone()));
             let answer = self
-                .call_answer(
-                    &endpoint,
-                    era,
-                    p,
-                    exchange,
-                    &variant.path,
-                    &mut out.findings,
-                )
+                .call_answer(endpoint, era, p, exchange, &variant.path, &mut out.findings)
                 .await;
             let mut seen = answer.seen(&[]);
             if let Some((cut, _)) = seen.char_indices().nth(120) {
@@ -268,23 +261,12 @@ pub(super) fn call_params_with(
     state_values: &Map<String, Value>,
     generation: &Generation<'_>,
 ) -> Map<String, Value> {
-    let mut root = json!({"arguments": Value::Object(call.arguments.clone())});
-    let ctx = GeneratorContext {
-        provider_state_values: state_values.clone(),
-        mode: GeneratorMode::Provider,
-        ..GeneratorContext::default()
-    };
-    apply_to_json(
-        &mut root,
-        &call.rules.generators,
-        &ctx,
-        &mut generation.rng(),
-    );
-    root["name"] = json!(call.tool);
-    generation.pin_into(&mut root);
     let mut params = Map::new();
     params.insert("name".into(), json!(call.tool));
-    params.insert("arguments".into(), root["arguments"].take());
+    params.insert(
+        "arguments".into(),
+        arguments(call, state_values, generation),
+    );
     let mut meta = Map::new();
     if !call.progress.is_empty() {
         meta.insert("progressToken".into(), json!(super::progress::TOKEN));
@@ -299,6 +281,34 @@ pub(super) fn call_params_with(
         params.insert("_meta".into(), Value::Object(meta));
     }
     params
+}
+
+/// The call's arguments with its generators applied and the pinned key
+/// written back (as is when it has neither).
+fn arguments(
+    call: &McpToolCall,
+    state_values: &Map<String, Value>,
+    generation: &Generation<'_>,
+) -> Value {
+    let arguments = Value::Object(call.arguments.clone());
+    if call.rules.generators.is_empty() && generation.pin.is_none() {
+        return arguments;
+    }
+    let mut root = json!({"arguments": arguments});
+    let ctx = GeneratorContext {
+        provider_state_values: state_values.clone(),
+        mode: GeneratorMode::Provider,
+        ..GeneratorContext::default()
+    };
+    apply_to_json(
+        &mut root,
+        &call.rules.generators,
+        &ctx,
+        &mut generation.rng(),
+    );
+    root["name"] = json!(call.tool);
+    generation.pin_into(&mut root);
+    root["arguments"].take()
 }
 
 /// A call that asks for log messages (`_meta` [`super::logs::LOG_LEVEL_META`]):

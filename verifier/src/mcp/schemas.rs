@@ -4,45 +4,16 @@
 //! contract pins; RESPONSE_MISMATCH). Nothing is fetched: a remote `$ref`
 //! does not resolve.
 
-use std::collections::HashMap;
-use std::sync::{Arc, Mutex, OnceLock};
-
 use serde_json::{Value, json};
 
+use super::listing::Listed;
 use crate::finding::{Finding, Layer, codes};
 
-/// Most compiled output schemas kept: a run calls the same few tools many
-/// times, and compiling is most of the cost of checking a result.
-const CACHED: usize = 256;
-
-type Cache = Mutex<HashMap<String, Arc<accord_dsl::schema::Validator>>>;
-
-/// The compiled `outputSchema`, from the cache when it was compiled before.
-fn declared_validator(schema: &Value) -> Result<Arc<accord_dsl::schema::Validator>, String> {
-    static CACHE: OnceLock<Cache> = OnceLock::new();
-    let cache = CACHE.get_or_init(Cache::default);
-    let key = schema.to_string();
-    let lock = || {
-        cache
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
-    };
-    if let Some(v) = lock().get(&key) {
-        return Ok(v.clone());
-    }
-    let compiled = Arc::new(accord_dsl::schema::compile_declared(schema)?);
-    let mut map = lock();
-    if map.len() >= CACHED {
-        map.clear();
-    }
-    map.insert(key, compiled.clone());
-    Ok(compiled)
-}
-
-/// Whether a tool's `inputSchema` refuses `arguments` (a schema that does
-/// not compile refuses nothing).
-pub fn refuses(schema: &Value, arguments: &Value) -> bool {
-    declared_validator(schema).is_ok_and(|v| !v.is_valid(arguments))
+/// Whether a listed tool's `inputSchema` refuses `arguments` (a schema
+/// that does not compile refuses nothing).
+pub fn refuses(tool: &Listed, arguments: &Value) -> bool {
+    tool.input_validator()
+        .is_some_and(|v| !v.is_valid(arguments))
 }
 
 /// `structuredContent` against the consumer's own schema.
@@ -63,9 +34,14 @@ pub fn consumer_schema(schema: &Value, result: &Value, out: &mut Vec<Finding>) {
     }
 }
 
-/// `structuredContent` against the tool's declared `outputSchema`.
-pub fn output_schema(schema: &Value, result: &Value, out: &mut Vec<Finding>) {
-    let validator = match declared_validator(schema) {
+/// `structuredContent` against the tool's declared `outputSchema`, as
+/// compiled once for the listed tool (`Err`: why it does not compile).
+pub fn output_schema(
+    declared: Result<&accord_dsl::schema::Validator, &str>,
+    result: &Value,
+    out: &mut Vec<Finding>,
+) {
+    let validator = match declared {
         Ok(v) => v,
         Err(why) => {
             let detail =

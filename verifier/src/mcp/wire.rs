@@ -14,6 +14,7 @@ use std::time::Duration;
 
 use serde_json::{Map, Value, json};
 
+use super::outgoing::{Outgoing, envelope};
 use crate::config::Token;
 use crate::driver::Authorization;
 use crate::transport::{CutOff, Received, Transport};
@@ -91,15 +92,11 @@ pub struct Endpoint<'a> {
 }
 
 /// The client's name in `clientInfo`.
-const CLIENT_INFO: (&str, &str) = ("accord-verifier", env!("CARGO_PKG_VERSION"));
+pub(super) const CLIENT_INFO: (&str, &str) = ("accord-verifier", env!("CARGO_PKG_VERSION"));
 
 /// The `_meta` envelope of a 2026-07-28 request of `method`.
 pub fn modern_meta(method: &str) -> Value {
-    json!({
-        "io.modelcontextprotocol/protocolVersion": Era::Modern.version(),
-        "io.modelcontextprotocol/clientCapabilities": super::task::client_capabilities(method),
-        "io.modelcontextprotocol/clientInfo": {"name": CLIENT_INFO.0, "version": CLIENT_INFO.1},
-    })
+    Value::Object(envelope(method).clone())
 }
 
 /// The session of a legacy-era profile.
@@ -133,50 +130,20 @@ impl Endpoint<'_> {
         session: Option<&Session>,
         id: Option<u64>,
         method: &str,
-        mut params: Map<String, Value>,
+        params: Map<String, Value>,
     ) -> Result<Received, CutOff> {
-        if era == Era::Modern {
-            // the envelope joins what the call's own `_meta` carries (a
-            // progress token)
-            let mut meta = modern_meta(method);
-            if let (Some(Value::Object(own)), Some(envelope)) =
-                (params.remove("_meta"), meta.as_object_mut())
-            {
-                for (k, v) in own {
-                    envelope.entry(k).or_insert(v);
-                }
-            }
-            params.insert("_meta".into(), meta);
-        }
-        let mut message = json!({"jsonrpc": "2.0", "method": method, "params": params});
-        if let Some(id) = id {
-            message["id"] = json!(id);
-        }
-        let mut builder = self
-            .transport
-            .client()
-            .post(self.url)
-            .header("content-type", "application/json")
-            .header("accept", "application/json, text/event-stream");
-        match era {
-            Era::Modern => {
-                builder = builder
-                    .header("mcp-protocol-version", era.version())
-                    .header("mcp-method", method);
-                if let Some(name) = named_by(method).and_then(|k| message["params"][k].as_str()) {
-                    builder = builder.header("mcp-name", name);
-                }
-            }
-            Era::Legacy(_) => {
-                if let Some(s) = session {
-                    builder = builder.header("mcp-protocol-version", s.version.as_str());
-                    if let Some(sid) = &s.id {
-                        builder = builder.header("mcp-session-id", sid.as_str());
-                    }
-                }
-            }
-        }
-        builder = self.authorize(builder).body(message.to_string());
+        let message = Outgoing {
+            method,
+            id,
+            params: &params,
+            envelope: (era == Era::Modern).then(|| envelope(method)),
+        };
+        let body = serde_json::to_string(&message).map_err(|e| {
+            CutOff::Failed(format!("the {method} request could not be written: {e}"))
+        })?;
+        let builder = self.transport.client_for(self.url).post(self.url);
+        let builder = message.headers(builder, session);
+        let builder = self.authorize(builder).body(body);
         self.transport.send(builder).await
     }
 
@@ -219,7 +186,7 @@ impl Endpoint<'_> {
         let Some(id) = &session.id else { return };
         let builder = self
             .transport
-            .client()
+            .client_for(self.url)
             .delete(self.url)
             .header("mcp-session-id", id.as_str())
             .header("mcp-protocol-version", session.version.as_str());
@@ -245,7 +212,7 @@ impl Endpoint<'_> {
 }
 
 /// The param whose value a request's `Mcp-Name` header carries.
-fn named_by(method: &str) -> Option<&'static str> {
+pub(super) fn named_by(method: &str) -> Option<&'static str> {
     match method {
         "tools/call" | "prompts/get" => Some("name"),
         "resources/read" => Some("uri"),
@@ -278,7 +245,7 @@ pub(super) async fn reply(received: Received, id: Option<u64>) -> Reply {
     } else if sse {
         response_event(&received.body, id)
             .await
-            .map(|m| rpc_outcome(&m))
+            .map(rpc_outcome)
             .unwrap_or_else(|| {
                 Err("no JSON-RPC response with the request's id in the event stream".into())
             })
@@ -286,7 +253,7 @@ pub(super) async fn reply(received: Received, id: Option<u64>) -> Reply {
         Err(format!("an empty answer with HTTP {}", received.status))
     } else {
         match serde_json::from_slice::<Value>(&received.body) {
-            Ok(m) => same_id(&m, id).and_then(|()| rpc_outcome(&m)),
+            Ok(m) => same_id(&m, id).and_then(|()| rpc_outcome(m)),
             Err(e) => Err(format!("the answer is not JSON: {e}")),
         }
     };
@@ -345,8 +312,11 @@ fn same_id(message: &Value, id: Option<u64>) -> Result<(), String> {
     }
 }
 
-/// A JSON-RPC response's result or error.
-fn rpc_outcome(message: &Value) -> Result<Result<Value, RpcError>, String> {
+/// A JSON-RPC response's result or error (taken out of it, not copied).
+fn rpc_outcome(message: Value) -> Result<Result<Value, RpcError>, String> {
+    let Value::Object(mut message) = message else {
+        return Err("a JSON-RPC answer with neither result nor error".into());
+    };
     if let Some(error) = message.get("error") {
         return Ok(Err(RpcError {
             code: error["code"]
@@ -356,8 +326,8 @@ fn rpc_outcome(message: &Value) -> Result<Result<Value, RpcError>, String> {
             data: error.get("data").cloned(),
         }));
     }
-    match message.get("result") {
-        Some(result) => Ok(Ok(result.clone())),
+    match message.remove("result") {
+        Some(result) => Ok(Ok(result)),
         None => Err("a JSON-RPC answer with neither result nor error".into()),
     }
 }
@@ -381,7 +351,10 @@ mod tests {
             .expect("runtime");
         let messages = runtime.block_on(sse_messages(body));
         assert_eq!(messages.len(), 2);
-        assert_eq!(rpc_outcome(&messages[1]), Ok(Ok(json!({"ok": true}))));
+        assert_eq!(
+            rpc_outcome(messages[1].clone()),
+            Ok(Ok(json!({"ok": true})))
+        );
     }
 
     #[test]
@@ -413,7 +386,7 @@ mod tests {
     #[test]
     fn an_error_keeps_its_code_message_and_data() {
         let m = json!({"jsonrpc": "2.0", "id": 1, "error": {"code": -32602, "message": "bad", "data": {"x": 1}}});
-        let err = rpc_outcome(&m).expect("a response").expect_err("an error");
+        let err = rpc_outcome(m).expect("a response").expect_err("an error");
         assert_eq!((err.code, err.message.as_str()), (-32602, "bad"));
         assert_eq!(err.data, Some(json!({"x": 1})));
     }
