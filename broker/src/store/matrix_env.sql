@@ -1,31 +1,44 @@
 /* can-i-deploy to an environment in one statement (store::matrix_env, matrix::environment);
-   binds: version number, pacticipant name, environment name */
-WITH
+   binds: version number, pacticipant name, environment name. Every named
+   sub-query is MATERIALIZED: SQLite 3.53 otherwise inlines a CTE at each
+   place it is named (scope, pubs and live several times over: 3-8x the
+   work); the consumers of a provider are a loose index scan. */
+WITH RECURSIVE
 /* the pacticipant, with the version if it exists */
-sel AS (
+sel AS MATERIALIZED (
   SELECT p.id AS pid, p.name AS pname, v.id AS vid, v.number AS vnum
   FROM pacticipants p
   LEFT JOIN versions v ON v.pacticipant_id = p.id AND v.number = ?
   WHERE p.name = ?
 ),
-env AS (SELECT id FROM environments WHERE name = ?),
+env AS MATERIALIZED (SELECT id FROM environments WHERE name = ?),
+/* every consumer that ever published a pact with it: one index seek per
+   consumer (the next consumer id after the last), not one step per
+   publication (a provider has thousands) */
+consumers(c) AS (
+  SELECT (SELECT MIN(pp.consumer_id) FROM pact_publications pp WHERE pp.provider_id = sel.pid)
+  FROM sel
+  UNION ALL
+  SELECT (SELECT MIN(pp.consumer_id) FROM pact_publications pp
+          WHERE pp.provider_id = (SELECT pid FROM sel) AND pp.consumer_id > consumers.c)
+  FROM consumers WHERE consumers.c IS NOT NULL
+),
 /* its integrations: the providers the version has pacts with (required),
-   and every consumer that ever published a pact with it */
-pairs AS (
+   and those consumers */
+pairs AS MATERIALIZED (
   SELECT pp.consumer_id AS c, pp.provider_id AS p, 1 AS req
   FROM pact_publications pp WHERE pp.consumer_version_id = (SELECT vid FROM sel)
   UNION ALL
-  SELECT DISTINCT pp.consumer_id, pp.provider_id, 0
-  FROM pact_publications pp WHERE pp.provider_id = (SELECT pid FROM sel)
+  SELECT c, (SELECT pid FROM sel), 0 FROM consumers WHERE c IS NOT NULL
 ),
-integ AS (SELECT c, p, MAX(req) AS req FROM pairs GROUP BY c, p),
-others AS (
+integ AS MATERIALIZED (SELECT c, p, MAX(req) AS req FROM pairs GROUP BY c, p),
+others AS MATERIALIZED (
   SELECT c AS id FROM integ WHERE c NOT IN (SELECT pid FROM sel)
   UNION
   SELECT p FROM integ WHERE p NOT IN (SELECT pid FROM sel)
 ),
 /* the versions of the others deployed in or released to the environment */
-live AS (
+live AS MATERIALIZED (
   SELECT d.version_id AS id FROM deployed_versions d
   WHERE d.environment_id IN (SELECT id FROM env) AND d.undeployed_at IS NULL
     AND d.pacticipant_id IN (SELECT id FROM others)
@@ -35,34 +48,38 @@ live AS (
     AND r.pacticipant_id IN (SELECT id FROM others)
 ),
 /* every version in play: the one asked about and the live ones */
-scope AS (
+scope AS MATERIALIZED (
   SELECT vid AS id, pid AS pacticipant_id, vnum AS number FROM sel WHERE vid IS NOT NULL
   UNION ALL
   SELECT v.id, v.pacticipant_id, v.number FROM live JOIN versions v ON v.id = live.id
 ),
 /* the publications of the consumer versions in play, of the integrations */
-pubs AS (
+pubs AS MATERIALIZED (
   SELECT pp.consumer_version_id AS cv, pp.consumer_id, pp.provider_id,
          pp.pact_content_id AS content, pp.created_at
   FROM scope s CROSS JOIN pact_publications pp
   WHERE pp.consumer_version_id = s.id
     AND EXISTS (SELECT 1 FROM integ i WHERE i.c = pp.consumer_id AND i.p = pp.provider_id)
 ),
+contents AS MATERIALIZED (SELECT DISTINCT content FROM pubs),
+/* the provider versions in play (read once, not once per content) */
+provided AS MATERIALIZED (
+  SELECT id FROM scope WHERE pacticipant_id IN (SELECT provider_id FROM pubs)
+),
 /* the latest verification of each (content, provider version in play):
    one index probe per pair, however many results a content has */
-latest AS (
+latest AS MATERIALIZED (
   SELECT (SELECT MAX(vr.id) FROM verifications vr
           WHERE vr.pact_content_id = c.content AND vr.provider_version_id = pv.id) AS id
-  FROM (SELECT DISTINCT content FROM pubs) c
-  CROSS JOIN (SELECT id FROM scope WHERE pacticipant_id IN (SELECT provider_id FROM pubs)) pv
+  FROM contents c CROSS JOIN provided pv
 ),
-ver AS (
+ver AS MATERIALIZED (
   SELECT vr.id, vr.pact_content_id, vr.provider_version_id, vr.success, vr.execution_date,
          vr.pact_view, vr.number, vr.kind, vr.reason_codes
   FROM verifications vr WHERE vr.id IN (SELECT id FROM latest)
 ),
 /* the versions the rows show, for their branches, tags and environments */
-shown AS (SELECT cv AS id FROM pubs UNION SELECT provider_version_id FROM ver)
+shown AS MATERIALIZED (SELECT cv AS id FROM pubs UNION SELECT provider_version_id FROM ver)
 SELECT 'sel' AS kind, pid AS a, vid AS b, (SELECT id FROM env) AS c, CAST(NULL AS BIGINT) AS d,
        pname AS s1, vnum AS s2, CAST(NULL AS BOOLEAN) AS f1, CAST(NULL AS BOOLEAN) AS f2,
        CAST(NULL AS TIMESTAMP) AS ts
@@ -97,7 +114,7 @@ FROM released_versions r JOIN environments e ON e.id = r.environment_id
 WHERE r.version_id IN (SELECT id FROM shown) AND r.support_ended_at IS NULL
 UNION ALL
 SELECT 'sha', pc.id, NULL, NULL, NULL, pc.sha, NULL, NULL, NULL, NULL
-FROM pact_contents pc WHERE pc.id IN (SELECT content FROM pubs)
+FROM pact_contents pc WHERE pc.id IN (SELECT content FROM contents)
 UNION ALL
 /* the version's last admission transition (a quarantine refuses it) */
 SELECT 'admission', t.version_id, t.id, NULL, NULL, t.to_state, t.reason, NULL, NULL, NULL
