@@ -60,6 +60,9 @@ pub struct BrokerConfig {
     /// a token revoked elsewhere stops working here within this time
     /// (`token_cache`).
     pub token_cache_ttl: std::time::Duration,
+    /// When a SQLite broker checkpoints its WAL, off the request path
+    /// (`db::checkpoint`; every 100 ms, restarted past 64 MiB).
+    pub sqlite_checkpoints: crate::db::CheckpointPolicy,
 }
 
 impl BrokerConfig {
@@ -85,6 +88,7 @@ impl BrokerConfig {
             webhook_retention: std::time::Duration::from_secs(30 * 24 * 3600),
             webhook_sweep: std::time::Duration::from_secs(600),
             token_cache_ttl: std::time::Duration::from_secs(5),
+            sqlite_checkpoints: crate::db::CheckpointPolicy::default(),
         }
     }
 }

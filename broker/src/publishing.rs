@@ -31,6 +31,9 @@ pub struct RecordedVersion {
     pub version: Version,
     /// True when this request created the version.
     pub created: bool,
+    /// The provider named to `record_version`, when it was stored already
+    /// (read with the consumer; `None` for the consumer itself).
+    pub provider: Option<Pacticipant>,
 }
 
 /// Creates the pacticipant and version if needed, sets the build URL, puts
@@ -43,19 +46,21 @@ pub struct RecordedVersion {
 /// works on a stale pact and a racing first publication sees the winner's.
 ///
 /// Statements are spent only where the answer is not known yet: the
-/// pacticipant and the version are read together; a version this request
+/// pacticipant, the version and the `provider` the request publishes for
+/// (its first, when several) are read together; a version this request
 /// inserted is already its own (no lock, no branch or tag look-ups: they
-/// are inserts that tolerate a duplicate); a pacticipant whose main branch
-/// is set is not asked again.
+/// are inserts that tolerate a duplicate, the branch found by the insert
+/// itself); a pacticipant whose main branch is set is not asked again.
 pub fn record_version(
     conn: &mut AnyConnection,
     request: &VersionRequest,
+    provider: Option<&PacticipantName>,
 ) -> Result<RecordedVersion, StoreError> {
-    let (pacticipant, found) = match versions::find_with_pacticipant(
-        conn,
-        request.pacticipant.as_str(),
-        request.number.as_str(),
-    )? {
+    let consumer = request.pacticipant.as_str();
+    let also = provider.map_or(consumer, PacticipantName::as_str);
+    let (pair, provider) =
+        versions::find_with_pacticipant(conn, consumer, request.number.as_str(), also)?;
+    let (pacticipant, found) = match pair {
         Some(both) => both,
         None => (
             pacticipants::find_or_create(conn, &request.pacticipant)?,
@@ -67,16 +72,34 @@ pub fn record_version(
         version = versions::update_build_url(conn, version.id, request.build_url.as_deref())?;
     }
     if let Some(name) = &request.branch {
-        let branch = branches::find_or_create(conn, pacticipant.id, name)?;
-        branches::add_version(conn, &branch, version.id)?;
+        put_on_branch(conn, pacticipant.id, name, version.id, created)?;
     }
     tags::add_all(conn, &version, &request.tags)?;
     let pacticipant = detect_main_branch(conn, pacticipant, request)?;
     Ok(RecordedVersion {
+        provider: provider.filter(|p| p.id != pacticipant.id),
         pacticipant,
         version,
         created,
     })
+}
+
+/// Puts the version on branch `name` of its pacticipant, creating the
+/// branch if needed. A version this request `created` is on no branch
+/// yet, so one insert that finds the branch by name does it when the
+/// branch exists; otherwise the branch is found or made first.
+fn put_on_branch(
+    conn: &mut AnyConnection,
+    pacticipant_id: i64,
+    name: &BranchName,
+    version_id: i64,
+    created: bool,
+) -> Result<(), StoreError> {
+    if created && branches::add_version_by_name(conn, pacticipant_id, name, version_id)? {
+        return Ok(());
+    }
+    let branch = branches::find_or_create(conn, pacticipant_id, name)?;
+    branches::add_version(conn, &branch, version_id)
 }
 
 /// The version `request` names, locked: `found` (the row read with the
@@ -193,7 +216,10 @@ pub fn publish_contract(
     on_conflict: OnConflict,
 ) -> Result<PublishedContract, PublishError> {
     let (consumer, version) = (&recorded.pacticipant, &recorded.version);
-    let provider = pacticipants::find_or_create(conn, provider_name)?;
+    let provider = match &recorded.provider {
+        Some(known) if known.name == provider_name.as_str() => known.clone(),
+        _ => pacticipants::find_or_create(conn, provider_name)?,
+    };
     let may_exist = !recorded.created || earlier.iter().any(|p| p.provider.id == provider.id);
     let existing = if may_exist {
         pacts::find_pact(conn, version.id, provider.id)?

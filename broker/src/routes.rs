@@ -76,6 +76,12 @@ route_table! {
     GET "/diagnostic/status/heartbeat" [Public] => diagnostic::get_heartbeat;
     GET "/diagnostic/status/dependencies" => diagnostic::get_dependencies;
 
+    // CI's busiest write, matched early: each pattern tried before a route
+    // is a regex-lite run (with 130 before it, 6.5 % of the publish
+    // bench's CPU); no other pattern matches this path, so moving it
+    // changes no answer
+    POST "/contracts/publish" => publish::publish_contracts;
+
     // pages for people (web/templates), before the API's patterns
     GET "/favicon.ico" [Public] => pages::get_favicon;
     GET "/ui/static/{file}" [Public] => pages::get_static;
@@ -205,7 +211,6 @@ route_table! {
     GET "/environments/{uuid}/released-versions/currently-supported" => releases::list_currently_supported;
     GET "/released-versions/{uuid}" => releases::get_released_version;
     PATCH "/released-versions/{uuid}" => releases::patch_released_version;
-    POST "/contracts/publish" => publish::publish_contracts;
 
     // runtime drift (from routers, gateways, sidecars)
     POST "/drift-reports" => drift_reports::post_drift_report;

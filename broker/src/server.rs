@@ -59,12 +59,16 @@ pub fn start(config: BrokerConfig) -> Result<RunningBroker, StartError> {
             bind: config.bind.clone(),
             source,
         })?;
-    let pool = db::connect(&config.database_url, config.pool_size)?;
+    let backend = Backend::of_url(&config.database_url);
+    let checkpoints = match backend {
+        Backend::Sqlite => db::Checkpoints::Background,
+        Backend::Postgres => db::Checkpoints::OnCommit,
+    };
+    let pool = db::connect_with(&config.database_url, config.pool_size, checkpoints)?;
     let mut conn = pool.get().map_err(StoreError::Pool)?;
     let applied = db::run_migrations(&mut conn)?;
     let open = config.accounts.is_empty() && !tokens::any_active(&mut conn)?;
     drop(conn);
-    let backend = Backend::of_url(&config.database_url);
     tracing::info!(
         backend = backend.name(),
         migrations = applied.len(),
@@ -84,6 +88,12 @@ pub fn start(config: BrokerConfig) -> Result<RunningBroker, StartError> {
     crate::webhooks::worker::spawn(state.pool.clone(), state.config.clone());
     crate::webhooks::retention::spawn(state.pool.clone(), state.config.clone());
     crate::evidence::sweep::spawn(state.pool.clone(), state.config.clone());
+    if backend == Backend::Sqlite
+        && let Some(checkpointer) =
+            db::checkpoint::Checkpointer::new(state.pool.clone(), config.sqlite_checkpoints)?
+    {
+        db::checkpoint::spawn(checkpointer);
+    }
     let factory = move || connection(state.clone(), addr);
     let mut builder = actix_server::Server::build().disable_signals();
     if let Some(workers) = config.workers {

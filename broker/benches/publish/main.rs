@@ -7,11 +7,12 @@
 //! `ACCORD_BENCH_DATABASE_URL` (default: a new SQLite file in the temp
 //! dir; a postgres:// URL for PostgreSQL, versions named by the run so a
 //! database can be reused), `ACCORD_BENCH_PUBLICATIONS` (default 2000 in
-//! all), `ACCORD_BENCH_CLIENTS`, `ACCORD_BENCH_STATEMENTS` (time each
-//! statement and print the totals: `statements`).
+//! all), `ACCORD_BENCH_CLIENTS`, `ACCORD_BENCH_POOL` (the broker's pool,
+//! default 8 as `accord serve`'s; the bench used 4 before), and
+//! `ACCORD_BENCH_STATEMENTS` (time each statement and print the totals:
+//! `statements`). On SQLite it prints the WAL file's size after the run
+//! (the background checkpointer keeps it bounded).
 
-#[path = "../matrix/serve.rs"]
-mod serve;
 mod statements;
 
 use std::time::{Duration, Instant};
@@ -27,7 +28,8 @@ fn env_number(name: &str, default: usize) -> usize {
 }
 
 fn main() {
-    let url = std::env::var("ACCORD_BENCH_DATABASE_URL").unwrap_or_else(|_| {
+    let given = std::env::var("ACCORD_BENCH_DATABASE_URL").ok();
+    let url = given.clone().unwrap_or_else(|| {
         let path =
             std::env::temp_dir().join(format!("accord-bench-publish-{}.db", std::process::id()));
         path.to_string_lossy().into_owned()
@@ -38,7 +40,7 @@ fn main() {
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_millis());
     let timed = statements::install();
-    let base = serve::serve(&url);
+    let base = serve(&url, env_number("ACCORD_BENCH_POOL", 8));
     let _ = rustls::crypto::ring::default_provider().install_default();
     let client = reqwest::blocking::Client::new();
     for i in 0..50 {
@@ -79,9 +81,35 @@ fn main() {
         at(0.5),
         at(0.99),
     );
+    if let Ok(wal) = std::fs::metadata(format!("{url}-wal")) {
+        println!("SQLite WAL file after the run: {} KiB", wal.len() / 1024);
+    }
     if timed {
         statements::report(times.len());
     }
+    if given.is_none() {
+        for suffix in ["", "-wal", "-shm"] {
+            let _ = std::fs::remove_file(format!("{url}{suffix}"));
+        }
+    }
+}
+
+/// Starts the broker in-process on a thread (2 workers, as many as the
+/// machine's cores, and a pool of `pool`); returns its base URL.
+fn serve(url: &str, pool: usize) -> String {
+    let mut config = accord_broker::BrokerConfig::new(url.to_owned());
+    config.bind = "127.0.0.1:0".into();
+    config.workers = Some(2);
+    config.pool_size = u32::try_from(pool).unwrap_or(8);
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        actix_web::rt::System::new().block_on(async move {
+            let running = accord_broker::start(config).expect("broker starts");
+            tx.send(running.addr).expect("send address");
+            let _ = running.server.await;
+        });
+    });
+    format!("http://{}", rx.recv().expect("broker address"))
 }
 
 /// Publishes version `version` of consumer `bench-consumer-{client}`.

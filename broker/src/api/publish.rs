@@ -288,7 +288,8 @@ pub async fn publish_contracts(
     let root = base.raw("");
     let (recorded, published) = state
         .transaction(move |conn| {
-            let recorded = record_version(conn, &version)?;
+            let first = contracts.first().map(|c| &c.provider);
+            let recorded = record_version(conn, &version, first)?;
             let mut published = Vec::new();
             for c in contracts {
                 let provider = c.provider.clone();

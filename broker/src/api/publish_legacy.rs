@@ -100,7 +100,7 @@ fn store(
     prepared: PreparedContract,
     on_conflict: OnConflict,
 ) -> Result<(NamedPact, Change), BrokerError> {
-    let recorded = record_version(conn, version)?;
+    let recorded = record_version(conn, version, Some(provider))?;
     let published = publish_contract(conn, &recorded, &[], provider, prepared, on_conflict)
         .map_err(|e| publish_error(e, &recorded, provider))?;
     crate::webhooks::events::pact_published(

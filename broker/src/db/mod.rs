@@ -5,8 +5,10 @@
 //! `AnyManager` replaces diesel's r2d2 manager because the derived
 //! `establish` swallows the real connection error; ours dispatches on the
 //! scheme and keeps it. SQLite connections get WAL, a busy timeout and
-//! foreign keys on connect.
+//! foreign keys on connect; a serving broker's checkpoint the WAL in the
+//! background (`checkpoint`).
 
+pub mod checkpoint;
 mod migrate;
 
 use std::time::Duration;
@@ -15,6 +17,7 @@ use diesel::connection::{AnsiTransactionManager, SimpleConnection, TransactionMa
 use diesel::r2d2::{self, ManageConnection, R2D2Connection};
 use diesel::{Connection, ConnectionError, PgConnection, SqliteConnection};
 
+pub use checkpoint::CheckpointPolicy;
 pub use migrate::{Backend, run_migrations};
 
 use crate::store::StoreError;
@@ -55,18 +58,34 @@ pub type PooledConn = r2d2::PooledConnection<AnyManager>;
 /// How long a SQLite writer waits for the lock before giving up.
 const SQLITE_BUSY_TIMEOUT_MS: u32 = 10_000;
 
+/// Who checkpoints a SQLite connection's WAL.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Checkpoints {
+    /// SQLite itself, from the commit that takes the WAL past 1,000 pages
+    /// (its default: for commands that write a little and exit).
+    #[default]
+    OnCommit,
+    /// Not the connection (`wal_autocheckpoint = 0`): a serving broker's
+    /// `checkpoint::Checkpointer` does it off the request path.
+    Background,
+}
+
 /// r2d2 manager that opens PostgreSQL for `postgres://`/`postgresql://`
 /// URLs and SQLite for anything else (`sqlite://x` and `sqlite:x` mean the
 /// file `x`).
 #[derive(Debug, Clone)]
 pub struct AnyManager {
     url: String,
+    checkpoints: Checkpoints,
 }
 
 impl AnyManager {
-    /// A manager for `url`.
+    /// A manager for `url` (SQLite checkpointing on commit).
     pub fn new(url: impl Into<String>) -> Self {
-        AnyManager { url: url.into() }
+        AnyManager {
+            url: url.into(),
+            checkpoints: Checkpoints::OnCommit,
+        }
     }
 
     /// Which backend the URL selects.
@@ -89,7 +108,9 @@ impl ManageConnection for AnyManager {
     fn connect(&self) -> Result<AnyConnection, ConnectionError> {
         match self.backend() {
             Backend::Postgres => connect_postgres(&self.url).map(AnyConnection::Postgresql),
-            Backend::Sqlite => connect_sqlite(sqlite_path(&self.url)).map(AnyConnection::Sqlite),
+            Backend::Sqlite => {
+                connect_sqlite(sqlite_path(&self.url), self.checkpoints).map(AnyConnection::Sqlite)
+            }
         }
     }
 
@@ -126,7 +147,8 @@ fn connect_postgres(url: &str) -> Result<PgConnection, ConnectionError> {
     Ok(conn)
 }
 
-/// Opens a SQLite file with WAL, a busy timeout and foreign keys.
+/// Opens a SQLite file with WAL, a busy timeout and foreign keys, its
+/// checkpoints made as `checkpoints` says.
 ///
 /// Temporary tables live in memory: SQLite's default (a temporary file
 /// per materialized sub-query, `DISTINCT`, `UNION` or automatic index,
@@ -140,14 +162,22 @@ fn connect_postgres(url: &str) -> Result<PgConnection, ConnectionError> {
 /// replicas start together on a new file (one exited with "database is
 /// locked" in 9 of 10 tries). Such a setup is retried, with backoff, for
 /// as long as the busy timeout.
-fn connect_sqlite(path: &str) -> Result<SqliteConnection, ConnectionError> {
+fn connect_sqlite(
+    path: &str,
+    checkpoints: Checkpoints,
+) -> Result<SqliteConnection, ConnectionError> {
     let started = std::time::Instant::now();
     let mut pause = Duration::from_millis(10);
+    let autocheckpoint = match checkpoints {
+        Checkpoints::OnCommit => 1000,
+        Checkpoints::Background => 0,
+    };
     loop {
         let attempt = SqliteConnection::establish(path).and_then(|mut conn| {
             conn.batch_execute(&format!(
                 "PRAGMA busy_timeout = {SQLITE_BUSY_TIMEOUT_MS}; PRAGMA journal_mode = WAL; \
-                 PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON; PRAGMA temp_store = MEMORY;"
+                 PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON; PRAGMA temp_store = MEMORY; \
+                 PRAGMA wal_autocheckpoint = {autocheckpoint};"
             ))
             .map_err(ConnectionError::CouldntSetupConfiguration)?;
             Ok(conn)
@@ -176,9 +206,18 @@ fn is_busy(e: &ConnectionError) -> bool {
 
 /// Opens a pool of up to `size` connections to `url` (one at once, more on
 /// demand), failing with the database's own message when the first
-/// connection cannot be made.
+/// connection cannot be made. SQLite connections checkpoint on commit.
 pub fn connect(url: &str, size: u32) -> Result<Pool, StoreError> {
-    let manager = AnyManager::new(url);
+    connect_with(url, size, Checkpoints::OnCommit)
+}
+
+/// `connect`, with SQLite's checkpoints made as `checkpoints` says
+/// (`Background`: start a `checkpoint::Checkpointer` too).
+pub fn connect_with(url: &str, size: u32, checkpoints: Checkpoints) -> Result<Pool, StoreError> {
+    let manager = AnyManager {
+        url: url.to_owned(),
+        checkpoints,
+    };
     // SQLite allows one writer at a time; more connections only queue on the lock.
     let size = match manager.backend() {
         Backend::Sqlite => size.clamp(1, 8),

@@ -95,6 +95,40 @@ pub fn add_version(
     Ok(())
 }
 
+/// Puts a version on the pacticipant's branch `name` in one `INSERT …
+/// SELECT` that finds the branch itself; false when nothing was inserted
+/// (no such branch, or the version is on it already).
+pub fn add_version_by_name(
+    conn: &mut AnyConnection,
+    pacticipant_id: i64,
+    name: &BranchName,
+    version_id: i64,
+) -> Result<bool, StoreError> {
+    use diesel::sql_types::{BigInt, Timestamp};
+    let branch = branches::table
+        .filter(branches::pacticipant_id.eq(pacticipant_id))
+        .filter(branches::name.eq(name.as_str()))
+        .select((
+            branches::id,
+            version_id.into_sql::<BigInt>(),
+            branches::pacticipant_id,
+            now().into_sql::<Timestamp>(),
+        ));
+    let columns = (
+        branch_versions::branch_id,
+        branch_versions::version_id,
+        branch_versions::pacticipant_id,
+        branch_versions::created_at,
+    );
+    let inserted = crate::on_backend!(conn, |c| diesel::insert_into(branch_versions::table)
+        .values(branch)
+        .into_columns(columns)
+        .on_conflict((branch_versions::branch_id, branch_versions::version_id))
+        .do_nothing()
+        .execute(c))?;
+    Ok(inserted > 0)
+}
+
 /// The newest version on a branch.
 pub fn head(conn: &mut AnyConnection, branch_id: i64) -> Result<Option<Version>, StoreError> {
     Ok(branch_versions::table

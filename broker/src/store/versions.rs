@@ -164,22 +164,38 @@ pub fn insert_unless_taken(
     .optional())?)
 }
 
-/// The pacticipant called `name` and its version `number` if it has one:
-/// one statement where publishing used to make two.
+/// A pacticipant with one of its versions, when it has it.
+pub type WithVersion = (Pacticipant, Option<Version>);
+
+/// The pacticipant called `name` with its version `number` if it has one,
+/// and the pacticipant called `also` (a publication's provider): one
+/// statement where publishing used to make three. Either is `None` when
+/// not stored; `also` naming `name` itself is answered by the first.
 pub fn find_with_pacticipant(
     conn: &mut AnyConnection,
     name: &str,
     number: &str,
-) -> Result<Option<(Pacticipant, Option<Version>)>, StoreError> {
+    also: &str,
+) -> Result<(Option<WithVersion>, Option<Pacticipant>), StoreError> {
     let numbered = versions::pacticipant_id
         .eq(pacticipants::id)
-        .and(versions::number.eq(number));
-    Ok(pacticipants::table
+        .and(versions::number.eq(number))
+        .and(pacticipants::name.eq(name));
+    let rows: Vec<WithVersion> = pacticipants::table
         .left_join(versions::table.on(numbered))
-        .filter(pacticipants::name.eq(name))
+        .filter(pacticipants::name.eq(name).or(pacticipants::name.eq(also)))
         .select((pacticipants::all_columns, versions::all_columns.nullable()))
-        .first(conn)
-        .optional()?)
+        .load(conn)?;
+    let (mut found, mut other) = (None, None);
+    for (pacticipant, version) in rows {
+        if pacticipant.name == also {
+            other = Some(pacticipant.clone());
+        }
+        if pacticipant.name == name {
+            found = Some((pacticipant, version));
+        }
+    }
+    Ok((found, other))
 }
 
 /// Takes the version's row lock until the transaction ends and returns

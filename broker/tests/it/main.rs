@@ -6,6 +6,7 @@ mod admission;
 mod admission_stages;
 mod basics;
 mod can_i_deploy;
+mod checkpoints;
 mod concurrency;
 mod coverage_gate;
 mod declarations;

@@ -56,3 +56,65 @@ fn repeated_tags_branches_and_versions_are_stored_once() {
         assert_eq!(web.json["mainBranch"], "main", "{}", web.text);
     });
 }
+
+/// The pacticipant names in `GET /pacticipants`.
+fn pacticipant_names(app: &crate::support::TestApp) -> Vec<String> {
+    let list = app.get("/pacticipants");
+    let mut all: Vec<String> = names(&list.json["_embedded"]["pacticipants"])
+        .into_iter()
+        .map(str::to_owned)
+        .collect();
+    all.sort();
+    all
+}
+
+#[test]
+fn providers_and_branches_found_with_the_consumer_give_the_same_answers() {
+    each_backend(|app| {
+        // new consumer, provider and branch: every look-up finds nothing
+        let orders = pact("web", "orders", json!([http("/orders/1", 200)]));
+        publish_ok(app, "1", Some("feat"), &[], std::slice::from_ref(&orders));
+        // the first provider read with the consumer, the second made here
+        let billing = pact("web", "billing", json!([http("/bills/1", 200)]));
+        publish_ok(app, "2", Some("feat"), &[], &[orders, billing]);
+        // a pact with itself, on a new branch
+        let own = pact("web", "web", json!([http("/self", 200)]));
+        publish_ok(app, "3", Some("other"), &[], &[own]);
+        // a stored provider for a consumer that is not
+        let mobile = pact("mobile", "orders", json!([http("/orders/2", 200)]));
+        publish_ok(app, "1", Some("feat"), &[], &[mobile]);
+        assert_eq!(
+            pacticipant_names(app),
+            ["billing", "mobile", "orders", "web"]
+        );
+        for (consumer, version, branch) in [
+            ("web", "1", "feat"),
+            ("web", "2", "feat"),
+            ("web", "3", "other"),
+            ("mobile", "1", "feat"),
+        ] {
+            let page = app.get(&format!("/pacticipants/{consumer}/versions/{version}"));
+            assert_eq!(page.status, 200, "{}", page.text);
+            let branches = names(&page.json["_embedded"]["branchVersions"]);
+            assert_eq!(branches, [branch], "{consumer} {version}");
+        }
+        for (provider, consumer, version) in [
+            ("orders", "web", "1"),
+            ("orders", "web", "2"),
+            ("billing", "web", "2"),
+            ("web", "web", "3"),
+            ("orders", "mobile", "1"),
+        ] {
+            let path = format!("/pacts/provider/{provider}/consumer/{consumer}/version/{version}");
+            let pact = app.get(&path);
+            assert_eq!(pact.status, 200, "{path}: {}", pact.text);
+            assert_eq!(pact.json["provider"]["name"], provider, "{path}");
+        }
+        let feat = app.get("/pacticipants/web/branches/feat/versions");
+        let numbers: Vec<&Value> = feat.json["_embedded"]["versions"]
+            .as_array()
+            .map(|l| l.iter().map(|v| &v["number"]).collect())
+            .unwrap_or_default();
+        assert_eq!(numbers, [&json!("2"), &json!("1")], "{}", feat.text);
+    });
+}
