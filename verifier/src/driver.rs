@@ -9,6 +9,7 @@ use std::pin::Pin;
 use std::time::Duration;
 
 use accord_dsl::Interaction;
+use accord_dsl::generators::{GeneratorContext, GeneratorMode, Generators, apply_to_json};
 use accord_dsl::model::accord::Probe;
 use serde_json::{Map, Value};
 
@@ -95,6 +96,29 @@ impl Generation<'_> {
     /// The random source of this send's generators.
     pub fn rng(&self) -> rand::rngs::StdRng {
         rand::SeedableRng::seed_from_u64(self.seed)
+    }
+
+    /// The context a send's generators run in: the provider's side, with
+    /// the values its provider state returned.
+    pub fn provider_context(state_values: &Map<String, Value>) -> GeneratorContext {
+        GeneratorContext {
+            provider_state_values: state_values.clone(),
+            mode: GeneratorMode::Provider,
+            ..GeneratorContext::default()
+        }
+    }
+
+    /// Applies `generators` to a JSON request of this send (its seed, the
+    /// provider's side, the state's values); the pinned key is the
+    /// caller's to write ([`Self::pin_into`]).
+    pub fn generate_json(
+        &self,
+        root: &mut Value,
+        generators: &Generators,
+        state_values: &Map<String, Value>,
+    ) {
+        let ctx = Self::provider_context(state_values);
+        apply_to_json(root, generators, &ctx, &mut self.rng());
     }
 
     /// Writes the pinned key into a request view (see

@@ -5,7 +5,7 @@
 use std::borrow::Cow;
 
 use accord_dsl::Interaction;
-use accord_dsl::generators::{GeneratorContext, GeneratorMode, apply_to_request};
+use accord_dsl::generators::apply_to_request;
 use accord_dsl::matching::{MatchingRule, match_response};
 use accord_dsl::model::{Body, BodyContent, HttpRequest, HttpResponse, views};
 use indexmap::IndexMap;
@@ -92,11 +92,7 @@ pub fn generated_request_with<'a>(
         return Cow::Borrowed(expected);
     }
     let mut request = expected.clone();
-    let ctx = GeneratorContext {
-        provider_state_values: state_values.clone(),
-        mode: GeneratorMode::Provider,
-        ..GeneratorContext::default()
-    };
+    let ctx = Generation::provider_context(state_values);
     apply_to_request(&mut request, &ctx, &mut generation.rng());
     if generation.pin.is_some() {
         let mut view = views::http_request_view(&request);

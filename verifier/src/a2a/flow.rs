@@ -9,7 +9,6 @@
 
 use std::time::{Duration, Instant};
 
-use accord_dsl::generators::{GeneratorContext, GeneratorMode, apply_to_json};
 use accord_dsl::model::InteractionMeta;
 use accord_dsl::model::accord::{A2aErrorReason, A2aOperation, A2aTask, SendRequest, TaskState};
 use serde_json::{Map, Value, json};
@@ -358,17 +357,7 @@ pub fn send_params_with(
         o.remove("matchingRules");
         o.remove("generators");
     }
-    let ctx = GeneratorContext {
-        provider_state_values: state_values.clone(),
-        mode: GeneratorMode::Provider,
-        ..GeneratorContext::default()
-    };
-    apply_to_json(
-        &mut root,
-        &request.rules.generators,
-        &ctx,
-        &mut generation.rng(),
-    );
+    generation.generate_json(&mut root, &request.rules.generators, state_values);
     generation.pin_into(&mut root);
     let message = &mut root["message"];
     if message.get("messageId").is_none() {

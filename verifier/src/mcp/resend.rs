@@ -8,8 +8,6 @@ use std::time::Instant;
 use accord_dsl::model::accord::McpToolCall;
 use serde_json::{Map, Value, json};
 
-use accord_dsl::generators::{GeneratorContext, GeneratorMode, apply_to_json};
-
 use super::driver::{McpDriver, expects_success, lock, profile_key};
 use super::task::{Bound, is_task};
 use super::variants::{Verdict, judge_variant, variants};
@@ -295,17 +293,7 @@ fn arguments(
         return arguments;
     }
     let mut root = json!({"arguments": arguments});
-    let ctx = GeneratorContext {
-        provider_state_values: state_values.clone(),
-        mode: GeneratorMode::Provider,
-        ..GeneratorContext::default()
-    };
-    apply_to_json(
-        &mut root,
-        &call.rules.generators,
-        &ctx,
-        &mut generation.rng(),
-    );
+    generation.generate_json(&mut root, &call.rules.generators, state_values);
     root["name"] = json!(call.tool);
     generation.pin_into(&mut root);
     root["arguments"].take()
