@@ -11,7 +11,11 @@ Usage: python3 broker/bench/start.py [ACCORD] [RUNS]
   RssFile, Threads) after one idle second, and stops the broker by its PID.
   Prints each run and the medians. Set ACCORD_DATABASE_URL=postgres://… to
   start against PostgreSQL instead (the database must be empty for the
-  migrations to count).
+  migrations to count). With ACCORD_MAX_IDLE_RSS_MB=N it exits 1 when the
+  median idle RSS is above N MB: .ci/python-wheel runs it so on the
+  wheel's binary, which catches a stale link/startup-symbols.txt (its
+  names carry crate-metadata hashes; a stale list leaves the start-up code
+  scattered and the idle RSS back at ~22 MB).
 
 Measured 2026-12-05 before (main at 7b0cec1) and after (branch start27),
 taking turns, 4 rounds, load 8-11 with builds beside it: idle RSS 34.7 ->
@@ -92,3 +96,8 @@ for _ in range(runs):
           f"{s['Threads']} threads")
 print(f"median: first heartbeat {statistics.median(starts):.1f} ms, "
       f"idle RSS {statistics.median(rss):.1f} MB; load {os.getloadavg()[0]:.1f}")
+limit = os.environ.get("ACCORD_MAX_IDLE_RSS_MB")
+if limit and statistics.median(rss) > float(limit):
+    sys.exit(f"idle RSS {statistics.median(rss):.1f} MB is above {limit} MB: if the start-up "
+             "functions are scattered again, rewrite link/startup-symbols.txt "
+             "(broker/bench/startup_order.py; ARCHITECTURE.md 'Start-up and idle memory')")

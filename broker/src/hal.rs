@@ -167,6 +167,13 @@ pub fn ok(body: &Value) -> actix_web::HttpResponse {
     respond(actix_web::http::StatusCode::OK, body)
 }
 
+/// 200 with a HAL+JSON body already written.
+pub fn ok_bytes(body: Vec<u8>) -> actix_web::HttpResponse {
+    actix_web::HttpResponse::Ok()
+        .content_type(HAL_JSON)
+        .body(body)
+}
+
 /// 201 with a HAL+JSON body.
 pub fn created(body: &Value) -> actix_web::HttpResponse {
     respond(actix_web::http::StatusCode::CREATED, body)

@@ -8,7 +8,7 @@
 
 use actix_web::{HttpRequest, HttpResponse, web};
 
-use crate::api::matrix::outcome_json;
+use crate::api::matrix::outcome_body;
 use crate::api::promotions;
 use crate::coverage::gate;
 use crate::error::BrokerError;
@@ -50,7 +50,7 @@ pub async fn get_can_i_deploy(
             Ok(outcome)
         })
         .await?;
-    Ok(hal::ok(&outcome_json(
+    Ok(hal::ok_bytes(outcome_body(
         &base,
         &outcome,
         &format!("/can-i-deploy?{raw}"),
