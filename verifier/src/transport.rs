@@ -209,7 +209,7 @@ impl Transport {
             Ok(url) => self
                 .client_for(url.as_str())
                 .request(out.method, url.into_owned()),
-            Err(text) => self.client().request(out.method, text),
+            Err(text) => self.client_for(&text).request(out.method, text),
         };
         for (name, value) in out.headers {
             builder = builder.header(name, value);
@@ -231,6 +231,16 @@ impl Transport {
     #[cfg(test)]
     pub(crate) async fn send_through_reqwest(&self, out: Outgoing<'_>) -> Result<Received, CutOff> {
         self.send(self.through_reqwest(out)).await
+    }
+
+    /// The same transport with every request on reqwest (the tests of
+    /// what moved to the direct path compare the two).
+    #[cfg(test)]
+    pub(crate) fn without_direct_path(&self) -> Transport {
+        Transport {
+            direct: None,
+            ..self.clone()
+        }
     }
 
     /// True when plain `http://` requests take the direct path.

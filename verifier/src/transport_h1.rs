@@ -302,4 +302,4 @@ fn sending(url: &reqwest::Url, kind: &str, cause: &dyn std::error::Error) -> Cut
 
 #[cfg(test)]
 #[path = "transport_h1_tests.rs"]
-mod tests;
+pub(crate) mod tests;

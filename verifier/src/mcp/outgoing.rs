@@ -7,7 +7,6 @@
 
 use std::sync::OnceLock;
 
-use reqwest::header::{ACCEPT, CONTENT_TYPE, HeaderName, HeaderValue};
 use serde::ser::{Serialize, SerializeMap, Serializer};
 use serde_json::{Map, Value, json};
 
@@ -47,38 +46,26 @@ pub(super) struct Outgoing<'a> {
     pub envelope: Option<&'a Map<String, Value>>,
 }
 
-impl Outgoing<'_> {
-    /// The framing headers: content type and accept; in 2026-07-28 the
-    /// version and routing headers (`Mcp-Method`, `Mcp-Name`), in a legacy
-    /// session its negotiated version and id.
-    pub fn headers(
-        &self,
-        builder: reqwest::RequestBuilder,
-        session: Option<&Session>,
-    ) -> reqwest::RequestBuilder {
-        let name = |n: &'static str| HeaderName::from_static(n);
-        let mut builder = builder
-            .header(CONTENT_TYPE, HeaderValue::from_static("application/json"))
-            .header(
-                ACCEPT,
-                HeaderValue::from_static("application/json, text/event-stream"),
-            );
+impl<'a> Outgoing<'a> {
+    /// The framing headers, pushed in the order sent: content type and
+    /// accept; in 2026-07-28 the version and routing headers (`Mcp-Method`,
+    /// `Mcp-Name`), in a legacy session its negotiated version and id.
+    pub fn framing(&self, session: Option<&'a Session>, into: &mut Vec<(&'a str, &'a str)>) {
+        into.push(("content-type", "application/json"));
+        into.push(("accept", "application/json, text/event-stream"));
         if self.envelope.is_some() {
-            let version = HeaderValue::from_static(Era::Modern.version());
-            builder = builder
-                .header(name("mcp-protocol-version"), version)
-                .header(name("mcp-method"), self.method);
+            into.push(("mcp-protocol-version", Era::Modern.version()));
+            into.push(("mcp-method", self.method));
             let named = named_by(self.method).and_then(|k| self.params.get(k)?.as_str());
             if let Some(named) = named {
-                builder = builder.header(name("mcp-name"), named);
+                into.push(("mcp-name", named));
             }
         } else if let Some(s) = session {
-            builder = builder.header(name("mcp-protocol-version"), s.version.as_str());
+            into.push(("mcp-protocol-version", s.version.as_str()));
             if let Some(sid) = &s.id {
-                builder = builder.header(name("mcp-session-id"), sid.as_str());
+                into.push(("mcp-session-id", sid.as_str()));
             }
         }
-        builder
     }
 }
 

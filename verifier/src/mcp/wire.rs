@@ -10,6 +10,7 @@
 //!   `notifications/initialized`, then the session id and the negotiated
 //!   version on every request; `DELETE` ends the session.
 
+use std::borrow::Cow;
 use std::time::Duration;
 
 use serde_json::{Map, Value, json};
@@ -17,7 +18,7 @@ use serde_json::{Map, Value, json};
 use super::outgoing::{Outgoing, envelope};
 use crate::config::Token;
 use crate::driver::Authorization;
-use crate::transport::{CutOff, Received, Transport};
+use crate::transport::{self, CutOff, Received, Transport};
 
 /// The protocol era a contract's pinned `mcp` version selects.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -138,13 +139,15 @@ impl Endpoint<'_> {
             params: &params,
             envelope: (era == Era::Modern).then(|| envelope(method)),
         };
-        let body = serde_json::to_string(&message).map_err(|e| {
+        let body = serde_json::to_vec(&message).map_err(|e| {
             CutOff::Failed(format!("the {method} request could not be written: {e}"))
         })?;
-        let builder = self.transport.client_for(self.url).post(self.url);
-        let builder = message.headers(builder, session);
-        let builder = self.authorize(builder).body(body);
-        self.transport.send(builder).await
+        let span = crate::trace::span();
+        let mut framing = Vec::with_capacity(8 + self.custom_headers.len());
+        message.framing(session, &mut framing);
+        let mut out = self.request(reqwest::Method::POST, framing, &span);
+        out.body = Some(body);
+        self.transport.send_out(out).await
     }
 
     /// Opens a legacy session: `initialize`, then `notifications/initialized`.
@@ -184,30 +187,44 @@ impl Endpoint<'_> {
     /// Ends a legacy session (`DELETE`; a 405 means the server keeps none).
     pub async fn close(&self, session: &Session) {
         let Some(id) = &session.id else { return };
-        let builder = self
-            .transport
-            .client_for(self.url)
-            .delete(self.url)
-            .header("mcp-session-id", id.as_str())
-            .header("mcp-protocol-version", session.version.as_str());
-        let _ = self.transport.send(self.authorize(builder)).await;
+        let span = crate::trace::span();
+        let framing = vec![
+            ("mcp-session-id", id.as_str()),
+            ("mcp-protocol-version", session.version.as_str()),
+        ];
+        let out = self.request(reqwest::Method::DELETE, framing, &span);
+        let _ = self.transport.send_out(out).await;
     }
 
-    pub(super) fn authorize(&self, builder: reqwest::RequestBuilder) -> reqwest::RequestBuilder {
-        // every MCP request goes through here: each is a span of the trace
-        let mut builder = crate::trace::headers(builder);
+    /// A request to the endpoint (every MCP request is built here: each is
+    /// a span of the trace). Its headers in the order sent: `framing`, the
+    /// trace's, the `--header` values, then the principal's bearer token
+    /// (a `--header` Authorization only when sent as written).
+    pub(super) fn request<'r>(
+        &'r self,
+        method: reqwest::Method,
+        mut headers: Vec<(&'r str, &'r str)>,
+        span: &'r crate::trace::Span,
+    ) -> transport::Outgoing<'r> {
+        headers.extend(span.headers());
         for (name, value) in self.custom_headers {
             if self.authorization != Authorization::AsWritten
                 && name.eq_ignore_ascii_case("authorization")
             {
                 continue;
             }
-            builder = builder.header(name.as_str(), value.expose());
+            headers.push((name.as_str(), value.expose()));
         }
+        // a URL that does not parse fails in reqwest's words, as before
+        let url = reqwest::Url::parse(self.url)
+            .map(Cow::Owned)
+            .map_err(|_| self.url.to_owned());
+        let mut out = transport::Outgoing::new(method, url);
+        out.headers = headers;
         if let Authorization::Bearer(token) = self.authorization {
-            builder = builder.bearer_auth(token);
+            out.bearer = Some(token);
         }
-        builder
+        out
     }
 }
 
