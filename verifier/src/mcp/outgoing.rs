@@ -1,16 +1,21 @@
-//! A JSON-RPC request's body and headers, written straight from its parts: no
-//! `serde_json::Value` tree is built per request. In 2026-07-28 the
+//! A JSON-RPC request's body and headers, written straight from its parts
+//! into a [`transport::Outgoing`] (so a plain `http://` endpoint is on the
+//! direct HTTP/1.1 path): no `serde_json::Value` tree is built per
+//! request. In 2026-07-28 the
 //! params' `_meta` is the envelope (protocol version, client capabilities
 //! and info; built once per kind of capabilities) joined with what the
 //! call's own `_meta` carries (a progress token, a log level; the
 //! envelope's keys win).
 
+use std::borrow::Cow;
 use std::sync::OnceLock;
 
 use serde::ser::{Serialize, SerializeMap, Serializer};
 use serde_json::{Map, Value, json};
 
-use super::wire::{CLIENT_INFO, Era, Session, named_by};
+use super::wire::{CLIENT_INFO, Endpoint, Era, Session, named_by};
+use crate::driver::Authorization;
+use crate::transport;
 
 /// The `_meta` envelope of a 2026-07-28 request of `method`, built once
 /// per kind of client capabilities (the tasks extension or none).
@@ -118,6 +123,39 @@ impl Serialize for Meta<'_> {
             }
         }
         m.end()
+    }
+}
+
+impl Endpoint<'_> {
+    /// A request to the endpoint (every MCP request is built here: each is
+    /// a span of the trace). Its headers in the order sent: `framing`, the
+    /// trace's, the `--header` values, then the principal's bearer token
+    /// (a `--header` Authorization only when sent as written).
+    pub(super) fn request<'r>(
+        &'r self,
+        method: reqwest::Method,
+        mut headers: Vec<(&'r str, &'r str)>,
+        span: &'r crate::trace::Span,
+    ) -> transport::Outgoing<'r> {
+        headers.extend(span.headers());
+        for (name, value) in self.custom_headers {
+            if self.authorization != Authorization::AsWritten
+                && name.eq_ignore_ascii_case("authorization")
+            {
+                continue;
+            }
+            headers.push((name.as_str(), value.expose()));
+        }
+        // a URL that does not parse fails in reqwest's words, as before
+        let url = reqwest::Url::parse(self.url)
+            .map(Cow::Owned)
+            .map_err(|_| self.url.to_owned());
+        let mut out = transport::Outgoing::new(method, url);
+        out.headers = headers;
+        if let Authorization::Bearer(token) = self.authorization {
+            out.bearer = Some(token);
+        }
+        out
     }
 }
 

@@ -10,7 +10,6 @@
 //!   `notifications/initialized`, then the session id and the negotiated
 //!   version on every request; `DELETE` ends the session.
 
-use std::borrow::Cow;
 use std::time::Duration;
 
 use serde_json::{Map, Value, json};
@@ -18,7 +17,7 @@ use serde_json::{Map, Value, json};
 use super::outgoing::{Outgoing, envelope};
 use crate::config::Token;
 use crate::driver::Authorization;
-use crate::transport::{self, CutOff, Received, Transport};
+use crate::transport::{CutOff, Received, Transport};
 
 /// The protocol era a contract's pinned `mcp` version selects.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -194,37 +193,6 @@ impl Endpoint<'_> {
         ];
         let out = self.request(reqwest::Method::DELETE, framing, &span);
         let _ = self.transport.send_out(out).await;
-    }
-
-    /// A request to the endpoint (every MCP request is built here: each is
-    /// a span of the trace). Its headers in the order sent: `framing`, the
-    /// trace's, the `--header` values, then the principal's bearer token
-    /// (a `--header` Authorization only when sent as written).
-    pub(super) fn request<'r>(
-        &'r self,
-        method: reqwest::Method,
-        mut headers: Vec<(&'r str, &'r str)>,
-        span: &'r crate::trace::Span,
-    ) -> transport::Outgoing<'r> {
-        headers.extend(span.headers());
-        for (name, value) in self.custom_headers {
-            if self.authorization != Authorization::AsWritten
-                && name.eq_ignore_ascii_case("authorization")
-            {
-                continue;
-            }
-            headers.push((name.as_str(), value.expose()));
-        }
-        // a URL that does not parse fails in reqwest's words, as before
-        let url = reqwest::Url::parse(self.url)
-            .map(Cow::Owned)
-            .map_err(|_| self.url.to_owned());
-        let mut out = transport::Outgoing::new(method, url);
-        out.headers = headers;
-        if let Authorization::Bearer(token) = self.authorization {
-            out.bearer = Some(token);
-        }
-        out
     }
 }
 
