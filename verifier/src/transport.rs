@@ -204,8 +204,9 @@ impl Transport {
         }
     }
 
-    /// `out` as a reqwest request, the headers in the same order.
-    fn through_reqwest(&self, out: Outgoing<'_>) -> reqwest::RequestBuilder {
+    /// `out` as a reqwest request, the headers in the same order (A2A's
+    /// streams are read through it as they arrive).
+    pub(crate) fn through_reqwest(&self, out: Outgoing<'_>) -> reqwest::RequestBuilder {
         let mut builder = match out.url {
             Ok(url) => self
                 .client_for(url.as_str())
