@@ -147,9 +147,12 @@ impl Endpoint<'_> {
             headers.push((name.as_str(), value.expose()));
         }
         // a URL that does not parse fails in reqwest's words, as before
-        let url = reqwest::Url::parse(self.url)
-            .map(Cow::Owned)
-            .map_err(|_| self.url.to_owned());
+        let url = match self.parsed {
+            Some(u) => Ok(Cow::Borrowed(u)),
+            None => reqwest::Url::parse(self.url)
+                .map(Cow::Owned)
+                .map_err(|_| self.url.to_owned()),
+        };
         let mut out = transport::Outgoing::new(method, url);
         out.headers = headers;
         if let Authorization::Bearer(token) = self.authorization {

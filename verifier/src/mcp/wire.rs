@@ -87,6 +87,8 @@ impl Reply {
 pub struct Endpoint<'a> {
     pub transport: &'a Transport,
     pub url: &'a str,
+    /// `url` parsed once by the run (`None`: parsed per request).
+    pub parsed: Option<&'a reqwest::Url>,
     pub authorization: Authorization<'a>,
     pub custom_headers: &'a [(String, Token)],
 }
