@@ -3,7 +3,9 @@
 //! loopback at `--jobs 1`, side by side with a plain client loop sending
 //! the same requests (observe, call, observe) and judging nothing. Per era.
 //!
-//! Run: `cargo bench -p accord-verifier --bench mcp`.
+//! Run: `cargo bench -p accord-verifier --bench mcp`
+//! (`ACCORD_BENCH_MCP_ERA=2025-11-25` runs one era alone, so that
+//! `perf stat` of the binary measures the CPU of one era).
 
 use std::time::Duration;
 
@@ -13,6 +15,17 @@ use serde_json::{Value, json};
 
 const CALLS: usize = 1000;
 const ERAS: [&str; 2] = ["2026-07-28", "2025-11-25"];
+
+/// The eras to run: `ACCORD_BENCH_MCP_ERA`'s, else both.
+fn eras() -> Vec<&'static str> {
+    let only = std::env::var("ACCORD_BENCH_MCP_ERA").ok();
+    let eras: Vec<_> = ERAS
+        .into_iter()
+        .filter(|era| only.as_deref().is_none_or(|o| o == *era))
+        .collect();
+    assert!(!eras.is_empty(), "ACCORD_BENCH_MCP_ERA: one of {ERAS:?}");
+    eras
+}
 
 fn main() {
     // reqwest is built without a default TLS provider (see rust-deps)
@@ -51,7 +64,7 @@ fn setup(era: &str) -> (McpProvider, VerifyConfig) {
     (server, config)
 }
 
-#[divan::bench(args = ERAS, sample_count = 5)]
+#[divan::bench(args = eras(), sample_count = 5)]
 fn verifier(bencher: divan::Bencher, era: &str) {
     let (server, config) = setup(era);
     bencher.bench(|| {
@@ -61,7 +74,7 @@ fn verifier(bencher: divan::Bencher, era: &str) {
     drop(server);
 }
 
-#[divan::bench(args = ERAS, sample_count = 5)]
+#[divan::bench(args = eras(), sample_count = 5)]
 fn plain_loop(bencher: divan::Bencher, era: &str) {
     let (server, _) = setup(era);
     let runtime = tokio::runtime::Builder::new_current_thread()

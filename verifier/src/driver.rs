@@ -42,12 +42,18 @@ pub struct Exchange<'a> {
     /// The observation endpoint, for drivers that read the counters at
     /// extra points (after a cancel acknowledgement, …).
     pub observe_url: Option<&'a str>,
+    /// The same, parsed once (the counters are read twice per observed
+    /// interaction); `None` reads parse `observe_url` each time.
+    pub observe_at: Option<&'a reqwest::Url>,
     /// The counters the engine read right before this send (`None`: not
     /// read, or read before earlier sends): a driver that needs them
     /// uses these instead of reading again.
     pub observed: Option<&'a Counters>,
     /// The MCP endpoint (`--mcp-url`, default `{base}/mcp`).
     pub mcp_url: &'a str,
+    /// The same, parsed once (every call posts to it); `None`: parsed per
+    /// request.
+    pub mcp_at: Option<&'a reqwest::Url>,
     /// How an unknown tool's answer is graded (`--mcp-unknown-tool`).
     pub mcp_unknown_tool: crate::config::UnknownTool,
     /// The contract's pinned MCP version (`metadata.accord.mcp`).
@@ -134,7 +140,9 @@ impl Exchange<'_> {
     /// Reads the provider's counters now; `None` without an observation URL.
     pub async fn observe(&self) -> Result<Option<Counters>, VerifyError> {
         match self.observe_url {
-            Some(url) => observe(self.transport, url).await.map(Some),
+            Some(url) => observe(self.transport, url, self.observe_at)
+                .await
+                .map(Some),
             None => Ok(None),
         }
     }

@@ -52,6 +52,7 @@ mod sends;
 pub mod states;
 pub mod trace;
 pub mod transport;
+mod transport_body;
 mod transport_h1;
 mod verdicts;
 

@@ -14,13 +14,21 @@ use crate::transport::{Outgoing, Transport};
 /// Named integer counters.
 pub type Counters = BTreeMap<String, i64>;
 
-/// Reads the counters from the observation endpoint.
-pub async fn observe(transport: &Transport, url: &str) -> Result<Counters, VerifyError> {
+/// Reads the counters from the observation endpoint `url` (`parsed`: the
+/// same URL parsed once, else it is parsed here).
+pub async fn observe(
+    transport: &Transport,
+    url: &str,
+    parsed: Option<&reqwest::Url>,
+) -> Result<Counters, VerifyError> {
     let fail = |reason| VerifyError::Observe {
         url: url.to_string(),
         reason,
     };
-    let parsed = reqwest::Url::parse(url).map(Cow::Owned);
+    let parsed = match parsed {
+        Some(u) => Ok(Cow::Borrowed(u)),
+        None => reqwest::Url::parse(url).map(Cow::Owned),
+    };
     let request = Outgoing::new(reqwest::Method::GET, parsed.map_err(|_| url.to_string()));
     let received = transport
         .send_out(request)

@@ -26,6 +26,8 @@ pub struct Context {
     pub base_url: String,
     pub message_url: String,
     pub mcp_url: String,
+    /// The same, parsed once (every MCP call posts to it).
+    pub mcp: Option<reqwest::Url>,
     pub mcp_unknown_tool: crate::config::UnknownTool,
     pub agent_card_url: String,
     pub a2a_binding: crate::config::A2aBinding,
@@ -35,6 +37,8 @@ pub struct Context {
     /// The same, parsed once (each interaction posts to it twice).
     pub state_change: Option<reqwest::Url>,
     pub observe_url: Option<String>,
+    /// The same, parsed once (read twice per observed interaction).
+    pub observe: Option<reqwest::Url>,
     pub principals: BTreeMap<String, Token>,
     pub custom_headers: Vec<(String, Token)>,
     /// Where credentials may go (the base URL's and Agent Card's origins,
@@ -99,6 +103,8 @@ impl Context {
                 .as_deref()
                 .and_then(|u| reqwest::Url::parse(u).ok()),
             observe_url: optional("the observation URL", &config.observe_url)?,
+            observe: None,
+            mcp: None,
             principals: config.principals.clone(),
             custom_headers: config.custom_headers.clone(),
             origins: crate::origin::Origins::default(),
@@ -108,6 +114,12 @@ impl Context {
             downstream: config.downstream.clone(),
             base_url,
         };
+        // the checked URLs parse
+        cx.observe = cx
+            .observe_url
+            .as_deref()
+            .and_then(|u| reqwest::Url::parse(u).ok());
+        cx.mcp = reqwest::Url::parse(&cx.mcp_url).ok();
         cx.origins = crate::origin::Origins::new(
             &cx.base_url,
             &cx.agent_card_url,
@@ -315,8 +327,10 @@ async fn exercise(
         principals: &cx.principals,
         custom_headers: &cx.custom_headers,
         observe_url,
+        observe_at: observe_url.and(cx.observe.as_ref()),
         observed: None,
         mcp_url: &cx.mcp_url,
+        mcp_at: cx.mcp.as_ref(),
         mcp_unknown_tool: cx.mcp_unknown_tool,
         mcp_version: contract.accord.as_ref().and_then(|a| a.mcp.as_deref()),
         mcp_tools: &contract.mcp_tools,

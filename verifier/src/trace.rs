@@ -109,11 +109,48 @@ pub fn note_task_id(id: &str) {
 /// `builder` with `traceparent` (a new span of the current trace, or of a
 /// trace of its own outside an interaction) and `tracestate`.
 pub fn headers(builder: reqwest::RequestBuilder) -> reqwest::RequestBuilder {
-    let trace = current().unwrap_or_else(|| Trace::new(Arc::from("none")));
-    trace.used.store(true, Ordering::Relaxed);
+    let span = span();
     builder
-        .header("traceparent", trace.traceparent())
-        .header("tracestate", trace.tracestate())
+        .header("traceparent", span.traceparent)
+        .header("tracestate", span.tracestate)
+}
+
+/// The two trace headers of one request, for a request built as a
+/// [`crate::transport::Outgoing`] (which borrows its header values).
+#[derive(Debug)]
+pub struct Span {
+    pub traceparent: String,
+    pub tracestate: String,
+}
+
+impl Span {
+    /// The headers as `Outgoing` lists them, in the order sent.
+    pub fn headers(&self) -> [(&str, &str); 2] {
+        [
+            ("traceparent", self.traceparent.as_str()),
+            ("tracestate", self.tracestate.as_str()),
+        ]
+    }
+}
+
+/// A new span of the current trace (or of a trace of its own outside an
+/// interaction), the trace marked as carried by a request.
+pub fn span() -> Span {
+    let new = || Trace::new(Arc::from("none"));
+    // the current trace is borrowed, not cloned: three `Arc`s per request
+    let (traceparent, tracestate) = CURRENT
+        .try_with(|t| {
+            t.used.store(true, Ordering::Relaxed);
+            (t.traceparent(), t.tracestate())
+        })
+        .unwrap_or_else(|_| {
+            let t = new();
+            (t.traceparent(), t.tracestate())
+        });
+    Span {
+        traceparent,
+        tracestate,
+    }
 }
 
 /// The trace id of a `traceparent` value, when it is well formed (version

@@ -3,7 +3,8 @@
 //! redirects unless asked. A cut-off is a [`CutOff`], turned into a
 //! finding by the caller; it never hangs the run. Requests built as an
 //! [`Outgoing`] to a plain `http://` URL go on kept-alive hyper HTTP/1.1
-//! connections instead ([`crate::transport_h1`]), under the same bounds.
+//! connections instead ([`crate::transport_h1`]), under the same bounds;
+//! both read an answer into a [`Received`] in [`crate::transport_body`].
 
 use std::borrow::Cow;
 use std::sync::{Arc, OnceLock};
@@ -203,13 +204,14 @@ impl Transport {
         }
     }
 
-    /// `out` as a reqwest request, the headers in the same order.
-    fn through_reqwest(&self, out: Outgoing<'_>) -> reqwest::RequestBuilder {
+    /// `out` as a reqwest request, the headers in the same order (A2A's
+    /// streams are read through it as they arrive).
+    pub(crate) fn through_reqwest(&self, out: Outgoing<'_>) -> reqwest::RequestBuilder {
         let mut builder = match out.url {
             Ok(url) => self
                 .client_for(url.as_str())
                 .request(out.method, url.into_owned()),
-            Err(text) => self.client().request(out.method, text),
+            Err(text) => self.client_for(&text).request(out.method, text),
         };
         for (name, value) in out.headers {
             builder = builder.header(name, value);
@@ -231,6 +233,16 @@ impl Transport {
     #[cfg(test)]
     pub(crate) async fn send_through_reqwest(&self, out: Outgoing<'_>) -> Result<Received, CutOff> {
         self.send(self.through_reqwest(out)).await
+    }
+
+    /// The same transport with every request on reqwest (the tests of
+    /// what moved to the direct path compare the two).
+    #[cfg(test)]
+    pub(crate) fn without_direct_path(&self) -> Transport {
+        Transport {
+            direct: None,
+            ..self.clone()
+        }
     }
 
     /// True when plain `http://` requests take the direct path.
@@ -282,37 +294,8 @@ impl Transport {
             body.extend_from_slice(&chunk);
         }
         let status = response.status().as_u16();
-        collected(status, response.headers(), body, ack, start, cap)
+        crate::transport_body::collected(status, response.headers(), body, ack, start, cap)
     }
-}
-
-/// An answer read whole: its headers listed, its body decoded (capped).
-pub(crate) fn collected(
-    status: u16,
-    headers: &reqwest::header::HeaderMap,
-    body: Vec<u8>,
-    ack: Duration,
-    start: Instant,
-    cap: usize,
-) -> Result<Received, CutOff> {
-    let headers: Vec<(String, String)> = headers
-        .iter()
-        .map(|(n, v)| {
-            (
-                n.as_str().to_string(),
-                String::from_utf8_lossy(v.as_bytes()).into_owned(),
-            )
-        })
-        .collect();
-    let encoding = headers_value(&headers, "content-encoding");
-    let body = decoded(body, encoding.as_deref(), cap)?;
-    Ok(Received {
-        status,
-        headers,
-        body,
-        ack,
-        total: start.elapsed(),
-    })
 }
 
 /// The client settings both clients share: redirects (none, or the
@@ -337,37 +320,6 @@ fn builder(limits: &Limits) -> reqwest::ClientBuilder {
         .redirect(redirects)
         .connect_timeout(limits.request_timeout)
         .pool_max_idle_per_host(16)
-}
-
-/// The first value of a header in a received list.
-fn headers_value(headers: &[(String, String)], name: &str) -> Option<String> {
-    first_header(headers, name).map(|v| v.trim().to_ascii_lowercase())
-}
-
-/// The body with its `Content-Encoding` undone (gzip, deflate), so a
-/// provider that compresses because the contract's request sent
-/// `Accept-Encoding` is judged on what it meant; the decoded size is capped
-/// like the body (a decompression bomb is `TooLarge`). Other encodings,
-/// and bodies that do not decode, are kept as received. The headers stay
-/// as received.
-fn decoded(body: Vec<u8>, encoding: Option<&str>, cap: usize) -> Result<Vec<u8>, CutOff> {
-    use std::io::Read;
-    let mut out = Vec::new();
-    let limit = u64::try_from(cap).unwrap_or(u64::MAX).saturating_add(1);
-    let read = match encoding {
-        Some("gzip" | "x-gzip") => flate2::read::MultiGzDecoder::new(&body[..])
-            .take(limit)
-            .read_to_end(&mut out),
-        Some("deflate") => flate2::read::ZlibDecoder::new(&body[..])
-            .take(limit)
-            .read_to_end(&mut out),
-        _ => return Ok(body),
-    };
-    match read {
-        Ok(_) if out.len() > cap => Err(CutOff::TooLarge(cap)),
-        Ok(_) => Ok(out),
-        Err(_) => Ok(body),
-    }
 }
 
 /// A transport error as a cut-off, naming the kind of failure (reqwest's

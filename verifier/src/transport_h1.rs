@@ -29,7 +29,8 @@ use hyper::{HeaderMap, Request, Response, Uri};
 use hyper_util::client::legacy::connect::HttpConnector;
 use tower_service::Service;
 
-use crate::transport::{CutOff, Outgoing, Received, chain, collected};
+use crate::transport::{CutOff, Outgoing, Received, chain};
+use crate::transport_body::collected;
 
 /// reqwest's `pool_max_idle_per_host` as [`crate::transport`] sets it.
 const MAX_IDLE_PER_ORIGIN: usize = 16;
@@ -302,4 +303,4 @@ fn sending(url: &reqwest::Url, kind: &str, cause: &dyn std::error::Error) -> Cut
 
 #[cfg(test)]
 #[path = "transport_h1_tests.rs"]
-mod tests;
+pub(crate) mod tests;

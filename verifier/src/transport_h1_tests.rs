@@ -15,7 +15,9 @@ use crate::transport::{CutOff, Outgoing, Received, Transport};
 
 /// A loopback server: each connection handled by `serve(stream)` on a
 /// thread of its own. Returns the base URL and the connections accepted.
-fn server(serve: impl Fn(TcpStream) + Send + Sync + 'static) -> (String, Arc<AtomicUsize>) {
+pub(crate) fn server(
+    serve: impl Fn(TcpStream) + Send + Sync + 'static,
+) -> (String, Arc<AtomicUsize>) {
     let listener = TcpListener::bind("127.0.0.1:0").expect("bind");
     let base = format!("http://{}", listener.local_addr().expect("addr"));
     let accepted = Arc::new(AtomicUsize::new(0));
@@ -32,7 +34,7 @@ fn server(serve: impl Fn(TcpStream) + Send + Sync + 'static) -> (String, Arc<Ato
 
 /// One request read whole (head and `Content-Length` body), or `None` at
 /// the end of the connection.
-fn read_request(stream: &mut TcpStream) -> Option<Vec<u8>> {
+pub(crate) fn read_request(stream: &mut TcpStream) -> Option<Vec<u8>> {
     let mut data = Vec::new();
     let mut byte = [0u8; 1];
     while !data.ends_with(b"\r\n\r\n") {
@@ -54,7 +56,7 @@ fn read_request(stream: &mut TcpStream) -> Option<Vec<u8>> {
 }
 
 /// Answers every request of a connection with `answer`, keeping it open.
-fn answering(answer: &'static [u8]) -> impl Fn(TcpStream) + Send + Sync + 'static {
+pub(crate) fn answering(answer: &'static [u8]) -> impl Fn(TcpStream) + Send + Sync + 'static {
     move |mut stream| {
         while read_request(&mut stream).is_some() {
             if stream.write_all(answer).is_err() {

@@ -28,6 +28,7 @@ mod probe;
 pub mod push;
 mod push_run;
 pub mod refusal;
+mod request;
 pub mod sequence;
 pub mod signature;
 pub mod stream;

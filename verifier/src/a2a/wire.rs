@@ -15,12 +15,12 @@
 
 use std::time::Duration;
 
-use accord_dsl::model::accord::{A2aOperation, ActualError};
-use serde_json::{Map, Value, json};
+use accord_dsl::model::accord::ActualError;
+use serde_json::{Value, json};
 
 use crate::config::Token;
 use crate::driver::Authorization;
-use crate::transport::{CutOff, Received, Transport};
+use crate::transport::{Received, Transport};
 
 /// The protocol binding of an interface the verifier speaks.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -150,66 +150,6 @@ impl Client<'_> {
         }
     }
 
-    /// Sends one unary operation and reads its answer.
-    pub async fn call(
-        &self,
-        op: A2aOperation,
-        params: Map<String, Value>,
-    ) -> Result<Answer, CutOff> {
-        let request = self.request(op, params, false)?;
-        let received = self.transport.send(request).await?;
-        Ok(self.answer(received))
-    }
-
-    /// The HTTP request of an operation; `stream` asks for an event stream.
-    pub fn request(
-        &self,
-        op: A2aOperation,
-        mut params: Map<String, Value>,
-        stream: bool,
-    ) -> Result<reqwest::RequestBuilder, CutOff> {
-        let client = self.transport.client_for(&self.interface.url);
-        let mut builder = match self.interface.binding {
-            Binding::JsonRpc => {
-                if let Some(t) = &self.interface.tenant {
-                    params.insert("tenant".into(), json!(t));
-                }
-                let body = json!({"jsonrpc": "2.0", "id": RPC_ID, "method": op.as_str(), "params": params});
-                client
-                    .post(&self.interface.url)
-                    .header("content-type", "application/json")
-                    .body(body.to_string())
-            }
-            Binding::HttpJson => rest_request(client, self.interface, op, params)?,
-        };
-        builder = builder.header(
-            "accept",
-            if stream {
-                "text/event-stream"
-            } else {
-                "application/a2a+json, application/json"
-            },
-        );
-        if !self.version.is_empty() {
-            builder = builder.header("a2a-version", self.version);
-        }
-        builder = crate::trace::headers(builder);
-        if !self.interface.credentials {
-            // another origin: no principal's token, no `--header` value
-            return Ok(builder);
-        }
-        for (name, value) in self.custom_headers {
-            let is_auth = name.eq_ignore_ascii_case("authorization");
-            if !(is_auth && self.authorization != Authorization::AsWritten) {
-                builder = builder.header(name.as_str(), value.expose());
-            }
-        }
-        if let Authorization::Bearer(t) = self.authorization {
-            builder = builder.header("authorization", format!("Bearer {t}"));
-        }
-        Ok(builder)
-    }
-
     /// The answer in a received response.
     pub fn answer(&self, received: Received) -> Answer {
         let outcome = outcome(self.interface.binding, received.status, &received.body);
@@ -221,109 +161,6 @@ impl Client<'_> {
             total: received.total,
             body: received.body,
         }
-    }
-}
-
-/// The HTTP+JSON request of an operation (A2A v1.0 §11.3 routes).
-fn rest_request(
-    client: &reqwest::Client,
-    interface: &Interface,
-    op: A2aOperation,
-    mut params: Map<String, Value>,
-) -> Result<reqwest::RequestBuilder, CutOff> {
-    use A2aOperation::*;
-    let mut url = reqwest::Url::parse(&interface.url)
-        .map_err(|e| CutOff::Failed(format!("interface URL {}: {e}", interface.url)))?;
-    let mut take = |key: &str| match params.remove(key) {
-        Some(Value::String(s)) => s,
-        Some(other) => other.to_string(),
-        None => String::new(),
-    };
-    let (task_key, id_key) = match op {
-        GetTask | CancelTask | SubscribeToTask => ("id", ""),
-        CreateTaskPushNotificationConfig | ListTaskPushNotificationConfigs => ("taskId", ""),
-        GetTaskPushNotificationConfig | DeleteTaskPushNotificationConfig => ("taskId", "id"),
-        _ => ("", ""),
-    };
-    let task = if task_key.is_empty() {
-        String::new()
-    } else {
-        take(task_key)
-    };
-    let config = if id_key.is_empty() {
-        String::new()
-    } else {
-        take(id_key)
-    };
-    let segments: Vec<String> = match op {
-        SendMessage => vec!["message:send".into()],
-        SendStreamingMessage => vec!["message:stream".into()],
-        GetTask => vec!["tasks".into(), task],
-        ListTasks => vec!["tasks".into()],
-        CancelTask => vec!["tasks".into(), format!("{task}:cancel")],
-        SubscribeToTask => vec!["tasks".into(), format!("{task}:subscribe")],
-        CreateTaskPushNotificationConfig | ListTaskPushNotificationConfigs => {
-            vec!["tasks".into(), task, "pushNotificationConfigs".into()]
-        }
-        GetTaskPushNotificationConfig | DeleteTaskPushNotificationConfig => {
-            vec![
-                "tasks".into(),
-                task,
-                "pushNotificationConfigs".into(),
-                config,
-            ]
-        }
-        GetExtendedAgentCard => vec!["extendedAgentCard".into()],
-    };
-    {
-        let mut path = url
-            .path_segments_mut()
-            .map_err(|()| CutOff::Failed(format!("interface URL {} has no path", interface.url)))?;
-        path.pop_if_empty();
-        if let Some(t) = &interface.tenant {
-            path.push(t);
-        }
-        path.extend(&segments);
-    }
-    let (method, body) = match op {
-        GetTask
-        | ListTasks
-        | GetTaskPushNotificationConfig
-        | ListTaskPushNotificationConfigs
-        | GetExtendedAgentCard => (reqwest::Method::GET, None),
-        DeleteTaskPushNotificationConfig => (reqwest::Method::DELETE, None),
-        _ => (reqwest::Method::POST, Some(Value::Object(params.clone()))),
-    };
-    if body.is_none() {
-        let mut query = url.query_pairs_mut();
-        for (k, v) in &params {
-            match v {
-                Value::Array(items) => items.iter().for_each(|i| {
-                    query.append_pair(k, &scalar(i));
-                }),
-                v => {
-                    query.append_pair(k, &scalar(v));
-                }
-            }
-        }
-    }
-    if url.query() == Some("") {
-        url.set_query(None);
-    }
-    let mut builder = client.request(method, url);
-    if let Some(body) = body {
-        builder = builder
-            .header("content-type", "application/a2a+json")
-            .body(body.to_string());
-    }
-    Ok(builder)
-}
-
-/// A query parameter's text: strings as they are, the rest as JSON.
-fn scalar(v: &Value) -> String {
-    match v {
-        Value::String(s) => s.clone(),
-        other => other.to_string(),
     }
 }
 

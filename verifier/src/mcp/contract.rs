@@ -51,6 +51,7 @@ impl McpDriver {
             let endpoint = Endpoint {
                 transport: cx.transport,
                 url: cx.mcp_url,
+                parsed: None,
                 authorization,
                 custom_headers: cx.custom_headers,
             };

@@ -152,6 +152,7 @@ impl McpDriver {
         let endpoint = Endpoint {
             transport: exchange.transport,
             url: exchange.mcp_url,
+            parsed: exchange.mcp_at,
             authorization: exchange.authorization,
             custom_headers: exchange.custom_headers,
         };
@@ -246,6 +247,7 @@ pub(super) async fn close(transport: &Transport, open: &Open) {
     let endpoint = Endpoint {
         transport,
         url: &open.url,
+        parsed: None,
         authorization: open.bearer.as_ref().map_or(Authorization::AsWritten, |t| {
             Authorization::Bearer(t.expose())
         }),

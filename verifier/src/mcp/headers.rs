@@ -58,17 +58,17 @@ impl McpDriver {
 async fn misrouted(endpoint: &Endpoint<'_>, id: u64) -> Result<Reply, CutOff> {
     let message = json!({"jsonrpc": "2.0", "id": id, "method": "tools/list",
         "params": {"_meta": modern_meta("tools/list")}});
-    let builder = endpoint
-        .transport
-        .client_for(endpoint.url)
-        .post(endpoint.url)
-        .header("content-type", "application/json")
-        .header("accept", "application/json, text/event-stream")
-        .header("mcp-protocol-version", Era::Modern.version())
-        .header("mcp-method", "tools/call")
-        .header("mcp-name", PROBE_NAME);
-    let builder = endpoint.authorize(builder).body(message.to_string());
-    let received = endpoint.transport.send(builder).await?;
+    let framing = vec![
+        ("content-type", "application/json"),
+        ("accept", "application/json, text/event-stream"),
+        ("mcp-protocol-version", Era::Modern.version()),
+        ("mcp-method", "tools/call"),
+        ("mcp-name", PROBE_NAME),
+    ];
+    let span = crate::trace::span();
+    let mut out = endpoint.request(reqwest::Method::POST, framing, &span);
+    out.body = Some(message.to_string().into_bytes());
+    let received = endpoint.transport.send_out(out).await?;
     Ok(reply(received, Some(id)).await)
 }
 

@@ -32,6 +32,8 @@ pub mod task;
 mod test_reply;
 mod variants;
 pub mod wire;
+#[cfg(test)]
+mod wire_tests;
 
 pub use driver::McpDriver;
 pub use wire::Era;

@@ -1,17 +1,21 @@
-//! A JSON-RPC request's body and headers, written straight from its parts: no
-//! `serde_json::Value` tree is built per request. In 2026-07-28 the
+//! A JSON-RPC request's body and headers, written straight from its parts
+//! into a [`transport::Outgoing`] (so a plain `http://` endpoint is on the
+//! direct HTTP/1.1 path): no `serde_json::Value` tree is built per
+//! request. In 2026-07-28 the
 //! params' `_meta` is the envelope (protocol version, client capabilities
 //! and info; built once per kind of capabilities) joined with what the
 //! call's own `_meta` carries (a progress token, a log level; the
 //! envelope's keys win).
 
+use std::borrow::Cow;
 use std::sync::OnceLock;
 
-use reqwest::header::{ACCEPT, CONTENT_TYPE, HeaderName, HeaderValue};
 use serde::ser::{Serialize, SerializeMap, Serializer};
 use serde_json::{Map, Value, json};
 
-use super::wire::{CLIENT_INFO, Era, Session, named_by};
+use super::wire::{CLIENT_INFO, Endpoint, Era, Session, named_by};
+use crate::driver::Authorization;
+use crate::transport;
 
 /// The `_meta` envelope of a 2026-07-28 request of `method`, built once
 /// per kind of client capabilities (the tasks extension or none).
@@ -47,38 +51,26 @@ pub(super) struct Outgoing<'a> {
     pub envelope: Option<&'a Map<String, Value>>,
 }
 
-impl Outgoing<'_> {
-    /// The framing headers: content type and accept; in 2026-07-28 the
-    /// version and routing headers (`Mcp-Method`, `Mcp-Name`), in a legacy
-    /// session its negotiated version and id.
-    pub fn headers(
-        &self,
-        builder: reqwest::RequestBuilder,
-        session: Option<&Session>,
-    ) -> reqwest::RequestBuilder {
-        let name = |n: &'static str| HeaderName::from_static(n);
-        let mut builder = builder
-            .header(CONTENT_TYPE, HeaderValue::from_static("application/json"))
-            .header(
-                ACCEPT,
-                HeaderValue::from_static("application/json, text/event-stream"),
-            );
+impl<'a> Outgoing<'a> {
+    /// The framing headers, pushed in the order sent: content type and
+    /// accept; in 2026-07-28 the version and routing headers (`Mcp-Method`,
+    /// `Mcp-Name`), in a legacy session its negotiated version and id.
+    pub fn framing(&self, session: Option<&'a Session>, into: &mut Vec<(&'a str, &'a str)>) {
+        into.push(("content-type", "application/json"));
+        into.push(("accept", "application/json, text/event-stream"));
         if self.envelope.is_some() {
-            let version = HeaderValue::from_static(Era::Modern.version());
-            builder = builder
-                .header(name("mcp-protocol-version"), version)
-                .header(name("mcp-method"), self.method);
+            into.push(("mcp-protocol-version", Era::Modern.version()));
+            into.push(("mcp-method", self.method));
             let named = named_by(self.method).and_then(|k| self.params.get(k)?.as_str());
             if let Some(named) = named {
-                builder = builder.header(name("mcp-name"), named);
+                into.push(("mcp-name", named));
             }
         } else if let Some(s) = session {
-            builder = builder.header(name("mcp-protocol-version"), s.version.as_str());
+            into.push(("mcp-protocol-version", s.version.as_str()));
             if let Some(sid) = &s.id {
-                builder = builder.header(name("mcp-session-id"), sid.as_str());
+                into.push(("mcp-session-id", sid.as_str()));
             }
         }
-        builder
     }
 }
 
@@ -131,6 +123,42 @@ impl Serialize for Meta<'_> {
             }
         }
         m.end()
+    }
+}
+
+impl Endpoint<'_> {
+    /// A request to the endpoint (every MCP request is built here: each is
+    /// a span of the trace). Its headers in the order sent: `framing`, the
+    /// trace's, the `--header` values, then the principal's bearer token
+    /// (a `--header` Authorization only when sent as written).
+    pub(super) fn request<'r>(
+        &'r self,
+        method: reqwest::Method,
+        mut headers: Vec<(&'r str, &'r str)>,
+        span: &'r crate::trace::Span,
+    ) -> transport::Outgoing<'r> {
+        headers.extend(span.headers());
+        for (name, value) in self.custom_headers {
+            if self.authorization != Authorization::AsWritten
+                && name.eq_ignore_ascii_case("authorization")
+            {
+                continue;
+            }
+            headers.push((name.as_str(), value.expose()));
+        }
+        // a URL that does not parse fails in reqwest's words, as before
+        let url = match self.parsed {
+            Some(u) => Ok(Cow::Borrowed(u)),
+            None => reqwest::Url::parse(self.url)
+                .map(Cow::Owned)
+                .map_err(|_| self.url.to_owned()),
+        };
+        let mut out = transport::Outgoing::new(method, url);
+        out.headers = headers;
+        if let Authorization::Bearer(token) = self.authorization {
+            out.bearer = Some(token);
+        }
+        out
     }
 }
 

@@ -100,6 +100,7 @@ impl Driver for McpDriver {
             let endpoint = Endpoint {
                 transport: exchange.transport,
                 url: exchange.mcp_url,
+                parsed: exchange.mcp_at,
                 authorization: exchange.authorization,
                 custom_headers: exchange.custom_headers,
             };

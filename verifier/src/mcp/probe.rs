@@ -32,6 +32,7 @@ impl McpDriver {
         let endpoint = Endpoint {
             transport: exchange.transport,
             url: exchange.mcp_url,
+            parsed: exchange.mcp_at,
             authorization: exchange.authorization,
             custom_headers: exchange.custom_headers,
         };

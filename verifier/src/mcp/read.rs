@@ -32,6 +32,7 @@ pub async fn read_tool_list(url: &str, era: Era, bearer: Option<&Token>) -> Resu
     let endpoint = Endpoint {
         transport: &transport,
         url,
+        parsed: None,
         authorization: bearer.map_or(Authorization::Without, |t| {
             Authorization::Bearer(t.expose())
         }),

@@ -87,6 +87,8 @@ impl Reply {
 pub struct Endpoint<'a> {
     pub transport: &'a Transport,
     pub url: &'a str,
+    /// `url` parsed once by the run (`None`: parsed per request).
+    pub parsed: Option<&'a reqwest::Url>,
     pub authorization: Authorization<'a>,
     pub custom_headers: &'a [(String, Token)],
 }
@@ -138,13 +140,15 @@ impl Endpoint<'_> {
             params: &params,
             envelope: (era == Era::Modern).then(|| envelope(method)),
         };
-        let body = serde_json::to_string(&message).map_err(|e| {
+        let body = serde_json::to_vec(&message).map_err(|e| {
             CutOff::Failed(format!("the {method} request could not be written: {e}"))
         })?;
-        let builder = self.transport.client_for(self.url).post(self.url);
-        let builder = message.headers(builder, session);
-        let builder = self.authorize(builder).body(body);
-        self.transport.send(builder).await
+        let span = crate::trace::span();
+        let mut framing = Vec::with_capacity(8 + self.custom_headers.len());
+        message.framing(session, &mut framing);
+        let mut out = self.request(reqwest::Method::POST, framing, &span);
+        out.body = Some(body);
+        self.transport.send_out(out).await
     }
 
     /// Opens a legacy session: `initialize`, then `notifications/initialized`.
@@ -184,30 +188,13 @@ impl Endpoint<'_> {
     /// Ends a legacy session (`DELETE`; a 405 means the server keeps none).
     pub async fn close(&self, session: &Session) {
         let Some(id) = &session.id else { return };
-        let builder = self
-            .transport
-            .client_for(self.url)
-            .delete(self.url)
-            .header("mcp-session-id", id.as_str())
-            .header("mcp-protocol-version", session.version.as_str());
-        let _ = self.transport.send(self.authorize(builder)).await;
-    }
-
-    pub(super) fn authorize(&self, builder: reqwest::RequestBuilder) -> reqwest::RequestBuilder {
-        // every MCP request goes through here: each is a span of the trace
-        let mut builder = crate::trace::headers(builder);
-        for (name, value) in self.custom_headers {
-            if self.authorization != Authorization::AsWritten
-                && name.eq_ignore_ascii_case("authorization")
-            {
-                continue;
-            }
-            builder = builder.header(name.as_str(), value.expose());
-        }
-        if let Authorization::Bearer(token) = self.authorization {
-            builder = builder.bearer_auth(token);
-        }
-        builder
+        let span = crate::trace::span();
+        let framing = vec![
+            ("mcp-session-id", id.as_str()),
+            ("mcp-protocol-version", session.version.as_str()),
+        ];
+        let out = self.request(reqwest::Method::DELETE, framing, &span);
+        let _ = self.transport.send_out(out).await;
     }
 }
 
