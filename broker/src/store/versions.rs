@@ -210,15 +210,19 @@ pub fn find_with_pacticipant(
                     .or(webhooks::provider_name.eq(also)),
             ),
     );
-    let rows: Vec<(Pacticipant, Option<Version>, bool)> = pacticipants::table
+    let query = pacticipants::table
         .left_join(versions::table.on(numbered))
         .filter(pacticipants::name.eq(name).or(pacticipants::name.eq(also)))
         .select((
             pacticipants::all_columns,
             versions::all_columns.nullable(),
             hooked,
-        ))
-        .load(conn)?;
+        ));
+    // on the backend's own connection: through `AnyConnection` diesel
+    // builds the SQL text and walks the query again for every execution
+    // (its cache key and bind collector), ~100k instructions a publish
+    let rows: Vec<(Pacticipant, Option<Version>, bool)> =
+        crate::on_backend!(conn, |c| query.load(c))?;
     let mut found = FoundForPublish::default();
     for (pacticipant, version, hooked) in rows {
         found.webhooks = Some(hooked);

@@ -291,10 +291,13 @@ pub fn insert_publication_of_sha(
         pact_publications::created_at,
         pact_publications::updated_at,
     );
-    Ok(diesel::insert_into(pact_publications::table)
-        .values(content)
-        .into_columns(columns)
-        .returning(pact_publications::all_columns)
-        .get_result(conn)
-        .optional()?)
+    // on the backend's own connection, as `versions::find_with_pacticipant`
+    Ok(crate::on_backend!(conn, |c| diesel::insert_into(
+        pact_publications::table
+    )
+    .values(content)
+    .into_columns(columns)
+    .returning(pact_publications::all_columns)
+    .get_result(c)
+    .optional())?)
 }
