@@ -34,6 +34,10 @@ pub struct RecordedVersion {
     /// The provider named to `record_version`, when it was stored already
     /// (read with the consumer; `None` for the consumer itself).
     pub provider: Option<Pacticipant>,
+    /// The provider named to `record_version` when no enabled webhook may
+    /// select its pair with this consumer (read with the consumer): its
+    /// publication's events need no look-up.
+    pub unhooked_provider: Option<PacticipantName>,
 }
 
 /// Creates the pacticipant and version if needed, sets the build URL, puts
@@ -46,8 +50,9 @@ pub struct RecordedVersion {
 /// works on a stale pact and a racing first publication sees the winner's.
 ///
 /// Statements are spent only where the answer is not known yet: the
-/// pacticipant, the version and the `provider` the request publishes for
-/// (its first, when several) are read together; a version this request
+/// pacticipant, the version, the `provider` the request publishes for
+/// (its first, when several) and whether a webhook may select that pair
+/// are read together; a version this request
 /// inserted is already its own (no lock, no branch or tag look-ups: they
 /// are inserts that tolerate a duplicate, the branch found by the insert
 /// itself); a pacticipant whose main branch is set is not asked again.
@@ -58,9 +63,10 @@ pub fn record_version(
 ) -> Result<RecordedVersion, StoreError> {
     let consumer = request.pacticipant.as_str();
     let also = provider.map_or(consumer, PacticipantName::as_str);
-    let (pair, provider) =
-        versions::find_with_pacticipant(conn, consumer, request.number.as_str(), also)?;
-    let (pacticipant, found) = match pair {
+    let found = versions::find_with_pacticipant(conn, consumer, request.number.as_str(), also)?;
+    let unhooked_provider = provider.filter(|_| found.webhooks == Some(false)).cloned();
+    let provider = found.also;
+    let (pacticipant, found) = match found.consumer {
         Some(both) => both,
         None => (
             pacticipants::find_or_create(conn, &request.pacticipant)?,
@@ -81,6 +87,7 @@ pub fn record_version(
         pacticipant,
         version,
         created,
+        unhooked_provider,
     })
 }
 
@@ -178,8 +185,14 @@ pub enum Change {
 #[derive(Debug, Clone)]
 pub struct PublishedContract {
     pub provider: Pacticipant,
+    /// Its `pact_content_id` is the stored content's id.
     pub publication: Publication,
-    pub content: PactContent,
+    /// The stored content's sha.
+    pub sha: String,
+    /// The stored content's row, when the publication read or wrote it
+    /// (`None`: one statement linked the version to content stored before,
+    /// without reading its text).
+    pub content: Option<PactContent>,
     pub change: Change,
 }
 
@@ -227,17 +240,37 @@ pub fn publish_contract(
         None
     };
     let (contract, change) = against_existing(existing.as_ref(), contract, on_conflict)?;
+    if change == Change::Created
+        && let Some(publication) = pacts::insert_publication_of_sha(
+            conn,
+            version.id,
+            consumer.id,
+            provider.id,
+            &contract.sha,
+        )?
+    {
+        return Ok(PublishedContract {
+            provider,
+            publication,
+            sha: contract.sha,
+            content: None,
+            change,
+        });
+    }
     let text = contract.document.to_string();
-    let content = pacts::find_or_insert_content(
-        conn,
-        &NewContent {
-            sha: &contract.sha,
-            consumer_id: consumer.id,
-            provider_id: provider.id,
-            content: &text,
-            interactions_count: contract.interactions_count,
-        },
-    )?;
+    let new = NewContent {
+        sha: &contract.sha,
+        consumer_id: consumer.id,
+        provider_id: provider.id,
+        content: &text,
+        interactions_count: contract.interactions_count,
+    };
+    // a first publication found no content with its sha just now
+    let content = if change == Change::Created {
+        pacts::insert_content(conn, &new)?
+    } else {
+        pacts::find_or_insert_content(conn, &new)?
+    };
     let publication = if change == Change::Created {
         pacts::insert_publication(conn, version.id, consumer.id, provider.id, content.id)?
     } else {
@@ -246,7 +279,8 @@ pub fn publish_contract(
     Ok(PublishedContract {
         provider,
         publication,
-        content,
+        sha: content.sha.clone(),
+        content: Some(content),
         change,
     })
 }

@@ -347,6 +347,9 @@ diesel::table! {
 diesel::joinable!(triggered_webhooks -> webhooks (webhook_id));
 diesel::joinable!(webhook_executions -> triggered_webhooks (triggered_webhook_id));
 diesel::allow_tables_to_appear_in_same_query!(webhooks, triggered_webhooks, webhook_executions);
+// publishing's first read asks whether a webhook may select the pair
+diesel::allow_tables_to_appear_in_same_query!(webhooks, pacticipants);
+diesel::allow_tables_to_appear_in_same_query!(webhooks, versions);
 
 diesel::table! {
     /// A deployment into a stage environment that did not move the version's admission.

@@ -84,6 +84,7 @@ pub fn start(config: BrokerConfig) -> Result<RunningBroker, StartError> {
         listening_on: addr.to_string(),
         contracts: Arc::default(),
         tokens: Arc::new(crate::token_cache::TokenCache::new(config.token_cache_ttl)),
+        writes: db::WriteLock::for_backend(backend),
     };
     crate::webhooks::worker::spawn(state.pool.clone(), state.config.clone());
     crate::webhooks::retention::spawn(state.pool.clone(), state.config.clone());
@@ -92,7 +93,7 @@ pub fn start(config: BrokerConfig) -> Result<RunningBroker, StartError> {
         && let Some(checkpointer) =
             db::checkpoint::Checkpointer::new(state.pool.clone(), config.sqlite_checkpoints)?
     {
-        db::checkpoint::spawn(checkpointer);
+        db::checkpoint::spawn(checkpointer, state.writes.clone());
     }
     let factory = move || connection(state.clone(), addr);
     let mut builder = actix_server::Server::build().disable_signals();

@@ -6,7 +6,7 @@ use std::sync::Arc;
 use actix_web::web;
 
 use crate::config::BrokerConfig;
-use crate::db::{AnyConnection, Pool};
+use crate::db::{AnyConnection, Pool, WriteLock};
 use crate::error::BrokerError;
 use crate::parsed::{self, ContractCache};
 use crate::store::StoreError;
@@ -25,6 +25,8 @@ pub struct AppState {
     pub contracts: Arc<ContractCache>,
     /// Live tokens looked up in the last seconds (`token_cache`).
     pub tokens: Arc<TokenCache>,
+    /// SQLite's writers queue here, in order (`db::WriteLock`).
+    pub writes: WriteLock,
 }
 
 impl AppState {
@@ -45,13 +47,19 @@ impl AppState {
     }
 
     /// Like `run`, inside one transaction: an error rolls everything back,
-    /// so a failed request leaves nothing behind.
+    /// so a failed request leaves nothing behind. On SQLite it waits for
+    /// its turn to write first (`db::WriteLock`), held until the commit.
     pub async fn transaction<T, F>(&self, work: F) -> Result<T, BrokerError>
     where
         T: Send + 'static,
         F: FnOnce(&mut AnyConnection) -> Result<T, BrokerError> + Send + 'static,
     {
-        self.run(move |conn| crate::db::write_transaction(conn, work))
-            .await
+        let turn = self.writes.turn().await;
+        self.run(move |conn| {
+            let done = crate::db::write_transaction(conn, work);
+            drop(turn);
+            done
+        })
+        .await
     }
 }

@@ -330,8 +330,12 @@ pub fn published_event<'a>(
         version: &recorded.version,
         provider: &done.provider,
         publication: &done.publication,
-        content: &done.content,
+        sha: &done.sha,
         changed: done.change != crate::publishing::Change::Unchanged,
+        unhooked: recorded
+            .unhooked_provider
+            .as_ref()
+            .is_some_and(|p| p.as_str() == done.provider.name),
     }
 }
 

@@ -17,7 +17,8 @@ use crate::hal::BaseUrl;
 use crate::names::{PacticipantName, VersionNumber};
 use crate::publishing::{Change, OnConflict, VersionRequest, publish_contract, record_version};
 use crate::state::AppState;
-use crate::store::pacts::PublishedPact;
+use crate::store::StoreError;
+use crate::store::pacts::{self, PublishedPact};
 
 fn parse_path(
     (provider, consumer, number): (String, String, String),
@@ -108,12 +109,21 @@ fn store(
         root,
         crate::api::publish::published_event(&recorded, &published),
     )?;
+    // the first published form of the content is what is served
+    let id = published.publication.pact_content_id;
+    let content = match published.content {
+        Some(content) => content,
+        None => pacts::find_content_by_id(conn, id)?.ok_or(StoreError::MissingRow {
+            what: "pact content",
+            id,
+        })?,
+    };
     let named = NamedPact {
         consumer: recorded.pacticipant.name.clone(),
         provider: published.provider.name.clone(),
         pact: PublishedPact {
             publication: published.publication,
-            content: published.content,
+            content,
             consumer_version: recorded.version,
         },
     };

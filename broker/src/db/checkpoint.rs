@@ -16,7 +16,9 @@
 //!   checkpoint never catches up with the last frame, so no writer ever
 //!   restarts the WAL, and it would grow without bound. It holds writers
 //!   back while it copies the few frames the passive one just missed,
-//!   syncs and waits for the readers of older frames;
+//!   syncs and waits for the readers of older frames, so it waits for its
+//!   turn on the broker's `WriteLock` first, in line with the requests'
+//!   writes (both `TRUNCATE`s do; the passive copy does not);
 //! - once nothing was committed for a whole interval, a `TRUNCATE`
 //!   checkpoint empties the WAL file: an empty file is how the next tick
 //!   knows there is nothing to do without borrowing a connection.
@@ -77,15 +79,19 @@ struct Attached {
     file: String,
 }
 
-/// What one tick did.
+/// What the copying half of a tick found.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Tick {
     /// The WAL file is empty: nothing to copy (no connection borrowed).
     Idle,
-    /// Copied what was committed (and maybe started the WAL over).
+    /// Copied what was committed; the WAL is short enough to go on.
     Copied,
-    /// Nothing was committed since the last tick: the WAL file was emptied.
-    Truncated,
+    /// Copied what was committed; the WAL is past `restart_pages`: start
+    /// it over (`truncate`).
+    Restart,
+    /// Nothing was committed since the last tick: empty the WAL file
+    /// (`truncate`).
+    Settled,
 }
 
 /// The checkpointer's state between ticks.
@@ -122,8 +128,9 @@ impl Checkpointer {
         }))
     }
 
-    /// Looks at the WAL once and does what it needs.
-    pub fn tick(&mut self) -> Result<Tick, StoreError> {
+    /// Looks at the WAL once and copies what was committed (`PASSIVE`:
+    /// no writer waits for it); says whether a `truncate` should follow.
+    pub fn copy(&mut self) -> Result<Tick, StoreError> {
         if self.last_log < 0 && wal_is_empty(&self.wal) {
             return Ok(Tick::Idle);
         }
@@ -131,46 +138,84 @@ impl Checkpointer {
         let passive = checkpoint(&mut conn, "PASSIVE")?;
         let settled = passive.busy == 0 && passive.log == passive.checkpointed;
         if settled && passive.log == self.last_log {
-            checkpoint(&mut conn, "TRUNCATE")?;
-            self.last_log = -1;
-            return Ok(Tick::Truncated);
+            return Ok(Tick::Settled);
         }
         self.last_log = passive.log;
         if passive.log >= self.policy.restart_pages {
-            checkpoint(&mut conn, "TRUNCATE")?;
+            return Ok(Tick::Restart);
         }
         Ok(Tick::Copied)
+    }
+
+    /// A `TRUNCATE` checkpoint: the WAL copied to its last frame and the
+    /// file emptied. It holds SQLite's write lock while it runs, so the
+    /// caller takes the broker's `WriteLock` first.
+    pub fn truncate(&mut self, after: Tick) -> Result<(), StoreError> {
+        let mut conn = self.pool.get().map_err(StoreError::Pool)?;
+        checkpoint(&mut conn, "TRUNCATE")?;
+        if after == Tick::Settled {
+            self.last_log = -1;
+        }
+        Ok(())
     }
 }
 
 /// Runs the checkpointer on the current actix runtime, one tick every
-/// `interval`, until the runtime stops (as the broker's other sweeps).
-pub fn spawn(mut checkpointer: Checkpointer) {
+/// `interval`, until the runtime stops (as the broker's other sweeps). Its
+/// `TRUNCATE` waits for its turn on `writes`, as the requests' writes do.
+pub fn spawn(mut checkpointer: Checkpointer, writes: super::WriteLock) {
     let interval = checkpointer.policy.interval;
     actix_web::rt::spawn(async move {
         let mut failing = false;
         loop {
             actix_web::rt::time::sleep(interval).await;
-            let ran = tokio::task::spawn_blocking(move || {
-                let tick = checkpointer.tick();
-                (checkpointer, tick)
-            })
-            .await;
-            let Ok((back, tick)) = ran else {
-                tracing::warn!("the SQLite checkpointer stopped");
+            let Some((back, ticked)) = blocking(checkpointer, Checkpointer::copy).await else {
                 return;
             };
             checkpointer = back;
-            match tick {
+            let done = match ticked {
+                Ok(tick @ (Tick::Restart | Tick::Settled)) => {
+                    let turn = writes.turn().await;
+                    let Some((back, truncated)) = blocking(checkpointer, move |c| {
+                        let done = c.truncate(tick);
+                        drop(turn);
+                        done
+                    })
+                    .await
+                    else {
+                        return;
+                    };
+                    checkpointer = back;
+                    truncated
+                }
+                other => other.map(|_| ()),
+            };
+            match done {
                 Err(e) if !failing => {
                     tracing::warn!(error = %e, "SQLite checkpoint failed; retrying");
                     failing = true;
                 }
                 Err(_) => {}
-                Ok(_) => failing = false,
+                Ok(()) => failing = false,
             }
         }
     });
+}
+
+/// Runs `step` on a blocking thread; `None` when the runtime stops.
+async fn blocking<T: Send + 'static>(
+    mut checkpointer: Checkpointer,
+    step: impl FnOnce(&mut Checkpointer) -> Result<T, StoreError> + Send + 'static,
+) -> Option<(Checkpointer, Result<T, StoreError>)> {
+    let ran = tokio::task::spawn_blocking(move || {
+        let done = step(&mut checkpointer);
+        (checkpointer, done)
+    })
+    .await;
+    if ran.is_err() {
+        tracing::warn!("the SQLite checkpointer stopped");
+    }
+    ran.ok()
 }
 
 /// True when the WAL file is missing or empty (nothing committed since it

@@ -10,6 +10,7 @@
 
 pub mod checkpoint;
 mod migrate;
+mod write_lock;
 
 use std::time::Duration;
 
@@ -19,6 +20,7 @@ use diesel::{Connection, ConnectionError, PgConnection, SqliteConnection};
 
 pub use checkpoint::CheckpointPolicy;
 pub use migrate::{Backend, run_migrations};
+pub use write_lock::{WriteLock, WriteTurn};
 
 use crate::store::StoreError;
 

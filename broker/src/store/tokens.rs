@@ -33,11 +33,12 @@ pub fn find_active_by_hash(
 
 /// True once any unrevoked token exists (the broker is then closed).
 pub fn any_active(conn: &mut AnyConnection) -> Result<bool, StoreError> {
-    let found: Option<i64> = tokens::table
+    // every request to an open broker asks: on the backend's own
+    // connection, which caches the statement by its type, not its text
+    let query = tokens::table
         .filter(tokens::revoked_at.is_null())
-        .select(tokens::id)
-        .first(conn)
-        .optional()?;
+        .select(tokens::id);
+    let found: Option<i64> = crate::on_backend!(conn, |c| query.first(c).optional())?;
     Ok(found.is_some())
 }
 

@@ -6,7 +6,7 @@ use diesel::prelude::*;
 use super::{StoreError, now};
 use crate::db::AnyConnection;
 use crate::names::VersionNumber;
-use crate::schema::{pacticipants, versions};
+use crate::schema::{pacticipants, versions, webhooks};
 use crate::store::pacticipants::Pacticipant;
 
 /// A stored version.
@@ -167,35 +167,73 @@ pub fn insert_unless_taken(
 /// A pacticipant with one of its versions, when it has it.
 pub type WithVersion = (Pacticipant, Option<Version>);
 
+/// What publishing reads first (`find_with_pacticipant`).
+#[derive(Debug, Default)]
+pub struct FoundForPublish {
+    /// The consumer, with the version if it has one.
+    pub consumer: Option<WithVersion>,
+    /// The pacticipant called `also`.
+    pub also: Option<Pacticipant>,
+    /// Whether an enabled webhook may select the pair (`name`, `also`),
+    /// by the predicate of `webhooks::store::event_lists_for_pair`; `None`
+    /// when neither is stored (no row carried the answer).
+    pub webhooks: Option<bool>,
+}
+
 /// The pacticipant called `name` with its version `number` if it has one,
-/// and the pacticipant called `also` (a publication's provider): one
-/// statement where publishing used to make three. Either is `None` when
-/// not stored; `also` naming `name` itself is answered by the first.
+/// the pacticipant called `also` (a publication's provider), and whether a
+/// webhook may want to hear of a publication for the pair: one statement
+/// where publishing used to make four. Either is `None` when not stored;
+/// `also` naming `name` itself is answered by the first.
 pub fn find_with_pacticipant(
     conn: &mut AnyConnection,
     name: &str,
     number: &str,
     also: &str,
-) -> Result<(Option<WithVersion>, Option<Pacticipant>), StoreError> {
+) -> Result<FoundForPublish, StoreError> {
     let numbered = versions::pacticipant_id
         .eq(pacticipants::id)
         .and(versions::number.eq(number))
         .and(pacticipants::name.eq(name));
-    let rows: Vec<WithVersion> = pacticipants::table
+    // as `webhooks::store::event_lists_for_pair(Some(name), Some(also))`
+    let hooked = diesel::dsl::exists(
+        webhooks::table
+            .filter(webhooks::enabled.eq(true))
+            .filter(
+                webhooks::consumer_name
+                    .is_null()
+                    .or(webhooks::consumer_name.eq(name)),
+            )
+            .filter(
+                webhooks::provider_name
+                    .is_null()
+                    .or(webhooks::provider_name.eq(also)),
+            ),
+    );
+    let query = pacticipants::table
         .left_join(versions::table.on(numbered))
         .filter(pacticipants::name.eq(name).or(pacticipants::name.eq(also)))
-        .select((pacticipants::all_columns, versions::all_columns.nullable()))
-        .load(conn)?;
-    let (mut found, mut other) = (None, None);
-    for (pacticipant, version) in rows {
+        .select((
+            pacticipants::all_columns,
+            versions::all_columns.nullable(),
+            hooked,
+        ));
+    // on the backend's own connection: through `AnyConnection` diesel
+    // builds the SQL text and walks the query again for every execution
+    // (its cache key and bind collector), ~100k instructions a publish
+    let rows: Vec<(Pacticipant, Option<Version>, bool)> =
+        crate::on_backend!(conn, |c| query.load(c))?;
+    let mut found = FoundForPublish::default();
+    for (pacticipant, version, hooked) in rows {
+        found.webhooks = Some(hooked);
         if pacticipant.name == also {
-            other = Some(pacticipant.clone());
+            found.also = Some(pacticipant.clone());
         }
         if pacticipant.name == name {
-            found = Some((pacticipant, version));
+            found.consumer = Some((pacticipant, version));
         }
     }
-    Ok((found, other))
+    Ok(found)
 }
 
 /// Takes the version's row lock until the transaction ends and returns

@@ -118,3 +118,39 @@ fn providers_and_branches_found_with_the_consumer_give_the_same_answers() {
         assert_eq!(numbers, [&json!("2"), &json!("1")], "{}", feat.text);
     });
 }
+
+/// A first publication of content stored before is one `INSERT … SELECT`
+/// that never reads the content's text: what is served afterwards — for
+/// the new version, through `POST /contracts/publish` and through the
+/// legacy `PUT`, which answers the pact itself — is still the text first
+/// published, not the request's (client metadata differs, the sha not).
+#[test]
+fn stored_content_published_again_is_served_as_first_published() {
+    each_backend(|app| {
+        let mut first = pact("web", "orders", json!([http("/orders/1", 200)]));
+        first["metadata"]["pactRust"] = json!({"models": "1.0.0"});
+        let mut again = first.clone();
+        again["metadata"]["pactRust"] = json!({"models": "2.0.0"});
+        publish_ok(app, "1", Some("main"), &[], std::slice::from_ref(&first));
+        publish_ok(app, "2", Some("main"), &[], std::slice::from_ref(&again));
+        let put = app.put("/pacts/provider/orders/consumer/web/version/3", &again);
+        assert_eq!(put.status, 201, "{}", put.text);
+        for version in ["1", "2", "3"] {
+            let served = app.get(&format!(
+                "/pacts/provider/orders/consumer/web/version/{version}"
+            ));
+            assert_eq!(served.status, 200, "{}", served.text);
+            assert_eq!(
+                served.json["metadata"]["pactRust"]["models"], "1.0.0",
+                "version {version}: {}",
+                served.text
+            );
+        }
+        assert_eq!(put.json["metadata"]["pactRust"]["models"], "1.0.0");
+        assert_eq!(
+            put.json["interactions"],
+            app.get("/pacts/provider/orders/consumer/web/version/1")
+                .json["interactions"]
+        );
+    });
+}

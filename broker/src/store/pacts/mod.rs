@@ -130,6 +130,15 @@ pub fn find_or_insert_content(
     if let Some(found) = find_content_by_sha(conn, new.sha)? {
         return Ok(found);
     }
+    insert_content(conn, new)
+}
+
+/// Stores content the caller just found missing; returns the stored row
+/// (the one a concurrent publisher stored first, if one did).
+pub fn insert_content(
+    conn: &mut AnyConnection,
+    new: &NewContent<'_>,
+) -> Result<PactContent, StoreError> {
     // `ON CONFLICT DO NOTHING`: when a concurrent publisher stores the same
     // content first, PostgreSQL waits for it and inserts nothing (no error
     // aborts the request's transaction, so no savepoint is needed), and
@@ -246,4 +255,49 @@ pub fn insert_publication(
         ))
         .returning(pact_publications::all_columns)
         .get_result(conn)?)
+}
+
+/// Inserts the first publication of a consumer version for a provider,
+/// of the content stored with `sha`, in one `INSERT … SELECT` that finds
+/// the content itself; `None` (nothing inserted) when no content has that
+/// sha. What a publish of stored content (most CI publishes) needs: the
+/// content's text is neither sent nor read back.
+pub fn insert_publication_of_sha(
+    conn: &mut AnyConnection,
+    consumer_version_id: i64,
+    consumer_id: i64,
+    provider_id: i64,
+    sha: &str,
+) -> Result<Option<Publication>, StoreError> {
+    use diesel::sql_types::{BigInt, Timestamp};
+    let at = now();
+    let content = pact_contents::table
+        .filter(pact_contents::sha.eq(sha))
+        .select((
+            consumer_version_id.into_sql::<BigInt>(),
+            consumer_id.into_sql::<BigInt>(),
+            provider_id.into_sql::<BigInt>(),
+            pact_contents::id,
+            1_i64.into_sql::<BigInt>(),
+            at.into_sql::<Timestamp>(),
+            at.into_sql::<Timestamp>(),
+        ));
+    let columns = (
+        pact_publications::consumer_version_id,
+        pact_publications::consumer_id,
+        pact_publications::provider_id,
+        pact_publications::pact_content_id,
+        pact_publications::revision,
+        pact_publications::created_at,
+        pact_publications::updated_at,
+    );
+    // on the backend's own connection, as `versions::find_with_pacticipant`
+    Ok(crate::on_backend!(conn, |c| diesel::insert_into(
+        pact_publications::table
+    )
+    .values(content)
+    .into_columns(columns)
+    .returning(pact_publications::all_columns)
+    .get_result(c)
+    .optional())?)
 }

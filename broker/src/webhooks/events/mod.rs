@@ -20,7 +20,7 @@ use super::store;
 use crate::db::AnyConnection;
 use crate::store::StoreError;
 use crate::store::pacticipants::Pacticipant;
-use crate::store::pacts::{PactContent, Publication};
+use crate::store::pacts::Publication;
 use crate::store::versions::Version;
 
 mod changed;
@@ -36,10 +36,15 @@ pub struct Published<'a> {
     pub consumer: &'a Pacticipant,
     pub version: &'a Version,
     pub provider: &'a Pacticipant,
+    /// Its `pact_content_id` is the content's id.
     pub publication: &'a Publication,
-    pub content: &'a PactContent,
+    /// The content's sha.
+    pub sha: &'a str,
     /// False for a re-publication of the same content for the same version.
     pub changed: bool,
+    /// True when the caller read already that no enabled webhook may select
+    /// the pair (`versions::find_with_pacticipant`): nothing to look up.
+    pub unhooked: bool,
 }
 
 /// The events the enabled webhooks that may select one pair (by name, or
@@ -94,6 +99,9 @@ pub fn pact_published(
     base: &str,
     p: Published<'_>,
 ) -> Result<(), StoreError> {
+    if p.unhooked {
+        return Ok(());
+    }
     let pair = (
         Some(p.consumer.name.as_str()),
         Some(p.provider.name.as_str()),
@@ -117,8 +125,8 @@ pub fn pact_published(
     };
     let capture = Capture::Publication {
         base: base.to_owned(),
-        content_id: p.content.id,
-        sha: p.content.sha.clone(),
+        content_id: p.publication.pact_content_id,
+        sha: p.sha.to_owned(),
     };
     fire_captured(conn, &hooks, events, &capture, &cause)
 }

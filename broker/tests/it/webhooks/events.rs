@@ -263,3 +263,52 @@ fn deployments_render_the_environment() {
         assert_eq!(got[0].json(), json!({"env": "production", "v": "7"}));
     });
 }
+
+/// A publish reads with the consumer whether a webhook may select the
+/// pair and skips the events' look-up when none may: each selector a
+/// webhook can have by name (both, one, none) still hears a
+/// publication of pacticipants stored before, and a disabled webhook or
+/// one of another pair does not.
+#[test]
+fn a_publish_of_known_pacticipants_is_heard_by_every_kind_of_selector() {
+    each_backend_fast(|app| {
+        let r = Receiver::start(&[]);
+        pacticipants(app, &["Foo", "Bar", "Other"]);
+        let a = pact("Foo", "Bar", json!([http("/a", 200)]));
+        let other = hook(&r, &["contract_published"], Some("Other"), None);
+        assert_eq!(app.post("/webhooks", &other).status, 201);
+        let disabled = json!({"enabled": false, "events": [{"name": "contract_published"}], "request": {"method": "POST", "url": format!("{}/never", r.url)}});
+        assert_eq!(app.post("/webhooks", &disabled).status, 201);
+        publish_ok(app, "0", Some("main"), &[], std::slice::from_ref(&a));
+        assert_eq!(
+            queued(app, "contract_published"),
+            0,
+            "no webhook selects Foo/Bar"
+        );
+        let selectors = [
+            (Some("Foo"), Some("Bar")),
+            (None, Some("Bar")),
+            (Some("Foo"), None),
+            (None, None),
+        ];
+        for (i, (consumer, provider)) in selectors.into_iter().enumerate() {
+            let h = hook(&r, &["contract_published"], consumer, provider);
+            let made = app.post("/webhooks", &h);
+            assert_eq!(made.status, 201, "{}", made.text);
+            publish_ok(
+                app,
+                &format!("{}", i + 1),
+                Some("main"),
+                &[],
+                std::slice::from_ref(&a),
+            );
+            // publication n fans out to the n webhooks made so far
+            let n = i64::try_from(i + 1).expect("small");
+            assert_eq!(
+                queued(app, "contract_published"),
+                n * (n + 1) / 2,
+                "selector {consumer:?} {provider:?}"
+            );
+        }
+    });
+}
