@@ -75,6 +75,24 @@ fn transport(timeout_ms: u64, cap: usize) -> Transport {
     Transport::new(limits).expect("a transport")
 }
 
+/// A transport with `timeout_ms` and a response cap of `cap` bytes that
+/// has the direct path (the protocol drivers' tests compare both paths).
+pub(crate) fn direct_transport(timeout_ms: u64, cap: usize) -> Transport {
+    let t = transport(timeout_ms, cap);
+    assert!(t.has_direct_path(), "no proxy in the test's environment");
+    t
+}
+
+/// A request's bytes without its `traceparent` line (a new span each time).
+pub(crate) fn untraced(request: &[u8]) -> String {
+    let text = String::from_utf8_lossy(request);
+    let kept: Vec<&str> = text
+        .split("\r\n")
+        .filter(|l| !l.starts_with("traceparent:"))
+        .collect();
+    kept.join("\r\n")
+}
+
 fn get(url: &str) -> Outgoing<'static> {
     let parsed = reqwest::Url::parse(url).expect("a URL");
     Outgoing::new(reqwest::Method::GET, Ok(Cow::Owned(parsed)))

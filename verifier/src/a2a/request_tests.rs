@@ -11,9 +11,10 @@ use std::time::Duration;
 
 use super::*;
 use crate::a2a::wire::Outcome;
-use crate::config::{Limits, Token};
+use crate::config::Token;
 use crate::transport::Transport;
-use crate::transport_h1::tests::{answering, read_request, server};
+use crate::transport_h1::tests::direct_transport as transport;
+use crate::transport_h1::tests::{answering, read_request, server, untraced};
 
 fn interface(binding: Binding, url: String, credentials: bool) -> Interface {
     Interface {
@@ -53,17 +54,6 @@ fn rest_routes_follow_the_spec_with_the_tenant_first() {
     );
 }
 
-fn transport(timeout_ms: u64, cap: usize) -> Transport {
-    let limits = Limits {
-        request_timeout: Duration::from_millis(timeout_ms),
-        max_response_bytes: cap,
-        ..Limits::default()
-    };
-    let t = Transport::new(limits).expect("a transport");
-    assert!(t.has_direct_path(), "no proxy in the test's environment");
-    t
-}
-
 /// What a verdict is made of in an answer.
 type Shown = (u16, Vec<(String, String)>, Outcome, Vec<u8>);
 
@@ -94,16 +84,6 @@ async fn both(
     }
     let through = answers.pop().expect("two");
     [answers.pop().expect("two"), through]
-}
-
-/// A request's bytes without its `traceparent` line (a new span each time).
-fn untraced(request: &[u8]) -> String {
-    let text = String::from_utf8_lossy(request);
-    let kept: Vec<&str> = text
-        .split("\r\n")
-        .filter(|l| !l.starts_with("traceparent:"))
-        .collect();
-    kept.join("\r\n")
 }
 
 #[tokio::test]

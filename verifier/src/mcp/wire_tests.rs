@@ -12,22 +12,12 @@ use std::time::Duration;
 use serde_json::{Map, Value, json};
 
 use super::wire::{Endpoint, Era, Reply, Session};
-use crate::config::{Limits, Token};
+use crate::config::Token;
 use crate::driver::Authorization;
 use crate::finding::codes;
 use crate::transport::{CutOff, Transport};
-use crate::transport_h1::tests::{answering, read_request, server};
-
-fn transport(timeout_ms: u64, cap: usize) -> Transport {
-    let limits = Limits {
-        request_timeout: Duration::from_millis(timeout_ms),
-        max_response_bytes: cap,
-        ..Limits::default()
-    };
-    let t = Transport::new(limits).expect("a transport");
-    assert!(t.has_direct_path(), "no proxy in the test's environment");
-    t
-}
+use crate::transport_h1::tests::direct_transport as transport;
+use crate::transport_h1::tests::{answering, read_request, server, untraced};
 
 /// The endpoint at `url` as `transport`, with a principal's token and two
 /// `--header` values (the written `Authorization` is replaced).
@@ -117,16 +107,6 @@ fn event_stream(chunks: &[&str]) -> &'static [u8] {
     }
     answer.push_str("0\r\n\r\n");
     answer.leak().as_bytes()
-}
-
-/// A request's bytes without its `traceparent` line (a new span each time).
-fn untraced(request: &[u8]) -> String {
-    let text = String::from_utf8_lossy(request);
-    let kept: Vec<&str> = text
-        .split("\r\n")
-        .filter(|l| !l.starts_with("traceparent:"))
-        .collect();
-    kept.join("\r\n")
 }
 
 #[tokio::test]
