@@ -2,7 +2,7 @@
 
 use std::path::PathBuf;
 
-use accord_dsl::pact::read_contract;
+use accord_dsl::pact::read_contract_parallel;
 
 use crate::config::{ContractSource, SourcedContract};
 use crate::error::VerifyError;
@@ -55,7 +55,10 @@ pub fn load_owned(
     }
 }
 
+/// The files read, each large one on every core (its interactions are
+/// parsed and read in parallel, the same contract as on one thread).
 fn read_files(paths: &[PathBuf]) -> Result<Vec<SourcedContract>, VerifyError> {
+    let threads = std::thread::available_parallelism().map_or(1, usize::from);
     expand_directories(paths)?
         .iter()
         .map(|path| {
@@ -65,7 +68,7 @@ fn read_files(paths: &[PathBuf]) -> Result<Vec<SourcedContract>, VerifyError> {
                     source,
                 })?;
             let origin = path.display().to_string();
-            let contract = read_contract(&text, &origin)?;
+            let contract = read_contract_parallel(&text, &origin, threads)?;
             Ok(SourcedContract::new(contract, origin))
         })
         .collect()

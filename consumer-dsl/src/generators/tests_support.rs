@@ -12,3 +12,17 @@ mod support;
 pub(crate) fn fixtures_dir() -> Option<PathBuf> {
     support::conformance_dir("pact-compatibility-suite/fixtures")
 }
+
+/// The Pact specification's folder (`version-*/testcases/…`), or `None`
+/// as [`fixtures_dir`] says.
+pub(crate) fn specification_dir() -> Option<PathBuf> {
+    support::conformance_dir("pact-specification")
+}
+
+/// Every `.json` file below `dir`, sorted.
+pub(crate) fn json_files_in(dir: &std::path::Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    support::json_files(dir, &mut out);
+    out.sort();
+    out
+}

@@ -56,19 +56,27 @@ impl At<'_> {
 
     /// Deserialises `v` into a typed model, naming the path of a wrong field.
     pub fn typed<T: DeserializeOwned>(&self, v: Value) -> Result<T, DslError> {
-        serde_path_to_error::deserialize(v).map_err(|e| {
-            let inner = e.path().to_string();
-            let path = match inner.as_str() {
-                "." | "" => self.path.to_string(),
-                p if p.starts_with('[') => format!("{}{p}", self.path),
-                p => format!("{}.{p}", self.path),
-            };
-            DslError::Shape {
-                origin: self.origin.to_string(),
-                path,
-                source: e.into_inner(),
-            }
-        })
+        serde_path_to_error::deserialize(v).map_err(|e| self.shape(e))
+    }
+
+    /// [`At::typed`] of a borrowed value (nothing copied first).
+    pub fn typed_ref<T: DeserializeOwned>(&self, v: &Value) -> Result<T, DslError> {
+        serde_path_to_error::deserialize(v).map_err(|e| self.shape(e))
+    }
+
+    /// A deserialisation error at its path below this one.
+    fn shape(&self, e: serde_path_to_error::Error<serde_json::Error>) -> DslError {
+        let inner = e.path().to_string();
+        let path = match inner.as_str() {
+            "." | "" => self.path.to_string(),
+            p if p.starts_with('[') => format!("{}{p}", self.path),
+            p => format!("{}.{p}", self.path),
+        };
+        DslError::Shape {
+            origin: self.origin.to_string(),
+            path,
+            source: e.into_inner(),
+        }
     }
 }
 

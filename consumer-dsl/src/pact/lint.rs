@@ -198,17 +198,28 @@ pub fn blocking_among(problems: &[LintProblem]) -> impl Iterator<Item = &LintPro
         .filter(|p| !p.code.contains("GENERATOR") || p.path.contains(".request.generators"))
 }
 
+/// A state's parameters written as the JSON object they are, without
+/// copying them into a `Value`.
+struct ParamsText<'a>(&'a serde_json::Map<String, serde_json::Value>);
+
+impl std::fmt::Display for ParamsText<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let text = serde_json::to_string(self.0).map_err(|_| std::fmt::Error)?;
+        f.write_str(&text)
+    }
+}
+
 fn check_duplicates(contract: &Contract, problems: &mut Vec<LintProblem>) {
-    let mut seen: HashMap<(String, Vec<String>), usize> = HashMap::new();
+    let mut seen: HashMap<(&str, Vec<String>), usize> = HashMap::new();
     let mut keys: HashMap<&str, usize> = HashMap::new();
     for (i, interaction) in contract.interactions.iter().enumerate() {
         let meta = interaction.meta();
         let states = meta
             .provider_states
             .iter()
-            .map(|s| format!("{}{}", s.name, serde_json::Value::Object(s.params.clone())))
+            .map(|s| format!("{}{}", s.name, ParamsText(&s.params)))
             .collect();
-        if let Some(first) = seen.insert((meta.description.clone(), states), i) {
+        if let Some(first) = seen.insert((meta.description.as_str(), states), i) {
             let msg = format!(
                 "same description and provider states as $.interactions[{first}]: a verifier cannot tell them apart"
             );

@@ -56,41 +56,49 @@ const AGENT_CARD: &[&str] = &[
 /// The unknown keys of the contract's closed objects.
 pub(super) fn check_keys(contract: &Contract, problems: &mut Vec<LintProblem>) {
     for (i, interaction) in contract.interactions.iter().enumerate() {
-        let at = format!("$.interactions[{i}]");
+        let at = || format!("$.interactions[{i}]");
         match interaction {
             Interaction::Http(h) => {
-                unknown(
-                    &h.request.extra,
-                    REQUEST_KEYS,
-                    &format!("{at}.request"),
-                    problems,
-                );
-                unknown(
-                    &h.response.extra,
-                    RESPONSE_KEYS,
-                    &format!("{at}.response"),
-                    problems,
-                );
+                unknown(&h.request.extra, REQUEST_KEYS, problems, || {
+                    format!("{}.request", at())
+                });
+                unknown(&h.response.extra, RESPONSE_KEYS, problems, || {
+                    format!("{}.response", at())
+                });
             }
-            Interaction::McpToolCall(c) => unknown(&c.call.extra, MCP_CALL, &at, problems),
+            Interaction::McpToolCall(c) => unknown(&c.call.extra, MCP_CALL, problems, at),
             Interaction::A2aTask(t) => {
                 if let Some(d) = &t.task.delegation {
-                    let at = format!("{at}.delegation");
-                    unknown(&d.extra, DELEGATION, &at, problems);
+                    unknown(&d.extra, DELEGATION, problems, || {
+                        format!("{}.delegation", at())
+                    });
                 }
             }
             _ => {}
         }
     }
     for (i, tool) in contract.mcp_tools.iter().enumerate() {
-        unknown(&tool.extra, MCP_TOOL, &format!("$.mcpTools[{i}]"), problems);
+        unknown(&tool.extra, MCP_TOOL, problems, || {
+            format!("$.mcpTools[{i}]")
+        });
     }
     if let Some(card) = &contract.agent_card {
-        unknown(&card.extra, AGENT_CARD, "$.agentCard", problems);
+        unknown(&card.extra, AGENT_CARD, problems, || "$.agentCard".into());
     }
 }
 
-fn unknown(extra: &Map<String, Value>, known: &[&str], at: &str, problems: &mut Vec<LintProblem>) {
+/// The unknown keys of `extra`, at the path `at` gives (written only
+/// when there is one: most objects have none).
+fn unknown(
+    extra: &Map<String, Value>,
+    known: &[&str],
+    problems: &mut Vec<LintProblem>,
+    at: impl FnOnce() -> String,
+) {
+    if extra.is_empty() {
+        return;
+    }
+    let at = at();
     for key in extra.keys() {
         let hint = crate::suggest::closest(key, known)
             .map_or_else(String::new, |k| format!("; did you mean `{k}`?"));

@@ -19,6 +19,7 @@ mod lint_keys;
 pub mod parts;
 mod read;
 mod read_interaction;
+mod read_parallel;
 mod write;
 mod write_parts;
 
@@ -30,6 +31,7 @@ pub use read::{
     read_contract,
 };
 pub use read_interaction::INTERACTION_TYPES;
+pub use read_parallel::{PARALLEL_FROM_BYTES, read_contract_parallel};
 pub use write::{accord_metadata, contract_digest, interaction_to_v4, to_v4_json, write_contract};
 pub use write_parts::{body_to_v4, message_to_v4, request_to_v4, response_to_v4};
 

@@ -93,6 +93,20 @@ pub fn from_value(value: &Value, origin: &str) -> Result<Contract, DslError> {
 /// V4 when an interaction has a `type`, V3 when there are `messages` or
 /// `providerStates`, otherwise V2 (which reads V1.1 files unchanged).
 pub fn detect_spec(value: &Value, origin: &str) -> Result<PactSpec, DslError> {
+    match declared_spec(value, origin) {
+        Some(declared) => declared,
+        None => Ok(guess_spec(value)),
+    }
+}
+
+/// The version the document's metadata declares, `None` when it declares
+/// none (and [`detect_spec`] would look at the interactions); a declared
+/// version that cannot be read is `None` too.
+pub(super) fn detect_spec_declared(value: &Value, origin: &str) -> Option<PactSpec> {
+    declared_spec(value, origin)?.ok()
+}
+
+fn declared_spec(value: &Value, origin: &str) -> Option<Result<PactSpec, DslError>> {
     let metadata = value.get("metadata");
     let declared = SPEC_KEYS.iter().find_map(|key| {
         let v = metadata?.get(key)?;
@@ -105,20 +119,18 @@ pub fn detect_spec(value: &Value, origin: &str) -> Result<PactSpec, DslError> {
         };
         Some((version, path))
     });
-    if let Some((version, path)) = declared {
-        let at = At {
-            origin,
-            path: &path,
-        };
-        let text = version.as_str().ok_or_else(|| {
-            at.invalid(
-                "",
-                format!("expected a version string, found {}", found(version)),
-            )
-        })?;
-        return text.parse().map_err(|e| at.invalid("", format!("{e}")));
-    }
-    Ok(guess_spec(value))
+    let (version, path) = declared?;
+    let at = At {
+        origin,
+        path: &path,
+    };
+    let Some(text) = version.as_str() else {
+        return Some(Err(at.invalid(
+            "",
+            format!("expected a version string, found {}", found(version)),
+        )));
+    };
+    Some(text.parse().map_err(|e| at.invalid("", format!("{e}"))))
 }
 
 /// A JSON path step: `.name`, or `['name']` when the name is not an identifier.
@@ -194,14 +206,25 @@ fn read_interactions(
                 origin,
                 path: &path,
             };
-            out.push(match (v4_or_http, spec) {
-                (true, PactSpec::V4) => read_interaction(item, at)?,
-                (true, _) => read_http_interaction(item, spec, at)?,
-                (false, _) => read_v3_message(item, spec, at)?,
+            out.push(match v4_or_http {
+                true => read_listed(item, spec, at)?,
+                false => read_v3_message(item, spec, at)?,
             });
         }
     }
     Ok(out)
+}
+
+/// One item of `interactions`, read by the document's version.
+pub(super) fn read_listed(
+    item: &Value,
+    spec: PactSpec,
+    at: At<'_>,
+) -> Result<Interaction, DslError> {
+    match spec {
+        PactSpec::V4 => read_interaction(item, at),
+        _ => read_http_interaction(item, spec, at),
+    }
 }
 
 fn read_mcp_tools(

@@ -178,7 +178,12 @@ fn read_meta(obj: &Map<String, Value>, at: At<'_>) -> Result<InteractionMeta, Ds
         pending: at.opt_bool(obj, "pending")?.unwrap_or(false),
         provider_states: read_provider_states(obj, at)?,
         comments: obj.get("comments").filter(|c| !c.is_null()).cloned(),
-        expectations: at.typed(Value::Object(expectations))?,
+        // no key: what an empty object reads as, without deserialising it
+        expectations: if expectations.is_empty() {
+            Expectations::default()
+        } else {
+            at.typed(Value::Object(expectations))?
+        },
         extra: Map::new(),
     })
 }
@@ -203,7 +208,7 @@ fn read_provider_states(
                 };
                 match s {
                     Value::String(name) => Ok(ProviderState::named(name.clone())),
-                    Value::Object(_) => state_at.typed(s.clone()),
+                    Value::Object(_) => state_at.typed_ref(s),
                     other => Err(state_at.invalid(
                         "",
                         format!("expected an object with a name, found {}", found(other)),
