@@ -312,7 +312,7 @@ pub async fn publish_contracts(
             Ok((recorded, published))
         })
         .await?;
-    Ok(hal::ok(&response_json(
+    Ok(hal::ok_bytes(response_body(
         &base,
         &request_version,
         &recorded,
@@ -386,4 +386,4 @@ fn conflict(text: String, info: Option<String>) -> BrokerError {
 }
 
 mod response;
-use response::response_json;
+use response::response_body;

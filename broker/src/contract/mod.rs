@@ -136,12 +136,17 @@ pub fn content_sha(document: &Value) -> String {
     }
     for key in INTERACTION_KEYS {
         if let Some(Value::Array(items)) = document.get(key) {
-            let mut keyed: Vec<(String, Value)> = items
-                .iter()
-                .map(|item| (canonical_without_id(item), without_id(item)))
-                .collect();
-            keyed.sort_by(|a, b| a.0.cmp(&b.0));
-            let sorted = keyed.into_iter().map(|(_, v)| v).collect();
+            let mut sorted: Vec<Value> = items.iter().map(without_id).collect();
+            // by canonical text (one interaction, the usual publication,
+            // needs no sort and so no text)
+            if sorted.len() > 1 {
+                let mut keyed: Vec<(String, Value)> = sorted
+                    .into_iter()
+                    .map(|v| (canonical_json(&v), v))
+                    .collect();
+                keyed.sort_by(|a, b| a.0.cmp(&b.0));
+                sorted = keyed.into_iter().map(|(_, v)| v).collect();
+            }
             basis.insert(key.into(), Value::Array(sorted));
         }
     }

@@ -2,9 +2,9 @@
 //! `logs` with `deprecationWarning`, which pact-broker-cli requires),
 //! `_embedded.pacticipant`/`version` and the `pb:` links.
 
-use serde_json::{Value, json};
+use serde::Serialize;
 
-use crate::hal::{BaseUrl, Link, Links};
+use crate::hal::{BaseUrl, Link};
 use crate::publishing::{Change, PublishedContract, RecordedVersion, VersionRequest};
 
 /// The notices of a publication, in the order they happened.
@@ -53,18 +53,64 @@ fn notices(
     out
 }
 
-/// The whole 200 body.
-pub fn response_json(
+/// The whole 200 body, written straight from its parts (no `Value`
+/// tree: a publication is answered thousands of times a second).
+pub fn response_body(
     base: &BaseUrl,
     request: &VersionRequest,
     recorded: &RecordedVersion,
     published: &[PublishedContract],
-) -> Value {
+) -> Vec<u8> {
     let (consumer, version) = (&recorded.pacticipant.name, &recorded.version.number);
     let pacticipant_url = base.url(&["pacticipants", consumer]);
     let version_url = base.url(&["pacticipants", consumer, "versions", version]);
     let notices = notices(request, recorded, published);
-    let tag_links: Vec<Link> = request
+    let body = Body {
+        notices: notices
+            .iter()
+            .map(|(kind, text)| Notice { kind, text })
+            .collect(),
+        logs: notices
+            .iter()
+            .map(|(level, message)| Log {
+                level,
+                message,
+                deprecation_warning: "Replaced by notices",
+            })
+            .collect(),
+        embedded: Embedded {
+            pacticipant: EmbeddedPacticipant {
+                name: consumer,
+                links: SelfLink {
+                    this: Link::new(pacticipant_url.clone()),
+                },
+            },
+            version: EmbeddedVersion {
+                number: version,
+                build_url: recorded.version.build_url.as_deref(),
+                links: SelfLink {
+                    this: Link::new(version_url.clone())
+                        .title("Version")
+                        .name(version.clone()),
+                },
+            },
+        },
+        links: PublishLinks {
+            pacticipant: Link::new(pacticipant_url)
+                .title("Pacticipant")
+                .name(consumer.clone()),
+            version: Link::new(version_url)
+                .title("Pacticipant version")
+                .name(version.clone()),
+            tags: tag_links(base, request, consumer, version),
+            contracts: contract_links(base, published, consumer, version),
+        },
+    };
+    serde_json::to_vec(&body).unwrap_or_default()
+}
+
+fn tag_links(base: &BaseUrl, request: &VersionRequest, consumer: &str, version: &str) -> Vec<Link> {
+    request
         .tags
         .iter()
         .map(|t| {
@@ -79,8 +125,16 @@ pub fn response_json(
             .title("Tag")
             .name(t.as_str())
         })
-        .collect();
-    let contract_links: Vec<Link> = published
+        .collect()
+}
+
+fn contract_links(
+    base: &BaseUrl,
+    published: &[PublishedContract],
+    consumer: &str,
+    version: &str,
+) -> Vec<Link> {
+    published
         .iter()
         .map(|p| {
             let provider = &p.provider.name;
@@ -92,33 +146,74 @@ pub fn response_json(
                 "Pact between {consumer} ({version}) and {provider}"
             ))
         })
-        .collect();
-    let links = Links::new()
-        .add(
-            "pb:pacticipant",
-            Link::new(pacticipant_url.clone())
-                .title("Pacticipant")
-                .name(consumer.clone()),
-        )
-        .add(
-            "pb:pacticipant-version",
-            Link::new(version_url.clone())
-                .title("Pacticipant version")
-                .name(version.clone()),
-        )
-        .add_array("pb:pacticipant-version-tags", tag_links)
-        .add_array("pb:contracts", contract_links);
-    json!({
-        "notices": notices.iter().map(|(t, text)| json!({"type": t, "text": text})).collect::<Vec<_>>(),
-        "logs": notices.iter().map(|(t, text)| json!({"level": t, "message": text, "deprecationWarning": "Replaced by notices"})).collect::<Vec<_>>(),
-        "_embedded": {
-            "pacticipant": { "name": consumer, "_links": { "self": { "href": pacticipant_url } } },
-            "version": {
-                "number": version,
-                "buildUrl": recorded.version.build_url,
-                "_links": { "self": Link::new(version_url).title("Version").name(version.clone()).to_value() },
-            },
-        },
-        "_links": links.into_value(),
-    })
+        .collect()
 }
+
+#[derive(Serialize)]
+struct Body<'a> {
+    notices: Vec<Notice<'a>>,
+    logs: Vec<Log<'a>>,
+    #[serde(rename = "_embedded")]
+    embedded: Embedded<'a>,
+    #[serde(rename = "_links")]
+    links: PublishLinks,
+}
+
+#[derive(Serialize)]
+struct Notice<'a> {
+    #[serde(rename = "type")]
+    kind: &'a str,
+    text: &'a str,
+}
+
+#[derive(Serialize)]
+struct Log<'a> {
+    level: &'a str,
+    message: &'a str,
+    #[serde(rename = "deprecationWarning")]
+    deprecation_warning: &'static str,
+}
+
+#[derive(Serialize)]
+struct Embedded<'a> {
+    pacticipant: EmbeddedPacticipant<'a>,
+    version: EmbeddedVersion<'a>,
+}
+
+#[derive(Serialize)]
+struct EmbeddedPacticipant<'a> {
+    name: &'a str,
+    #[serde(rename = "_links")]
+    links: SelfLink,
+}
+
+#[derive(Serialize)]
+struct EmbeddedVersion<'a> {
+    number: &'a str,
+    #[serde(rename = "buildUrl")]
+    build_url: Option<&'a str>,
+    #[serde(rename = "_links")]
+    links: SelfLink,
+}
+
+#[derive(Serialize)]
+struct SelfLink {
+    #[serde(rename = "self")]
+    this: Link,
+}
+
+#[derive(Serialize)]
+struct PublishLinks {
+    #[serde(rename = "pb:pacticipant")]
+    pacticipant: Link,
+    #[serde(rename = "pb:pacticipant-version")]
+    version: Link,
+    #[serde(rename = "pb:pacticipant-version-tags")]
+    tags: Vec<Link>,
+    #[serde(rename = "pb:contracts")]
+    contracts: Vec<Link>,
+}
+
+#[cfg(test)]
+#[path = "response_tests.rs"]
+mod tests;
