@@ -124,11 +124,19 @@ fn parse_version(request: &PublishRequest, problems: &mut Problems) -> Option<Ve
 
 /// Decodes and parses `content` (400 on bad base64 or JSON).
 fn decode_content(at: &str, content: &str, problems: &mut Problems) -> Option<Value> {
-    let compact: String = content
-        .chars()
-        .filter(|c| !c.is_ascii_whitespace())
-        .collect();
-    let bytes = match base64::engine::general_purpose::STANDARD.decode(compact) {
+    // whitespace (line breaks of a wrapped encoding) dropped, byte by byte:
+    // it is ASCII, never inside a multi-byte character
+    let engine = &base64::engine::general_purpose::STANDARD;
+    let decoded = if content.bytes().any(|b| b.is_ascii_whitespace()) {
+        let compact: Vec<u8> = content
+            .bytes()
+            .filter(|b| !b.is_ascii_whitespace())
+            .collect();
+        engine.decode(compact)
+    } else {
+        engine.decode(content)
+    };
+    let bytes = match decoded {
         Ok(b) => b,
         Err(e) => {
             problems.add(at, format!("is not valid base64: {e}"));

@@ -1,5 +1,6 @@
 //! The body written from its parts is the bytes the `Value` writer it
-//! replaced wrote (kept here as the oracle), for every shape of answer.
+//! replaced wrote (kept here as the oracle), for every shape of answer;
+//! and the content's base64 read with or without line breaks.
 
 use serde_json::{Value, json};
 
@@ -189,5 +190,32 @@ fn the_body_is_the_bytes_the_value_writer_wrote() {
             old,
             "{consumer} {number}"
         );
+    }
+}
+
+#[test]
+fn wrapped_base64_content_decodes_as_the_unwrapped_and_bad_base64_is_named() {
+    use super::super::{Problems, decode_content};
+    use base64::Engine;
+    let doc = json!({"consumer": {"name": "ü"}, "provider": {"name": "p"}});
+    let encoded = base64::engine::general_purpose::STANDARD.encode(doc.to_string());
+    let wrapped: String = encoded
+        .as_bytes()
+        .chunks(7)
+        .map(|c| format!("{}\r\n \t", std::str::from_utf8(c).expect("ASCII")))
+        .collect();
+    for text in [encoded.as_str(), wrapped.as_str()] {
+        let mut problems = Problems(Vec::new());
+        assert_eq!(
+            decode_content("content", text, &mut problems),
+            Some(doc.clone())
+        );
+        assert!(problems.0.is_empty());
+    }
+    for bad in ["ü", "abc$", "a b c"] {
+        let mut problems = Problems(Vec::new());
+        assert_eq!(decode_content("content", bad, &mut problems), None);
+        let said = format!("{:?}", problems.0);
+        assert!(said.contains("is not valid base64"), "{bad}: {said}");
     }
 }
