@@ -72,7 +72,9 @@ fn in_parallel(text: &str, origin: &str, threads: usize) -> Option<Contract> {
     let spec = detect_spec_declared(&root, origin)?;
     let mut contract = from_value(&root, origin).ok()?;
     drop(root);
-    let per = items.len().div_ceil(threads.max(1)).max(1);
+    // a thread for each 64 interactions at least, 8 at most
+    let threads = threads.min(items.len() / 64).clamp(1, 8);
+    let per = items.len().div_ceil(threads).max(1);
     let read: Vec<Option<Vec<Interaction>>> = std::thread::scope(|scope| {
         let chunks: Vec<_> = items
             .chunks(per)
