@@ -25,14 +25,22 @@ pub struct Trace {
     pub trace_id: String,
     /// The run's id, sent in `tracestate` as `accord=<run id>`.
     pub run_id: Arc<str>,
+    /// What the interaction's requests note, shared by every clone (one
+    /// allocation per interaction).
+    noted: Arc<Noted>,
+}
+
+/// What an interaction's requests note on its trace.
+#[derive(Debug, Default)]
+struct Noted {
     /// The ids of the tasks and contexts the interaction created (a trace
     /// id made from one of them is TRACE_ID_REUSED).
-    ids: Arc<Mutex<Vec<String>>>,
+    ids: Mutex<Vec<String>>,
     /// A request carried it (a Pact HTTP interaction sends none).
-    used: Arc<AtomicBool>,
+    used: AtomicBool,
     /// When the interaction's cancel was acknowledged (downstream work
     /// after it is SIDE_EFFECT_AFTER_CANCEL).
-    cancel_acked: Arc<Mutex<Option<std::time::Instant>>>,
+    cancel_acked: Mutex<Option<std::time::Instant>>,
 }
 
 impl Trace {
@@ -41,9 +49,7 @@ impl Trace {
         Trace {
             trace_id: random_hex::<16>(),
             run_id,
-            ids: Arc::default(),
-            used: Arc::default(),
-            cancel_acked: Arc::default(),
+            noted: Arc::default(),
         }
     }
 
@@ -54,17 +60,21 @@ impl Trace {
 
     /// Whether a request carried this trace.
     pub fn was_used(&self) -> bool {
-        self.used.load(Ordering::Relaxed)
+        self.noted.used.load(Ordering::Relaxed)
     }
 
     /// When the interaction's cancel was acknowledged, if it was.
     pub fn cancel_acked(&self) -> Option<std::time::Instant> {
-        self.cancel_acked.lock().ok().and_then(|at| *at)
+        self.noted.cancel_acked.lock().ok().and_then(|at| *at)
     }
 
     /// The task and context ids noted during the interaction.
     pub fn task_ids(&self) -> Vec<String> {
-        self.ids.lock().map(|ids| ids.clone()).unwrap_or_default()
+        self.noted
+            .ids
+            .lock()
+            .map(|ids| ids.clone())
+            .unwrap_or_default()
     }
 
     /// The `tracestate` every request of the run carries.
@@ -91,7 +101,7 @@ pub fn current() -> Option<Trace> {
 /// Notes that the current interaction's cancel was acknowledged now.
 pub fn note_cancel_acked() {
     if let Some(trace) = current()
-        && let Ok(mut at) = trace.cancel_acked.lock()
+        && let Ok(mut at) = trace.noted.cancel_acked.lock()
     {
         at.get_or_insert_with(std::time::Instant::now);
     }
@@ -100,7 +110,7 @@ pub fn note_cancel_acked() {
 /// Notes the id of a task or context the current interaction created.
 pub fn note_task_id(id: &str) {
     if let Some(trace) = current()
-        && let Ok(mut ids) = trace.ids.lock()
+        && let Ok(mut ids) = trace.noted.ids.lock()
     {
         ids.push(id.to_owned());
     }
@@ -137,10 +147,10 @@ impl Span {
 /// interaction), the trace marked as carried by a request.
 pub fn span() -> Span {
     let new = || Trace::new(Arc::from("none"));
-    // the current trace is borrowed, not cloned: three `Arc`s per request
+    // the current trace is borrowed, not cloned
     let (traceparent, tracestate) = CURRENT
         .try_with(|t| {
-            t.used.store(true, Ordering::Relaxed);
+            t.noted.used.store(true, Ordering::Relaxed);
             (t.traceparent(), t.tracestate())
         })
         .unwrap_or_else(|_| {
