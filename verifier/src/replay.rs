@@ -155,7 +155,7 @@ pub async fn replay(
     .await?;
     Ok(InteractionResult {
         // only where a request carried it (A2A and MCP, not Pact HTTP)
-        trace_id: trace.was_used().then_some(trace.trace_id),
+        trace_id: trace.was_used().then(|| trace.trace_id().to_owned()),
         ..replayed
     })
 }

@@ -12,7 +12,7 @@
 //! gets a trace of its own.
 
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, OnceLock};
 
 tokio::task_local! {
     static CURRENT: Trace;
@@ -21,8 +21,6 @@ tokio::task_local! {
 /// One interaction's trace.
 #[derive(Debug, Clone)]
 pub struct Trace {
-    /// 32 lower-case hex digits, never all zeros.
-    pub trace_id: String,
     /// The run's id, sent in `tracestate` as `accord=<run id>`.
     pub run_id: Arc<str>,
     /// What the interaction's requests note, shared by every clone (one
@@ -33,6 +31,9 @@ pub struct Trace {
 /// What an interaction's requests note on its trace.
 #[derive(Debug, Default)]
 struct Noted {
+    /// The trace id: 32 lower-case hex digits, never all zeros; drawn at
+    /// its first use (a Pact HTTP interaction never uses it).
+    id: OnceLock<String>,
     /// The ids of the tasks and contexts the interaction created (a trace
     /// id made from one of them is TRACE_ID_REUSED).
     ids: Mutex<Vec<String>>,
@@ -47,15 +48,20 @@ impl Trace {
     /// A new trace of the run `run_id`.
     pub fn new(run_id: Arc<str>) -> Trace {
         Trace {
-            trace_id: random_hex::<16>(),
             run_id,
             noted: Arc::default(),
         }
     }
 
+    /// The trace id: 32 lower-case hex digits, never all zeros, the same
+    /// for every request of the interaction.
+    pub fn trace_id(&self) -> &str {
+        self.noted.id.get_or_init(random_hex::<16>)
+    }
+
     /// The `traceparent` of a new span of this trace.
     pub fn traceparent(&self) -> String {
-        format!("00-{}-{}-01", self.trace_id, random_hex::<8>())
+        format!("00-{}-{}-01", self.trace_id(), random_hex::<8>())
     }
 
     /// Whether a request carried this trace.
@@ -197,8 +203,8 @@ mod tests {
     fn a_traceparent_continues_its_trace_with_a_new_span_each_time() {
         let t = Trace::new(Arc::from("0123456789abcdef"));
         let (a, b) = (t.traceparent(), t.traceparent());
-        assert_eq!(trace_id_of(&a), Some(t.trace_id.as_str()));
-        assert_eq!(trace_id_of(&b), Some(t.trace_id.as_str()));
+        assert_eq!(trace_id_of(&a), Some(t.trace_id()));
+        assert_eq!(trace_id_of(&b), Some(t.trace_id()));
         assert_ne!(a, b, "a new span id per request");
         assert_eq!(a.len(), 55);
         assert_eq!(t.tracestate(), "accord=0123456789abcdef");
@@ -226,7 +232,11 @@ mod tests {
             current()
         })
         .await;
-        assert_eq!(inside.map(|i| i.trace_id), Some(t.trace_id.clone()));
+        assert_eq!(
+            inside.as_ref().map(Trace::trace_id),
+            Some(t.trace_id()),
+            "one id, drawn once, for every clone"
+        );
         assert_eq!(t.task_ids(), ["task-1"]);
         assert!(!t.was_used(), "no request carried it");
         assert!(current().is_none());

@@ -214,7 +214,7 @@ impl Transport {
         let cap = self.limits.max_response_bytes;
         let exchange = async {
             let direct = self.direct.as_deref().and_then(|d| {
-                let prepared = crate::transport_h1::prepare(&mut out)?;
+                let prepared = crate::transport_h1::prepare(d, &mut out)?;
                 Some((d, prepared))
             });
             if let (Some((d, prepared)), Ok(url)) = (direct, &out.url) {

@@ -46,6 +46,10 @@ const KEEPALIVE_RETRIES: u32 = 3;
 pub(crate) struct Direct {
     connector: HttpConnector,
     idle: Mutex<Vec<Conn>>,
+    /// The last `Host` value written, with the host and port it is for: a
+    /// run sends to one origin or a few, so it is written once, not per
+    /// request (a clone shares its bytes).
+    host: Mutex<Option<(String, Option<u16>, HeaderValue)>>,
 }
 
 /// A connection to an `http://` origin (host as the URL writes it, and
@@ -83,7 +87,25 @@ impl Direct {
         Direct {
             connector,
             idle: Mutex::new(Vec::new()),
+            host: Mutex::new(None),
         }
+    }
+
+    /// The `Host` value for `host` and `port` ([`host_value`]), the last
+    /// one reused when it is for the same.
+    fn host_header(&self, host: &str, port: Option<u16>) -> Option<HeaderValue> {
+        if let Ok(last) = self.host.lock()
+            && let Some((h, p, value)) = last.as_ref()
+            && *p == port
+            && h == host
+        {
+            return Some(value.clone());
+        }
+        let value = host_value(host, port)?;
+        if let Ok(mut last) = self.host.lock() {
+            *last = Some((host.to_owned(), port, value.clone()));
+        }
+        Some(value)
     }
 
     /// Sends the request to `url` (what [`prepare`] made of it) and reads
@@ -216,7 +238,7 @@ fn authority_end(url: &reqwest::Url) -> usize {
 /// into basic auth) or a fragment, a target reqwest could not make a URI
 /// of, or a header reqwest would refuse (it reports the request as failed
 /// in its own words).
-pub(crate) fn prepare(out: &mut Outgoing<'_>) -> Option<Prepared> {
+pub(crate) fn prepare(direct: &Direct, out: &mut Outgoing<'_>) -> Option<Prepared> {
     let url = out.url.as_ref().ok()?;
     let plain = url.scheme() == "http" && url.username().is_empty() && url.password().is_none();
     if !plain || url.fragment().is_some() {
@@ -244,7 +266,7 @@ pub(crate) fn prepare(out: &mut Outgoing<'_>) -> Option<Prepared> {
         .entry(ACCEPT)
         .or_insert(HeaderValue::from_static("*/*"));
     if !headers.contains_key(HOST) {
-        headers.insert(HOST, host_value(host, url.port())?);
+        headers.insert(HOST, direct.host_header(host, url.port())?);
     }
     let body = out.body.take().map(Bytes::from).unwrap_or_default();
     let mut request = Request::new(Full::new(body));

@@ -273,7 +273,8 @@ fn unusual_requests_stay_on_reqwest() {
     let prepared = |url: &str, header: (&'static str, &'static str)| {
         let mut out = get(url);
         out.headers = vec![header];
-        crate::transport_h1::prepare(&mut out).is_some()
+        let direct = crate::transport_h1::Direct::new(Duration::from_secs(1));
+        crate::transport_h1::prepare(&direct, &mut out).is_some()
     };
     let plain = ("x-a", "1");
     assert!(prepared("http://127.0.0.1:1/x?y=1", plain));
@@ -344,4 +345,34 @@ async fn an_answer_read_for_its_body_is_the_same_answer_without_its_headers() {
         assert_eq!((bare.status, &bare.body), (whole.status, &whole.body));
         assert!(bare.headers.is_empty(), "{:?}", bare.headers);
     }
+}
+
+#[tokio::test]
+async fn each_origin_gets_its_own_host_when_requests_alternate() {
+    let seen = Arc::new(Mutex::new(Vec::new()));
+    let recording = |log: Arc<Mutex<Vec<String>>>| {
+        move |mut stream: TcpStream| {
+            while let Some(request) = read_request(&mut stream) {
+                let text = String::from_utf8_lossy(&request).to_ascii_lowercase();
+                let host = text.lines().find_map(|l| l.strip_prefix("host: "));
+                log.lock()
+                    .expect("log")
+                    .push(host.unwrap_or("-").to_owned());
+                let _ = stream.write_all(b"HTTP/1.1 204 No Content\r\n\r\n");
+            }
+        }
+    };
+    let (a, _) = server(recording(seen.clone()));
+    let (b, _) = server(recording(seen.clone()));
+    let by_name = a.replace("127.0.0.1", "localhost");
+    let t = direct_transport(5_000, 1024);
+    for base in [&a, &b, &a, &by_name, &b, &by_name] {
+        let answered = t.send_out(get(&format!("{base}/x"))).await;
+        assert_eq!(answered.map(|r| r.status), Ok(204), "{base}");
+    }
+    let hosts: Vec<String> = [&a, &b, &a, &by_name, &b, &by_name]
+        .iter()
+        .map(|base| base.trim_start_matches("http://").to_owned())
+        .collect();
+    assert_eq!(*seen.lock().expect("log"), hosts);
 }
