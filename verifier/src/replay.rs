@@ -24,8 +24,7 @@ use crate::transport::Transport;
 pub struct Context {
     pub transport: Transport,
     pub base_url: String,
-    /// The same, parsed once when HTTP requests' URLs can be joined to it
-    /// (see [`crate::request_url`]).
+    /// The same, parsed once where request paths join it ([`crate::request_url`]).
     pub base: Option<crate::request_url::BaseUrl>,
     pub message_url: String,
     pub mcp_url: String,
