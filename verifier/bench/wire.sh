@@ -100,6 +100,33 @@
 # the ratio worse). Reaching 1.2x at 4 connections needs the client's CPU
 # per request near wrk's, i.e. below what a verifier that judges every
 # answer (matching, generators, the report) spends on this machine.
+#
+# Session of 2026-12-06 (issue 27, vreq29): the verifier's own instructions
+# per request on the plain-HTTP path. callgrind of `accord verify` of 300
+# interactions (--jobs 1, release, nginx from nginx.conf), minus the same
+# run with --filter-description nomatch (start-up: 38.3 M both), / 900:
+#                              main (5eefb57)   branch
+#   instructions per request   47,822           37,898   (-20.8%)
+#   malloc calls per request   43.0             26.0
+#   realloc calls per request  2.7              1.4
+# What moved (per GET unless said): the request URL joined to the base
+# parsed once (url set_path) instead of format! + a whole parse (7.3k ->
+# 1.9k); the answer moved into the matcher's response, not copied (10
+# string copies); content_kind and the multipart boundary compare in place
+# (4 allocations, ~2k); state changes read status and body only (no header
+# strings: ~2k per state call); the Host value written once per transport
+# (format! was ~940 per request); the trace id drawn at its first use (a
+# Pact interaction never uses it: ~1.6k per interaction). Left: hyper's
+# connection task (~15k per request: head parse, write, dispatch channel),
+# tokio's timer per request, the matcher (~5.8k), the response body parse
+# (~3.5k), dropping the model response (~2.8k).
+# CPU of whole 1,000-interaction runs, 50 alternating runs each, load
+# 2.2-4 (another helper and CI on the 2 cores), medians of perf stat's
+# task-clock / user_time: --jobs 1 90.2 -> 86.9 ms / 48.3 -> 43.5 ms;
+# --jobs 4 95.3 -> 92.0 ms / 59.3 -> 48.8 ms. wire.sh (RUNS=10 ROUNDS=2
+# DURATION=3s, two runs each, alternating): main 1.93x/1.99x (1 conn) and
+# 2.19x/2.14x (4), branch 1.66x/1.79x and 2.01x/2.02x, wrk's floor 63-70 ms
+# (1 connection) and 54-60 ms (4): at this load still noise-bound.
 set -euo pipefail
 
 n=${1:-1000}

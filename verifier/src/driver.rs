@@ -28,6 +28,9 @@ pub struct Exchange<'a> {
     pub transport: &'a Transport,
     /// Base URL of the provider's HTTP interface.
     pub base_url: &'a str,
+    /// The same, parsed once where a plain path can be joined to it
+    /// without parsing the whole URL again (see [`crate::request_url`]).
+    pub base_at: Option<&'a crate::request_url::BaseUrl>,
     /// Pact's message endpoint (the provider produces a message on POST).
     pub message_url: &'a str,
     /// Values the state-change calls returned (for `ProviderState` generators).

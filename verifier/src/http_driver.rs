@@ -16,6 +16,7 @@ use crate::config::Token;
 use crate::driver::{Authorization, BoxFuture, Driver, Exchange, Generation, Sent};
 use crate::error::VerifyError;
 use crate::finding::Finding;
+use crate::request_url::request_url;
 use crate::transport::{Outgoing, Received};
 
 /// Replays HTTP interactions.
@@ -44,22 +45,24 @@ impl Driver for HttpDriver {
             let built = build(exchange, &request);
             match exchange.transport.send_out(built).await {
                 Ok(received) => {
-                    let mut sent = judge(&expected, &received);
+                    let retryable = http.meta.expectations.retryable;
+                    let after = received.header("retry-after");
+                    let retry =
+                        retryable.and_then(|r| crate::retry::judge(r, received.status, after));
+                    let (ack, total) = (received.ack, received.total);
+                    let actual = actual_response(received);
+                    let mut sent = judge(&expected, &actual);
+                    (sent.ack, sent.total) = (Some(ack), Some(total));
                     sent.findings.extend(unchecked);
                     if exchange.generation.views {
                         sent.request = Some(views::http_request_view(&request));
-                        let actual = actual_response(&received);
                         sent.answer = Some(json!({
                             "status": actual.status,
                             "headers": views::headers_value(actual.headers.as_ref()),
                             "body": views::body_value(&actual.body),
                         }));
                     }
-                    let retryable = http.meta.expectations.retryable;
-                    let after = received.header("retry-after");
-                    sent.findings.extend(
-                        retryable.and_then(|r| crate::retry::judge(r, received.status, after)),
-                    );
+                    sent.findings.extend(retry);
                     Ok(sent)
                 }
                 Err(cut) => Ok(Sent {
@@ -136,7 +139,8 @@ fn build<'a>(exchange: &'a Exchange<'_>, request: &'a HttpRequest) -> Outgoing<'
         .collect();
     let method = reqwest::Method::from_bytes(request.method.to_ascii_uppercase().as_bytes())
         .unwrap_or(reqwest::Method::GET);
-    let mut out = Outgoing::new(method, url(exchange.base_url, request).map(Cow::Owned));
+    let url = request_url(exchange.base_url, exchange.base_at, request);
+    let mut out = Outgoing::new(method, url.map(Cow::Owned));
     let mut has_content_type = false;
     for (name, values) in request.headers.iter().flatten() {
         has_content_type |= name.eq_ignore_ascii_case("content-type");
@@ -163,55 +167,39 @@ fn build<'a>(exchange: &'a Exchange<'_>, request: &'a HttpRequest) -> Outgoing<'
     out
 }
 
-/// The request's URL under the base, its query appended; `Err` with the
-/// text when it does not parse (sending reports it as a failed request).
-fn url(base_url: &str, request: &HttpRequest) -> Result<reqwest::Url, String> {
-    let url = format!("{}{}", base_url.trim_end_matches('/'), request.path);
-    let Ok(mut parsed) = reqwest::Url::parse(&url) else {
-        return Err(url);
-    };
-    if let Some(query) = request.query.as_ref().filter(|q| !q.is_empty()) {
-        let mut pairs = parsed.query_pairs_mut();
-        for (name, values) in query {
-            for value in values {
-                pairs.append_pair(name, value);
-            }
-        }
-    }
-    Ok(parsed)
-}
-
-/// The received answer as a contract response.
-pub fn actual_response(received: &Received) -> HttpResponse {
-    let mut headers: IndexMap<String, Vec<String>> = IndexMap::new();
-    for (name, value) in &received.headers {
-        headers.entry(name.clone()).or_default().push(value.clone());
+/// The received answer as a contract response (its header names and
+/// values moved, not copied).
+pub fn actual_response(received: Received) -> HttpResponse {
+    let body = body_from_bytes(&received.body, received.header("content-type"));
+    let mut headers: IndexMap<String, Vec<String>> =
+        IndexMap::with_capacity(received.headers.len());
+    for (name, value) in received.headers {
+        headers.entry(name).or_default().push(value);
     }
     HttpResponse {
         status: received.status,
-        body: body_from_bytes(&received.body, received.header("content-type")),
+        body,
         headers: Some(headers),
         ..HttpResponse::default()
     }
 }
 
-fn judge(expected: &HttpResponse, received: &Received) -> Sent {
-    let actual = actual_response(received);
-    let findings = match_response(expected, &actual)
+/// The answer against the expected response (the timings are the
+/// caller's to fill in).
+fn judge(expected: &HttpResponse, actual: &HttpResponse) -> Sent {
+    let findings = match_response(expected, actual)
         .iter()
         .map(Finding::from_mismatch)
         .collect();
     Sent {
         findings,
         warnings: Vec::new(),
-        ack: Some(received.ack),
-        total: Some(received.total),
         served_unexpectedly: !(200..300).contains(&expected.status)
-            && (200..300).contains(&received.status),
+            && (200..300).contains(&actual.status),
         // served where a refusal was expected, refused where a service
         // was: the status finding explains the counters
         counters_explained: (200..300).contains(&expected.status)
-            != (200..300).contains(&received.status),
+            != (200..300).contains(&actual.status),
         ..Sent::default()
     }
 }
@@ -258,7 +246,7 @@ mod tests {
             ack: std::time::Duration::ZERO,
             total: std::time::Duration::ZERO,
         };
-        let r = actual_response(&received);
+        let r = actual_response(received);
         assert_eq!(r.status, 201);
         assert_eq!(r.body.as_json(), Some(&json!({"id": 5})));
         let cookies = r.headers.as_ref().and_then(|h| h.get("set-cookie"));

@@ -45,6 +45,7 @@ pub mod render;
 mod repeats;
 pub mod replay;
 pub mod report;
+pub mod request_url;
 mod retry;
 pub mod run;
 pub mod schedule;

@@ -24,6 +24,8 @@ use crate::transport::Transport;
 pub struct Context {
     pub transport: Transport,
     pub base_url: String,
+    /// The same, parsed once where request paths join it ([`crate::request_url`]).
+    pub base: Option<crate::request_url::BaseUrl>,
     pub message_url: String,
     pub mcp_url: String,
     /// The same, parsed once (every MCP call posts to it).
@@ -112,6 +114,7 @@ impl Context {
             observe_lock,
             run_id: Arc::from(config.run_id.as_str()),
             downstream: config.downstream.clone(),
+            base: crate::request_url::BaseUrl::new(&base_url),
             base_url,
         };
         // the checked URLs parse
@@ -151,7 +154,7 @@ pub async fn replay(
     .await?;
     Ok(InteractionResult {
         // only where a request carried it (A2A and MCP, not Pact HTTP)
-        trace_id: trace.was_used().then_some(trace.trace_id),
+        trace_id: trace.was_used().then(|| trace.trace_id().to_owned()),
         ..replayed
     })
 }
@@ -317,6 +320,7 @@ async fn exercise(
     let exchange = Exchange {
         transport: &cx.transport,
         base_url: &cx.base_url,
+        base_at: cx.base.as_ref(),
         message_url: &cx.message_url,
         state_values,
         authorization: match &presented {

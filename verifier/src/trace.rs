@@ -12,7 +12,7 @@
 //! gets a trace of its own.
 
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, OnceLock};
 
 tokio::task_local! {
     static CURRENT: Trace;
@@ -21,50 +21,66 @@ tokio::task_local! {
 /// One interaction's trace.
 #[derive(Debug, Clone)]
 pub struct Trace {
-    /// 32 lower-case hex digits, never all zeros.
-    pub trace_id: String,
     /// The run's id, sent in `tracestate` as `accord=<run id>`.
     pub run_id: Arc<str>,
+    /// What the interaction's requests note, shared by every clone (one
+    /// allocation per interaction).
+    noted: Arc<Noted>,
+}
+
+/// What an interaction's requests note on its trace.
+#[derive(Debug, Default)]
+struct Noted {
+    /// The trace id: 32 lower-case hex digits, never all zeros; drawn at
+    /// its first use (a Pact HTTP interaction never uses it).
+    id: OnceLock<String>,
     /// The ids of the tasks and contexts the interaction created (a trace
     /// id made from one of them is TRACE_ID_REUSED).
-    ids: Arc<Mutex<Vec<String>>>,
+    ids: Mutex<Vec<String>>,
     /// A request carried it (a Pact HTTP interaction sends none).
-    used: Arc<AtomicBool>,
+    used: AtomicBool,
     /// When the interaction's cancel was acknowledged (downstream work
     /// after it is SIDE_EFFECT_AFTER_CANCEL).
-    cancel_acked: Arc<Mutex<Option<std::time::Instant>>>,
+    cancel_acked: Mutex<Option<std::time::Instant>>,
 }
 
 impl Trace {
     /// A new trace of the run `run_id`.
     pub fn new(run_id: Arc<str>) -> Trace {
         Trace {
-            trace_id: random_hex::<16>(),
             run_id,
-            ids: Arc::default(),
-            used: Arc::default(),
-            cancel_acked: Arc::default(),
+            noted: Arc::default(),
         }
+    }
+
+    /// The trace id: 32 lower-case hex digits, never all zeros, the same
+    /// for every request of the interaction.
+    pub fn trace_id(&self) -> &str {
+        self.noted.id.get_or_init(random_hex::<16>)
     }
 
     /// The `traceparent` of a new span of this trace.
     pub fn traceparent(&self) -> String {
-        format!("00-{}-{}-01", self.trace_id, random_hex::<8>())
+        format!("00-{}-{}-01", self.trace_id(), random_hex::<8>())
     }
 
     /// Whether a request carried this trace.
     pub fn was_used(&self) -> bool {
-        self.used.load(Ordering::Relaxed)
+        self.noted.used.load(Ordering::Relaxed)
     }
 
     /// When the interaction's cancel was acknowledged, if it was.
     pub fn cancel_acked(&self) -> Option<std::time::Instant> {
-        self.cancel_acked.lock().ok().and_then(|at| *at)
+        self.noted.cancel_acked.lock().ok().and_then(|at| *at)
     }
 
     /// The task and context ids noted during the interaction.
     pub fn task_ids(&self) -> Vec<String> {
-        self.ids.lock().map(|ids| ids.clone()).unwrap_or_default()
+        self.noted
+            .ids
+            .lock()
+            .map(|ids| ids.clone())
+            .unwrap_or_default()
     }
 
     /// The `tracestate` every request of the run carries.
@@ -91,7 +107,7 @@ pub fn current() -> Option<Trace> {
 /// Notes that the current interaction's cancel was acknowledged now.
 pub fn note_cancel_acked() {
     if let Some(trace) = current()
-        && let Ok(mut at) = trace.cancel_acked.lock()
+        && let Ok(mut at) = trace.noted.cancel_acked.lock()
     {
         at.get_or_insert_with(std::time::Instant::now);
     }
@@ -100,7 +116,7 @@ pub fn note_cancel_acked() {
 /// Notes the id of a task or context the current interaction created.
 pub fn note_task_id(id: &str) {
     if let Some(trace) = current()
-        && let Ok(mut ids) = trace.ids.lock()
+        && let Ok(mut ids) = trace.noted.ids.lock()
     {
         ids.push(id.to_owned());
     }
@@ -137,10 +153,10 @@ impl Span {
 /// interaction), the trace marked as carried by a request.
 pub fn span() -> Span {
     let new = || Trace::new(Arc::from("none"));
-    // the current trace is borrowed, not cloned: three `Arc`s per request
+    // the current trace is borrowed, not cloned
     let (traceparent, tracestate) = CURRENT
         .try_with(|t| {
-            t.used.store(true, Ordering::Relaxed);
+            t.noted.used.store(true, Ordering::Relaxed);
             (t.traceparent(), t.tracestate())
         })
         .unwrap_or_else(|_| {
@@ -187,8 +203,8 @@ mod tests {
     fn a_traceparent_continues_its_trace_with_a_new_span_each_time() {
         let t = Trace::new(Arc::from("0123456789abcdef"));
         let (a, b) = (t.traceparent(), t.traceparent());
-        assert_eq!(trace_id_of(&a), Some(t.trace_id.as_str()));
-        assert_eq!(trace_id_of(&b), Some(t.trace_id.as_str()));
+        assert_eq!(trace_id_of(&a), Some(t.trace_id()));
+        assert_eq!(trace_id_of(&b), Some(t.trace_id()));
         assert_ne!(a, b, "a new span id per request");
         assert_eq!(a.len(), 55);
         assert_eq!(t.tracestate(), "accord=0123456789abcdef");
@@ -216,7 +232,11 @@ mod tests {
             current()
         })
         .await;
-        assert_eq!(inside.map(|i| i.trace_id), Some(t.trace_id.clone()));
+        assert_eq!(
+            inside.as_ref().map(Trace::trace_id),
+            Some(t.trace_id()),
+            "one id, drawn once, for every clone"
+        );
         assert_eq!(t.task_ids(), ["task-1"]);
         assert!(!t.was_used(), "no request carried it");
         assert!(current().is_none());

@@ -74,6 +74,14 @@ impl<'a> Outgoing<'a> {
     }
 }
 
+/// Whether an answer's headers are listed in its [`Received`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Listing {
+    Headers,
+    /// Only its status and body are read: `headers` stays empty.
+    BodyOnly,
+}
+
 /// Why a request was cut off.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum CutOff {
@@ -176,7 +184,7 @@ impl Transport {
     /// Sends a request and reads its answer within the limits.
     pub async fn send(&self, request: reqwest::RequestBuilder) -> Result<Received, CutOff> {
         let limit = self.limits.request_timeout;
-        match tokio::time::timeout(limit, self.exchange(request)).await {
+        match tokio::time::timeout(limit, self.exchange(request, Listing::Headers)).await {
             Ok(result) => result,
             Err(_) => Err(CutOff::Timeout(limit)),
         }
@@ -185,18 +193,36 @@ impl Transport {
     /// Sends `out` and reads its answer within the limits: on a kept-alive
     /// connection of the direct path where it takes the request, else
     /// through reqwest (see [`crate::transport_h1`]).
-    pub async fn send_out(&self, mut out: Outgoing<'_>) -> Result<Received, CutOff> {
+    pub async fn send_out(&self, out: Outgoing<'_>) -> Result<Received, CutOff> {
+        self.send_out_with(out, Listing::Headers).await
+    }
+
+    /// [`Self::send_out`] for a caller that reads only the answer's status
+    /// and body (the state changes): its headers are not listed
+    /// ([`Received::headers`] is empty), which saves two strings per
+    /// header per answer. The body is decoded as for `send_out`.
+    pub async fn send_out_for_body(&self, out: Outgoing<'_>) -> Result<Received, CutOff> {
+        self.send_out_with(out, Listing::BodyOnly).await
+    }
+
+    async fn send_out_with(
+        &self,
+        mut out: Outgoing<'_>,
+        listing: Listing,
+    ) -> Result<Received, CutOff> {
         let limit = self.limits.request_timeout;
         let cap = self.limits.max_response_bytes;
         let exchange = async {
             let direct = self.direct.as_deref().and_then(|d| {
-                let prepared = crate::transport_h1::prepare(&mut out)?;
+                let prepared = crate::transport_h1::prepare(d, &mut out)?;
                 Some((d, prepared))
             });
             if let (Some((d, prepared)), Ok(url)) = (direct, &out.url) {
-                return d.exchange(prepared, url, Instant::now(), cap).await;
+                return d
+                    .exchange(prepared, url, Instant::now(), cap, listing)
+                    .await;
             }
-            self.exchange(self.through_reqwest(out)).await
+            self.exchange(self.through_reqwest(out), listing).await
         };
         match tokio::time::timeout(limit, exchange).await {
             Ok(result) => result,
@@ -256,10 +282,14 @@ impl Transport {
         &self.limits
     }
 
-    async fn exchange(&self, request: reqwest::RequestBuilder) -> Result<Received, CutOff> {
+    async fn exchange(
+        &self,
+        request: reqwest::RequestBuilder,
+        listing: Listing,
+    ) -> Result<Received, CutOff> {
         let start = Instant::now();
         let response = request.send().await.map_err(failed)?;
-        self.read_body(response, start).await
+        self.read_body(response, start, listing).await
     }
 
     /// Reads a response that has arrived (its head) within the limits:
@@ -270,7 +300,7 @@ impl Transport {
         start: Instant,
     ) -> Result<Received, CutOff> {
         let limit = self.limits.request_timeout.saturating_sub(start.elapsed());
-        match tokio::time::timeout(limit, self.read_body(response, start)).await {
+        match tokio::time::timeout(limit, self.read_body(response, start, Listing::Headers)).await {
             Ok(result) => result,
             Err(_) => Err(CutOff::Timeout(self.limits.request_timeout)),
         }
@@ -280,6 +310,7 @@ impl Transport {
         &self,
         mut response: reqwest::Response,
         start: Instant,
+        listing: Listing,
     ) -> Result<Received, CutOff> {
         let ack = start.elapsed();
         let cap = self.limits.max_response_bytes;
@@ -294,7 +325,8 @@ impl Transport {
             body.extend_from_slice(&chunk);
         }
         let status = response.status().as_u16();
-        crate::transport_body::collected(status, response.headers(), body, ack, start, cap)
+        let headers = response.headers();
+        crate::transport_body::collected(status, headers, body, ack, start, cap, listing)
     }
 }
 

@@ -4,9 +4,10 @@
 
 use std::time::{Duration, Instant};
 
-use crate::transport::{CutOff, Received, first_header};
+use crate::transport::{CutOff, Listing, Received};
 
-/// An answer read whole: its headers listed, its body decoded (capped).
+/// An answer read whole: its headers listed (unless `listing` says not
+/// to), its body decoded (capped).
 pub(crate) fn collected(
     status: u16,
     headers: &reqwest::header::HeaderMap,
@@ -14,30 +15,31 @@ pub(crate) fn collected(
     ack: Duration,
     start: Instant,
     cap: usize,
+    listing: Listing,
 ) -> Result<Received, CutOff> {
-    let headers: Vec<(String, String)> = headers
-        .iter()
-        .map(|(n, v)| {
+    let encoding = headers.get(reqwest::header::CONTENT_ENCODING).map(|v| {
+        String::from_utf8_lossy(v.as_bytes())
+            .trim()
+            .to_ascii_lowercase()
+    });
+    let body = decoded(body, encoding.as_deref(), cap)?;
+    let mut listed: Vec<(String, String)> = Vec::new();
+    if listing == Listing::Headers {
+        listed.reserve_exact(headers.len());
+        listed.extend(headers.iter().map(|(n, v)| {
             (
                 n.as_str().to_string(),
                 String::from_utf8_lossy(v.as_bytes()).into_owned(),
             )
-        })
-        .collect();
-    let encoding = headers_value(&headers, "content-encoding");
-    let body = decoded(body, encoding.as_deref(), cap)?;
+        }));
+    }
     Ok(Received {
         status,
-        headers,
+        headers: listed,
         body,
         ack,
         total: start.elapsed(),
     })
-}
-
-/// The first value of a header in a received list.
-fn headers_value(headers: &[(String, String)], name: &str) -> Option<String> {
-    first_header(headers, name).map(|v| v.trim().to_ascii_lowercase())
 }
 
 /// The body with its `Content-Encoding` undone (gzip, deflate), so a

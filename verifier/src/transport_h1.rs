@@ -29,7 +29,7 @@ use hyper::{HeaderMap, Request, Response, Uri};
 use hyper_util::client::legacy::connect::HttpConnector;
 use tower_service::Service;
 
-use crate::transport::{CutOff, Outgoing, Received, chain};
+use crate::transport::{CutOff, Listing, Outgoing, Received, chain};
 use crate::transport_body::collected;
 
 /// reqwest's `pool_max_idle_per_host` as [`crate::transport`] sets it.
@@ -46,6 +46,10 @@ const KEEPALIVE_RETRIES: u32 = 3;
 pub(crate) struct Direct {
     connector: HttpConnector,
     idle: Mutex<Vec<Conn>>,
+    /// The last `Host` value written, with the host and port it is for: a
+    /// run sends to one origin or a few, so it is written once, not per
+    /// request (a clone shares its bytes).
+    host: Mutex<Option<(String, Option<u16>, HeaderValue)>>,
 }
 
 /// A connection to an `http://` origin (host as the URL writes it, and
@@ -83,7 +87,25 @@ impl Direct {
         Direct {
             connector,
             idle: Mutex::new(Vec::new()),
+            host: Mutex::new(None),
         }
+    }
+
+    /// The `Host` value for `host` and `port` ([`host_value`]), the last
+    /// one reused when it is for the same.
+    fn host_header(&self, host: &str, port: Option<u16>) -> Option<HeaderValue> {
+        if let Ok(last) = self.host.lock()
+            && let Some((h, p, value)) = last.as_ref()
+            && *p == port
+            && h == host
+        {
+            return Some(value.clone());
+        }
+        let value = host_value(host, port)?;
+        if let Ok(mut last) = self.host.lock() {
+            *last = Some((host.to_owned(), port, value.clone()));
+        }
+        Some(value)
     }
 
     /// Sends the request to `url` (what [`prepare`] made of it) and reads
@@ -95,6 +117,7 @@ impl Direct {
         url: &reqwest::Url,
         start: Instant,
         cap: usize,
+        listing: Listing,
     ) -> Result<Received, CutOff> {
         let Prepared { mut request, port } = prepared;
         let host = url.host_str().unwrap_or_default();
@@ -102,7 +125,7 @@ impl Direct {
             let (mut conn, reused) = self.connection(host, port, url).await?;
             match conn.sender.try_send_request(request).await {
                 Ok(response) => {
-                    let received = read(response, start, cap).await?;
+                    let received = read(response, start, cap, listing).await?;
                     self.put_back(conn);
                     return Ok(received);
                 }
@@ -215,7 +238,7 @@ fn authority_end(url: &reqwest::Url) -> usize {
 /// into basic auth) or a fragment, a target reqwest could not make a URI
 /// of, or a header reqwest would refuse (it reports the request as failed
 /// in its own words).
-pub(crate) fn prepare(out: &mut Outgoing<'_>) -> Option<Prepared> {
+pub(crate) fn prepare(direct: &Direct, out: &mut Outgoing<'_>) -> Option<Prepared> {
     let url = out.url.as_ref().ok()?;
     let plain = url.scheme() == "http" && url.username().is_empty() && url.password().is_none();
     if !plain || url.fragment().is_some() {
@@ -243,11 +266,7 @@ pub(crate) fn prepare(out: &mut Outgoing<'_>) -> Option<Prepared> {
         .entry(ACCEPT)
         .or_insert(HeaderValue::from_static("*/*"));
     if !headers.contains_key(HOST) {
-        let value = match url.port() {
-            Some(p) => HeaderValue::try_from(format!("{host}:{p}")),
-            None => HeaderValue::from_str(host),
-        };
-        headers.insert(HOST, value.ok()?);
+        headers.insert(HOST, direct.host_header(host, url.port())?);
     }
     let body = out.body.take().map(Bytes::from).unwrap_or_default();
     let mut request = Request::new(Full::new(body));
@@ -257,11 +276,31 @@ pub(crate) fn prepare(out: &mut Outgoing<'_>) -> Option<Prepared> {
     Some(Prepared { request, port })
 }
 
+/// The `Host` value hyper-util writes: the URL's host, then `:port` when
+/// the URL names a port (not its scheme's default). Written digit by digit
+/// into a string of its exact length, which becomes the value's bytes
+/// without a copy (`format!` cost more than the rest of the headers).
+pub(crate) fn host_value(host: &str, port: Option<u16>) -> Option<HeaderValue> {
+    let digits = port.map_or(0, |p| p.checked_ilog10().unwrap_or(0) as usize + 1);
+    let mut text = String::with_capacity(host.len() + usize::from(port.is_some()) + digits);
+    text.push_str(host);
+    if let Some(p) = port {
+        text.push(':');
+        let mut divisor = 10u16.pow(digits as u32 - 1);
+        while divisor > 0 {
+            text.push(char::from(b'0' + (p / divisor % 10) as u8));
+            divisor /= 10;
+        }
+    }
+    HeaderValue::try_from(text).ok()
+}
+
 /// Reads the answer under the cap, as the reqwest path reads its own.
 async fn read(
     response: Response<Incoming>,
     start: Instant,
     cap: usize,
+    listing: Listing,
 ) -> Result<Received, CutOff> {
     let ack = start.elapsed();
     let (parts, mut body) = response.into_parts();
@@ -290,6 +329,7 @@ async fn read(
         ack,
         start,
         cap,
+        listing,
     )
 }
 

@@ -273,7 +273,8 @@ fn unusual_requests_stay_on_reqwest() {
     let prepared = |url: &str, header: (&'static str, &'static str)| {
         let mut out = get(url);
         out.headers = vec![header];
-        crate::transport_h1::prepare(&mut out).is_some()
+        let direct = crate::transport_h1::Direct::new(Duration::from_secs(1));
+        crate::transport_h1::prepare(&direct, &mut out).is_some()
     };
     let plain = ("x-a", "1");
     assert!(prepared("http://127.0.0.1:1/x?y=1", plain));
@@ -288,4 +289,90 @@ fn unusual_requests_stay_on_reqwest() {
     };
     let t = Transport::new(following).expect("a transport");
     assert!(!t.has_direct_path(), "redirects are reqwest's to follow");
+}
+
+#[test]
+fn the_host_value_is_what_format_writes() {
+    for host in ["127.0.0.1", "localhost", "[::1]", "a.example"] {
+        for port in [
+            None,
+            Some(0),
+            Some(1),
+            Some(9),
+            Some(10),
+            Some(80),
+            Some(999),
+        ] {
+            let expected = match port {
+                Some(p) => format!("{host}:{p}"),
+                None => host.to_string(),
+            };
+            let written = crate::transport_h1::host_value(host, port);
+            assert_eq!(
+                written.as_ref().map(hyper::header::HeaderValue::as_bytes),
+                Some(expected.as_bytes())
+            );
+        }
+        for p in [1000, 8080, 9999, 10000, 18329, 65535] {
+            let written = crate::transport_h1::host_value(host, Some(p));
+            let expected = format!("{host}:{p}");
+            assert_eq!(
+                written.as_ref().map(hyper::header::HeaderValue::as_bytes),
+                Some(expected.as_bytes())
+            );
+        }
+    }
+}
+
+#[tokio::test]
+async fn an_answer_read_for_its_body_is_the_same_answer_without_its_headers() {
+    let mut gzip = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    gzip.write_all(br#"{"ok":true}"#).expect("compressed");
+    let body = gzip.finish().expect("compressed");
+    let head = "HTTP/1.1 201 Created\r\nContent-Encoding: GZip\r\nX-A: 1\r\n";
+    let mut answer = format!("{head}Content-Length: {}\r\n\r\n", body.len()).into_bytes();
+    answer.extend(body);
+    let (base, _) = server(answering(Box::leak(answer.into_boxed_slice())));
+    let t = transport(5_000, 1024);
+    let url = format!("{base}/x");
+    let whole = t.send_out(get(&url)).await.expect("an answer");
+    assert_eq!(whole.body, br#"{"ok":true}"#, "decoded");
+    assert_eq!(whole.header("x-a"), Some("1"));
+    let direct = t.send_out_for_body(get(&url)).await;
+    let through = t.without_direct_path().send_out_for_body(get(&url)).await;
+    for bare in [direct, through] {
+        let bare = bare.expect("an answer");
+        assert_eq!((bare.status, &bare.body), (whole.status, &whole.body));
+        assert!(bare.headers.is_empty(), "{:?}", bare.headers);
+    }
+}
+
+#[tokio::test]
+async fn each_origin_gets_its_own_host_when_requests_alternate() {
+    let seen = Arc::new(Mutex::new(Vec::new()));
+    let recording = |log: Arc<Mutex<Vec<String>>>| {
+        move |mut stream: TcpStream| {
+            while let Some(request) = read_request(&mut stream) {
+                let text = String::from_utf8_lossy(&request).to_ascii_lowercase();
+                let host = text.lines().find_map(|l| l.strip_prefix("host: "));
+                log.lock()
+                    .expect("log")
+                    .push(host.unwrap_or("-").to_owned());
+                let _ = stream.write_all(b"HTTP/1.1 204 No Content\r\n\r\n");
+            }
+        }
+    };
+    let (a, _) = server(recording(seen.clone()));
+    let (b, _) = server(recording(seen.clone()));
+    let by_name = a.replace("127.0.0.1", "localhost");
+    let t = direct_transport(5_000, 1024);
+    for base in [&a, &b, &a, &by_name, &b, &by_name] {
+        let answered = t.send_out(get(&format!("{base}/x"))).await;
+        assert_eq!(answered.map(|r| r.status), Ok(204), "{base}");
+    }
+    let hosts: Vec<String> = [&a, &b, &a, &by_name, &b, &by_name]
+        .iter()
+        .map(|base| base.trim_start_matches("http://").to_owned())
+        .collect();
+    assert_eq!(*seen.lock().expect("log"), hosts);
 }

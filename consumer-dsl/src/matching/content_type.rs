@@ -17,21 +17,29 @@ pub enum ContentKind {
 }
 
 /// Classifies a content type such as `application/json; charset=UTF-8`.
+/// The essence is compared case-insensitively where it stands (this runs
+/// for every answer judged: a lower-cased copy was an allocation each time).
 pub fn content_kind(content_type: &str) -> ContentKind {
     let essence = content_type
         .split(';')
         .next()
         .unwrap_or_default()
         .trim()
-        .to_ascii_lowercase();
-    let (main, sub) = essence.split_once('/').unwrap_or((essence.as_str(), ""));
-    if sub == "json" || sub.ends_with("+json") || sub.starts_with("x-json") {
+        .as_bytes();
+    let (main, sub) = match essence.iter().position(|b| *b == b'/') {
+        Some(at) => (&essence[..at], &essence[at + 1..]),
+        None => (essence, &b""[..]),
+    };
+    let is = |s: &[u8], word: &str| s.eq_ignore_ascii_case(word.as_bytes());
+    let ends = |s: &[u8], tail: &str| s.len() >= tail.len() && is(&s[s.len() - tail.len()..], tail);
+    let starts = |s: &[u8], head: &str| s.len() >= head.len() && is(&s[..head.len()], head);
+    if is(sub, "json") || ends(sub, "+json") || starts(sub, "x-json") {
         ContentKind::Json
-    } else if sub == "xml" || sub.ends_with("+xml") {
+    } else if is(sub, "xml") || ends(sub, "+xml") {
         ContentKind::Xml
-    } else if sub == "x-www-form-urlencoded" {
+    } else if is(sub, "x-www-form-urlencoded") {
         ContentKind::Form
-    } else if main == "text" || sub == "javascript" {
+    } else if is(main, "text") || is(sub, "javascript") {
         ContentKind::Text
     } else {
         ContentKind::Binary
@@ -135,6 +143,81 @@ fn magic(b: &[u8]) -> Option<&'static str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The classification as it was written before: on a lower-cased copy.
+    fn content_kind_lowered(content_type: &str) -> ContentKind {
+        let essence = content_type
+            .split(';')
+            .next()
+            .unwrap_or_default()
+            .trim()
+            .to_ascii_lowercase();
+        let (main, sub) = essence.split_once('/').unwrap_or((essence.as_str(), ""));
+        if sub == "json" || sub.ends_with("+json") || sub.starts_with("x-json") {
+            ContentKind::Json
+        } else if sub == "xml" || sub.ends_with("+xml") {
+            ContentKind::Xml
+        } else if sub == "x-www-form-urlencoded" {
+            ContentKind::Form
+        } else if main == "text" || sub == "javascript" {
+            ContentKind::Text
+        } else {
+            ContentKind::Binary
+        }
+    }
+
+    #[test]
+    fn content_kinds_compared_in_place_are_those_of_the_lower_cased_copy() {
+        let mains = [
+            "",
+            "text",
+            "TEXT",
+            "Application",
+            "image",
+            "tExt/x",
+            "é",
+            "x",
+        ];
+        let subs = [
+            "",
+            "json",
+            "JSON",
+            "Json; charset=utf-8",
+            "vnd.api+JSON",
+            "+json",
+            "json+",
+            "x-json",
+            "X-JSON-seq",
+            "x-jso",
+            "xml",
+            "XML",
+            "atom+Xml",
+            "+xml",
+            "xmlx",
+            "x-www-form-urlencoded",
+            "X-WWW-FORM-URLENCODED",
+            "javascript",
+            "JavaScript",
+            "plain",
+            "ÉJSON",
+            "jsoné",
+            "é+json",
+            "a/b/json",
+            " json ",
+            "json ;x=y",
+        ];
+        for main in mains {
+            for sub in subs {
+                for text in [
+                    format!("{main}/{sub}"),
+                    format!(" {main}/{sub} ; q=1"),
+                    main.to_owned(),
+                ] {
+                    assert_eq!(content_kind(&text), content_kind_lowered(&text), "{text:?}");
+                }
+            }
+        }
+    }
 
     #[test]
     fn content_kinds_follow_the_subtype() {

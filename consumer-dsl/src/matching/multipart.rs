@@ -43,8 +43,11 @@ type PairKey<'a> = (Option<&'a str>, usize);
 /// The boundary of a `multipart/*` content type, if it is one.
 pub(super) fn boundary(content_type: &str) -> Option<String> {
     let mut params = content_type.split(';');
-    let essence = params.next()?.trim().to_ascii_lowercase();
-    if !essence.starts_with("multipart/") {
+    // compared in place: every answer judged asks (a lower-cased copy
+    // was an allocation each time)
+    let essence = params.next()?.trim().as_bytes();
+    let head = b"multipart/";
+    if essence.len() < head.len() || !essence[..head.len()].eq_ignore_ascii_case(head) {
         return None;
     }
     params.find_map(|p| {

@@ -324,3 +324,28 @@ fn base64_encode(bytes: &[u8]) -> String {
     use base64::Engine;
     base64::engine::general_purpose::STANDARD.encode(bytes)
 }
+
+#[test]
+fn the_boundary_is_read_from_a_multipart_type_of_any_case() {
+    let cases = [
+        ("multipart/form-data; boundary=x", Some("x")),
+        ("Multipart/Mixed;BOUNDARY=\"a b\"", Some("a b")),
+        (
+            "  MULTIPART/related ; charset=utf-8; boundary = q ",
+            Some("q"),
+        ),
+        ("multipart/form-data", None),
+        ("multipart", None),
+        ("multipartx/mixed; boundary=x", None),
+        ("text/plain; boundary=x", None),
+        ("é/multipart/; boundary=x", None),
+        ("", None),
+    ];
+    for (content_type, expected) in cases {
+        assert_eq!(
+            boundary(content_type).as_deref(),
+            expected,
+            "{content_type:?}"
+        );
+    }
+}

@@ -71,7 +71,9 @@ pub(crate) fn close(
 ) -> (Vec<Finding>, Vec<DownstreamEntry>) {
     let calls = downstream.log.take();
     let trace = crate::trace::current();
-    let trace_id = trace.as_ref().map_or(String::new(), |t| t.trace_id.clone());
+    let trace_id = trace
+        .as_ref()
+        .map_or(String::new(), |t| t.trace_id().to_owned());
     let task_ids = trace
         .as_ref()
         .map(crate::trace::Trace::task_ids)
