@@ -2,7 +2,11 @@
    binds: version number, pacticipant name, environment name. Every named
    sub-query is MATERIALIZED: SQLite 3.53 otherwise inlines a CTE at each
    place it is named (scope, pubs and live several times over: 3-8x the
-   work); the consumers of a provider are a loose index scan. */
+   work); the consumers of a provider are a loose index scan. A one-row
+   CTE (sel, env) is compared with `=`/`IS NOT` and a many-row one (shown,
+   contents) is joined, not `IN (SELECT …)`: SQLite builds a temporary
+   index for each `IN` list at every run (shown and contents hold
+   distinct ids, so the joins add no row). */
 WITH RECURSIVE
 /* the pacticipant, with the version if it exists */
 sel AS MATERIALIZED (
@@ -33,18 +37,18 @@ pairs AS MATERIALIZED (
 ),
 integ AS MATERIALIZED (SELECT c, p, MAX(req) AS req FROM pairs GROUP BY c, p),
 others AS MATERIALIZED (
-  SELECT c AS id FROM integ WHERE c NOT IN (SELECT pid FROM sel)
+  SELECT c AS id FROM integ WHERE c IS NOT (SELECT pid FROM sel)
   UNION
-  SELECT p FROM integ WHERE p NOT IN (SELECT pid FROM sel)
+  SELECT p FROM integ WHERE p IS NOT (SELECT pid FROM sel)
 ),
 /* the versions of the others deployed in or released to the environment */
 live AS MATERIALIZED (
   SELECT d.version_id AS id FROM deployed_versions d
-  WHERE d.environment_id IN (SELECT id FROM env) AND d.undeployed_at IS NULL
+  WHERE d.environment_id = (SELECT id FROM env) AND d.undeployed_at IS NULL
     AND d.pacticipant_id IN (SELECT id FROM others)
   UNION
   SELECT r.version_id FROM released_versions r
-  WHERE r.environment_id IN (SELECT id FROM env) AND r.support_ended_at IS NULL
+  WHERE r.environment_id = (SELECT id FROM env) AND r.support_ended_at IS NULL
     AND r.pacticipant_id IN (SELECT id FROM others)
 ),
 /* every version in play: the one asked about and the live ones */
@@ -99,25 +103,25 @@ SELECT 'ver', id, pact_content_id, provider_version_id, number, kind, reason_cod
 FROM ver
 UNION ALL
 SELECT 'branch', bv.version_id, bv.id, NULL, NULL, b.name, NULL, NULL, NULL, NULL
-FROM branch_versions bv JOIN branches b ON b.id = bv.branch_id
-WHERE bv.version_id IN (SELECT id FROM shown)
+FROM shown s CROSS JOIN branch_versions bv JOIN branches b ON b.id = bv.branch_id
+WHERE bv.version_id = s.id
 UNION ALL
 SELECT 'tag', t.version_id, t.id, NULL, NULL, t.name, NULL, NULL, NULL, NULL
-FROM tags t WHERE t.version_id IN (SELECT id FROM shown)
+FROM shown s CROSS JOIN tags t WHERE t.version_id = s.id
 UNION ALL
 SELECT 'env', d.version_id, NULL, NULL, NULL, e.name, NULL, TRUE, NULL, NULL
-FROM deployed_versions d JOIN environments e ON e.id = d.environment_id
-WHERE d.version_id IN (SELECT id FROM shown) AND d.undeployed_at IS NULL
+FROM shown s CROSS JOIN deployed_versions d JOIN environments e ON e.id = d.environment_id
+WHERE d.version_id = s.id AND d.undeployed_at IS NULL
 UNION ALL
 SELECT 'env', r.version_id, NULL, NULL, NULL, e.name, NULL, FALSE, NULL, NULL
-FROM released_versions r JOIN environments e ON e.id = r.environment_id
-WHERE r.version_id IN (SELECT id FROM shown) AND r.support_ended_at IS NULL
+FROM shown s CROSS JOIN released_versions r JOIN environments e ON e.id = r.environment_id
+WHERE r.version_id = s.id AND r.support_ended_at IS NULL
 UNION ALL
 SELECT 'sha', pc.id, NULL, NULL, NULL, pc.sha, NULL, NULL, NULL, NULL
-FROM pact_contents pc WHERE pc.id IN (SELECT content FROM contents)
+FROM contents c CROSS JOIN pact_contents pc WHERE pc.id = c.content
 UNION ALL
 /* the version's last admission transition (a quarantine refuses it) */
 SELECT 'admission', t.version_id, t.id, NULL, NULL, t.to_state, t.reason, NULL, NULL, NULL
 FROM admission_transitions t
 WHERE t.id = (SELECT MAX(a.id) FROM admission_transitions a
-              WHERE a.version_id IN (SELECT vid FROM sel))
+              WHERE a.version_id = (SELECT vid FROM sel))

@@ -9,7 +9,7 @@
    or `OFFSET 0` keeps PostgreSQL from flattening it into a join, so each
    is one index probe per row in play, whatever the table's size. SQLite
    has no LATERAL, hence two texts. */
-WITH
+WITH RECURSIVE
 /* the pacticipant, with the version if it exists */
 sel AS (
   SELECT p.id AS pid, p.name AS pname, v.id AS vid, v.number AS vnum
@@ -18,14 +18,24 @@ sel AS (
   WHERE p.name = ?
 ),
 env AS (SELECT id FROM environments WHERE name = ?),
+/* every consumer that ever published a pact with it: one index probe per
+   consumer (the next consumer id after the last), not one row per
+   publication (a provider has thousands) */
+consumers(c) AS (
+  SELECT (SELECT MIN(pp.consumer_id) FROM pact_publications pp
+          WHERE pp.provider_id = (SELECT pid FROM sel))
+  UNION ALL
+  SELECT (SELECT MIN(pp.consumer_id) FROM pact_publications pp
+          WHERE pp.provider_id = (SELECT pid FROM sel) AND pp.consumer_id > consumers.c)
+  FROM consumers WHERE consumers.c IS NOT NULL
+),
 /* its integrations: the providers the version has pacts with (required),
-   and every consumer that ever published a pact with it */
+   and those consumers */
 pairs AS (
   SELECT pp.consumer_id AS c, pp.provider_id AS p, 1 AS req
   FROM pact_publications pp WHERE pp.consumer_version_id = (SELECT vid FROM sel)
   UNION ALL
-  SELECT DISTINCT pp.consumer_id, pp.provider_id, 0
-  FROM pact_publications pp WHERE pp.provider_id = (SELECT pid FROM sel)
+  SELECT c, (SELECT pid FROM sel), 0 FROM consumers WHERE c IS NOT NULL
 ),
 integ AS (SELECT c, p, MAX(req) AS req FROM pairs GROUP BY c, p),
 others AS (
