@@ -7,7 +7,7 @@ use serde_json::{Value, json};
 use super::*;
 use crate::hal::Links;
 
-/// The writer `response_body` replaced.
+/// The writer `response_body` replaced (its `Value` tree).
 fn response_json(
     base: &BaseUrl,
     request: &VersionRequest,
@@ -18,35 +18,10 @@ fn response_json(
     let pacticipant_url = base.url(&["pacticipants", consumer]);
     let version_url = base.url(&["pacticipants", consumer, "versions", version]);
     let notices = notices(request, recorded, published);
-    let tag_links: Vec<Link> = request
-        .tags
-        .iter()
-        .map(|t| {
-            Link::new(base.url(&[
-                "pacticipants",
-                consumer,
-                "versions",
-                version,
-                "tags",
-                t.as_str(),
-            ]))
-            .title("Tag")
-            .name(t.as_str())
-        })
-        .collect();
-    let contract_links: Vec<Link> = published
-        .iter()
-        .map(|p| {
-            let provider = &p.provider.name;
-            Link::new(base.url(&[
-                "pacts", "provider", provider, "consumer", consumer, "version", version,
-            ]))
-            .title("Pact")
-            .name(format!(
-                "Pact between {consumer} ({version}) and {provider}"
-            ))
-        })
-        .collect();
+    // the links themselves are built as before by the same helpers: what
+    // is compared here is the writer
+    let tag_links = tag_links(base, request, consumer, version);
+    let contract_links = contract_links(base, published, consumer, version);
     let links = Links::new()
         .add(
             "pb:pacticipant",
