@@ -127,6 +127,32 @@
 # DURATION=3s, two runs each, alternating): main 1.93x/1.99x (1 conn) and
 # 2.19x/2.14x (4), branch 1.66x/1.79x and 2.01x/2.02x, wrk's floor 63-70 ms
 # (1 connection) and 54-60 ms (4): at this load still noise-bound.
+#
+# Session of 2026-12-06 (issue 27), the start: a contract file of 64 KiB
+# or more is read on every core (accord_dsl::pact::read_parallel: one raw
+# scan, the interactions parsed, read and dropped in chunks), the plan is
+# dropped on a thread of its own, lint writes no paths for objects without
+# unknown keys. The 1,000-interaction run with --filter-description
+# nomatch (start, read, lint, plan, report), 25 alternating runs, load
+# ~2: wall median 39.6 -> 22.1 ms (min 25.1 -> 19.5). callgrind per
+# thread: the caller's thread 23.3 M instructions, two readers 42 M each
+# (before: 111 M on one thread). What is left on the caller: the raw scan
+# (7.5 M), lint (7.3 M), dynamic relocation (4.4 M), clap (~1 M).
+# Whole runs after both changes (vreq29 merged), callgrind: 256.0 M ->
+# 225.5 M instructions (48.2k -> 38.1k per request).
+# wire.sh, RUNS=10, release binaries of 5eefb57 and a0b5bc1 alternating,
+# load 1.5-1.8 (the machine otherwise idle): 1 connection 1.68x, 1.17x,
+# 1.42x (ROUNDS=4) -> 1.19x, 1.27x, 1.27x (ROUNDS=4), wrk's best floor
+# 169-214 ms between runs: at one connection the wall is the scheduler's
+# wake-up latency (~60 us a round trip when the cores idle, ~20 us when
+# they are busy), which moves more between runs than the change does;
+# 4 connections 2.11x, 2.08x, 2.24x -> 1.91x, 1.82x, 1.86x, accord's own
+# --jobs 4 wall 96-98 -> 83.5-83.9 ms. At load 2-3.5 (helpers building),
+# same binaries: 1 connection 1.81x, 1.68x -> 1.60x, 1.59x; 4 connections
+# 1.85x, 1.95x -> 1.67x, 1.63x. Next: the verdict of a request is judged
+# before the next request goes out (the Driver returns a judged answer);
+# sending the teardown first and judging while it is in flight would
+# hide the ~10 us of matching per interaction behind the provider.
 set -euo pipefail
 
 n=${1:-1000}
