@@ -28,6 +28,7 @@ mod a2a;
 mod auth;
 mod http;
 mod limits;
+mod live;
 mod mcp;
 mod observe;
 mod report;
@@ -169,13 +170,13 @@ pub(crate) struct Shared {
     pub(crate) principals: auth::Principals,
     pub(crate) base_url: OnceLock<String>,
     pub(crate) options: MockOptions,
-    pub(crate) recorded: Mutex<serve::Recorded>,
+    pub(crate) recorded: Mutex<report::Recorded>,
     /// The bytes of request bodies held at once.
     pub(crate) budget: limits::Budget,
 }
 
 impl Shared {
-    pub(crate) fn recorded(&self) -> std::sync::MutexGuard<'_, serve::Recorded> {
+    pub(crate) fn recorded(&self) -> std::sync::MutexGuard<'_, report::Recorded> {
         self.recorded
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
@@ -226,7 +227,8 @@ impl Shared {
     }
 }
 
-/// A running mock. Dropping it stops the server and frees its port.
+/// A running mock. Dropping it stops the server, frees its port and
+/// returns once no worker of it can answer any more.
 #[derive(Debug)]
 pub struct MockServer {
     contract: Contract,
@@ -234,6 +236,8 @@ pub struct MockServer {
     addr: SocketAddr,
     handle: actix_web::dev::ServerHandle,
     thread: Option<std::thread::JoinHandle<std::io::Result<()>>>,
+    /// The workers still holding the app (`live`).
+    live: Arc<live::Live>,
 }
 
 impl MockServer {
@@ -257,11 +261,12 @@ impl MockServer {
             mcp,
             principals: auth::Principals::new(&options.principals),
             base_url: OnceLock::new(),
-            recorded: Mutex::new(serve::Recorded::new(exercised)),
+            recorded: Mutex::new(report::Recorded::new(exercised)),
             budget: limits::Budget::new(options.body_budget_bytes),
             options,
         });
-        let (addr, server) = serve::bind(shared.clone())?;
+        let live = Arc::new(live::Live::default());
+        let (addr, server) = serve::bind(shared.clone(), &live)?;
         let host = match shared.options.host.as_str() {
             "0.0.0.0" | "::" => "127.0.0.1".to_owned(),
             h if h.contains(':') => format!("[{h}]"),
@@ -278,6 +283,7 @@ impl MockServer {
             addr,
             handle,
             thread: Some(thread),
+            live,
         })
     }
 
@@ -318,7 +324,7 @@ impl MockServer {
 
     /// What was exercised and what was not expected, so far.
     pub fn verify(&self) -> MockReport {
-        serve::report(&self.shared)
+        report::report(&self.shared)
     }
 
     /// Forgets what was recorded (`POST /__accord/reset`).
@@ -368,11 +374,15 @@ fn file_part(name: &str) -> String {
         .collect()
 }
 
+/// Stops the server and returns once nothing of it can answer: the
+/// listener closed, and every worker gone with its connections (at most
+/// a few seconds: a drop never hangs).
 impl Drop for MockServer {
     fn drop(&mut self) {
         drop(self.handle.stop(false));
         if let Some(t) = self.thread.take() {
             drop(t.join());
         }
+        self.live.wait_gone(std::time::Duration::from_secs(5));
     }
 }

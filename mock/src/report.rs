@@ -8,6 +8,8 @@ use accord_dsl::model::Query;
 use serde::Serialize;
 use serde_json::Value;
 
+use crate::Shared;
+
 /// One expected interaction.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -312,4 +314,75 @@ impl MockReport {
         out.push_str(&format!("mock: {verdict}\n"));
         out
     }
+}
+
+/// The most unexpected requests kept in full for the report; past it,
+/// they are only counted (a client that sends bad requests in a loop
+/// cannot grow the mock without end).
+pub(crate) const MAX_UNANSWERED: usize = 100;
+
+/// What the handlers recorded.
+#[derive(Debug)]
+pub(crate) struct Recorded {
+    /// Per contract interaction (by position): how many requests it answered.
+    pub(crate) exercised: Vec<u32>,
+    /// The first [`MAX_UNANSWERED`] requests not answered as the contract
+    /// says.
+    pub(crate) unanswered: Vec<MockMismatch>,
+    /// How many more there were.
+    pub(crate) more: u64,
+}
+
+impl Recorded {
+    pub(crate) fn new(exercised: Vec<u32>) -> Recorded {
+        Recorded {
+            exercised,
+            unanswered: Vec::new(),
+            more: 0,
+        }
+    }
+
+    /// Keeps `m` in full while there is room, else counts it.
+    pub(crate) fn unexpected(&mut self, m: MockMismatch) {
+        if self.unanswered.len() < MAX_UNANSWERED {
+            self.unanswered.push(m.trimmed());
+        } else {
+            self.more = self.more.saturating_add(1);
+        }
+    }
+
+    pub(crate) fn reset(&mut self) {
+        self.exercised.iter_mut().for_each(|n| *n = 0);
+        self.unanswered = Vec::new();
+        self.more = 0;
+    }
+}
+
+/// The report of what `shared` recorded.
+pub(crate) fn report(shared: &Shared) -> MockReport {
+    let mut wanted: Vec<Wanted> = shared
+        .http
+        .all()
+        .iter()
+        .map(|(index, i)| Wanted {
+            index: *index,
+            description: i.meta.description.clone(),
+            interaction_type: "Synchronous/HTTP",
+            method: i.request.method.to_ascii_uppercase(),
+            path: i.request.path.clone(),
+        })
+        .collect();
+    wanted.extend(shared.a2a.iter().flat_map(|a| a.wanted()));
+    wanted.extend(shared.mcp.iter().flat_map(|m| m.wanted()));
+    wanted.sort_by_key(|w| w.index);
+    let recorded = shared.recorded();
+    let mut report = MockReport::of(&wanted, &recorded.exercised, &recorded.unanswered);
+    report.more_mismatches = recorded.more;
+    report.ok &= recorded.more == 0;
+    if let Some(a2a) = &shared.a2a {
+        let missing = a2a.missing(&recorded.exercised);
+        report.ok &= missing.is_empty();
+        report.mismatches.extend(missing);
+    }
+    report
 }

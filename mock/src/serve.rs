@@ -14,79 +14,9 @@ use indexmap::IndexMap;
 use serde_json::json;
 
 use crate::http::Found;
-use crate::report::{MockMismatch, MockReport, Wanted};
+use crate::live::{Alive, Live};
+use crate::report::{MockMismatch, report};
 use crate::{MockError, Shared, limits};
-
-/// The most unexpected requests kept in full for the report; past it,
-/// they are only counted (a client that sends bad requests in a loop
-/// cannot grow the mock without end).
-pub(crate) const MAX_UNANSWERED: usize = 100;
-
-/// What the handlers recorded.
-#[derive(Debug)]
-pub(crate) struct Recorded {
-    /// Per contract interaction (by position): how many requests it answered.
-    pub(crate) exercised: Vec<u32>,
-    /// The first [`MAX_UNANSWERED`] requests not answered as the contract
-    /// says.
-    pub(crate) unanswered: Vec<MockMismatch>,
-    /// How many more there were.
-    pub(crate) more: u64,
-}
-
-impl Recorded {
-    pub(crate) fn new(exercised: Vec<u32>) -> Recorded {
-        Recorded {
-            exercised,
-            unanswered: Vec::new(),
-            more: 0,
-        }
-    }
-
-    /// Keeps `m` in full while there is room, else counts it.
-    pub(crate) fn unexpected(&mut self, m: MockMismatch) {
-        if self.unanswered.len() < MAX_UNANSWERED {
-            self.unanswered.push(m.trimmed());
-        } else {
-            self.more = self.more.saturating_add(1);
-        }
-    }
-
-    pub(crate) fn reset(&mut self) {
-        self.exercised.iter_mut().for_each(|n| *n = 0);
-        self.unanswered = Vec::new();
-        self.more = 0;
-    }
-}
-
-/// The report of what `shared` recorded.
-pub(crate) fn report(shared: &Shared) -> MockReport {
-    let mut wanted: Vec<Wanted> = shared
-        .http
-        .all()
-        .iter()
-        .map(|(index, i)| Wanted {
-            index: *index,
-            description: i.meta.description.clone(),
-            interaction_type: "Synchronous/HTTP",
-            method: i.request.method.to_ascii_uppercase(),
-            path: i.request.path.clone(),
-        })
-        .collect();
-    wanted.extend(shared.a2a.iter().flat_map(|a| a.wanted()));
-    wanted.extend(shared.mcp.iter().flat_map(|m| m.wanted()));
-    wanted.sort_by_key(|w| w.index);
-    let recorded = shared.recorded();
-    let mut report = MockReport::of(&wanted, &recorded.exercised, &recorded.unanswered);
-    report.more_mismatches = recorded.more;
-    report.ok &= recorded.more == 0;
-    if let Some(a2a) = &shared.a2a {
-        let missing = a2a.missing(&recorded.exercised);
-        report.ok &= missing.is_empty();
-        report.mismatches.extend(missing);
-    }
-    report
-}
 
 /// Binds the listener (so a busy port fails here, before anything runs).
 /// A request head must arrive within the head timeout (408, closed), an
@@ -96,7 +26,11 @@ pub(crate) fn report(shared: &Shared) -> MockReport {
 /// open connections the mock stops accepting (new ones wait in the
 /// listen backlog, which holds no file descriptor of the mock's) until
 /// one closes: the process's limit on open files is never what fails.
-pub(crate) fn bind(shared: Arc<Shared>) -> Result<(SocketAddr, Server), MockError> {
+/// Each worker's app holds an [`Alive`] of `live` (`MockServer`'s drop).
+pub(crate) fn bind(
+    shared: Arc<Shared>,
+    live: &Arc<Live>,
+) -> Result<(SocketAddr, Server), MockError> {
     let options = &shared.options;
     let (host, port, workers) = (options.host.clone(), options.port, options.workers.max(1));
     let per_worker = options.max_connections.div_ceil(workers).max(1);
@@ -106,9 +40,11 @@ pub(crate) fn bind(shared: Arc<Shared>) -> Result<(SocketAddr, Server), MockErro
         address: format!("{host}:{port}"),
         source,
     };
+    let live = live.clone();
     let server = HttpServer::new(move || {
         App::new()
             .app_data(data.clone())
+            .app_data(web::Data::new(Alive::new(&live)))
             .default_service(web::to(answer))
     })
     .workers(workers)
