@@ -153,6 +153,26 @@
 # before the next request goes out (the Driver returns a judged answer);
 # sending the teardown first and judging while it is in flight would
 # hide the ~10 us of matching per interaction behind the provider.
+#
+# Session of 2026-12-06 (tenth), a new machine, quiet (load 0.4-0.9),
+# release build of 06a3f65, RUNS=10 ROUNDS=3 DURATION=3s: wrk 202.6 ms /
+# accord 255.3 ms = 1.26x at 1 connection, 42.1 / 79.5 ms = 1.89x at 4;
+# --jobs 4 takes 0.31x the time of --jobs 1. The start (nothing sent)
+# is 14.5 ms of it (hyperfine, 40 runs; user 12.3 ms, system 10.3 ms on
+# two readers: 2,678 page faults and 773 mprotect calls while glibc's
+# thread arenas grow; top_pad / trim_threshold tunables took 0.7 ms off).
+# Per request accord now issues what wrk issues or fewer (strace -c of a
+# whole --jobs 1 run: one writev, one epoll_wait and one recvfrom per
+# request; wrk at one connection also calls epoll_ctl twice per
+# request): what is left above the floor is user CPU spread thin
+# (callgrind of 300 interactions: hyper's connection task ~14k
+# instructions per request, the rest no single function over ~3%).
+# Why 4 connections stay above 1.2x on 2 cores: nginx (1 worker) holds
+# one core at wrk's rate (~14 us of CPU per request, its 42 ms floor),
+# so accord's lanes share the other; at ~23 us of CPU per request
+# (kernel included) 3,000 requests take >= 69 ms, plus the 14.5 ms start
+# = the 79-84 ms measured. 1.2x (50 ms) would need the start near 9 ms
+# and under ~14 us of CPU per request, kernel included.
 set -euo pipefail
 
 n=${1:-1000}
