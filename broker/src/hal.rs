@@ -119,6 +119,23 @@ impl FromRequest for BaseUrl {
     }
 }
 
+/// `{"self": <link>}`: the `_links` of an object whose only link is to
+/// itself, written by `Serialize` (no `Value` tree).
+#[derive(Debug, Serialize)]
+pub struct SelfLink {
+    #[serde(rename = "self")]
+    pub this: Link,
+}
+
+impl SelfLink {
+    /// `{"self": {"href": href}}`.
+    pub fn to(href: impl Into<String>) -> Self {
+        SelfLink {
+            this: Link::new(href),
+        }
+    }
+}
+
 /// A `_links` object under construction.
 #[derive(Debug, Default)]
 pub struct Links(Map<String, Value>);

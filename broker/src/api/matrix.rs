@@ -7,7 +7,7 @@ use serde::Serialize;
 use serde::ser::{SerializeMap, Serializer};
 
 use crate::error::BrokerError;
-use crate::hal::{self, BaseUrl};
+use crate::hal::{self, BaseUrl, SelfLink};
 use crate::matrix::decision::{Notice, Summary};
 use crate::matrix::query::RackQuery;
 use crate::matrix::resolve::Fields;
@@ -96,26 +96,6 @@ struct Body<'a> {
     matrix: RowsJson<'a>,
     #[serde(rename = "_links")]
     links: SelfLink,
-}
-
-/// `{"self": {"href": …}}`.
-#[derive(Serialize)]
-struct SelfLink {
-    #[serde(rename = "self")]
-    this: Href,
-}
-
-#[derive(Serialize)]
-struct Href {
-    href: String,
-}
-
-impl SelfLink {
-    fn to(href: String) -> Self {
-        SelfLink {
-            this: Href { href },
-        }
-    }
 }
 
 struct SummaryJson<'a>(&'a Summary);

@@ -4,7 +4,7 @@
 
 use serde::Serialize;
 
-use crate::hal::{BaseUrl, Link};
+use crate::hal::{BaseUrl, Link, SelfLink};
 use crate::publishing::{Change, PublishedContract, RecordedVersion, VersionRequest};
 
 /// The notices of a publication, in the order they happened.
@@ -81,9 +81,7 @@ pub fn response_body(
         embedded: Embedded {
             pacticipant: EmbeddedPacticipant {
                 name: consumer,
-                links: SelfLink {
-                    this: Link::new(pacticipant_url.clone()),
-                },
+                links: SelfLink::to(pacticipant_url.clone()),
             },
             version: EmbeddedVersion {
                 number: version,
@@ -194,12 +192,6 @@ struct EmbeddedVersion<'a> {
     build_url: Option<&'a str>,
     #[serde(rename = "_links")]
     links: SelfLink,
-}
-
-#[derive(Serialize)]
-struct SelfLink {
-    #[serde(rename = "self")]
-    this: Link,
 }
 
 #[derive(Serialize)]
