@@ -5,6 +5,9 @@
 //! Every request carries a read token, as CI's requests do (the token
 //! cache answers it after the first). The kinds take turns, round after
 //! round, so a burst of load on the shared machine falls on all of them.
+//! A request is timed from its send to the last byte of its answer, on one
+//! kept-alive connection (`common/client.rs`); the answer is parsed and
+//! counted after.
 //!
 //! `cargo bench -p accord-broker --bench matrix` — environment:
 //! `ACCORD_BENCH_DATABASE_URL` (default: a SQLite file in the temp dir
@@ -14,6 +17,8 @@
 //! (default 1000000; 10000000 for the 10M run), `ACCORD_BENCH_REQUESTS`
 //! (default 2000 per kind and round), `ACCORD_BENCH_ROUNDS` (default 3).
 
+#[path = "../common/client.rs"]
+mod client;
 mod seed;
 mod serve;
 
@@ -21,6 +26,7 @@ use std::time::{Duration, Instant};
 
 use accord_broker::auth::hash_secret;
 use accord_broker::{db, store};
+use client::Client;
 use seed::{CONSUMERS, PROVIDERS, VERSIONS, name, number};
 use serve::serve;
 
@@ -50,19 +56,18 @@ fn main() {
     let rounds = env_number("ACCORD_BENCH_ROUNDS", 3);
     prepare(&url, wanted);
     let base = serve(&url);
-    let _ = rustls::crypto::ring::default_provider().install_default();
-    let client = reqwest::blocking::Client::new();
+    let mut client = Client::new(&base);
     let kinds = kinds(requests);
     let mut times: Vec<Vec<Duration>> = vec![Vec::new(); kinds.len()];
     let mut answers = vec![([0usize; 3], 0usize); kinds.len()];
     for (_, queries) in &kinds {
         for q in queries.iter().take(100) {
-            get(&client, &base, q);
+            get(&mut client, q);
         }
     }
     for _ in 0..rounds {
         for (k, (_, queries)) in kinds.iter().enumerate() {
-            measure(&client, &base, queries, &mut times[k], &mut answers[k]);
+            measure(&mut client, queries, &mut times[k], &mut answers[k]);
         }
     }
     let floor = percentile(&mut times[0], 0.50);
@@ -141,16 +146,16 @@ fn kinds(requests: usize) -> Vec<(&'static str, Vec<String>)> {
 }
 
 fn measure(
-    client: &reqwest::blocking::Client,
-    base: &str,
+    client: &mut Client,
     queries: &[String],
     times: &mut Vec<Duration>,
     (deployable, rows): &mut ([usize; 3], usize),
 ) {
     for q in queries {
         let start = Instant::now();
-        let body = get(client, base, q);
+        let answer = get(client, q);
         times.push(start.elapsed());
+        let body: serde_json::Value = serde_json::from_slice(&answer).expect("json");
         *rows += body["matrix"].as_array().map_or(0, Vec::len);
         deployable[match body["summary"]["deployable"].as_bool() {
             Some(true) => 0,
@@ -179,12 +184,15 @@ fn report(title: &str, times: &mut [Duration], answers: ([usize; 3], usize), flo
     );
 }
 
-fn get(client: &reqwest::blocking::Client, base: &str, path: &str) -> serde_json::Value {
-    let response = client
-        .get(format!("{base}{path}"))
-        .bearer_auth(SECRET)
-        .send()
-        .expect("request");
-    assert_eq!(response.status().as_u16(), 200, "{path}");
-    response.json().expect("json")
+/// The body of `GET path`'s answer, which must be a 200.
+fn get(client: &mut Client, path: &str) -> bytes::Bytes {
+    let bearer = format!("Bearer {SECRET}");
+    let answer = client.send(
+        "GET",
+        path,
+        &[("authorization", &bearer)],
+        bytes::Bytes::new(),
+    );
+    assert_eq!(answer.status, 200, "{path}");
+    answer.body
 }

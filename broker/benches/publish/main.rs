@@ -2,6 +2,11 @@
 //! versions (one pact each, its content changing every tenth version, as
 //! CI publishes), from `ACCORD_BENCH_CLIENTS` clients at once (default 1:
 //! sequential), over loopback against an in-process release-built broker.
+//! Every request carries a write token, as CI's publications do (the
+//! token cache answers it after the first); `ACCORD_BENCH_OPEN=1` runs an
+//! open broker instead, whose every request asks the database whether a
+//! token exists. Each client is one kept-alive connection
+//! (`common/client.rs`), timed from the send to the answer's last byte.
 //!
 //! `cargo bench -p accord-broker --bench publish` — environment:
 //! `ACCORD_BENCH_DATABASE_URL` (default: a new SQLite file in the temp
@@ -13,12 +18,20 @@
 //! `statements`). On SQLite it prints the WAL file's size after the run
 //! (the background checkpointer keeps it bounded).
 
+#[path = "../common/client.rs"]
+mod client;
 mod statements;
 
 use std::time::{Duration, Instant};
 
+use accord_broker::auth::hash_secret;
+use accord_broker::{db, store};
 use base64::Engine;
+use client::Client;
 use serde_json::{Value, json};
+
+/// The bench's write token.
+const SECRET: &str = "acc_publish-bench-write-token";
 
 fn env_number(name: &str, default: usize) -> usize {
     std::env::var(name)
@@ -39,12 +52,19 @@ fn main() {
     let run = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_millis());
+    let open = std::env::var("ACCORD_BENCH_OPEN").is_ok_and(|v| v == "1");
+    let token = if open {
+        None
+    } else {
+        store_token(&url);
+        Some(format!("Bearer {SECRET}"))
+    };
+    let token = token.as_deref();
     let timed = statements::install();
     let base = serve(&url, env_number("ACCORD_BENCH_POOL", 8));
-    let _ = rustls::crypto::ring::default_provider().install_default();
-    let client = reqwest::blocking::Client::new();
+    let mut client = Client::new(&base);
     for i in 0..50 {
-        publish(&client, &base, 0, &format!("warm-{run}-{i}"), i);
+        publish(&mut client, token, 0, &format!("warm-{run}-{i}"), i);
     }
     let per_client = total / clients;
     statements::reset();
@@ -54,11 +74,11 @@ fn main() {
             .map(|c| {
                 let base = base.clone();
                 s.spawn(move || {
-                    let client = reqwest::blocking::Client::new();
+                    let mut client = Client::new(&base);
                     (0..per_client)
                         .map(|i| {
                             let t = Instant::now();
-                            publish(&client, &base, c, &format!("{run}-{c}-{i}"), i);
+                            publish(&mut client, token, c, &format!("{run}-{c}-{i}"), i);
                             t.elapsed()
                         })
                         .collect::<Vec<_>>()
@@ -74,7 +94,8 @@ fn main() {
     times.sort();
     let at = |q: f64| times[((times.len() as f64 * q) as usize).min(times.len() - 1)];
     println!(
-        "POST /contracts/publish, {clients} client(s): {} publications in {:.2?} = {:.0}/s; per publish p50={:.2?} p99={:.2?}",
+        "POST /contracts/publish, {clients} client(s), {}: {} publications in {:.2?} = {:.0}/s; per publish p50={:.2?} p99={:.2?}",
+        if open { "open broker" } else { "write token" },
         times.len(),
         elapsed,
         times.len() as f64 / elapsed.as_secs_f64(),
@@ -91,6 +112,20 @@ fn main() {
         for suffix in ["", "-wal", "-shm"] {
             let _ = std::fs::remove_file(format!("{url}{suffix}"));
         }
+    }
+}
+
+/// Migrates the database and stores the bench's write token (once).
+fn store_token(url: &str) {
+    let pool = db::connect(url, 1).expect("database");
+    let mut conn = pool.get().expect("connection");
+    db::run_migrations(&mut conn).expect("migrations");
+    let hash = hash_secret(SECRET);
+    if store::tokens::find_active_by_hash(&mut conn, &hash)
+        .expect("token")
+        .is_none()
+    {
+        store::tokens::insert(&mut conn, "publish-bench", "write", &hash).expect("token");
     }
 }
 
@@ -113,7 +148,7 @@ fn serve(url: &str, pool: usize) -> String {
 }
 
 /// Publishes version `version` of consumer `bench-consumer-{client}`.
-fn publish(client: &reqwest::blocking::Client, base: &str, c: usize, version: &str, i: usize) {
+fn publish(client: &mut Client, token: Option<&str>, c: usize, version: &str, i: usize) {
     let consumer = format!("bench-consumer-{c}");
     let pact = json!({
         "consumer": {"name": consumer},
@@ -137,11 +172,20 @@ fn publish(client: &reqwest::blocking::Client, base: &str, c: usize, version: &s
             "content": base64::engine::general_purpose::STANDARD.encode(pact.to_string()),
         }],
     });
-    let response = client
-        .post(format!("{base}/contracts/publish"))
-        .header("Content-Type", "application/json")
-        .body(body.to_string())
-        .send()
-        .expect("request");
-    assert_eq!(response.status().as_u16(), 200, "publish {version}");
+    let mut headers = vec![("content-type", "application/json")];
+    if let Some(token) = token {
+        headers.push(("authorization", token));
+    }
+    let answer = client.send(
+        "POST",
+        "/contracts/publish",
+        &headers,
+        body.to_string().into(),
+    );
+    assert_eq!(
+        answer.status,
+        200,
+        "publish {version}: {}",
+        String::from_utf8_lossy(&answer.body)
+    );
 }
