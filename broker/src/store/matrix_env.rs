@@ -7,7 +7,10 @@
 //! the pacticipant and version asked about, the environment, the
 //! integrations, the live versions of the others, the publications and the
 //! latest verifications in play, the branches, tags and environments of the
-//! versions shown, the content shas and the version's last admission
+//! versions the rows show (PostgreSQL) or of every version in play (SQLite,
+//! whose 3.54 refuses the text that names the rows' versions four times;
+//! the answer looks details up by the rows' versions, so extra ones do not
+//! show), the content shas and the version's last admission
 //! transition — one tagged row per fact (`kind`, then generic columns),
 //! read into [`EnvironmentFacts`]. `matrix::environment` turns the facts
 //! into what the general path (`matrix::resolve`, `matrix::rows`) would

@@ -3,10 +3,14 @@
    sub-query is MATERIALIZED: SQLite 3.53 otherwise inlines a CTE at each
    place it is named (scope, pubs and live several times over: 3-8x the
    work); the consumers of a provider are a loose index scan. A one-row
-   CTE (sel, env) is compared with `=`/`IS NOT` and a many-row one (shown,
+   CTE (sel, env) is compared with `=`/`IS NOT` and a many-row one (scope,
    contents) is joined, not `IN (SELECT …)`: SQLite builds a temporary
-   index for each `IN` list at every run (shown and contents hold
-   distinct ids, so the joins add no row). */
+   index for each `IN` list at every run (scope and contents hold
+   distinct ids, so the joins add no row). SQLite 3.54 refuses a
+   statement that expands to more than 1000 SELECTs, counting every CTE
+   reference along every path (tests/it/next_sqlite.rs): hence `others`
+   reads `integ` once, and the branches, tags and environments are those
+   of every version in play (scope), not of the rows shown only. */
 WITH RECURSIVE
 /* the pacticipant, with the version if it exists */
 sel AS MATERIALIZED (
@@ -36,10 +40,10 @@ pairs AS MATERIALIZED (
   SELECT c, (SELECT pid FROM sel), 0 FROM consumers WHERE c IS NOT NULL
 ),
 integ AS MATERIALIZED (SELECT c, p, MAX(req) AS req FROM pairs GROUP BY c, p),
+/* each integration has the pacticipant on one side: the other side */
 others AS MATERIALIZED (
-  SELECT c AS id FROM integ WHERE c IS NOT (SELECT pid FROM sel)
-  UNION
-  SELECT p FROM integ WHERE p IS NOT (SELECT pid FROM sel)
+  SELECT DISTINCT CASE WHEN c IS NOT sel.pid THEN c ELSE p END AS id
+  FROM integ CROSS JOIN sel WHERE c IS NOT sel.pid OR p IS NOT sel.pid
 ),
 /* the versions of the others deployed in or released to the environment */
 live AS MATERIALIZED (
@@ -81,9 +85,7 @@ ver AS MATERIALIZED (
   SELECT vr.id, vr.pact_content_id, vr.provider_version_id, vr.success, vr.execution_date,
          vr.pact_view, vr.number, vr.kind, vr.reason_codes
   FROM verifications vr WHERE vr.id IN (SELECT id FROM latest)
-),
-/* the versions the rows show, for their branches, tags and environments */
-shown AS MATERIALIZED (SELECT cv AS id FROM pubs UNION SELECT provider_version_id FROM ver)
+)
 SELECT 'sel' AS kind, pid AS a, vid AS b, (SELECT id FROM env) AS c, CAST(NULL AS BIGINT) AS d,
        pname AS s1, vnum AS s2, CAST(NULL AS BOOLEAN) AS f1, CAST(NULL AS BOOLEAN) AS f2,
        CAST(NULL AS TIMESTAMP) AS ts
@@ -103,18 +105,18 @@ SELECT 'ver', id, pact_content_id, provider_version_id, number, kind, reason_cod
 FROM ver
 UNION ALL
 SELECT 'branch', bv.version_id, bv.id, NULL, NULL, b.name, NULL, NULL, NULL, NULL
-FROM shown s CROSS JOIN branch_versions bv JOIN branches b ON b.id = bv.branch_id
+FROM scope s CROSS JOIN branch_versions bv JOIN branches b ON b.id = bv.branch_id
 WHERE bv.version_id = s.id
 UNION ALL
 SELECT 'tag', t.version_id, t.id, NULL, NULL, t.name, NULL, NULL, NULL, NULL
-FROM shown s CROSS JOIN tags t WHERE t.version_id = s.id
+FROM scope s CROSS JOIN tags t WHERE t.version_id = s.id
 UNION ALL
 SELECT 'env', d.version_id, NULL, NULL, NULL, e.name, NULL, TRUE, NULL, NULL
-FROM shown s CROSS JOIN deployed_versions d JOIN environments e ON e.id = d.environment_id
+FROM scope s CROSS JOIN deployed_versions d JOIN environments e ON e.id = d.environment_id
 WHERE d.version_id = s.id AND d.undeployed_at IS NULL
 UNION ALL
 SELECT 'env', r.version_id, NULL, NULL, NULL, e.name, NULL, FALSE, NULL, NULL
-FROM shown s CROSS JOIN released_versions r JOIN environments e ON e.id = r.environment_id
+FROM scope s CROSS JOIN released_versions r JOIN environments e ON e.id = r.environment_id
 WHERE r.version_id = s.id AND r.support_ended_at IS NULL
 UNION ALL
 SELECT 'sha', pc.id, NULL, NULL, NULL, pc.sha, NULL, NULL, NULL, NULL

@@ -25,6 +25,7 @@ mod integrations;
 mod matrix;
 mod matrix_one_statement;
 mod migrations;
+mod next_sqlite;
 mod operation_coverage;
 mod pact_docs;
 mod pact_view;
