@@ -8,8 +8,10 @@
 //! failed on every ask once the bundled SQLite moved. This test prepares and
 //! runs the statement on a migrated database with apsw (SQLite's Python
 //! binding, which bundles its own SQLite) at 3.54 or later, through
-//! `ACCORD_PYTHON` (`.ci/run` installs apsw there); without it the test
-//! says it skipped, except under `CI=true`.
+//! `ACCORD_PYTHON` (`.ci/run` installs apsw there), and prepares every other
+//! statement the statement baseline records for SQLite (its snapshot: the
+//! request shapes of `statements/`); without apsw the test says it skipped,
+//! except under `CI=true`.
 
 use std::process::Command;
 
@@ -19,13 +21,28 @@ use crate::support::{TestDatabase, TestDb};
 
 const SQL: &str = include_str!("../../src/store/matrix_env.sql");
 
-/// What the script prints: the SQLite version, then the lowest expression
-/// depth limit the statement prepares under (at most the build's maximum).
+/// The statements of the baseline's request shapes on SQLite.
+const BASELINE: &str = include_str!("statements/snapshots/it__statements__sqlite.snap");
+
+/// What the script prints: the SQLite version, the baseline's statements
+/// that fail to prepare (none, or a line each), then the lowest expression
+/// depth limit can-i-deploy's statement prepares under (at most the
+/// build's maximum).
 const SCRIPT: &str = r#"
-import sys, apsw
-db, sql = sys.argv[1], open(sys.argv[2]).read()
+import re, sys, apsw
+db, sql, baseline = sys.argv[1], open(sys.argv[2]).read(), open(sys.argv[3]).read()
 c = apsw.Connection(db)
 print(apsw.sqlite_lib_version())
+texts = sorted(set(m.group(1) for m in re.finditer(r"^\d+\. (.*)$", baseline, re.M)))
+refused = 0
+for text in texts:
+    text = text.replace("IN (?\u2026)", "IN (?)")
+    try:
+        c.execute("EXPLAIN " + text, (None,) * text.count("?")).fetchall()
+    except apsw.Error as e:
+        refused += 1
+        print("refused:", e, text[:200])
+print("baseline", len(texts), refused)
 binds = ("1.0.0", "Orders", "production")
 c.execute(sql, binds).fetchall()
 top = c.limit(apsw.SQLITE_LIMIT_EXPR_DEPTH, -1)
@@ -85,12 +102,15 @@ fn can_i_deploy_statement_prepares_and_runs_on_sqlite_3_54() {
         .expect("the database's folder")
         .to_owned();
     let (sql, script) = (dir.join("matrix_env.sql"), dir.join("prepare.py"));
+    let baseline = dir.join("baseline.snap");
     std::fs::write(&sql, SQL).expect("write the statement");
     std::fs::write(&script, SCRIPT).expect("write the script");
+    std::fs::write(&baseline, BASELINE).expect("write the baseline");
     let out = Command::new(&python)
         .arg(&script)
         .arg(&database.url)
         .arg(&sql)
+        .arg(&baseline)
         .output()
         .expect("run the script");
     let printed = String::from_utf8_lossy(&out.stdout);
@@ -99,18 +119,37 @@ fn can_i_deploy_statement_prepares_and_runs_on_sqlite_3_54() {
         "can-i-deploy's SQLite statement fails on the next SQLite:\n{printed}{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    let mut lines = printed.lines();
-    let version = lines.next().unwrap_or_default();
-    let (needed, top) = lines
-        .next()
-        .and_then(|l| l.split_once(' '))
-        .expect("the depth line");
-    let (needed, top): (u32, u32) = (
-        needed.parse().expect("a number"),
-        top.parse().expect("a number"),
+    let version = printed.lines().next().unwrap_or_default();
+    let refused: Vec<&str> = printed
+        .lines()
+        .filter(|l| l.starts_with("refused:"))
+        .collect();
+    assert!(
+        refused.is_empty(),
+        "on SQLite {version}:\n{}",
+        refused.join("\n")
     );
+    let baseline: Vec<u32> = printed
+        .lines()
+        .find_map(|l| l.strip_prefix("baseline "))
+        .expect("the baseline line")
+        .split(' ')
+        .map(|n| n.parse().expect("a number"))
+        .collect();
+    assert!(
+        baseline[0] > 50 && baseline[1] == 0,
+        "the baseline's statements: {baseline:?} (found, refused)"
+    );
+    let depth: Vec<u32> = printed
+        .lines()
+        .last()
+        .expect("the depth line")
+        .split(' ')
+        .map(|n| n.parse().expect("a number"))
+        .collect();
     eprintln!(
-        "SQLite {version}: the statement needs an expression depth of {needed} (limit {top})"
+        "SQLite {version}: the baseline's {} statements prepare; can-i-deploy's needs an expression depth of {} (limit {})",
+        baseline[0], depth[0], depth[1]
     );
-    assert!(needed <= top);
+    assert!(depth[0] <= depth[1]);
 }
