@@ -234,8 +234,7 @@ async fn authorize(
     if needed == Role::Read && state.config.public_read {
         return Ok(None);
     }
-    let open = state.config.accounts.is_empty()
-        && !state.run(|conn| Ok(tokens::any_active(conn)?)).await?;
+    let open = state.config.accounts.is_empty() && !state.any_token().await?;
     if open {
         Ok(None)
     } else {

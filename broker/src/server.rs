@@ -85,6 +85,8 @@ pub fn start(config: BrokerConfig) -> Result<RunningBroker, StartError> {
         contracts: Arc::default(),
         tokens: Arc::new(crate::token_cache::TokenCache::new(config.token_cache_ttl)),
         writes: db::WriteLock::for_backend(backend),
+        token_probe: (backend == Backend::Sqlite)
+            .then(|| Arc::new(db::TokenProbe::new(db::sqlite_path(&config.database_url)))),
     };
     crate::webhooks::worker::spawn(state.pool.clone(), state.config.clone());
     crate::webhooks::retention::spawn(state.pool.clone(), state.config.clone());

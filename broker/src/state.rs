@@ -6,10 +6,10 @@ use std::sync::Arc;
 use actix_web::web;
 
 use crate::config::BrokerConfig;
-use crate::db::{AnyConnection, Pool, WriteLock};
+use crate::db::{AnyConnection, Pool, TokenProbe, WriteLock};
 use crate::error::BrokerError;
 use crate::parsed::{self, ContractCache};
-use crate::store::StoreError;
+use crate::store::{StoreError, tokens};
 use crate::token_cache::TokenCache;
 
 /// Application state, cloned into every worker.
@@ -27,6 +27,9 @@ pub struct AppState {
     pub tokens: Arc<TokenCache>,
     /// SQLite's writers queue here, in order (`db::WriteLock`).
     pub writes: WriteLock,
+    /// SQLite: whether a token exists, read on the caller's thread
+    /// (`db::TokenProbe`); None on PostgreSQL.
+    pub token_probe: Option<Arc<TokenProbe>>,
 }
 
 impl AppState {
@@ -44,6 +47,16 @@ impl AppState {
         })
         .await
         .map_err(|_| BrokerError::ShuttingDown)?
+    }
+
+    /// Whether any unrevoked token exists (the broker is then closed),
+    /// asked of the database at every call: on SQLite by the probe when it
+    /// can answer without waiting, else through the pool.
+    pub async fn any_token(&self) -> Result<bool, BrokerError> {
+        if let Some(found) = self.token_probe.as_ref().and_then(|p| p.any_active()) {
+            return Ok(found);
+        }
+        self.run(|conn| Ok(tokens::any_active(conn)?)).await
     }
 
     /// Like `run`, inside one transaction: an error rolls everything back,

@@ -10,6 +10,7 @@
 
 pub mod checkpoint;
 mod migrate;
+mod token_probe;
 mod write_lock;
 
 use std::time::Duration;
@@ -20,6 +21,7 @@ use diesel::{Connection, ConnectionError, PgConnection, SqliteConnection};
 
 pub use checkpoint::CheckpointPolicy;
 pub use migrate::{Backend, run_migrations};
+pub use token_probe::TokenProbe;
 pub use write_lock::{WriteLock, WriteTurn};
 
 use crate::store::StoreError;

@@ -318,3 +318,31 @@ fn a_token_revoked_on_one_replica_stops_working_on_the_other_within_the_cache_ti
         );
     }
 }
+
+/// An open broker asks the database whether a token exists at every
+/// request (on SQLite through `db::TokenProbe`, on the caller's thread):
+/// the first token, created through another replica, closes it at its next
+/// request, and revoking the last one opens it again.
+#[test]
+fn the_first_token_created_on_one_replica_closes_the_other_at_once() {
+    for db in backends() {
+        let a = TestApp::start(db, |_| {});
+        let b = second(&a);
+        assert_eq!(b.get("/pacticipants").status, 200, "{db:?}: open");
+        let admin = a.post("/tokens", &json!({"name": "root", "role": "admin"}));
+        assert_eq!(admin.status, 201, "{}", admin.text);
+        let admin = admin.json["token"].as_str().expect("secret").to_owned();
+        assert_eq!(b.get("/pacticipants").status, 401, "{db:?}: closed at once");
+        assert_eq!(
+            b.post("/pacticipants", &json!({"name": "Foo"})).status,
+            401,
+            "{db:?}: no write without a token"
+        );
+        let revoke = a
+            .client()
+            .delete(format!("{}/tokens/root", a.url))
+            .bearer_auth(&admin);
+        assert_eq!(a.send(revoke).status, 204);
+        assert_eq!(b.get("/pacticipants").status, 200, "{db:?}: open again");
+    }
+}
