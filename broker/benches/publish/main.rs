@@ -54,6 +54,10 @@ fn main() {
         .map_or(0, |d| d.as_millis());
     let open = std::env::var("ACCORD_BENCH_OPEN").is_ok_and(|v| v == "1");
     let token = if open {
+        assert!(
+            !holds_tokens(&url),
+            "ACCORD_BENCH_OPEN=1, but {url} holds a token (a run with one stored it): the broker would not be open; name a new database"
+        );
         None
     } else {
         store_token(&url);
@@ -113,6 +117,17 @@ fn main() {
             let _ = std::fs::remove_file(format!("{url}{suffix}"));
         }
     }
+}
+
+/// Whether the database at `url` (if it exists and is migrated) holds an
+/// unrevoked token.
+fn holds_tokens(url: &str) -> bool {
+    let Ok(pool) = db::connect(url, 1) else {
+        return false;
+    };
+    let mut conn = pool.get().expect("connection");
+    db::run_migrations(&mut conn).expect("migrations");
+    store::tokens::any_active(&mut conn).expect("tokens")
 }
 
 /// Migrates the database and stores the bench's write token (once).
