@@ -173,6 +173,21 @@
 # (kernel included) 3,000 requests take >= 69 ms, plus the 14.5 ms start
 # = the 79-84 ms measured. 1.2x (50 ms) would need the start near 9 ms
 # and under ~14 us of CPU per request, kernel included.
+#
+# Session of 2026-12-06 (eleventh), quiet (load 1-1.9), release build of
+# dbe1116 (nothing on the verifier's path changed since 06a3f65): 1
+# connection 176.2 / 231.0 ms = 1.31x and 200.2 / 258.2 ms = 1.29x; 4
+# connections 39.0 / 77.7 ms = 1.99x and 39.5 / 81.0 ms = 2.05x. perf stat
+# of --jobs 1 against the same nginx: 135.7 ms task-clock, user 60.8 ms,
+# system 81.2 ms; wrk per request 2.7 us user and 23 us system (/usr/bin/time
+# over a 3 s run): accord's kernel time per request is wrk's, the gap is user
+# CPU (~16 us a request) and the start (13.9 ms wall, 21.8 ms CPU on 1.6
+# cores; `accord --version` alone 2.9 ms). A bare hyper HTTP/1.1 client on a
+# current-thread runtime sending the same 3,000 requests and judging nothing
+# (a throwaway program, not kept) took 179-239 ms over 10 rounds, wrk's floor
+# 192-202 ms at the same time: hyper itself is at the floor, and 1.2x needs
+# accord's start and judging to fit in ~20% of it (the start's CPU is 60%
+# serde_json's Value tree of the contract: callgrind, 112 M instructions).
 set -euo pipefail
 
 n=${1:-1000}
