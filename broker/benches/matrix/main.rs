@@ -21,10 +21,11 @@
 mod client;
 mod seed;
 mod serve;
+#[path = "../common/token.rs"]
+mod token;
 
 use std::time::{Duration, Instant};
 
-use accord_broker::auth::hash_secret;
 use accord_broker::{db, store};
 use client::Client;
 use seed::{CONSUMERS, PROVIDERS, VERSIONS, name, number};
@@ -95,13 +96,7 @@ fn prepare(url: &str, wanted: usize) {
     } else {
         seed::seed(&mut conn).expect("seed");
     }
-    let hash = hash_secret(SECRET);
-    if store::tokens::find_active_by_hash(&mut conn, &hash)
-        .expect("token")
-        .is_none()
-    {
-        store::tokens::insert(&mut conn, "matrix-bench", "read", &hash).expect("token");
-    }
+    token::ensure(&mut conn, SECRET, "matrix-bench", "read");
 }
 
 /// The floor and the three query kinds, each with its requests.

@@ -21,10 +21,11 @@
 #[path = "../common/client.rs"]
 mod client;
 mod statements;
+#[path = "../common/token.rs"]
+mod token;
 
 use std::time::{Duration, Instant};
 
-use accord_broker::auth::hash_secret;
 use accord_broker::{db, store};
 use base64::Engine;
 use client::Client;
@@ -135,13 +136,7 @@ fn store_token(url: &str) {
     let pool = db::connect(url, 1).expect("database");
     let mut conn = pool.get().expect("connection");
     db::run_migrations(&mut conn).expect("migrations");
-    let hash = hash_secret(SECRET);
-    if store::tokens::find_active_by_hash(&mut conn, &hash)
-        .expect("token")
-        .is_none()
-    {
-        store::tokens::insert(&mut conn, "publish-bench", "write", &hash).expect("token");
-    }
+    token::ensure(&mut conn, SECRET, "publish-bench", "write");
 }
 
 /// Starts the broker in-process on a thread (2 workers, as many as the
