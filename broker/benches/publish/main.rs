@@ -57,7 +57,7 @@ fn main() {
     let token = if open {
         assert!(
             !holds_tokens(&url),
-            "ACCORD_BENCH_OPEN=1, but {url} holds a token (a run with one stored it): the broker would not be open; name a new database"
+            "ACCORD_BENCH_OPEN=1, but the database holds a token (a run with one stored it): the broker would not be open; name a new database"
         );
         None
     } else {
