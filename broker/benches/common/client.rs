@@ -18,6 +18,8 @@ pub struct Client {
     runtime: tokio::runtime::Runtime,
     address: String,
     sender: Option<SendRequest<Full<Bytes>>>,
+    /// A new connection for every request (a proxy in front spreads them).
+    fresh: bool,
 }
 
 /// A request's status and the whole body of its answer.
@@ -43,11 +45,22 @@ impl Client {
             runtime,
             address,
             sender: None,
+            fresh: false,
+        }
+    }
+
+    /// Like `new`, but every request opens a connection of its own.
+    #[allow(dead_code)] // the replicas bench's; the others keep theirs alive
+    pub fn with_fresh_connections(base: &str) -> Client {
+        Client {
+            fresh: true,
+            ..Client::new(base)
         }
     }
 
     /// Sends `method path` with `headers` and `body`, on the kept-alive
-    /// connection (a new one when the broker closed it).
+    /// connection (a new one when the broker closed it, or for each request
+    /// with `with_fresh_connections`).
     pub fn send(
         &mut self,
         method: &str,
@@ -63,6 +76,9 @@ impl Client {
             request = request.header(*name, *value);
         }
         let request = request.body(Full::new(body)).expect("request");
+        if self.fresh {
+            self.sender = None;
+        }
         let address = &self.address;
         let held = &mut self.sender;
         self.runtime.block_on(async move {

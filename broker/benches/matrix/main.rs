@@ -28,11 +28,8 @@ use std::time::{Duration, Instant};
 
 use accord_broker::{db, store};
 use client::Client;
-use seed::{CONSUMERS, PROVIDERS, VERSIONS, name, number};
+use seed::{CONSUMERS, PROVIDERS, READ_TOKEN, VERSIONS, name, number};
 use serve::serve;
-
-/// The bench's read token.
-const SECRET: &str = "acc_matrix-bench-read-token";
 
 fn env_number(name: &str, default: usize) -> usize {
     std::env::var(name)
@@ -96,7 +93,7 @@ fn prepare(url: &str, wanted: usize) {
     } else {
         seed::seed(&mut conn).expect("seed");
     }
-    token::ensure(&mut conn, SECRET, "matrix-bench", "read");
+    token::ensure(&mut conn, READ_TOKEN, "matrix-bench", "read");
 }
 
 /// The floor and the three query kinds, each with its requests.
@@ -181,7 +178,7 @@ fn report(title: &str, times: &mut [Duration], answers: ([usize; 3], usize), flo
 
 /// The body of `GET path`'s answer, which must be a 200.
 fn get(client: &mut Client, path: &str) -> bytes::Bytes {
-    let bearer = format!("Bearer {SECRET}");
+    let bearer = format!("Bearer {READ_TOKEN}");
     let answer = client.send(
         "GET",
         path,

@@ -20,6 +20,9 @@ pub const PROVIDERS: i64 = 20;
 pub const CONSUMERS: i64 = 80;
 pub const VERSIONS: i64 = 200;
 pub const VERIFICATIONS: usize = 1_000_000;
+/// The read token the matrix and replicas benches send (stored by both
+/// when missing), as CI's requests carry one.
+pub const READ_TOKEN: &str = "acc_matrix-bench-read-token";
 pub const ENVIRONMENTS: [&str; 3] = ["development", "staging", "production"];
 
 /// Deterministic pseudo-random numbers (no seed file, same data every run).

@@ -3,25 +3,33 @@
 //! front of three replicas of it on the same database, one client, a new
 //! connection per request (so the proxy spreads requests; both runs pay
 //! the same connect). Each replica is the matrix bench's broker: 2
-//! workers, a pool of 4 connections. Answers are compared too: every
-//! query must get the same verdict from both set-ups.
+//! workers, a pool of 4 connections. Every request carries the matrix
+//! bench's read token (stored when missing), as CI's requests carry one.
+//! Answers are compared too: every query must get the same verdict from
+//! both set-ups.
 //!
 //! `ACCORD_BENCH_DATABASE_URL=postgres://… cargo bench -p accord-broker
 //! --bench replicas` on a database the matrix bench seeded
 //! (`ACCORD_BENCH_REQUESTS`, default 2000).
 
+#[path = "../common/client.rs"]
+mod client;
 #[path = "../matrix/seed.rs"]
 #[allow(dead_code)] // the seeding itself is the matrix bench's
 mod seed;
 #[path = "../matrix/serve.rs"]
 mod serve;
+#[path = "../common/token.rs"]
+mod token;
 
 use std::net::{TcpListener, TcpStream};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
-use seed::{CONSUMERS, PROVIDERS, VERSIONS, name, number};
+use accord_broker::db;
+use client::Client;
+use seed::{CONSUMERS, PROVIDERS, READ_TOKEN, VERSIONS, name, number};
 
 /// A round-robin proxy on loopback: each accepted connection is piped to
 /// the next backend. Returns its base URL.
@@ -68,7 +76,11 @@ fn main() {
         .ok()
         .and_then(|n| n.parse().ok())
         .unwrap_or(2000);
-    let _ = rustls::crypto::ring::default_provider().install_default();
+    {
+        let pool = db::connect(&url, 1).expect("database");
+        let mut conn = pool.get().expect("connection");
+        token::ensure(&mut conn, READ_TOKEN, "matrix-bench", "read");
+    }
     let mut rng = seed::Lcg::new(3);
     let queries: Vec<String> = (0..requests)
         .map(|_| {
@@ -84,17 +96,17 @@ fn main() {
     let replicas: Vec<String> = (0..3).map(|_| serve::serve(&url)).collect();
     let one = proxy(vec![replicas[0].clone()]);
     let three = proxy(replicas.clone());
-    let client = reqwest::blocking::Client::builder()
-        .pool_max_idle_per_host(0)
-        .build()
-        .expect("client");
-    for base in [&one, &three] {
+    let (mut one, mut three) = (
+        Client::with_fresh_connections(&one),
+        Client::with_fresh_connections(&three),
+    );
+    for client in [&mut one, &mut three] {
         for q in queries.iter().take(100) {
-            get(&client, base, q);
+            get(client, q);
         }
     }
-    let a = measure("1 broker behind the proxy", &client, &one, &queries);
-    let b = measure("3 replicas behind the proxy", &client, &three, &queries);
+    let a = measure("1 broker behind the proxy", &mut one, &queries);
+    let b = measure("3 replicas behind the proxy", &mut three, &queries);
     let same = a.iter().zip(&b).filter(|(x, y)| x == y).count();
     println!(
         "same verdict from both set-ups: {same} of {}",
@@ -103,19 +115,15 @@ fn main() {
 }
 
 /// Times every query on `base`; returns each verdict.
-fn measure(
-    title: &str,
-    client: &reqwest::blocking::Client,
-    base: &str,
-    queries: &[String],
-) -> Vec<Option<bool>> {
+fn measure(title: &str, client: &mut Client, queries: &[String]) -> Vec<Option<bool>> {
     let mut times: Vec<Duration> = Vec::with_capacity(queries.len());
-    let mut verdicts = Vec::with_capacity(queries.len());
+    let mut answers = Vec::with_capacity(queries.len());
     for q in queries {
         let start = Instant::now();
-        verdicts.push(get(client, base, q));
+        answers.push(get(client, q));
         times.push(start.elapsed());
     }
+    let verdicts = answers.iter().map(|a| verdict(a)).collect();
     times.sort();
     let at = |q: f64| times[((times.len() as f64 * q) as usize).min(times.len() - 1)];
     println!(
@@ -128,9 +136,26 @@ fn measure(
     verdicts
 }
 
-fn get(client: &reqwest::blocking::Client, base: &str, path: &str) -> Option<bool> {
-    let response = client.get(format!("{base}{path}")).send().expect("request");
-    assert_eq!(response.status().as_u16(), 200, "{path}");
-    let body: serde_json::Value = response.json().expect("json");
+/// The body of `GET path`'s answer, which must be a 200.
+fn get(client: &mut Client, path: &str) -> bytes::Bytes {
+    let bearer = format!("Bearer {READ_TOKEN}");
+    let answer = client.send(
+        "GET",
+        path,
+        &[("authorization", &bearer)],
+        bytes::Bytes::new(),
+    );
+    assert_eq!(
+        answer.status,
+        200,
+        "{path}: {}",
+        String::from_utf8_lossy(&answer.body)
+    );
+    answer.body
+}
+
+/// The answer's `summary.deployable`.
+fn verdict(body: &[u8]) -> Option<bool> {
+    let body: serde_json::Value = serde_json::from_slice(body).expect("json");
     body["summary"]["deployable"].as_bool()
 }
