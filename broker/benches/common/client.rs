@@ -100,6 +100,27 @@ impl Client {
     }
 }
 
+impl Client {
+    /// The body of `GET path` sent with `authorization`, which must be
+    /// answered 200 (else the bench stops, quoting the answer).
+    #[allow(dead_code)] // the matrix and replicas benches'; publish posts
+    pub fn get_ok(&mut self, path: &str, authorization: &str) -> Bytes {
+        let answer = self.send(
+            "GET",
+            path,
+            &[("authorization", authorization)],
+            Bytes::new(),
+        );
+        assert_eq!(
+            answer.status,
+            200,
+            "{path}: {}",
+            String::from_utf8_lossy(&answer.body)
+        );
+        answer.body
+    }
+}
+
 async fn connect(address: &str) -> SendRequest<Full<Bytes>> {
     let stream = tokio::net::TcpStream::connect(address)
         .await

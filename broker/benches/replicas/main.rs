@@ -136,22 +136,9 @@ fn measure(title: &str, client: &mut Client, queries: &[String]) -> Vec<Option<b
     verdicts
 }
 
-/// The body of `GET path`'s answer, which must be a 200.
+/// The body of `GET path`'s answer (a 200), sent with the read token.
 fn get(client: &mut Client, path: &str) -> bytes::Bytes {
-    let bearer = format!("Bearer {READ_TOKEN}");
-    let answer = client.send(
-        "GET",
-        path,
-        &[("authorization", &bearer)],
-        bytes::Bytes::new(),
-    );
-    assert_eq!(
-        answer.status,
-        200,
-        "{path}: {}",
-        String::from_utf8_lossy(&answer.body)
-    );
-    answer.body
+    client.get_ok(path, &format!("Bearer {READ_TOKEN}"))
 }
 
 /// The answer's `summary.deployable`.
