@@ -10,13 +10,19 @@
 //! `cargo bench -p accord-broker --bench pages` — environment:
 //! `ACCORD_BENCH_DATABASE_URL` (the big database; default a SQLite file in
 //! the temp dir, seeded when empty — several minutes the first time),
-//! `ACCORD_BENCH_REQUESTS` (default 200 per page).
+//! `ACCORD_BENCH_REQUESTS` (default 200 per page). Every page is asked
+//! with the matrix bench's read token (stored in both databases when
+//! missing), on one kept-alive connection per broker (`common/client.rs`).
 
+#[path = "../common/client.rs"]
+mod client;
 #[path = "../matrix/seed.rs"]
 #[allow(dead_code)]
 mod seed;
 #[path = "../matrix/serve.rs"]
 mod serve;
+#[path = "../common/token.rs"]
+mod token;
 
 use std::time::{Duration, Instant};
 
@@ -24,6 +30,7 @@ use accord_broker::db;
 use accord_broker::db::AnyConnection;
 use accord_broker::names::{PacticipantName, VersionNumber};
 use accord_broker::store::{self, pacticipants, pacts, verifications, versions};
+use client::Client;
 use serve::serve;
 
 /// Applications in the network graph's database.
@@ -35,8 +42,6 @@ fn main() {
         .ok()
         .and_then(|n| n.parse().ok())
         .unwrap_or(200);
-    let _ = rustls::crypto::ring::default_provider().install_default();
-    let client = reqwest::blocking::Client::new();
 
     let big = std::env::var("ACCORD_BENCH_DATABASE_URL")
         .unwrap_or_else(|_| temp_db("accord-bench-matrix.db"));
@@ -47,17 +52,15 @@ fn main() {
             seed::seed(conn).expect("seed");
         }
     });
-    let base = serve(&big);
+    let mut client = Client::new(&serve(&big));
     report(
-        &client,
-        &base,
+        &mut client,
         "GET /ui (home, 1,000,000 verifications)",
         &["/ui".to_owned()],
         requests,
     );
     report(
-        &client,
-        &base,
+        &mut client,
         "GET /ui/matrix (landing, 1,000,000 verifications)",
         &["/ui/matrix".to_owned()],
         requests,
@@ -65,8 +68,7 @@ fn main() {
     let consumer = seed::name(seed::PROVIDERS);
     let matrix = format!("/ui/matrix?consumer={consumer}&per_page=1000");
     report(
-        &client,
-        &base,
+        &mut client,
         "GET /ui/matrix (1,000 rows)",
         &[matrix],
         requests,
@@ -75,10 +77,9 @@ fn main() {
     let small = temp_db("accord-bench-graph.db");
     let _ = std::fs::remove_file(&small);
     prepare(&small, seed_graph);
-    let base = serve(&small);
+    let mut client = Client::new(&serve(&small));
     report(
-        &client,
-        &base,
+        &mut client,
         "GET /ui/network (300 applications)",
         &["/ui/network".to_owned()],
         requests,
@@ -92,12 +93,14 @@ fn temp_db(file: &str) -> String {
         .into_owned()
 }
 
-/// Migrates the database at `url` and runs `seed` on it.
+/// Migrates the database at `url`, runs `seed` on it and stores the read
+/// token.
 fn prepare(url: &str, seed: impl FnOnce(&mut AnyConnection)) {
     let pool = db::connect(url, 1).expect("database");
     let mut conn = pool.get().expect("connection");
     db::run_migrations(&mut conn).expect("migrations");
     seed(&mut conn);
+    token::ensure(&mut conn, seed::READ_TOKEN, "matrix-bench", "read");
 }
 
 /// 300 applications: each consumer has contracts with two providers; every
@@ -181,17 +184,21 @@ fn verification(
 
 /// Loads `paths` round-robin `n` times (after 10 warm-up loads) and prints
 /// the percentiles and the page's size.
-fn report(client: &reqwest::blocking::Client, base: &str, title: &str, paths: &[String], n: usize) {
-    let get = |path: &str| {
-        let res = client
-            .get(format!("{base}{path}"))
-            .header("Accept", "text/html")
-            .send()
-            .expect("request");
-        let status = res.status();
-        let body = res.text().expect("body");
-        assert!(status.is_success(), "{path}: {status}: {body:.300}");
-        body.len()
+fn report(client: &mut Client, title: &str, paths: &[String], n: usize) {
+    let authorization = format!("Bearer {}", seed::READ_TOKEN);
+    let headers = [
+        ("accept", "text/html"),
+        ("authorization", authorization.as_str()),
+    ];
+    let mut get = |path: &str| {
+        let answer = client.send("GET", path, &headers, bytes::Bytes::new());
+        assert_eq!(
+            answer.status,
+            200,
+            "{path}: {:.300}",
+            String::from_utf8_lossy(&answer.body)
+        );
+        answer.body.len()
     };
     for p in paths.iter().cycle().take(10) {
         get(p);
