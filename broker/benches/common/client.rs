@@ -20,6 +20,8 @@ pub struct Client {
     sender: Option<SendRequest<Full<Bytes>>>,
     /// A new connection for every request (a proxy in front spreads them).
     fresh: bool,
+    /// The `authorization` value every request carries, if any.
+    authorization: Option<String>,
 }
 
 /// A request's status and the whole body of its answer.
@@ -46,6 +48,15 @@ impl Client {
             address,
             sender: None,
             fresh: false,
+            authorization: None,
+        }
+    }
+
+    /// Every request of this client carries `Authorization: Bearer token`.
+    pub fn bearer(self, token: &str) -> Client {
+        Client {
+            authorization: Some(format!("Bearer {token}")),
+            ..self
         }
     }
 
@@ -58,9 +69,9 @@ impl Client {
         }
     }
 
-    /// Sends `method path` with `headers` and `body`, on the kept-alive
-    /// connection (a new one when the broker closed it, or for each request
-    /// with `with_fresh_connections`).
+    /// Sends `method path` with `headers` (and the client's bearer) and
+    /// `body`, on the kept-alive connection (a new one when the broker
+    /// closed it, or for each request with `with_fresh_connections`).
     pub fn send(
         &mut self,
         method: &str,
@@ -72,6 +83,9 @@ impl Client {
             .method(method)
             .uri(path)
             .header("host", &self.address);
+        if let Some(authorization) = &self.authorization {
+            request = request.header("authorization", authorization);
+        }
         for (name, value) in headers {
             request = request.header(*name, *value);
         }
@@ -98,23 +112,16 @@ impl Client {
             Answer { status, body }
         })
     }
-}
 
-impl Client {
-    /// The body of `GET path` sent with `authorization`, which must be
-    /// answered 200 (else the bench stops, quoting the answer).
-    #[allow(dead_code)] // the matrix and replicas benches'; publish posts
-    pub fn get_ok(&mut self, path: &str, authorization: &str) -> Bytes {
-        let answer = self.send(
-            "GET",
-            path,
-            &[("authorization", authorization)],
-            Bytes::new(),
-        );
+    /// The body of `GET path` with `headers`, which must be answered 200
+    /// (else the bench stops, quoting the answer's start).
+    #[allow(dead_code)] // the matrix, pages and replicas benches'; publish posts
+    pub fn get_ok(&mut self, path: &str, headers: &[(&str, &str)]) -> Bytes {
+        let answer = self.send("GET", path, headers, Bytes::new());
         assert_eq!(
             answer.status,
             200,
-            "{path}: {}",
+            "{path}: {:.300}",
             String::from_utf8_lossy(&answer.body)
         );
         answer.body

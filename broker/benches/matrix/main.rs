@@ -54,13 +54,13 @@ fn main() {
     let rounds = env_number("ACCORD_BENCH_ROUNDS", 3);
     prepare(&url, wanted);
     let base = serve(&url);
-    let mut client = Client::new(&base);
+    let mut client = Client::new(&base).bearer(READ_TOKEN);
     let kinds = kinds(requests);
     let mut times: Vec<Vec<Duration>> = vec![Vec::new(); kinds.len()];
     let mut answers = vec![([0usize; 3], 0usize); kinds.len()];
     for (_, queries) in &kinds {
         for q in queries.iter().take(100) {
-            get(&mut client, q);
+            client.get_ok(q, &[]);
         }
     }
     for _ in 0..rounds {
@@ -145,7 +145,7 @@ fn measure(
 ) {
     for q in queries {
         let start = Instant::now();
-        let answer = get(client, q);
+        let answer = client.get_ok(q, &[]);
         times.push(start.elapsed());
         let body: serde_json::Value = serde_json::from_slice(&answer).expect("json");
         *rows += body["matrix"].as_array().map_or(0, Vec::len);
@@ -174,9 +174,4 @@ fn report(title: &str, times: &mut [Duration], answers: ([usize; 3], usize), flo
         p50.as_secs_f64() / floor.as_secs_f64(),
         rows as f64 / n as f64,
     );
-}
-
-/// The body of `GET path`'s answer (a 200), sent with the read token.
-fn get(client: &mut Client, path: &str) -> bytes::Bytes {
-    client.get_ok(path, &format!("Bearer {READ_TOKEN}"))
 }

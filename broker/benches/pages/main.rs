@@ -55,7 +55,7 @@ fn main() {
         }
         held = seed::verifications_held(conn).expect("count");
     });
-    let mut client = Client::new(&serve(&big));
+    let mut client = Client::new(&serve(&big)).bearer(seed::READ_TOKEN);
     report(
         &mut client,
         &format!("GET /ui (home, {held} verifications)"),
@@ -80,7 +80,7 @@ fn main() {
     let small = temp_db("accord-bench-graph.db");
     let _ = std::fs::remove_file(&small);
     prepare(&small, seed_graph);
-    let mut client = Client::new(&serve(&small));
+    let mut client = Client::new(&serve(&small)).bearer(seed::READ_TOKEN);
     report(
         &mut client,
         "GET /ui/network (300 applications)",
@@ -188,21 +188,7 @@ fn verification(
 /// Loads `paths` round-robin `n` times (after 10 warm-up loads) and prints
 /// the percentiles and the page's size.
 fn report(client: &mut Client, title: &str, paths: &[String], n: usize) {
-    let authorization = format!("Bearer {}", seed::READ_TOKEN);
-    let headers = [
-        ("accept", "text/html"),
-        ("authorization", authorization.as_str()),
-    ];
-    let mut get = |path: &str| {
-        let answer = client.send("GET", path, &headers, bytes::Bytes::new());
-        assert_eq!(
-            answer.status,
-            200,
-            "{path}: {:.300}",
-            String::from_utf8_lossy(&answer.body)
-        );
-        answer.body.len()
-    };
+    let mut get = |path: &str| client.get_ok(path, &[("accept", "text/html")]).len();
     for p in paths.iter().cycle().take(10) {
         get(p);
     }

@@ -54,22 +54,16 @@ fn main() {
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_millis());
     let open = std::env::var("ACCORD_BENCH_OPEN").is_ok_and(|v| v == "1");
-    let token = if open {
-        assert!(
-            !holds_tokens(&url),
-            "ACCORD_BENCH_OPEN=1, but the database holds a token (a run with one stored it): the broker would not be open; name a new database"
-        );
-        None
-    } else {
-        store_token(&url);
-        Some(format!("Bearer {SECRET}"))
-    };
-    let token = token.as_deref();
+    prepare(&url, open);
     let timed = statements::install();
     let base = serve(&url, env_number("ACCORD_BENCH_POOL", 8));
-    let mut client = Client::new(&base);
+    let client_of = |base: &str| {
+        let client = Client::new(base);
+        if open { client } else { client.bearer(SECRET) }
+    };
+    let mut client = client_of(&base);
     for i in 0..50 {
-        publish(&mut client, token, 0, &format!("warm-{run}-{i}"), i);
+        publish(&mut client, 0, &format!("warm-{run}-{i}"), i);
     }
     let per_client = total / clients;
     statements::reset();
@@ -79,11 +73,11 @@ fn main() {
             .map(|c| {
                 let base = base.clone();
                 s.spawn(move || {
-                    let mut client = Client::new(&base);
+                    let mut client = client_of(&base);
                     (0..per_client)
                         .map(|i| {
                             let t = Instant::now();
-                            publish(&mut client, token, c, &format!("{run}-{c}-{i}"), i);
+                            publish(&mut client, c, &format!("{run}-{c}-{i}"), i);
                             t.elapsed()
                         })
                         .collect::<Vec<_>>()
@@ -120,23 +114,20 @@ fn main() {
     }
 }
 
-/// Whether the database at `url` (if it exists and is migrated) holds an
-/// unrevoked token.
-fn holds_tokens(url: &str) -> bool {
-    let Ok(pool) = db::connect(url, 1) else {
-        return false;
-    };
-    let mut conn = pool.get().expect("connection");
-    db::run_migrations(&mut conn).expect("migrations");
-    store::tokens::any_active(&mut conn).expect("tokens")
-}
-
-/// Migrates the database and stores the bench's write token (once).
-fn store_token(url: &str) {
+/// Migrates the database; with a token (not `open`) stores the bench's
+/// write token once, and for an open broker checks that none is stored.
+fn prepare(url: &str, open: bool) {
     let pool = db::connect(url, 1).expect("database");
     let mut conn = pool.get().expect("connection");
     db::run_migrations(&mut conn).expect("migrations");
-    token::ensure(&mut conn, SECRET, "publish-bench", "write");
+    if !open {
+        token::ensure(&mut conn, SECRET, "publish-bench", "write");
+        return;
+    }
+    assert!(
+        !store::tokens::any_active(&mut conn).expect("tokens"),
+        "ACCORD_BENCH_OPEN=1, but the database holds a token (a run with one stored it): the broker would not be open; name a new database"
+    );
 }
 
 /// Starts the broker in-process on a thread (2 workers, as many as the
@@ -158,7 +149,7 @@ fn serve(url: &str, pool: usize) -> String {
 }
 
 /// Publishes version `version` of consumer `bench-consumer-{client}`.
-fn publish(client: &mut Client, token: Option<&str>, c: usize, version: &str, i: usize) {
+fn publish(client: &mut Client, c: usize, version: &str, i: usize) {
     let consumer = format!("bench-consumer-{c}");
     let pact = json!({
         "consumer": {"name": consumer},
@@ -182,14 +173,10 @@ fn publish(client: &mut Client, token: Option<&str>, c: usize, version: &str, i:
             "content": base64::engine::general_purpose::STANDARD.encode(pact.to_string()),
         }],
     });
-    let mut headers = vec![("content-type", "application/json")];
-    if let Some(token) = token {
-        headers.push(("authorization", token));
-    }
     let answer = client.send(
         "POST",
         "/contracts/publish",
-        &headers,
+        &[("content-type", "application/json")],
         body.to_string().into(),
     );
     assert_eq!(

@@ -97,12 +97,12 @@ fn main() {
     let one = proxy(vec![replicas[0].clone()]);
     let three = proxy(replicas.clone());
     let (mut one, mut three) = (
-        Client::with_fresh_connections(&one),
-        Client::with_fresh_connections(&three),
+        Client::with_fresh_connections(&one).bearer(READ_TOKEN),
+        Client::with_fresh_connections(&three).bearer(READ_TOKEN),
     );
     for client in [&mut one, &mut three] {
         for q in queries.iter().take(100) {
-            get(client, q);
+            client.get_ok(q, &[]);
         }
     }
     let a = measure("1 broker behind the proxy", &mut one, &queries);
@@ -120,7 +120,7 @@ fn measure(title: &str, client: &mut Client, queries: &[String]) -> Vec<Option<b
     let mut answers = Vec::with_capacity(queries.len());
     for q in queries {
         let start = Instant::now();
-        answers.push(get(client, q));
+        answers.push(client.get_ok(q, &[]));
         times.push(start.elapsed());
     }
     let verdicts = answers.iter().map(|a| verdict(a)).collect();
@@ -134,11 +134,6 @@ fn measure(title: &str, client: &mut Client, queries: &[String]) -> Vec<Option<b
         at(0.99)
     );
     verdicts
-}
-
-/// The body of `GET path`'s answer (a 200), sent with the read token.
-fn get(client: &mut Client, path: &str) -> bytes::Bytes {
-    client.get_ok(path, &format!("Bearer {READ_TOKEN}"))
 }
 
 /// The answer's `summary.deployable`.
