@@ -79,6 +79,12 @@ pub struct Exchange<'a> {
     pub agent_card: Option<&'a accord_dsl::model::accord::AgentCardExpectations>,
     /// How the generated values of this send relate to the other repeats.
     pub generation: Generation<'a>,
+    /// Fired by the driver once this send's answer is in and nothing more
+    /// of the interaction reaches the provider: its teardown goes out
+    /// while the answer is judged ([`crate::release`]). Only on the
+    /// interaction's last send, and only when the engine reaches nothing
+    /// after it.
+    pub release: Option<&'a crate::release::Release>,
 }
 
 /// How a send's generated values relate to the other repeats of its

@@ -43,7 +43,13 @@ impl Driver for HttpDriver {
             let (expected, unchecked) =
                 crate::expected::http_response(&http.response, exchange.state_values);
             let built = build(exchange, &request);
-            match exchange.transport.send_out(built).await {
+            let answered = exchange.transport.send_out(built).await;
+            // nothing this driver does after reaches the provider (no
+            // derived checks, no probes): the teardown may go now
+            if let Some(release) = exchange.release {
+                release.release().await;
+            }
+            match answered {
                 Ok(received) => {
                     let retryable = http.meta.expectations.retryable;
                     let after = received.header("retry-after");

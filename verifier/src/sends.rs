@@ -45,6 +45,7 @@ pub(crate) async fn send_all(
     interaction: &Interaction,
     exchange: &Exchange<'_>,
     approval: Option<&crate::approval::Resolved>,
+    release: Option<&crate::release::Release>,
 ) -> Result<Sends, VerifyError> {
     let meta = interaction.meta();
     let declared = meta.expectations.side_effects.as_ref();
@@ -93,6 +94,7 @@ pub(crate) async fn send_all(
                 pin: key.zip(key_value.as_ref()),
                 views,
             },
+            release: release.filter(|_| n + 1 == times && before.is_none()),
             ..*exchange
         };
         let mut sent = driver.send(interaction, &this_send).await?;

@@ -67,9 +67,9 @@ pub fn generator_values(
 }
 
 /// Calls the state-change URL for every state, in order. Returns what the
-/// replies carried (later states win on equal keys), or the finding of the
-/// first failed call. Without a URL nothing is called, as Pact's verifier
-/// does.
+/// setup replies carried (later states win on equal keys; a teardown's
+/// are not read), or the finding of the first failed call. Without a URL
+/// nothing is called, as Pact's verifier does.
 pub async fn change_states(
     transport: &Transport,
     url: Option<&reqwest::Url>,
@@ -107,7 +107,10 @@ pub async fn change_states(
             )
             .values(None, Some(json!(received.status))));
         }
-        if let Ok(Value::Object(reply)) = serde_json::from_slice::<Value>(&received.body) {
+        // a teardown's reply feeds nothing
+        if action == Action::Setup
+            && let Ok(Value::Object(reply)) = serde_json::from_slice::<Value>(&received.body)
+        {
             merge_reply(&mut values, reply);
         }
     }

@@ -91,3 +91,69 @@ fn a_probe_no_driver_can_make_is_unchecked_not_passed() {
         )]
     );
 }
+
+/// Without observations an interaction's teardown goes out while its
+/// answer is judged (`accord_verifier::release`): it must still follow
+/// the interaction's last request, and the verdicts must be the same.
+#[test]
+fn an_early_teardown_follows_the_request_it_tears_down() {
+    let p = provider();
+    let interactions = (1..=20)
+        .map(|n| {
+            let mut i = http(
+                &format!("get item {n}"),
+                json!({"method": "GET", "path": format!("/items/{n}")}),
+                // the fixture names items "widget": one body finding each
+                json!({"status": 200, "body": {"content": {"id": n, "name": "gadget"}}}),
+            );
+            i["providerStates"] = json!([{"name": "an item exists", "params": {"id": n}}]);
+            i
+        })
+        .collect();
+    let mut c = config(&p, vec![contract(interactions)]);
+    c.observe_url = None;
+    let report = run(&c);
+    // a teardown that overtook its GET would have made it a 404
+    let found = codes(&report);
+    assert_eq!(found.len(), 20, "{found:?}");
+    assert!(
+        found
+            .iter()
+            .all(|(_, code, path)| *code == "RESPONSE_MISMATCH" && path == "$.name"),
+        "{found:?}"
+    );
+    let actions: Vec<(i64, String)> = p
+        .state_calls()
+        .iter()
+        .map(|c| {
+            (
+                c["params"]["id"].as_i64().unwrap_or(-1),
+                c["action"].to_string(),
+            )
+        })
+        .collect();
+    let expected: Vec<(i64, String)> = (1..=20)
+        .flat_map(|n| [(n, "\"setup\"".to_owned()), (n, "\"teardown\"".to_owned())])
+        .collect();
+    assert_eq!(actions, expected);
+}
+
+/// With `repeat`, only the last send may let the teardown go: the
+/// teardown removes the item, so an earlier one would make the later
+/// sends 404s.
+#[test]
+fn an_early_teardown_waits_for_the_last_repeat() {
+    let p = provider();
+    let mut i = http(
+        "get item 7 three times",
+        json!({"method": "GET", "path": "/items/7"}),
+        json!({"status": 200, "body": {"content": {"id": 7}}}),
+    );
+    i["providerStates"] = json!([{"name": "an item exists", "params": {"id": 7}}]);
+    i["repeat"] = json!({"times": 3});
+    let mut c = config(&p, vec![contract(vec![i])]);
+    c.observe_url = None;
+    let report = run(&c);
+    assert!(report.passed(), "{:?}", codes(&report));
+    assert_eq!(p.state_calls().len(), 2);
+}
