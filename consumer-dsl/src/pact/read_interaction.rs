@@ -34,14 +34,23 @@ pub const INTERACTION_TYPES: &[&str] = &[
 ];
 
 /// Common keys plus the Accord expectation keys.
-fn meta_keys() -> Vec<&'static str> {
-    [COMMON_KEYS, Expectations::JSON_KEYS].concat()
-}
+const META_KEYS: [&str; META_LEN] = joined(COMMON_KEYS, Expectations::JSON_KEYS);
+const META_LEN: usize = COMMON_KEYS.len() + Expectations::JSON_KEYS.len();
 
 /// The keys of an interaction made of a request and a response (HTTP and
 /// synchronous messages).
-fn request_response_keys() -> Vec<&'static str> {
-    [meta_keys().as_slice(), &["request", "response"]].concat()
+const REQUEST_RESPONSE_KEYS: [&str; META_LEN + 2] = joined(&META_KEYS, &["request", "response"]);
+
+/// `a` then `b`, as a constant (no list built per interaction read).
+const fn joined<const N: usize>(a: &[&'static str], b: &[&'static str]) -> [&'static str; N] {
+    assert!(a.len() + b.len() == N, "the joined list has room for both");
+    let mut out = [""; N];
+    let mut i = 0;
+    while i < N {
+        out[i] = if i < a.len() { a[i] } else { b[i - a.len()] };
+        i += 1;
+    }
+    out
 }
 
 /// Reads a V4 interaction by its `type`.
@@ -57,17 +66,17 @@ pub(super) fn read_interaction(v: &Value, at: At<'_>) -> Result<Interaction, Dsl
         "Synchronous/HTTP" => read_http(obj, PactSpec::V4, meta, at)?,
         "Asynchronous/Messages" => {
             let mut message = message_from_json_at(v, PactSpec::V4, at.origin, at.path)?;
-            message.extra = without(message.extra, &meta_keys());
+            message.extra = without(message.extra, &META_KEYS);
             Interaction::AsyncMessage(MessageInteraction { meta, message })
         }
         "Synchronous/Messages" => read_sync_message(obj, meta, at)?,
         "A2A/Task" => Interaction::A2aTask(A2aTaskInteraction {
             meta,
-            task: at.typed(Value::Object(extra(obj, &meta_keys())))?,
+            task: at.typed(Value::Object(extra(obj, &META_KEYS)))?,
         }),
         "MCP/ToolCall" => Interaction::McpToolCall(McpToolCallInteraction {
             meta,
-            call: at.typed(Value::Object(extra(obj, &meta_keys())))?,
+            call: at.typed(Value::Object(extra(obj, &META_KEYS)))?,
         }),
         other => {
             return Err(at.invalid(
@@ -101,7 +110,7 @@ pub(super) fn read_v3_message(
     let obj = at.object(v)?;
     let meta = read_meta(obj, at)?;
     let mut message = message_from_json_at(v, spec.min(PactSpec::V3), at.origin, at.path)?;
-    message.extra = without(message.extra, &meta_keys());
+    message.extra = without(message.extra, &META_KEYS);
     Ok(Interaction::AsyncMessage(MessageInteraction {
         meta,
         message,
@@ -117,13 +126,13 @@ fn read_http(
     let part = |key: &str| {
         obj.get(key)
             .ok_or_else(|| at.invalid(&format!(".{key}"), "is required"))
-            .map(|v| (v, format!("{}.{key}", at.path)))
+            .map(|v| (v, [at.path, ".", key].concat()))
     };
     let (req, req_path) = part("request")?;
     let (resp, resp_path) = part("response")?;
     let request = request_from_json_at(req, spec, at.origin, &req_path)?;
     let response = response_from_json_at(resp, spec, at.origin, &resp_path)?;
-    meta.extra = extra(obj, &request_response_keys());
+    meta.extra = extra(obj, &REQUEST_RESPONSE_KEYS);
     Ok(Interaction::Http(HttpInteraction {
         meta,
         request,
@@ -154,7 +163,7 @@ fn read_sync_message(
             message_from_json_at(r, PactSpec::V4, at.origin, &path)
         })
         .collect::<Result<Vec<_>, _>>()?;
-    meta.extra = extra(obj, &request_response_keys());
+    meta.extra = extra(obj, &REQUEST_RESPONSE_KEYS);
     Ok(Interaction::SyncMessage(SyncMessageInteraction {
         meta,
         request,
@@ -165,10 +174,18 @@ fn read_sync_message(
 /// Reads the attributes every interaction has. `extra` is left empty: the
 /// caller knows which other attributes its type consumes.
 fn read_meta(obj: &Map<String, Value>, at: At<'_>) -> Result<InteractionMeta, DslError> {
-    let expectations: Map<String, Value> = Expectations::JSON_KEYS
-        .iter()
-        .filter_map(|k| obj.get(*k).map(|v| (k.to_string(), v.clone())))
-        .collect();
+    // most interactions have none: found by comparing the few keys there
+    // are, not by a lookup of each expectation key
+    let any = obj
+        .keys()
+        .any(|k| Expectations::JSON_KEYS.contains(&k.as_str()));
+    let expectations: Map<String, Value> = match any {
+        false => Map::new(),
+        true => Expectations::JSON_KEYS
+            .iter()
+            .filter_map(|k| obj.get(*k).map(|v| (k.to_string(), v.clone())))
+            .collect(),
+    };
     Ok(InteractionMeta {
         description: at
             .opt_str(obj, "description")?
@@ -185,6 +202,31 @@ fn read_meta(obj: &Map<String, Value>, at: At<'_>) -> Result<InteractionMeta, Ds
             at.typed(Value::Object(expectations))?
         },
         extra: Map::new(),
+    })
+}
+
+/// A `providerStates` entry in its usual shape — `name` a string,
+/// `params` absent, `null` or an object — read without serde (its
+/// `flatten`ed `extra` makes the derived reader buffer every attribute):
+/// what [`ProviderState`]'s `Deserialize` reads from it, attributes it
+/// does not know kept in order. Anything else is `None`, and the derived
+/// reader answers (with its error).
+fn state_as_written(o: &Map<String, Value>) -> Option<ProviderState> {
+    let name = o.get("name")?.as_str()?;
+    let params = match o.get("params") {
+        None | Some(Value::Null) => Map::new(),
+        Some(Value::Object(p)) => p.clone(),
+        Some(_) => return None,
+    };
+    let extra = o
+        .iter()
+        .filter(|(k, _)| *k != "name" && *k != "params")
+        .map(|(k, v)| (k.clone(), v.clone()))
+        .collect();
+    Some(ProviderState {
+        name: name.to_owned(),
+        params,
+        extra,
     })
 }
 
@@ -208,7 +250,10 @@ fn read_provider_states(
                 };
                 match s {
                     Value::String(name) => Ok(ProviderState::named(name.clone())),
-                    Value::Object(_) => state_at.typed_ref(s),
+                    Value::Object(o) => match state_as_written(o) {
+                        Some(state) => Ok(state),
+                        None => state_at.typed_ref(s),
+                    },
                     other => Err(state_at.invalid(
                         "",
                         format!("expected an object with a name, found {}", found(other)),
@@ -225,4 +270,46 @@ fn read_provider_states(
         .map(ProviderState::named)
         .into_iter()
         .collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    #[test]
+    fn a_state_read_as_written_is_what_the_derived_reader_reads() {
+        let usual = [
+            json!({"name": "s"}),
+            json!({"name": "s", "params": null}),
+            json!({"name": "s", "params": {"id": 1, "nested": {"a": [1, 2.5, null]}}}),
+            json!({"x-owner": "team-a", "name": "s", "params": {}, "z": [1]}),
+            json!({"params": {"id": 1}, "name": ""}),
+        ];
+        for v in usual {
+            let Value::Object(o) = &v else { continue };
+            let derived: ProviderState = serde_json::from_value(v.clone()).expect("readable");
+            let fast = state_as_written(o).expect("the usual shape");
+            assert_eq!(fast, derived, "{v}");
+            // the same attributes in the same order
+            let keys = |s: &ProviderState| s.extra.keys().cloned().collect::<Vec<_>>();
+            assert_eq!(keys(&fast), keys(&derived), "{v}");
+        }
+        // anything else goes to the derived reader, which refuses it
+        for v in [
+            json!({"params": {"id": 1}}),
+            json!({"name": 7}),
+            json!({"name": null}),
+            json!({"name": "s", "params": [1]}),
+            json!({"name": "s", "params": "id=1"}),
+        ] {
+            let Value::Object(o) = &v else { continue };
+            assert_eq!(state_as_written(o), None, "{v}");
+            assert!(
+                serde_json::from_value::<ProviderState>(v.clone()).is_err(),
+                "{v}"
+            );
+        }
+    }
 }
