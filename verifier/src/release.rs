@@ -70,13 +70,9 @@ impl Release {
     /// Sets `to` unless already settled, wakes the teardown; returns the
     /// state before.
     fn settle(&self, to: u8) -> u8 {
-        let was =
-            match self
-                .state
-                .compare_exchange(PENDING, to, Ordering::AcqRel, Ordering::Acquire)
-            {
-                Ok(was) | Err(was) => was,
-            };
+        let (Ok(was) | Err(was)) =
+            self.state
+                .compare_exchange(PENDING, to, Ordering::AcqRel, Ordering::Acquire);
         if was == PENDING {
             self.notify.notify_one();
         }
