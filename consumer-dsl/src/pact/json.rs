@@ -35,10 +35,10 @@ impl At<'_> {
     /// An optional string attribute.
     pub fn opt_str<'v>(
         &self,
-        obj: &'v Map<String, Value>,
+        obj: &'v impl Fields,
         key: &str,
     ) -> Result<Option<&'v str>, DslError> {
-        match obj.get(key) {
+        match obj.field(key) {
             None | Some(Value::Null) => Ok(None),
             Some(Value::String(s)) => Ok(Some(s)),
             Some(v) => Err(self.expected(key, "a string", v)),
@@ -46,8 +46,8 @@ impl At<'_> {
     }
 
     /// An optional boolean attribute.
-    pub fn opt_bool(&self, obj: &Map<String, Value>, key: &str) -> Result<Option<bool>, DslError> {
-        match obj.get(key) {
+    pub fn opt_bool(&self, obj: &impl Fields, key: &str) -> Result<Option<bool>, DslError> {
+        match obj.field(key) {
             None | Some(Value::Null) => Ok(None),
             Some(Value::Bool(b)) => Ok(Some(*b)),
             Some(v) => Err(self.expected(key, "true or false", v)),
@@ -82,6 +82,31 @@ impl At<'_> {
 
 /// A short description of a value for error messages: scalars as written
 /// (long strings cut), containers by kind.
+/// An object's attributes as written: a JSON object read into a `Value`,
+/// or a typed one (`read_typed`). `field` is `None` for an absent
+/// attribute and `Some(Value::Null)` for a `null` one.
+pub(crate) trait Fields {
+    fn field(&self, key: &str) -> Option<&Value>;
+    /// The attributes not in `known`, in order.
+    fn unknown(&self, known: &[&str]) -> Map<String, Value>;
+    /// True when an attribute in `keys` is present.
+    fn has_any(&self, keys: &[&str]) -> bool;
+}
+
+impl Fields for Map<String, Value> {
+    fn field(&self, key: &str) -> Option<&Value> {
+        self.get(key)
+    }
+
+    fn unknown(&self, known: &[&str]) -> Map<String, Value> {
+        extra(self, known)
+    }
+
+    fn has_any(&self, keys: &[&str]) -> bool {
+        self.keys().any(|k| keys.contains(&k.as_str()))
+    }
+}
+
 pub(super) fn found(v: &Value) -> String {
     match v {
         Value::Object(_) => "an object".into(),

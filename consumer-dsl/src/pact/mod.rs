@@ -20,6 +20,7 @@ pub mod parts;
 mod read;
 mod read_interaction;
 mod read_parallel;
+mod read_typed;
 mod write;
 mod write_parts;
 

@@ -18,7 +18,7 @@ use serde_json::{Map, Value};
 mod body;
 mod query;
 
-use super::json::extra;
+use super::json::{Fields, extra};
 use crate::DslError;
 use crate::generators::Generators;
 use crate::matching::MatchingRules;
@@ -73,21 +73,32 @@ pub fn request_from_json_at(
     at: &str,
 ) -> Result<HttpRequest, DslError> {
     let cx = Cx { spec, origin, at };
-    let obj = cx.object(v, at)?;
-    let method = match obj.get("method") {
+    request_from_fields(cx.object(v, at)?, spec, origin, at)
+}
+
+/// [`request_from_json_at`] of an object's attributes (a `Value`'s, or
+/// the typed ones of `read_typed`).
+pub(crate) fn request_from_fields(
+    obj: &impl Fields,
+    spec: PactSpec,
+    origin: &str,
+    at: &str,
+) -> Result<HttpRequest, DslError> {
+    let cx = Cx { spec, origin, at };
+    let method = match obj.field("method") {
         None => "GET".to_string(),
         Some(m) => cx.string(m, "method")?.to_string(),
     };
-    let path = match obj.get("path") {
+    let path = match obj.field("path") {
         None => "/".to_string(),
         Some(p) => cx.string(p, "path")?.to_string(),
     };
-    let query = match obj.get("query") {
+    let query = match obj.field("query") {
         None | Some(Value::Null) => None,
         Some(q) => Some(query_from_json(q, spec, origin, &cx.path("query"))?),
     };
     let headers = cx.headers(obj)?;
-    let body = cx.body(obj.get("body"), headers.as_ref(), "body")?;
+    let body = cx.body(obj.field("body"), headers.as_ref(), "body")?;
     Ok(HttpRequest {
         method,
         path,
@@ -96,7 +107,7 @@ pub fn request_from_json_at(
         body,
         matching_rules: cx.rules(obj)?,
         generators: cx.generators(obj)?,
-        extra: extra(obj, REQUEST_KEYS),
+        extra: obj.unknown(REQUEST_KEYS),
     })
 }
 
@@ -108,8 +119,18 @@ pub fn response_from_json_at(
     at: &str,
 ) -> Result<HttpResponse, DslError> {
     let cx = Cx { spec, origin, at };
-    let obj = cx.object(v, at)?;
-    let status = match obj.get("status") {
+    response_from_fields(cx.object(v, at)?, spec, origin, at)
+}
+
+/// [`response_from_json_at`] of an object's attributes.
+pub(crate) fn response_from_fields(
+    obj: &impl Fields,
+    spec: PactSpec,
+    origin: &str,
+    at: &str,
+) -> Result<HttpResponse, DslError> {
+    let cx = Cx { spec, origin, at };
+    let status = match obj.field("status") {
         None => 200,
         Some(s) => s
             .as_u64()
@@ -117,14 +138,14 @@ pub fn response_from_json_at(
             .ok_or_else(|| cx.invalid("status", "must be an HTTP status code (a number)"))?,
     };
     let headers = cx.headers(obj)?;
-    let body = cx.body(obj.get("body"), headers.as_ref(), "body")?;
+    let body = cx.body(obj.field("body"), headers.as_ref(), "body")?;
     Ok(HttpResponse {
         status,
         headers,
         body,
         matching_rules: cx.rules(obj)?,
         generators: cx.generators(obj)?,
-        extra: extra(obj, RESPONSE_KEYS),
+        extra: obj.unknown(RESPONSE_KEYS),
     })
 }
 
@@ -195,8 +216,8 @@ impl Cx<'_> {
             .ok_or_else(|| self.invalid(field, "must be a string"))
     }
 
-    fn headers(&self, obj: &Map<String, Value>) -> Result<Option<Headers>, DslError> {
-        let Some(h) = obj.get("headers") else {
+    fn headers(&self, obj: &impl Fields) -> Result<Option<Headers>, DslError> {
+        let Some(h) = obj.field("headers") else {
             return Ok(None);
         };
         let map = match h {
@@ -259,15 +280,15 @@ impl Cx<'_> {
         }
     }
 
-    fn rules(&self, obj: &Map<String, Value>) -> Result<MatchingRules, DslError> {
-        match obj.get("matchingRules") {
+    fn rules(&self, obj: &impl Fields) -> Result<MatchingRules, DslError> {
+        match obj.field("matchingRules") {
             None | Some(Value::Null) => Ok(MatchingRules::default()),
             Some(v) => MatchingRules::from_pact_json(v, self.spec).map_err(|e| self.rebase(e)),
         }
     }
 
-    fn generators(&self, obj: &Map<String, Value>) -> Result<Generators, DslError> {
-        match obj.get("generators") {
+    fn generators(&self, obj: &impl Fields) -> Result<Generators, DslError> {
+        match obj.field("generators") {
             None | Some(Value::Null) => Ok(Generators::default()),
             Some(v) => Generators::from_pact_json(v).map_err(|e| self.rebase(e)),
         }

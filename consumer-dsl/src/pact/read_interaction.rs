@@ -3,7 +3,7 @@
 
 use serde_json::{Map, Value};
 
-use super::json::{At, extra, found, without};
+use super::json::{At, Fields, extra, found, without};
 use super::parts::{message_from_json_at, request_from_json_at, response_from_json_at};
 use crate::DslError;
 use crate::model::accord::{A2aTaskInteraction, Expectations, McpToolCallInteraction};
@@ -173,17 +173,14 @@ fn read_sync_message(
 
 /// Reads the attributes every interaction has. `extra` is left empty: the
 /// caller knows which other attributes its type consumes.
-fn read_meta(obj: &Map<String, Value>, at: At<'_>) -> Result<InteractionMeta, DslError> {
+pub(super) fn read_meta(obj: &impl Fields, at: At<'_>) -> Result<InteractionMeta, DslError> {
     // most interactions have none: found by comparing the few keys there
     // are, not by a lookup of each expectation key
-    let any = obj
-        .keys()
-        .any(|k| Expectations::JSON_KEYS.contains(&k.as_str()));
-    let expectations: Map<String, Value> = match any {
+    let expectations: Map<String, Value> = match obj.has_any(Expectations::JSON_KEYS) {
         false => Map::new(),
         true => Expectations::JSON_KEYS
             .iter()
-            .filter_map(|k| obj.get(*k).map(|v| (k.to_string(), v.clone())))
+            .filter_map(|k| obj.field(k).map(|v| (k.to_string(), v.clone())))
             .collect(),
     };
     Ok(InteractionMeta {
@@ -194,7 +191,7 @@ fn read_meta(obj: &Map<String, Value>, at: At<'_>) -> Result<InteractionMeta, Ds
         key: at.opt_str(obj, "key")?.map(str::to_string),
         pending: at.opt_bool(obj, "pending")?.unwrap_or(false),
         provider_states: read_provider_states(obj, at)?,
-        comments: obj.get("comments").filter(|c| !c.is_null()).cloned(),
+        comments: obj.field("comments").filter(|c| !c.is_null()).cloned(),
         // no key: what an empty object reads as, without deserialising it
         expectations: if expectations.is_empty() {
             Expectations::default()
@@ -231,11 +228,8 @@ fn state_as_written(o: &Map<String, Value>) -> Option<ProviderState> {
 }
 
 /// V3/V4 `providerStates` (objects with params) or V1/V2 `providerState`.
-fn read_provider_states(
-    obj: &Map<String, Value>,
-    at: At<'_>,
-) -> Result<Vec<ProviderState>, DslError> {
-    if let Some(states) = obj.get("providerStates").filter(|v| !v.is_null()) {
+fn read_provider_states(obj: &impl Fields, at: At<'_>) -> Result<Vec<ProviderState>, DslError> {
+    if let Some(states) = obj.field("providerStates").filter(|v| !v.is_null()) {
         let items = states
             .as_array()
             .ok_or_else(|| at.expected("providerStates", "an array", states))?;

@@ -5,7 +5,9 @@
 //! The text is scanned once with the top-level values kept as raw text;
 //! every top-level value but `interactions` is parsed and read as
 //! [`from_value`] reads it, and the interactions are parsed, read and
-//! dropped in order-kept chunks, one per thread. Anything unusual (no
+//! dropped in order-kept chunks, one per thread (the usual V4 HTTP
+//! interaction straight into typed parts, [`super::read_typed`]).
+//! Anything unusual (no
 //! declared specification version, `interactions` not an array or named
 //! twice, an interaction nested near serde_json's depth limit) and any
 //! error at all go to [`read_contract`], which then gives the answer, so
@@ -105,19 +107,20 @@ fn read_chunk(
         if depth(raw.get()) > MAX_PART_DEPTH {
             return None;
         }
-        let item: Value = serde_json::from_str(raw.get()).ok()?;
         let path = format!("$.interactions[{}]", first + i);
-        out.push(
-            read_listed(
-                &item,
-                spec,
-                At {
-                    origin,
-                    path: &path,
-                },
-            )
-            .ok()?,
-        );
+        let at = At {
+            origin,
+            path: &path,
+        };
+        // the usual V4 HTTP interaction without a `Value` tree
+        if spec == crate::model::PactSpec::V4
+            && let Some(read) = super::read_typed::http(raw.get(), at)
+        {
+            out.push(read);
+            continue;
+        }
+        let item: Value = serde_json::from_str(raw.get()).ok()?;
+        out.push(read_listed(&item, spec, at).ok()?);
     }
     Some(out)
 }
