@@ -13,6 +13,10 @@
 //! error at all is `None`: the `Value` reader then answers, with its own
 //! error where there is one.
 
+use std::marker::PhantomData;
+
+use serde::de::value::MapAccessDeserializer;
+use serde::de::{MapAccess, Visitor};
 use serde::{Deserialize, Deserializer};
 use serde_json::{Map, Value};
 
@@ -25,6 +29,26 @@ use crate::model::{HttpInteraction, Interaction, PactSpec};
 /// value — `null` included — is `Some`.
 fn present<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Value>, D::Error> {
     Value::deserialize(d).map(Some)
+}
+
+/// `T` read from a JSON object only. A derived struct reader also takes
+/// an array (its fields in order), which the `Value` reader refuses.
+struct Obj<T>(T);
+
+impl<'de, T: Deserialize<'de>> Deserialize<'de> for Obj<T> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct Fields<T>(PhantomData<T>);
+        impl<'de, T: Deserialize<'de>> Visitor<'de> for Fields<T> {
+            type Value = T;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("an object")
+            }
+            fn visit_map<M: MapAccess<'de>>(self, map: M) -> Result<T, M::Error> {
+                T::deserialize(MapAccessDeserializer::new(map))
+            }
+        }
+        d.deserialize_map(Fields(PhantomData)).map(Obj)
+    }
 }
 
 #[derive(Deserialize)]
@@ -42,8 +66,8 @@ struct Http {
     comments: Option<Value>,
     #[serde(default, rename = "providerStates", deserialize_with = "present")]
     provider_states: Option<Value>,
-    request: Request,
-    response: Response,
+    request: Obj<Request>,
+    response: Obj<Response>,
 }
 
 #[derive(Deserialize)]
@@ -131,20 +155,20 @@ typed_fields!(Response {
 /// the usual shape and reads without error; `None` sends it to the
 /// `Value` reader.
 pub(super) fn http(text: &str, at: At<'_>) -> Option<Interaction> {
-    let typed: Http = serde_json::from_str(text).ok()?;
+    let Obj(typed) = serde_json::from_str::<Obj<Http>>(text).ok()?;
     if typed.kind != "Synchronous/HTTP" {
         return None;
     }
     let meta = read_meta(&typed, at).ok()?;
     let (origin, spec) = (at.origin, PactSpec::V4);
     let request = request_from_fields(
-        &typed.request,
+        &typed.request.0,
         spec,
         origin,
         &[at.path, ".request"].concat(),
     );
     let response = response_from_fields(
-        &typed.response,
+        &typed.response.0,
         spec,
         origin,
         &[at.path, ".response"].concat(),

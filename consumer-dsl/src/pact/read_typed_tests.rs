@@ -128,5 +128,10 @@ fn anything_else_is_left_to_the_value_reader() {
         r#"{"type": "Synchronous/HTTP", "description": "a", "description": "b", "request": {}, "response": {}}"#,
     );
     left_alone("[1]");
+    // a derived struct reader takes an array as its fields in order; the
+    // value reader refuses it
+    left_alone(r#"["Synchronous/HTTP", "d", "k", false, null, null, {}, {}]"#);
+    left_alone(r#"{"type": "Synchronous/HTTP", "request": ["GET", "/"], "response": {}}"#);
+    left_alone(r#"{"type": "Synchronous/HTTP", "request": {}, "response": [200]}"#);
     left_alone("not json");
 }
