@@ -80,8 +80,6 @@ impl At<'_> {
     }
 }
 
-/// A short description of a value for error messages: scalars as written
-/// (long strings cut), containers by kind.
 /// An object's attributes as written: a JSON object read into a `Value`,
 /// or a typed one (`read_typed`). `field` is `None` for an absent
 /// attribute and `Some(Value::Null)` for a `null` one.
@@ -107,6 +105,8 @@ impl Fields for Map<String, Value> {
     }
 }
 
+/// A short description of a value for error messages: scalars as written
+/// (long strings cut), containers by kind.
 pub(super) fn found(v: &Value) -> String {
     match v {
         Value::Object(_) => "an object".into(),

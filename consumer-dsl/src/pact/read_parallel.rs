@@ -7,11 +7,10 @@
 //! [`from_value`] reads it, and the interactions are parsed, read and
 //! dropped in order-kept chunks, one per thread (the usual V4 HTTP
 //! interaction straight into typed parts, [`super::read_typed`]).
-//! Anything unusual (no
-//! declared specification version, `interactions` not an array or named
-//! twice, an interaction nested near serde_json's depth limit) and any
-//! error at all go to [`read_contract`], which then gives the answer, so
-//! a refusal reads exactly as it always did.
+//! Anything unusual (no declared specification version, `interactions`
+//! not an array or named twice, an interaction nested near serde_json's
+//! depth limit) and any error at all go to [`read_contract`], which then
+//! gives the answer, so a refusal reads exactly as it always did.
 
 use serde::de::{Deserializer, MapAccess, Visitor};
 use serde_json::value::RawValue;
