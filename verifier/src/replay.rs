@@ -85,13 +85,10 @@ async fn replay_traced(
                 done
             };
             let teardown = async {
-                match release.wait().await {
-                    true => {
-                        let teardown = Action::Teardown;
-                        change_states(&cx.transport, url, states, teardown, dependencies).await
-                    }
-                    false => Ok(Map::new()),
+                if !release.wait().await {
+                    return Ok(Map::new());
                 }
+                change_states(&cx.transport, url, states, Action::Teardown, dependencies).await
             };
             let (exercised, torn) = tokio::join!(exercised, teardown);
             let (done, chain) = exercised?;

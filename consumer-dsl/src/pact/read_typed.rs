@@ -55,7 +55,7 @@ impl<'de, T: Deserialize<'de>> Deserialize<'de> for Obj<T> {
 #[serde(deny_unknown_fields)]
 struct Http {
     #[serde(rename = "type")]
-    kind: String,
+    _kind: Kind,
     #[serde(default, deserialize_with = "present")]
     description: Option<Value>,
     #[serde(default, deserialize_with = "present")]
@@ -68,6 +68,14 @@ struct Http {
     provider_states: Option<Value>,
     request: Obj<Request>,
     response: Obj<Response>,
+}
+
+/// The one `type` read here: any other stops the read at that attribute
+/// (a contract of MCP or A2A interactions is not parsed twice over).
+#[derive(Deserialize)]
+enum Kind {
+    #[serde(rename = "Synchronous/HTTP")]
+    Http,
 }
 
 #[derive(Deserialize)]
@@ -156,9 +164,6 @@ typed_fields!(Response {
 /// `Value` reader.
 pub(super) fn http(text: &str, at: At<'_>) -> Option<Interaction> {
     let Obj(typed) = serde_json::from_str::<Obj<Http>>(text).ok()?;
-    if typed.kind != "Synchronous/HTTP" {
-        return None;
-    }
     let meta = read_meta(&typed, at).ok()?;
     let (origin, spec) = (at.origin, PactSpec::V4);
     let request = request_from_fields(
