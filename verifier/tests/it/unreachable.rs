@@ -7,6 +7,7 @@ use std::net::TcpStream;
 use std::sync::{Arc, Mutex};
 
 use accord_fixtures::a2a::A2aAgent;
+use accord_fixtures::http::HttpProvider;
 use accord_fixtures::mcp::McpProvider;
 use accord_verifier::report::InteractionResult;
 use accord_verifier::run::{Progress, verify_on_threads};
@@ -18,16 +19,16 @@ use serde_json::json;
 use crate::support::{codes, config, contract, http, provider};
 
 /// Stops the provider it holds once the first interaction has finished,
-/// and waits until its port refuses connections.
-struct StopAfterFirst<P>(Mutex<Option<P>>, String);
+/// waiting until its workers have stopped and its port refuses connections.
+struct StopAfterFirst(Mutex<Option<HttpProvider>>, String);
 
-impl<P: Send> Progress for StopAfterFirst<P> {
+impl Progress for StopAfterFirst {
     fn finished(&self, _consumer: &str, _result: &InteractionResult) {
         let stopped = self.0.lock().map(|mut p| p.take()).ok().flatten();
-        if stopped.is_none() {
+        let Some(provider) = stopped else {
             return;
-        }
-        drop(stopped);
+        };
+        provider.stop();
         while TcpStream::connect(&self.1).is_ok() {
             std::thread::yield_now();
         }
