@@ -88,6 +88,16 @@ fn a_refused_contract_names_the_path_inside_it() {
     );
     let err = prepare(bad).expect_err("refused");
     assert!(err.path.starts_with("$.interactions[0]"), "{err}");
+
+    // a typo inside an expectation object would drop the check it meant
+    let mut typo = get("/a");
+    typo["temporal"] = json!({"completionWithinMS": 100});
+    let err = prepare(pact(json!([typo]), v2())).expect_err("refused");
+    assert_eq!(err.path, "$.interactions[0].temporal.completionWithinMS");
+    assert!(
+        err.message.contains("unknown field `completionWithinMS`"),
+        "{err}"
+    );
 }
 
 #[test]

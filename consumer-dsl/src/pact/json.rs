@@ -3,6 +3,7 @@
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
 
+use super::objects::Objects;
 use crate::DslError;
 
 /// Where a value sits: the document and the JSON path in it.
@@ -55,13 +56,14 @@ impl At<'_> {
     }
 
     /// Deserialises `v` into a typed model, naming the path of a wrong field.
+    /// A struct is read only from an object ([`Objects`]).
     pub fn typed<T: DeserializeOwned>(&self, v: Value) -> Result<T, DslError> {
-        serde_path_to_error::deserialize(v).map_err(|e| self.shape(e))
+        self.typed_ref(&v)
     }
 
     /// [`At::typed`] of a borrowed value (nothing copied first).
     pub fn typed_ref<T: DeserializeOwned>(&self, v: &Value) -> Result<T, DslError> {
-        serde_path_to_error::deserialize(v).map_err(|e| self.shape(e))
+        serde_path_to_error::deserialize(Objects(v)).map_err(|e| self.shape(e))
     }
 
     /// A deserialisation error at its path below this one.

@@ -81,7 +81,7 @@ pub fn from_value(value: &Value, origin: &str) -> Result<Contract, DslError> {
                     origin,
                     path: "$.agentCard",
                 }
-                .typed(card.clone())?,
+                .typed_ref(card)?,
             ),
         },
         mcp_tools: read_mcp_tools(obj.get("mcpTools"), origin)?,
@@ -243,7 +243,7 @@ fn read_mcp_tools(
                     origin,
                     path: &path,
                 }
-                .typed(t.clone())
+                .typed_ref(t)
             })
             .collect(),
         Some(other) => Err(at.expected("mcpTools", "an array", other)),

@@ -134,7 +134,7 @@ impl A2aOperation {
 
 /// Cancel the task at a point of its sequence.
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct CancelScenario {
     /// Cancel once the task reached this state; `None`: right after the
     /// task was created (first response / first stream event).
@@ -154,7 +154,7 @@ pub struct CancelScenario {
 
 /// Push-notification delivery: the verifier registers its own receiver.
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct PushScenario {
     /// The token the agent must echo.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -172,7 +172,7 @@ pub struct PushScenario {
 
 /// An operation on the task the interaction created.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct FollowUp {
     /// The operation.
     pub operation: A2aOperation,
@@ -225,7 +225,7 @@ impl FollowUp {
 
 /// The expected answer to a follow-up.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct FollowUpOutcome {
     /// The task's state in the answer (or after the operation).
     #[serde(default, skip_serializing_if = "Option::is_none")]

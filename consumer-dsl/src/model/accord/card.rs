@@ -144,7 +144,7 @@ pub struct McpToolExpectation {
 
 /// A tool that commits only with a granted approval.
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct ToolApproval {
     /// The counter that counts the tool's commits.
     pub counter: String,
@@ -152,7 +152,7 @@ pub struct ToolApproval {
 
 /// An argument the consumer sends.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct ToolArgument {
     /// The name.
     pub name: String,
@@ -170,7 +170,7 @@ pub struct ToolArgument {
 
 /// A result field the consumer reads.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct ToolResultField {
     /// Pact path into `structuredContent` (`$.plan_id`, `$.items[*].title`).
     pub path: String,

@@ -69,7 +69,7 @@ pub struct Delegation {
 
 /// The downstream budget of one interaction.
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct DelegationBudget {
     /// The most MCP tool calls the agent may make.
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 /// error). Every set field must agree with the actual error; at least one is
 /// set.
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct ErrorExpectation {
     /// JSON-RPC error code (`-32001`, `-32602`, …).
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -2,8 +2,12 @@
 //! observed counters, temporal limits, the principal it is sent as, negative
 //! cases and repeats.
 
+use std::fmt;
+
 use indexmap::IndexMap;
-use serde::{Deserialize, Serialize};
+use serde::de::value::MapAccessDeserializer;
+use serde::de::{self, MapAccess, Visitor};
+use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::{Map, Value};
 
 use super::a2a_flow::A2aOperation;
@@ -68,7 +72,7 @@ impl Expectations {
 /// that counts commits (for an MCP call, the tool's `mcpTools` entry may
 /// name it instead).
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct Approval {
     /// `true`: sent with a granted approval, it commits (the counter
     /// grows); `false`: sent without, it is refused and commits nothing.
@@ -82,8 +86,9 @@ pub struct Approval {
 /// interaction (all its repeats) and the one after it.
 pub type SideEffects = IndexMap<String, CounterChange>;
 
-/// The expected change of one counter.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+/// The expected change of one counter: an integer, or `{"min", "max"}`
+/// bounds (both optional: `{}` is any change), nothing else.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(untagged)]
 pub enum CounterChange {
     /// Exactly this delta (`1`, `0`, `-1`).
@@ -95,6 +100,39 @@ pub enum CounterChange {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         max: Option<i64>,
     },
+}
+
+impl<'de> Deserialize<'de> for CounterChange {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct Change;
+        impl<'de> Visitor<'de> for Change {
+            type Value = CounterChange;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a counter change: an integer or {\"min\", \"max\"}")
+            }
+            fn visit_i64<E: de::Error>(self, n: i64) -> Result<CounterChange, E> {
+                Ok(CounterChange::Exact(n))
+            }
+            fn visit_u64<E: de::Error>(self, n: u64) -> Result<CounterChange, E> {
+                i64::try_from(n)
+                    .map(CounterChange::Exact)
+                    .map_err(|_| E::invalid_value(de::Unexpected::Unsigned(n), &self))
+            }
+            fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<CounterChange, A::Error> {
+                #[derive(Deserialize)]
+                #[serde(deny_unknown_fields)]
+                struct Bounds {
+                    #[serde(default)]
+                    min: Option<i64>,
+                    #[serde(default)]
+                    max: Option<i64>,
+                }
+                let Bounds { min, max } = Bounds::deserialize(MapAccessDeserializer::new(map))?;
+                Ok(CounterChange::Range { min, max })
+            }
+        }
+        d.deserialize_any(Change)
+    }
 }
 
 impl CounterChange {
@@ -111,7 +149,7 @@ impl CounterChange {
 
 /// Temporal limits, in milliseconds from the moment the request was sent.
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct Temporal {
     /// The provider acknowledges (first response byte / first stream event).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -159,7 +197,7 @@ impl Temporal {
 
 /// The principal an interaction is sent as, and the credential it presents.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct Auth {
     /// Name of the principal (the provider's state-change endpoint issues
     /// synthetic credentials for it); `None` with [`Credential::None`].
@@ -201,7 +239,7 @@ impl Credential {
 /// Access to the created task or resource as another principal: the answer
 /// must be indistinguishable from the answer for an unknown id.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct Probe {
     /// The other principal.
     pub principal: String,
@@ -242,7 +280,7 @@ impl Probe {
 
 /// How often an interaction is sent.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct Repeat {
     /// Number of sends (≥ 1).
     pub times: u32,
