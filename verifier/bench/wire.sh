@@ -230,6 +230,27 @@
 # with the workspace's serde_json): a Value tree 48.5k instructions each;
 # typed interaction, states, request, response and V4 body with the leaves
 # still Values 26.5k; tokenising alone 7.6k.
+#
+# Session of 2026-12-06 (thirteenth): the wait for an answer spins before
+# it sleeps (verifier/src/hot.rs: the answer polled, the task yielding to
+# the runtime, which then polls epoll with a zero timeout, for up to 200
+# us; only while the provider's answers average under that, and only when
+# the run's threads leave a core free). A sleeping client pays an idle
+# core's wake-up on every answer, about half of a loopback round trip on
+# this machine; wrk sleeps too, so its floor carries that wake-up. Release
+# binaries of 273b38c and the change, this script, RUNS=10 ROUNDS=5
+# DURATION=3s, run one after the other at load 1.2-1.4:
+#                          wrk floor   accord     ratio   rounds
+#   273b38c   1 conn       208.9 ms    254.7 ms   1.22x   1.21x
+#             4 conn        43.4 ms     89.4 ms   2.06x   2.05x
+#   spinning  1 conn       233.9 ms    148.1 ms   0.63x   0.66x
+#             4 conn        42.5 ms     88.0 ms   2.07x   2.03x
+# Paired runs (6 rounds of wrk's floor and 5 runs of each binary,
+# alternating): median of the rounds' ratios 1.28x -> 0.62x. CPU of whole
+# runs (12 alternating runs, medians of the child's rusage): --jobs 1 wall
+# 342 -> 189 ms, user + system 181 -> 187 ms; --jobs 4 (2 threads on 2
+# cores: no spin) wall 105 -> 107 ms, CPU alike. With --jobs 4 spinning on
+# both threads it was 113 -> 132 ms wall: the spinners took nginx's core.
 set -euo pipefail
 
 n=${1:-1000}

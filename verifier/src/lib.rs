@@ -31,6 +31,7 @@ pub mod error;
 pub mod excerpt;
 mod expected;
 pub mod finding;
+mod hot;
 pub mod http_driver;
 pub mod load;
 pub mod mcp;

@@ -111,6 +111,7 @@ fn verify_planned_from(
     runtime.block_on(crate::reach::check(&cx.transport, &endpoints))?;
     let cores = std::thread::available_parallelism().map_or(1, usize::from);
     let threads = config.jobs.max(1).min(cores).min(plan.chains().max(1));
+    cx.transport.leave_a_core(threads);
     let cx = Arc::new(cx);
     let done = if threads == 1 {
         // one thread: this one, its runtime and its client (no second
@@ -166,7 +167,9 @@ fn on_threads(
                         .enable_all()
                         .build()
                         .map_err(VerifyError::Runtime)?;
-                    runtime.block_on(drain(Arc::new(cx?), plan, lanes, progress))
+                    let cx = cx?;
+                    cx.transport.leave_a_core(threads);
+                    runtime.block_on(drain(Arc::new(cx), plan, lanes, progress))
                 })
             })
             .collect();

@@ -156,6 +156,15 @@ impl Transport {
         })
     }
 
+    /// Tells the direct path how many threads the run drives: it waits
+    /// for a fast provider's answer without sleeping only when they leave
+    /// a core free (`crate::hot`).
+    pub(crate) fn leave_a_core(&self, threads: usize) {
+        if let Some(direct) = &self.direct {
+            direct.leave_a_core(threads);
+        }
+    }
+
     /// The client for any URL, TLS included: built at the first call.
     /// Where the platform's roots cannot be loaded (none installed), it is
     /// the plain client, and an `https` request fails verifying the

@@ -29,6 +29,7 @@ use hyper::{HeaderMap, Request, Response, Uri};
 use hyper_util::client::legacy::connect::HttpConnector;
 use tower_service::Service;
 
+use crate::hot::Hot;
 use crate::transport::{CutOff, Listing, Outgoing, Received, chain};
 use crate::transport_body::collected;
 
@@ -50,6 +51,8 @@ pub(crate) struct Direct {
     /// run sends to one origin or a few, so it is written once, not per
     /// request (a clone shares its bytes).
     host: Mutex<Option<(String, Option<u16>, HeaderValue)>>,
+    /// Whether a wait for an answer spins before it sleeps.
+    hot: Hot,
 }
 
 /// A connection to an `http://` origin (host as the URL writes it, and
@@ -88,6 +91,7 @@ impl Direct {
             connector,
             idle: Mutex::new(Vec::new()),
             host: Mutex::new(None),
+            hot: Hot::new(),
         }
     }
 
@@ -108,6 +112,12 @@ impl Direct {
         Some(value)
     }
 
+    /// Spins for answers only when `threads` threads of the run leave a
+    /// core free ([`Hot`]).
+    pub(crate) fn leave_a_core(&self, threads: usize) {
+        self.hot.leave_a_core(threads);
+    }
+
     /// Sends the request to `url` (what [`prepare`] made of it) and reads
     /// its whole answer, the body capped at `cap` bytes; the connection
     /// goes back to the idle ones after.
@@ -123,7 +133,7 @@ impl Direct {
         let host = url.host_str().unwrap_or_default();
         loop {
             let (mut conn, reused) = self.connection(host, port, url).await?;
-            match conn.sender.try_send_request(request).await {
+            match self.hot.wait(conn.sender.try_send_request(request)).await {
                 Ok(response) => {
                     let received = read(response, start, cap, listing).await?;
                     self.put_back(conn);
