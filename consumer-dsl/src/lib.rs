@@ -19,6 +19,7 @@ pub mod error;
 pub mod generators;
 pub mod matching;
 pub mod model;
+pub mod objects;
 pub mod pact;
 pub mod schema;
 pub mod spec;

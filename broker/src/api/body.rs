@@ -2,6 +2,7 @@
 //! payload limit (413), JSON parsed with the path of the first wrong field
 //! (400). Nesting deeper than serde_json's limit is a 400, not a crash.
 
+use accord_dsl::objects::Objects;
 use actix_web::HttpRequest;
 use actix_web::http::header::CONTENT_TYPE;
 use serde::de::DeserializeOwned;
@@ -46,32 +47,31 @@ pub fn require_json(req: &HttpRequest, body: &[u8]) -> Result<(), BrokerError> {
     }
 }
 
-/// Parses the body as `T`; an empty body reads as `{}`.
+/// Parses the body as `T`; an empty body reads as `{}`. A struct is read
+/// only from a JSON object (`accord_dsl::objects`): serde_json alone
+/// would take `["alice", null, …]` as a request's fields in order.
 pub fn parse<T: DeserializeOwned>(req: &HttpRequest, body: &[u8]) -> Result<T, BrokerError> {
+    let value = parse_value(req, body)?;
+    serde_path_to_error::deserialize(Objects(&value)).map_err(|e| {
+        let path = json_path(&e.path().to_string());
+        let message = e.into_inner().to_string();
+        BrokerError::BadRequest {
+            detail: format!("{path}: {message}"),
+            errors: vec![FieldError::new(path, message)],
+        }
+    })
+}
+
+/// Parses the body as JSON; an empty body reads as `{}`.
+pub fn parse_value(req: &HttpRequest, body: &[u8]) -> Result<Value, BrokerError> {
     require_json(req, body)?;
     let bytes: &[u8] = if body.iter().all(u8::is_ascii_whitespace) {
         b"{}"
     } else {
         body
     };
-    let mut de = serde_json::Deserializer::from_slice(bytes);
-    let parsed: Result<T, _> = serde_path_to_error::deserialize(&mut de);
-    let value = parsed.map_err(|e| {
-        let path = json_path(&e.path().to_string());
-        let inner = e.into_inner();
-        let message = if inner.is_syntax() || inner.is_eof() {
-            format!("is not valid JSON: {inner}")
-        } else {
-            inner.to_string()
-        };
-        BrokerError::BadRequest {
-            detail: format!("{path}: {message}"),
-            errors: vec![FieldError::new(path, message)],
-        }
-    })?;
-    de.end()
-        .map_err(|e| BrokerError::bad_field("$", format!("is not valid JSON: {e}")))?;
-    Ok(value)
+    serde_json::from_slice(bytes)
+        .map_err(|e| BrokerError::bad_field("$", format!("is not valid JSON: {e}")))
 }
 
 /// Parses the body as a JSON object (for merge-patch and pass-through bodies).
@@ -79,7 +79,7 @@ pub fn parse_object(
     req: &HttpRequest,
     body: &[u8],
 ) -> Result<serde_json::Map<String, Value>, BrokerError> {
-    match parse::<Value>(req, body)? {
+    match parse_value(req, body)? {
         Value::Object(map) => Ok(map),
         other => Err(BrokerError::bad_field(
             "$",
@@ -115,13 +115,11 @@ mod tests {
     use actix_web::test::TestRequest;
 
     #[derive(Debug, serde::Deserialize)]
-    #[allow(dead_code)]
     struct Body {
         name: String,
         inner: Inner,
     }
     #[derive(Debug, serde::Deserialize)]
-    #[allow(dead_code)]
     struct Inner {
         count: u32,
     }
@@ -139,6 +137,33 @@ mod tests {
                 .as_str()
                 .unwrap_or("")
                 .contains("invalid type")
+        );
+    }
+
+    #[test]
+    fn a_struct_written_as_an_array_is_refused_at_any_depth() {
+        let req = TestRequest::default()
+            .insert_header((CONTENT_TYPE, "application/json"))
+            .to_http_request();
+        // serde_json alone reads both as the fields in order
+        for (body, at) in [
+            (&br#"["x", {"count": 7}]"#[..], "$"),
+            (&br#"{"name": "x", "inner": [7]}"#[..], "$.inner"),
+        ] {
+            let err = parse::<Body>(&req, body).expect_err("the body is refused");
+            let errors = &err.body()["errors"][at];
+            let says = errors[0].as_str().unwrap_or("");
+            assert!(says.contains("invalid type: sequence"), "{}", err.body());
+        }
+        let read =
+            parse::<Body>(&req, br#"{"name": "x", "inner": {"count": 7}}"#).expect("an object");
+        assert_eq!((read.name.as_str(), read.inner.count), ("x", 7));
+        let err = parse::<Body>(&req, b"{\"name\": ").expect_err("not JSON");
+        assert!(
+            err.body()["errors"]["$"][0]
+                .as_str()
+                .unwrap_or("")
+                .starts_with("is not valid JSON")
         );
     }
 

@@ -117,7 +117,7 @@ pub async fn put_drift_policy(
     path: web::Path<String>,
     bytes: web::Bytes,
 ) -> Result<HttpResponse, BrokerError> {
-    let raw: Value = body::parse(&req, &bytes)?;
+    let raw: Value = body::parse_value(&req, &bytes)?;
     let policy = parse_policy(raw)?;
     let name = path.into_inner();
     let (body, created) = state

@@ -58,7 +58,7 @@ fn no_such_version(provider: &str, version: &str) -> BrokerError {
 /// Reads the body once: payload fields first (named even where the field
 /// is also unknown), then the report's shape and checks, by path.
 fn parse_report(req: &HttpRequest, bytes: &[u8]) -> Result<DriftReport, BrokerError> {
-    let raw: Value = body::parse(req, bytes)?;
+    let raw: Value = body::parse_value(req, bytes)?;
     if let Some(path) = payload::find(&raw) {
         return Err(payload_refused(path));
     }

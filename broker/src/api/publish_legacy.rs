@@ -41,7 +41,7 @@ pub async fn put_pact(
     bytes: web::Bytes,
 ) -> Result<HttpResponse, BrokerError> {
     let (provider, consumer, number) = parse_path(path.into_inner())?;
-    let document: Value = body::parse(&req, &bytes)?;
+    let document: Value = body::parse_value(&req, &bytes)?;
     let prepared = prepare(document).map_err(|e| BrokerError::Unprocessable {
         detail: format!("the contract is not valid: {e}"),
         errors: vec![FieldError::new(e.path.clone(), e.message.clone())],

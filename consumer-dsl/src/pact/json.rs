@@ -3,8 +3,8 @@
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
 
-use super::objects::Objects;
 use crate::DslError;
+use crate::objects::Objects;
 
 /// Where a value sits: the document and the JSON path in it.
 #[derive(Debug, Clone, Copy)]

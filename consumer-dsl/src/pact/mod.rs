@@ -16,7 +16,6 @@ mod lint_delegation;
 mod lint_expectations;
 mod lint_generators;
 mod lint_keys;
-mod objects;
 pub mod parts;
 mod read;
 mod read_interaction;

@@ -3,10 +3,11 @@
 //!
 //! serde_json reads a struct from an array as well, its fields taken in
 //! declaration order: `"repeat": [3]` would be `{"times": 3}`, and
-//! `"temporal": [100]` a completion limit nobody wrote. A contract is
-//! written by hand as often as by a tool, so such a shape is a mistake to
-//! name, not a form to accept. [`Objects`] answers as serde_json's own
-//! reader does, except that a struct (at any depth) must be an object.
+//! `"temporal": [100]` a completion limit nobody wrote. A contract (or a
+//! broker request's body) is written by hand as often as by a tool, so
+//! such a shape is a mistake to name, not a form to accept. [`Objects`]
+//! answers as serde_json's own reader does, except that a struct (at any
+//! depth) must be an object.
 
 use serde::de::value::BorrowedStrDeserializer;
 use serde::de::{
@@ -15,8 +16,10 @@ use serde::de::{
 };
 use serde_json::{Error, Map, Value};
 
-/// `value`, read as serde_json reads it, but a struct only from an object.
-pub(super) struct Objects<'a>(pub &'a Value);
+/// `value`, read as serde_json reads it, but a struct only from an object:
+/// `T::deserialize(Objects(&value))`.
+#[derive(Debug, Clone, Copy)]
+pub struct Objects<'a>(pub &'a Value);
 
 /// What `value` is, in the words of serde's "invalid type" errors.
 fn unexpected(value: &Value) -> Unexpected<'_> {
