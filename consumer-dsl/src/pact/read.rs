@@ -303,3 +303,7 @@ fn read_pin(
 #[cfg(test)]
 #[path = "read_tests.rs"]
 mod tests;
+
+#[cfg(test)]
+#[path = "read_refusal_tests.rs"]
+mod refusal_tests;
