@@ -21,6 +21,7 @@
 
 use std::future::Future;
 use std::pin::pin;
+use std::sync::OnceLock;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::task::Poll;
 use std::time::{Duration, Instant};
@@ -58,8 +59,7 @@ impl Hot {
     /// Spins only when `threads` spinning threads leave a core of this
     /// machine free.
     pub(crate) fn leave_a_core(&self, threads: usize) {
-        let cores = std::thread::available_parallelism().map_or(1, usize::from);
-        self.allowed.store(threads < cores, Ordering::Relaxed);
+        self.allowed.store(threads < cores(), Ordering::Relaxed);
     }
 
     /// True when the next wait spins first.
@@ -88,6 +88,13 @@ impl Hot {
         let new = old - old / 8 + took / 8;
         self.average_ns.store(new, Ordering::Relaxed);
     }
+}
+
+/// This machine's cores, read once: every transport asks (one per
+/// thread of a run), and reading them takes a few system calls.
+fn cores() -> usize {
+    static CORES: OnceLock<usize> = OnceLock::new();
+    *CORES.get_or_init(|| std::thread::available_parallelism().map_or(1, usize::from))
 }
 
 /// Polls `fut` and yields to the runtime while it is pending, until
