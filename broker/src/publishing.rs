@@ -11,8 +11,11 @@ use crate::db::AnyConnection;
 use crate::names::{BranchName, PacticipantName, TagName, VersionNumber};
 use crate::store::pacticipants::{self, Pacticipant};
 use crate::store::pacts::{self, NewContent, PactContent, Publication, PublishedPact};
-use crate::store::versions::{self, Version};
+use crate::store::versions::{self, FoundForPublish, Version};
 use crate::store::{StoreError, branches, tags};
+
+mod first;
+pub use first::{First, publish_first};
 
 /// The consumer version a publication is for.
 #[derive(Debug, Clone)]
@@ -61,9 +64,25 @@ pub fn record_version(
     request: &VersionRequest,
     provider: Option<&PacticipantName>,
 ) -> Result<RecordedVersion, StoreError> {
+    record_version_after(conn, request, provider, None)
+}
+
+/// `record_version`, given what its first statement reads when it was
+/// read already (by `publish_first`, outside the transaction: under read
+/// committed each statement reads what is committed when it starts, inside
+/// a transaction or not, and the version is locked and read again here).
+pub fn record_version_after(
+    conn: &mut AnyConnection,
+    request: &VersionRequest,
+    provider: Option<&PacticipantName>,
+    read: Option<FoundForPublish>,
+) -> Result<RecordedVersion, StoreError> {
     let consumer = request.pacticipant.as_str();
     let also = provider.map_or(consumer, PacticipantName::as_str);
-    let found = versions::find_with_pacticipant(conn, consumer, request.number.as_str(), also)?;
+    let found = match read {
+        Some(found) => found,
+        None => versions::find_with_pacticipant(conn, consumer, request.number.as_str(), also)?,
+    };
     let unhooked_provider = provider.filter(|_| found.webhooks == Some(false)).cloned();
     let provider = found.also;
     let (pacticipant, found) = match found.consumer {

@@ -67,9 +67,28 @@ impl AppState {
         T: Send + 'static,
         F: FnOnce(&mut AnyConnection) -> Result<T, BrokerError> + Send + 'static,
     {
+        self.transaction_after(|_| Ok(Err(())), |conn, ()| work(conn))
+            .await
+    }
+
+    /// `transaction`, after `first` had its try outside it on the same
+    /// connection: `Ok(done)` is the answer (`work` does not run), `Err(s)`
+    /// hands `s` to `work`, in the transaction. For work a single statement
+    /// can sometimes do whole (`publishing::publish_first`).
+    pub async fn transaction_after<T, S, P, F>(&self, first: P, work: F) -> Result<T, BrokerError>
+    where
+        T: Send + 'static,
+        S: Send + 'static,
+        P: FnOnce(&mut AnyConnection) -> Result<Result<T, S>, BrokerError> + Send + 'static,
+        F: FnOnce(&mut AnyConnection, S) -> Result<T, BrokerError> + Send + 'static,
+    {
         let turn = self.writes.turn().await;
         self.run(move |conn| {
-            let done = crate::db::write_transaction(conn, work);
+            let done = match first(conn) {
+                Ok(Ok(done)) => Ok(done),
+                Ok(Err(then)) => crate::db::write_transaction(conn, |c| work(c, then)),
+                Err(failed) => Err(failed),
+            };
             drop(turn);
             done
         })

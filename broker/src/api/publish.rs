@@ -5,7 +5,7 @@
 use actix_web::{HttpRequest, HttpResponse, web};
 use base64::Engine;
 use serde::Deserialize;
-use serde_json::{Map, Value, json};
+use serde_json::Value;
 
 use crate::api::body;
 use crate::contract::{PreparedContract, prepare};
@@ -13,7 +13,8 @@ use crate::error::{BrokerError, FieldError};
 use crate::hal::{self, BaseUrl};
 use crate::names::{BranchName, FreeText, PacticipantName, TagName, VersionNumber};
 use crate::publishing::{
-    OnConflict, PublishError, RecordedVersion, VersionRequest, publish_contract, record_version,
+    First, OnConflict, RecordedVersion, VersionRequest, publish_contract, publish_first,
+    record_version_after,
 };
 use crate::state::AppState;
 
@@ -295,30 +296,42 @@ pub async fn publish_contracts(
     let request_version = version.clone();
     let root = base.raw("");
     let (recorded, published) = state
-        .transaction(move |conn| {
-            let first = contracts.first().map(|c| &c.provider);
-            let recorded = record_version(conn, &version, first)?;
-            let mut published = Vec::new();
-            for c in contracts {
-                let provider = c.provider.clone();
-                let result = publish_contract(
-                    conn,
-                    &recorded,
-                    &published,
-                    &c.provider,
-                    c.prepared,
-                    c.on_conflict,
-                );
-                let done = result.map_err(|e| publish_error(e, &recorded, &provider))?;
-                crate::webhooks::events::pact_published(
-                    conn,
-                    &root,
-                    published_event(&recorded, &done),
-                )?;
-                published.push(done);
-            }
-            Ok((recorded, published))
-        })
+        .transaction_after(
+            move |conn| {
+                let first = match contracts.as_slice() {
+                    [only] => publish_first(conn, &version, &only.provider, &only.prepared)?,
+                    _ => First::Then(None),
+                };
+                Ok(match first {
+                    First::Done(recorded, published) => Ok((recorded, vec![published])),
+                    First::Then(read) => Err((version, contracts, read)),
+                })
+            },
+            move |conn, (version, contracts, read)| {
+                let first = contracts.first().map(|c| &c.provider);
+                let recorded = record_version_after(conn, &version, first, read)?;
+                let mut published = Vec::new();
+                for c in contracts {
+                    let provider = c.provider.clone();
+                    let result = publish_contract(
+                        conn,
+                        &recorded,
+                        &published,
+                        &c.provider,
+                        c.prepared,
+                        c.on_conflict,
+                    );
+                    let done = result.map_err(|e| publish_error(e, &recorded, &provider))?;
+                    crate::webhooks::events::pact_published(
+                        conn,
+                        &root,
+                        published_event(&recorded, &done),
+                    )?;
+                    published.push(done);
+                }
+                Ok((recorded, published))
+            },
+        )
         .await?;
     Ok(hal::ok_bytes(response_body(
         &base,
@@ -347,51 +360,7 @@ pub fn published_event<'a>(
     }
 }
 
-/// Pact's 409 text for changed content.
-pub fn changed_content_text(consumer: &str, version: &str, provider: &str) -> String {
-    format!(
-        "Cannot change the content of the pact for {consumer} version {version} and provider {provider}, \
-         as race conditions will cause unreliable results for can-i-deploy. Each pact must be published \
-         with a unique consumer version number. Some Pact libraries generate random data when a concrete \
-         value for a type matcher is not specified, and this can cause the contract to mutate - ensure you \
-         have given example values for all type matchers. For more information see https://docs.pact.io/go/versioning"
-    )
-}
-
-/// A publishing failure as the HTTP error Pact clients expect.
-pub fn publish_error(
-    e: PublishError,
-    recorded: &RecordedVersion,
-    provider: &PacticipantName,
-) -> BrokerError {
-    let (consumer, version) = (&recorded.pacticipant.name, &recorded.version.number);
-    match e {
-        PublishError::Store(s) => s.into(),
-        PublishError::ContentChanged { diff } => {
-            let text = changed_content_text(consumer, version, provider.as_str());
-            conflict(text, Some(format!("Changes to the pact:\n{diff}")))
-        }
-        PublishError::MergeConflict(m) => conflict(
-            format!(
-                "Cannot merge the pact for {consumer} version {version} and provider {provider}: {m}"
-            ),
-            None,
-        ),
-        PublishError::Refused(c) => unprocessable("content", &c.to_string()),
-    }
-}
-
-fn conflict(text: String, info: Option<String>) -> BrokerError {
-    let mut notices = vec![json!({"type": "error", "text": text})];
-    notices.extend(info.map(|i| json!({"type": "info", "text": i})));
-    let mut extra = Map::new();
-    extra.insert("notices".into(), Value::Array(notices));
-    BrokerError::Conflict {
-        detail: text.clone(),
-        errors: vec![FieldError::new("content", text)],
-        extra,
-    }
-}
-
+mod refusal;
 mod response;
+pub use refusal::{changed_content_text, publish_error};
 use response::response_body;

@@ -35,6 +35,7 @@ mod parsed_cache;
 mod pending_wip;
 mod promotions;
 mod publish;
+mod publish_first;
 mod publish_known;
 mod publish_merge;
 mod publish_refused;

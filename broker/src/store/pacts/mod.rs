@@ -1,7 +1,9 @@
 //! Contract content (stored once per sha) and publications (a consumer
 //! version + a provider → a content). Reading published pacts back — by
-//! selector, latest, per pair — is `published`.
+//! selector, latest, per pair — is `published`; a new version's first
+//! publication of stored content in one statement (PostgreSQL) is `first`.
 
+pub mod first;
 mod published;
 
 pub use published::{

@@ -182,5 +182,11 @@ pub fn all() -> Vec<Shape> {
             "GET /ui/providers/Orders/versions/o2 (version page)",
             "/ui/providers/Orders/versions/o2",
         ),
+        // last: its new contents would change what the pages above show
+        shape("POST /contracts/publish (new content)", |app, _, i| {
+            let doc = web_doc(2 + u16::try_from(i).expect("a few tries"));
+            let body = crate::pact_docs::request(&format!("w4-{i}"), Some("main"), &[], &[doc]);
+            post(app, "/contracts/publish", &body, 200);
+        }),
     ]
 }
