@@ -36,7 +36,7 @@ pub fn publish_first(
     provider: &PacticipantName,
     contract: &PreparedContract,
 ) -> Result<First, StoreError> {
-    if !request.tags.is_empty() {
+    if !request.tags.is_empty() || matches!(conn, AnyConnection::Sqlite(_)) {
         return Ok(First::Then(None));
     }
     let branch = request.branch.as_ref().map(BranchName::as_str);
