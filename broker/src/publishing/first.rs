@@ -6,7 +6,7 @@ use super::{Change, PublishedContract, RecordedVersion, VersionRequest};
 use crate::contract::PreparedContract;
 use crate::db::AnyConnection;
 use crate::names::{BranchName, PacticipantName};
-use crate::store::pacts::first::{self, FirstOutcome, FirstPublication};
+use crate::store::pacts::first::{self, FirstOutcome, FirstPublication, Missing};
 use crate::store::versions::FoundForPublish;
 use crate::store::{StoreError, branches};
 
@@ -27,8 +27,8 @@ pub enum First {
 /// webhook may select: one statement where the backend has it
 /// (`store::pacts::first`), committed on its own — the same rows
 /// `record_version` then `publish_contract` store for it. The content's
-/// text is sent only when the first try says that the content is not
-/// stored and nothing else stood in the way (a second statement).
+/// text is sent only when the first try says that nothing but the content
+/// stood in the way (a second statement).
 /// Anything else is `Then`, and nothing was written.
 pub fn publish_first(
     conn: &mut AnyConnection,
@@ -54,11 +54,7 @@ pub fn publish_first(
     };
     let mut outcome = first::publish(conn, first.clone())?;
     let text;
-    if let FirstOutcome::NotPublished(found, false) = &outcome
-        && matches!(found.consumer, Some((_, None)))
-        && found.also.is_some()
-        && found.webhooks == Some(false)
-    {
+    if let FirstOutcome::NotPublished(_, Missing::Content) = &outcome {
         text = contract.document.to_string();
         first.content = Some(&text);
         first.interactions = Some(contract.interactions_count);

@@ -299,3 +299,41 @@ fn the_one_statement_runs_only_outside_a_transaction_and_only_on_postgres() {
         });
     });
 }
+
+/// The texts of the statements `publish` runs on `app`'s database.
+fn statements_of(app: &TestApp, publish: impl FnOnce()) -> Vec<String> {
+    let url = app.database.url.clone();
+    crate::statements::counter::watch(&url);
+    let before = crate::statements::counter::texts(&url).len();
+    publish();
+    crate::statements::counter::texts(&url)[before..].to_vec()
+}
+
+#[test]
+fn the_content_is_sent_again_only_when_nothing_else_was_missing() {
+    crate::statements::counter::install();
+    for db in backends() {
+        let app = TestApp::start(db, |_| {});
+        publish_ok(&app, "1", Some("main"), &[], &[doc()]);
+        let tries = |number: &str, branch: &str, path: &str| {
+            let changed = pact("web", "orders", json!([http(path, 200)]));
+            let ran = statements_of(&app, || {
+                publish_ok(&app, number, Some(branch), &[], &[changed]);
+            });
+            let first = ran
+                .iter()
+                .filter(|s| s.starts_with("/* a new consumer version's first publication"))
+                .count();
+            (first, ran.iter().any(|s| s.starts_with("BEGIN")))
+        };
+        // new content on a branch that exists: the second try publishes
+        let expected = |n| match db {
+            crate::support::TestDb::Sqlite => (0, true),
+            crate::support::TestDb::Postgres => (n, n == 1),
+        };
+        assert_eq!(tries("2", "main", "/two"), expected(2), "{db:?}");
+        // new content on a new branch: one try, then statement by statement
+        assert_eq!(tries("3", "feat", "/three"), expected(1), "{db:?}");
+        assert_eq!(rows(&app, "3"), (1, 1, 1));
+    }
+}

@@ -7,9 +7,9 @@
 //! data-modifying statement is one round trip and its own transaction.
 //! The statement writes nothing unless that is the whole publish (see the
 //! file's comment); when it does not publish, its rows are what publishing
-//! reads first (`versions::find_with_pacticipant`) and whether the content
-//! is stored, so the caller can try again with the content's text, or go
-//! on statement by statement without asking again.
+//! reads first (`versions::find_with_pacticipant`) and whether only the
+//! content was missing, so the caller can try again with the content's
+//! text, or go on statement by statement without asking again.
 //!
 //! SQLite answers in-process and has no data-modifying `WITH`: it never
 //! takes this path.
@@ -155,6 +155,7 @@ impl Query for FirstPublication<'_> {
         Nullable<PublicationRow>,
         Bool,
         Bool,
+        Bool,
     );
 }
 
@@ -191,8 +192,8 @@ impl QueryFragment<Pg> for FirstPublication<'_> {
 
 /// One row: published (the consumer, the new version, the provider, the
 /// publication), or not (a pacticipant, the consumer's version if any);
-/// then whether a webhook may select the pair, and whether the content is
-/// stored.
+/// then whether a webhook may select the pair, whether the content is
+/// stored, and whether all else allows the one statement.
 type Row = (
     Pacticipant,
     Option<Version>,
@@ -200,7 +201,19 @@ type Row = (
     Option<Publication>,
     bool,
     bool,
+    bool,
 );
+
+/// What kept the statement from publishing.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Missing {
+    /// Only the content: stored nowhere, and its text was not sent.
+    Content,
+    /// Something else (the version exists, a webhook may select the pair,
+    /// a pacticipant or the branch is missing, a main branch is to be set):
+    /// the statement-by-statement path's work.
+    More,
+}
 
 /// What the statement did.
 #[derive(Debug)]
@@ -212,9 +225,8 @@ pub enum FirstOutcome {
         provider: Pacticipant,
         publication: Publication,
     },
-    /// Nothing was written; what publishing reads first, as read now, and
-    /// whether the content is stored.
-    NotPublished(FoundForPublish, bool),
+    /// Nothing was written; what publishing reads first, as read now.
+    NotPublished(FoundForPublish, Missing),
     /// Not on this backend, or the statement was undone: nothing was
     /// written and nothing is known.
     NotAsked,
@@ -245,8 +257,8 @@ pub fn publish(
         )) => return Ok(FirstOutcome::NotAsked),
         Err(other) => return Err(other.into()),
     };
-    let (mut found, mut stored) = (FoundForPublish::default(), false);
-    for (pacticipant, version, provider, publication, hooked, content) in rows {
+    let (mut found, mut missing) = (FoundForPublish::default(), Missing::More);
+    for (pacticipant, version, provider, publication, hooked, stored, ready) in rows {
         let version = match (version, provider, publication) {
             (Some(version), Some(provider), Some(publication)) => {
                 return Ok(FirstOutcome::Published {
@@ -260,7 +272,9 @@ pub fn publish(
         };
         // as `versions::find_with_pacticipant` reads its rows
         found.webhooks = Some(hooked);
-        stored = content;
+        if ready && !stored {
+            missing = Missing::Content;
+        }
         if pacticipant.name == provider_name {
             found.also = Some(pacticipant.clone());
         }
@@ -268,7 +282,7 @@ pub fn publish(
             found.consumer = Some((pacticipant, version));
         }
     }
-    Ok(FirstOutcome::NotPublished(found, stored))
+    Ok(FirstOutcome::NotPublished(found, missing))
 }
 
 #[cfg(test)]
