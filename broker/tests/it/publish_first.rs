@@ -181,6 +181,7 @@ fn racers_publishing_one_new_version_of_stored_content_store_it_once() {
 
 #[test]
 fn what_one_statement_leaves_to_the_general_path_is_done() {
+    crate::statements::counter::install();
     each_backend(|app| {
         // the consumer has no main branch yet: the first `main` becomes it
         publish_ok(app, "1", None, &[], &[doc()]);
@@ -215,10 +216,24 @@ fn what_one_statement_leaves_to_the_general_path_is_done() {
         ];
         publish_ok(app, "6", Some("main"), &[], &both);
         assert_eq!(rows(app, "6"), (1, 1, 2));
-        // a version whose number another pacticipant has: only web's is new
-        publish_ok(app, "7", Some("main"), &[], &[doc()]);
+        // a version number another pacticipant has: new for orders too
+        // (whose main branch is set by its first publication, so that its
+        // "7" of stored content is the one statement on PostgreSQL)
         let orders = pact("orders", "web", json!([http("/back", 200)]));
-        publish_ok(app, "7", Some("main"), &[], &[orders]);
+        publish_ok(app, "0", Some("main"), &[], std::slice::from_ref(&orders));
+        publish_ok(app, "7", Some("main"), &[], &[doc()]);
+        let mut reply = None;
+        let ran = statements_of(app, || {
+            reply = Some(publish(app, &request("7", Some("main"), &[], &[orders])));
+        });
+        let reply = reply.expect("a reply");
+        assert_eq!(reply.status, 200, "{}", reply.text);
+        let began = ran.iter().any(|s| s.starts_with("BEGIN"));
+        assert_eq!(began, app.db == crate::support::TestDb::Sqlite, "{ran:?}");
+        assert_eq!(
+            reply.json["notices"][0]["text"],
+            "Created orders version 7 with branch main"
+        );
         assert_eq!(rows(app, "7"), (2, 2, 2));
     });
 }

@@ -16,7 +16,7 @@ ready AS (
   SELECT c.id FROM c
   WHERE (c.main_branch IS NOT NULL OR NOT $candidate)
     AND EXISTS (SELECT 1 FROM p)
-    AND ($branch IS NULL OR EXISTS (
+    AND (CAST($branch AS TEXT) IS NULL OR EXISTS (
       SELECT 1 FROM branches br WHERE br.pacticipant_id = c.id AND br.name = $branch
     ))
     AND NOT EXISTS (SELECT 1 FROM versions ve WHERE ve.pacticipant_id = c.id AND ve.number = $number)
@@ -25,7 +25,7 @@ ready AS (
 v AS (
   INSERT INTO versions (pacticipant_id, number, build_url, created_at)
   SELECT ready.id, $number, $build_url, $at FROM ready
-  WHERE $content IS NOT NULL OR EXISTS (SELECT 1 FROM pc)
+  WHERE CAST($content AS TEXT) IS NOT NULL OR EXISTS (SELECT 1 FROM pc)
   ON CONFLICT (pacticipant_id, number) DO NOTHING
   RETURNING versions.*
 ),
