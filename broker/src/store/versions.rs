@@ -225,15 +225,31 @@ pub fn find_with_pacticipant(
         crate::on_backend!(conn, |c| query.load(c))?;
     let mut found = FoundForPublish::default();
     for (pacticipant, version, hooked) in rows {
-        found.webhooks = Some(hooked);
-        if pacticipant.name == also {
-            found.also = Some(pacticipant.clone());
-        }
-        if pacticipant.name == name {
-            found.consumer = Some((pacticipant, version));
-        }
+        found.add(name, also, pacticipant, version, hooked);
     }
     Ok(found)
+}
+
+impl FoundForPublish {
+    /// Takes one row of the read: a pacticipant (the consumer `name` with
+    /// its version if it has it, or `also`), and whether a webhook may
+    /// select the pair.
+    pub fn add(
+        &mut self,
+        name: &str,
+        also: &str,
+        pacticipant: Pacticipant,
+        version: Option<Version>,
+        hooked: bool,
+    ) {
+        self.webhooks = Some(hooked);
+        if pacticipant.name == also {
+            self.also = Some(pacticipant.clone());
+        }
+        if pacticipant.name == name {
+            self.consumer = Some((pacticipant, version));
+        }
+    }
 }
 
 /// Takes the version's row lock until the transaction ends and returns

@@ -270,17 +270,10 @@ pub fn publish(
             }
             (version, _, _) => version,
         };
-        // as `versions::find_with_pacticipant` reads its rows
-        found.webhooks = Some(hooked);
         if ready && !stored {
             missing = Missing::Content;
         }
-        if pacticipant.name == provider_name {
-            found.also = Some(pacticipant.clone());
-        }
-        if pacticipant.name == consumer_name {
-            found.consumer = Some((pacticipant, version));
-        }
+        found.add(consumer_name, provider_name, pacticipant, version, hooked);
     }
     Ok(FirstOutcome::NotPublished(found, missing))
 }
