@@ -173,6 +173,11 @@ fn the_python_sdk_agent_passes_on_both_bindings_and_its_faults_are_caught() {
         ("schema_violation", "OUTPUT_SCHEMA_VIOLATION"),
         ("missing_artifact", "MISSING_REQUIRED_ARTIFACT"),
         ("terminal_reopened", "TERMINAL_STATE_REOPENED"),
+        ("duplicate_final", "DUPLICATE_EVENT"),
+        ("context_changed", "MALFORMED_RESPONSE"),
+        ("get_context_changed", "MALFORMED_RESPONSE"),
+        // the same refusal for the task and for no task: nothing leaks
+        ("get_wrong_error", "ERROR_CODE_MISMATCH"),
     ];
     let mut wrong = Vec::new();
     for (fault, code) in faults {

@@ -51,6 +51,7 @@ from a2a.types import (
     TaskStatusUpdateEvent,
 )
 from a2a.utils.constants import AGENT_CARD_WELL_KNOWN_PATH
+from a2a.utils.errors import InternalError, TaskNotFoundError
 
 FAULTS = {
     "prose_artifact": "the work-plan artifact is a text/plain prose part instead of JSON",
@@ -61,6 +62,10 @@ FAULTS = {
     "fail_instead": "every task ends FAILED",
     "terminal_reopened": "after COMPLETED the task goes back to WORKING",
     "streaming_off": "not a fault: the card declares no streaming (the SDK then refuses every stream)",
+    "duplicate_final": "COMPLETED is reported twice, the second with a later timestamp",
+    "context_changed": "a WORKING update names another contextId than the task's",
+    "get_context_changed": "GetTask answers the task with another contextId",
+    "get_wrong_error": "GetTask of a task the caller may not see (or of none) is InternalError, not TaskNotFound",
 }
 
 parser = argparse.ArgumentParser()
@@ -155,6 +160,13 @@ def write_record(tenant: str, request: dict) -> dict:
     return plan
 
 
+def raw_status(task_id: str, context_id: str, state: TaskState) -> TaskStatusUpdateEvent:
+    """A status update as the SDK would send it, stamped now, past TaskUpdater's checks."""
+    status = TaskStatus(state=state)
+    status.timestamp.FromDatetime(datetime.now(timezone.utc))
+    return TaskStatusUpdateEvent(task_id=task_id, context_id=context_id, status=status)
+
+
 class WorkPlanningExecutor(AgentExecutor):
     async def execute(self, context: RequestContext, event_queue: EventQueue) -> None:
         tenant = tenant_of(context.call_context)
@@ -169,6 +181,8 @@ class WorkPlanningExecutor(AgentExecutor):
             await event_queue.enqueue_event(new_task_from_user_message(context.message))
         updater = TaskUpdater(event_queue, context.task_id, context.context_id)
         await updater.start_work()
+        if args.fault == "context_changed":
+            await event_queue.enqueue_event(raw_status(context.task_id, "ctx-of-somebody-else", TaskState.TASK_STATE_WORKING))
 
         if request.get("fail") or args.fault == "fail_instead":
             await updater.failed(updater.new_agent_message([new_text_part("cannot plan that")]))
@@ -197,11 +211,10 @@ class WorkPlanningExecutor(AgentExecutor):
 
         if args.fault == "terminal_reopened":
             # TaskUpdater refuses to leave a terminal state; the raw event is not refused.
-            status = TaskStatus(state=TaskState.TASK_STATE_WORKING)
-            status.timestamp.FromDatetime(datetime.now(timezone.utc))
-            await event_queue.enqueue_event(
-                TaskStatusUpdateEvent(task_id=context.task_id, context_id=context.context_id, status=status)
-            )
+            await event_queue.enqueue_event(raw_status(context.task_id, context.context_id, TaskState.TASK_STATE_WORKING))
+        if args.fault == "duplicate_final":
+            await asyncio.sleep(0.01)
+            await event_queue.enqueue_event(raw_status(context.task_id, context.context_id, TaskState.TASK_STATE_COMPLETED))
 
     async def cancel(self, context: RequestContext, event_queue: EventQueue) -> None:
         awaiting_input.pop(context.task_id, None)
@@ -241,7 +254,20 @@ card = AgentCard(
 scope = one_scope if args.fault == "cross_tenant" else tenant_of
 push_configs = InMemoryPushNotificationConfigStore(owner_resolver=scope)
 push_client = httpx.AsyncClient(timeout=5.0)
-handler = DefaultRequestHandler(
+class FaultyHandler(DefaultRequestHandler):
+    async def on_get_task(self, params, context):
+        try:
+            task = await super().on_get_task(params, context)
+        except TaskNotFoundError:
+            if args.fault == "get_wrong_error":
+                raise InternalError("task lookup failed")
+            raise
+        if args.fault == "get_context_changed" and task is not None:
+            task.context_id = "ctx-of-somebody-else"
+        return task
+
+
+handler = FaultyHandler(
     WorkPlanningExecutor(),
     InMemoryTaskStore(owner_resolver=scope),
     card,

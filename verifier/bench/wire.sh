@@ -340,3 +340,45 @@ for name, f, a in (("1 connection / --jobs 1", f1, a1), ("4 connections / --jobs
 print(f"  --jobs 4 takes {min(a4) / min(a1):.2f}x the time of --jobs 1")
 print("  (ratio: the best accord over the best floor; rounds: the median of each round's own ratio)")
 PY
+
+# The CPU budget at 4 connections: what wrk, nginx's worker and accord each
+# spend per request (the children's rusage; the worker's utime + stime
+# from /proc, in clock ticks), and what 1.2x wrk's floor would leave
+# accord per request on this machine's cores, its start paid first.
+worker=$(pgrep -P "$nginx_pid" | head -1)
+python3 - "$runs" "$accord" "$base" "$work/pact.json" "$worker" "$n" "$duration" "$root/verifier/bench/states.lua" <<'PY'
+import os, resource, subprocess, sys, time
+runs, accord, base, pact, worker, n, duration, lua = sys.argv[1:]
+runs, n, hz, cores = int(runs), int(n), os.sysconf("SC_CLK_TCK"), os.cpu_count()
+def nginx_cpu():
+    with open(f"/proc/{worker}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / hz
+def measured(cmd, times=1):
+    """wall seconds, the children's user and system CPU seconds, nginx's worker's CPU seconds, the outputs"""
+    before, worker_before, start = resource.getrusage(resource.RUSAGE_CHILDREN), nginx_cpu(), time.perf_counter()
+    out = [subprocess.run(cmd, capture_output=True, text=True, env=dict(os.environ, N=str(n))) for _ in range(times)]
+    wall, after = time.perf_counter() - start, resource.getrusage(resource.RUSAGE_CHILDREN)
+    return wall, after.ru_utime - before.ru_utime, after.ru_stime - before.ru_stime, nginx_cpu() - worker_before, out
+verify = [accord, "verify", "--provider", "items", "--provider-base-url", base,
+          "--state-change-url", f"{base}/_state", "--contract", pact, "--jobs", "4"]
+wall, wrk_user, wrk_sys, wrk_nginx, out = measured(["wrk", "-t", "2", "-c", "4", "-d", duration, "-s", lua, base])
+sent = next(int(line.split()[0]) for line in out[0].stdout.splitlines() if "requests in" in line)
+floor = 3 * n * wall / sent
+_, start_user, start_sys, _, _ = measured(verify + ["--filter-description", "nomatch"], runs)
+_, run_user, run_sys, run_nginx, _ = measured(verify, runs)
+requests, start = 3 * n * runs, (start_user + start_sys) / runs
+us = lambda seconds, count: f"{seconds / count * 1e6:.1f} us"
+print(f"CPU per request at 4 connections ({cores} cores; {sent} requests of wrk, {runs} runs of accord):")
+print(f"  wrk {us(wrk_user + wrk_sys, sent)} (user {us(wrk_user, sent)}, system {us(wrk_sys, sent)}),"
+      f" nginx under wrk {us(wrk_nginx, sent)}; cores busy {(wrk_user + wrk_sys + wrk_nginx) / wall:.2f} of {cores}")
+print(f"  accord {us(run_user + run_sys - start * runs, requests)} after its start (user {us(run_user - start_user, requests)},"
+      f" system {us(run_sys - start_sys, requests)}; the start {start * 1e3:.1f} ms of CPU a run),"
+      f" nginx under accord {us(run_nginx, requests)}")
+least = (run_user + run_sys + run_nginx) / runs / cores
+print(f"  accord's least wall at that CPU, every core busy throughout: {least * 1e3:.1f} ms = {least / floor:.2f}x"
+      f" the floor ({floor * 1e3:.1f} ms); {(least - start / cores) / floor:.2f}x with no start at all")
+left = 1.2 * floor * cores - min(wrk_nginx / sent, run_nginx / requests) * 3 * n - start
+print(f"  1.2x the floor ({1.2 * floor * 1e3:.1f} ms, every core busy, nginx at its lower figure)"
+      f" leaves accord {us(left, 3 * n)} a request after its start, kernel included")
+PY

@@ -49,12 +49,17 @@ pub struct Record {
     pub events: Vec<Observed>,
     pub task_id: Option<String>,
     pub context_id: Option<String>,
-    /// Frames that repeat an earlier one exactly: (source, what).
+    /// Frames that repeat an earlier one (an artifact update exactly, a
+    /// terminal status by its state): (source, what).
     pub duplicates: Vec<(String, String)>,
+    /// Stream frames that changed the task after its terminal state: (source, what).
+    pub after_end: Vec<(String, String)>,
     /// What could not be read as A2A v1.0: (source, why).
     pub malformed: Vec<(String, String)>,
     /// Stream frames seen, to tell repeats (canonical digests).
     seen: Vec<String>,
+    /// The terminal status updates seen: (source, state).
+    ends: Vec<(String, TaskState)>,
 }
 
 impl Record {
@@ -115,12 +120,21 @@ impl Record {
         } else if let Some(message) = response.get("message") {
             self.push(Event::Message(normalised(message)), at, source);
         } else if let Some(update) = response.get("statusUpdate") {
-            // progress may honestly repeat (WORKING, WORKING); an end may not
-            let ends = update["status"]["state"]
+            // progress may honestly repeat (WORKING, WORKING); an end may
+            // not, whatever its timestamp or message
+            let end = update["status"]["state"]
                 .as_str()
                 .and_then(TaskState::from_wire)
-                .is_some_and(|s| s.is_terminal());
-            self.note_repeat(response, source, ends);
+                .filter(|s| s.is_terminal());
+            self.note_repeat(response, source, false);
+            if let Some(end) = end {
+                let again = (source.to_owned(), end);
+                if self.ends.contains(&again) {
+                    self.duplicates
+                        .push((source.to_owned(), "statusUpdate".to_owned()));
+                }
+                self.ends.push(again);
+            }
             self.same_task(update, "taskId", source);
             self.push(status(&update["status"]), at, source);
         } else if let Some(update) = response.get("artifactUpdate") {
@@ -129,7 +143,20 @@ impl Record {
             self.note_repeat(response, source, whole);
             self.same_task(update, "taskId", source);
             let append = update.get("append").and_then(Value::as_bool) == Some(true);
-            self.take_artifact(&update["artifact"], append, at, source);
+            // a terminal task never changes: the artifact is judged as one
+            // of the task's (once: one fault, one finding), the change as
+            // the fault
+            let end = self.events.iter().position(
+                |o| matches!(o.event, Event::Status { state: Some(s), .. } if s.is_terminal()),
+            );
+            if let Some(end) = end {
+                let Event::Status { wire, .. } = &self.events[end].event else {
+                    unreachable!("a status at the position found")
+                };
+                let what = format!("an artifact update after the terminal state {wire}");
+                self.after_end.push((source.to_owned(), what));
+            }
+            self.take_artifact_before(&update["artifact"], append, at, source, end);
         } else {
             let why = "a StreamResponse with none of task, message, statusUpdate, artifactUpdate";
             self.malformed.push((source.to_owned(), why.to_owned()));
@@ -181,6 +208,19 @@ impl Record {
     }
 
     fn take_artifact(&mut self, artifact: &Value, append: bool, at: Duration, source: &str) {
+        self.take_artifact_before(artifact, append, at, source, None);
+    }
+
+    /// Takes an artifact; a new one goes at `before` (an event index)
+    /// when given, else last.
+    fn take_artifact_before(
+        &mut self,
+        artifact: &Value,
+        append: bool,
+        at: Duration,
+        source: &str,
+        before: Option<usize>,
+    ) {
         let id = artifact
             .get("artifactId")
             .and_then(Value::as_str)
@@ -215,7 +255,15 @@ impl Record {
                     *existing = parts;
                 }
             }
-            None => self.push(Event::Artifact { id, name, parts }, at, source),
+            None => {
+                let observed = Observed {
+                    event: Event::Artifact { id, name, parts },
+                    at,
+                    source: source.to_owned(),
+                };
+                self.events
+                    .insert(before.unwrap_or(self.events.len()), observed);
+            }
         }
     }
 
@@ -242,13 +290,33 @@ impl Record {
         self.seen.push(digest);
     }
 
+    /// An event of the task names its id and its context (both required
+    /// in A2A v1.0); each way it does not is noted once per source.
     fn same_task(&mut self, value: &Value, key: &str, source: &str) {
-        let got = value.get(key).and_then(Value::as_str);
-        if let (Some(known), Some(got)) = (&self.task_id, got)
+        let Some(known) = &self.task_id else { return };
+        let mut why = None;
+        if let Some(got) = value.get(key).and_then(Value::as_str)
             && known != got
         {
-            let why = format!("an event of task {got} in the stream of task {known}");
-            self.malformed.push((source.to_owned(), why));
+            why = Some(format!(
+                "an event of task {got} in the stream of task {known}"
+            ));
+        } else if let Some(context) = &self.context_id {
+            why = match value.get("contextId").and_then(Value::as_str) {
+                None => Some(format!(
+                    "an event of task {known} without its contextId ({context})"
+                )),
+                Some(got) if got != context => Some(format!(
+                    "an event of task {known} names context {got}, the task's is {context}"
+                )),
+                Some(_) => None,
+            };
+        }
+        if let Some(why) = why {
+            let noted = (source.to_owned(), why);
+            if !self.malformed.contains(&noted) {
+                self.malformed.push(noted);
+            }
         }
     }
 }

@@ -90,3 +90,90 @@ fn an_event_of_another_task_or_an_unknown_kind_is_malformed() {
     r.take_response(&json!({"kind": "status-update"}), ms(3), "s");
     assert_eq!(r.malformed.len(), 2);
 }
+
+#[test]
+fn a_terminal_status_twice_is_a_duplicate_whatever_its_timestamp() {
+    let mut r = Record::default();
+    let done = |t: &str| json!({"statusUpdate": {"taskId": "t", "status": {"state": "TASK_STATE_COMPLETED", "timestamp": t}}});
+    r.take_response(&done("2026-01-01T00:00:01Z"), ms(1), "stream");
+    assert!(r.duplicates.is_empty());
+    r.take_response(&done("2026-01-01T00:00:02Z"), ms(2), "stream");
+    assert_eq!(
+        r.duplicates,
+        [("stream".to_owned(), "statusUpdate".to_owned())]
+    );
+    // another stream's end (a subscription) is its own
+    r.take_response(&done("2026-01-01T00:00:03Z"), ms(3), "followUps[0]");
+    assert_eq!(r.duplicates.len(), 1);
+}
+
+#[test]
+fn an_event_of_another_context_or_none_is_malformed_once_per_source() {
+    let start =
+        json!({"task": {"id": "t", "contextId": "c", "status": {"state": "TASK_STATE_SUBMITTED"}}});
+    let working = |context: Value| {
+        let mut update = json!({"taskId": "t", "status": {"state": "TASK_STATE_WORKING"}});
+        if !context.is_null() {
+            update["contextId"] = context;
+        }
+        json!({ "statusUpdate": update })
+    };
+    let mut honest = Record::default();
+    honest.take_response(&start, ms(1), "stream");
+    honest.take_response(&working(json!("c")), ms(2), "stream");
+    honest.take_task(
+        &json!({"id": "t", "contextId": "c", "status": {"state": "TASK_STATE_COMPLETED"}}),
+        ms(3),
+        "GetTask",
+    );
+    assert!(honest.malformed.is_empty(), "{:?}", honest.malformed);
+
+    for (context, why) in [
+        (
+            json!("d"),
+            "an event of task t names context d, the task's is c",
+        ),
+        (Value::Null, "an event of task t without its contextId (c)"),
+    ] {
+        let mut r = Record::default();
+        r.take_response(&start, ms(1), "stream");
+        r.take_response(&working(context.clone()), ms(2), "stream");
+        r.take_response(&working(context), ms(3), "stream");
+        assert_eq!(r.malformed, [("stream".to_owned(), why.to_owned())]);
+    }
+    let mut r = Record::default();
+    r.take_response(&start, ms(1), "stream");
+    r.take_task(
+        &json!({"id": "t", "contextId": "e", "status": {"state": "TASK_STATE_COMPLETED"}}),
+        ms(2),
+        "GetTask",
+    );
+    assert_eq!(r.malformed.len(), 1, "{:?}", r.malformed);
+}
+
+#[test]
+fn an_artifact_after_the_end_is_noted_and_kept_before_it() {
+    let mut r = Record::default();
+    let update = |u: Value| json!({ "statusUpdate": u });
+    r.take_response(
+        &json!({"task": {"id": "t", "status": {"state": "TASK_STATE_SUBMITTED"}}}),
+        ms(1),
+        "stream",
+    );
+    r.take_response(
+        &update(json!({"taskId": "t", "status": {"state": "TASK_STATE_COMPLETED"}})),
+        ms(2),
+        "stream",
+    );
+    r.take_response(&json!({"artifactUpdate": {"taskId": "t", "artifact": {"artifactId": "a", "parts": [{"text": "late"}]}}}), ms(3), "stream");
+    assert_eq!(
+        r.after_end,
+        [(
+            "stream".to_owned(),
+            "an artifact update after the terminal state TASK_STATE_COMPLETED".to_owned()
+        )]
+    );
+    let kinds: Vec<bool> = r.events.iter().map(is_status).collect();
+    assert_eq!(kinds, [true, false, true], "{:?}", r.events);
+    assert_eq!(r.final_state(), Some(TaskState::Completed));
+}

@@ -81,9 +81,9 @@ pub fn choose(
             })
             .collect();
         let asked = match wanted {
-            A2aBinding::Auto | A2aBinding::All => "a JSONRPC or HTTP+JSON interface".to_owned(),
-            A2aBinding::JsonRpc => "a JSONRPC interface".to_owned(),
-            A2aBinding::HttpJson => "an HTTP+JSON interface".to_owned(),
+            A2aBinding::Auto | A2aBinding::All => "JSONRPC or HTTP+JSON interface".to_owned(),
+            A2aBinding::JsonRpc => "JSONRPC interface".to_owned(),
+            A2aBinding::HttpJson => "HTTP+JSON interface".to_owned(),
         };
         let detail = format!(
             "the Agent Card offers no {asked} of A2A 1.x (it offers: {}); gRPC is not replayed",

@@ -8,7 +8,7 @@ use serde_json::json;
 use super::events::{Event, Observed, Record};
 use crate::finding::{Finding, Layer, codes};
 
-/// Duplicates and what could not be read.
+/// Duplicates, what could not be read, and changes after the end.
 pub fn well_formed(record: &Record) -> Vec<Finding> {
     let mut out: Vec<Finding> = record
         .duplicates
@@ -21,6 +21,19 @@ pub fn well_formed(record: &Record) -> Vec<Finding> {
     out.extend(record.malformed.iter().map(|(source, why)| {
         Finding::new(Layer::Protocol, codes::MALFORMED_RESPONSE, source, why)
     }));
+    // a terminal task never changes: the first change on each source
+    let mut sources: Vec<&str> = Vec::new();
+    for (source, what) in &record.after_end {
+        if !sources.contains(&source.as_str()) {
+            sources.push(source);
+            out.push(Finding::new(
+                Layer::Protocol,
+                codes::TERMINAL_STATE_REOPENED,
+                source,
+                format!("{what} ({source})"),
+            ));
+        }
+    }
     out
 }
 

@@ -94,6 +94,21 @@ pub async fn probe(
     out
 }
 
+/// Whether `answer`, a refusal of task `id` through `op`, reads as the
+/// refusal of an id nobody has (sent now, by the same client): then it
+/// tells nothing of the task, whatever its code.
+pub(super) async fn refused_as_unknown(
+    client: &Client<'_>,
+    op: A2aOperation,
+    answer: &Answer,
+    id: &str,
+) -> bool {
+    let unknown = format!("accord-unknown-{:032x}", rand::random::<u128>());
+    access(client, op, &unknown)
+        .await
+        .is_some_and(|nobodys| shape(answer, id) == shape(&nobodys, &unknown))
+}
+
 /// One access to task `id` through `op`.
 async fn access(client: &Client<'_>, op: A2aOperation, id: &str) -> Option<Answer> {
     let mut params = Map::new();

@@ -179,9 +179,9 @@ fn a_failed_task_misses_its_terminal_state_and_its_steps() {
 fn a_lower_case_state_is_malformed_and_timestamps_must_not_regress() {
     let frames = [
         task("TASK_STATE_SUBMITTED"),
-        json!({"statusUpdate": {"taskId": "t", "status": {"state": "TASK_STATE_WORKING", "timestamp": "2026-01-01T00:00:02Z"}}}),
+        json!({"statusUpdate": {"taskId": "t", "contextId": "c", "status": {"state": "TASK_STATE_WORKING", "timestamp": "2026-01-01T00:00:02Z"}}}),
         artifact(plan()),
-        json!({"statusUpdate": {"taskId": "t", "status": {"state": "TASK_STATE_COMPLETED", "timestamp": "2026-01-01T00:00:01.5Z"}}}),
+        json!({"statusUpdate": {"taskId": "t", "contextId": "c", "status": {"state": "TASK_STATE_COMPLETED", "timestamp": "2026-01-01T00:00:01.5Z"}}}),
     ];
     assert_eq!(
         codes_of(&judged(&frames, true).findings),
@@ -215,4 +215,33 @@ fn artifact_modes_outside_the_skill_or_the_accepted_modes_are_named() {
         named(&[(k, "steps[1].artifact".to_owned())]),
         "steps[1].artifact.parts[0]"
     );
+}
+
+#[test]
+fn an_artifact_after_the_end_or_the_end_twice_is_one_protocol_finding() {
+    let late = [
+        task("TASK_STATE_SUBMITTED"),
+        status("TASK_STATE_WORKING"),
+        status("TASK_STATE_COMPLETED"),
+        artifact(plan()),
+    ];
+    let j = judged(&late, true);
+    assert_eq!(codes_of(&j.findings), ["TERMINAL_STATE_REOPENED"], "{j:?}");
+    let twice = [
+        task("TASK_STATE_SUBMITTED"),
+        status("TASK_STATE_WORKING"),
+        artifact(plan()),
+        status("TASK_STATE_COMPLETED"),
+        json!({"statusUpdate": {"taskId": "t", "contextId": "c", "status": {"state": "TASK_STATE_COMPLETED", "timestamp": "2030-01-01T00:00:00Z"}}}),
+    ];
+    let j = judged(&twice, true);
+    assert_eq!(codes_of(&j.findings), ["DUPLICATE_EVENT"], "{j:?}");
+    let honest = [
+        task("TASK_STATE_SUBMITTED"),
+        status("TASK_STATE_WORKING"),
+        status("TASK_STATE_WORKING"),
+        artifact(plan()),
+        status("TASK_STATE_COMPLETED"),
+    ];
+    assert!(judged(&honest, true).findings.is_empty());
 }

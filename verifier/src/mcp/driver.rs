@@ -9,7 +9,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use accord_dsl::model::accord::McpToolCall;
-use serde_json::Value;
+use serde_json::{Value, json};
 
 use super::claims::FirstCall;
 use super::enums::judge_enums;
@@ -19,7 +19,7 @@ use super::wire::{Endpoint, Era, Reply, Session};
 use crate::canary::Canaries;
 use crate::config::Token;
 use crate::driver::{Authorization, Exchange, Sent};
-use crate::finding::{Layer, codes};
+use crate::finding::{Finding, Layer, codes};
 use crate::transport::{CutOff, Transport};
 
 pub(super) use super::listing::Listing;
@@ -47,6 +47,9 @@ pub struct McpDriver {
     pub(super) declared: std::sync::Mutex<std::collections::BTreeSet<crate::report::Declaration>>,
     /// Tools (by profile key) whose invalid-input variants were sent.
     pub(super) varied: std::sync::Mutex<std::collections::HashSet<String>>,
+    /// Endpoints (URL and era) whose `initialize` answered another
+    /// protocol version, reported once.
+    pub(super) other_versions: std::sync::Mutex<std::collections::HashSet<String>>,
 }
 
 impl std::fmt::Debug for McpDriver {
@@ -193,6 +196,27 @@ impl McpDriver {
             .call_tool_within(&endpoint, era, &key, params.clone(), completion_within_ms)
             .await?;
         let mut judged = sent(call, era, &reply, Some(&listing), negative, exchange);
+        if let Some(s) = &session
+            && s.version != era.version()
+            && lock(&self.other_versions).insert(format!("{} {}", endpoint.url, era.version()))
+        {
+            // MCP answers another version only when it does not support
+            // the one asked for
+            let detail = format!(
+                "initialize asked for protocolVersion {} and was answered {}: the server does not speak the contract's version",
+                era.version(),
+                s.version
+            );
+            judged.findings.push(
+                Finding::new(
+                    Layer::Declaration,
+                    codes::UNSUPPORTED_PROTOCOL_BINDING,
+                    "protocolVersion",
+                    detail,
+                )
+                .values(Some(json!(era.version())), Some(json!(s.version))),
+            );
+        }
         if judged.served_unexpectedly
             && let Some(tool) = tool
             && super::schemas::refuses(tool, &params["arguments"])

@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use accord_fixtures::mcp::{McpFault, McpProvider};
 use accord_verifier::{
-    ContractSource, SourcedContract, VerificationReport, VerifyConfig, verify_blocking,
+    ContractSource, Layer, SourcedContract, VerificationReport, VerifyConfig, verify_blocking,
 };
 use serde_json::{Value, json};
 
@@ -313,4 +313,28 @@ fn each_fault_is_caught_with_its_code_on_its_interaction() {
             );
         }
     }
+}
+
+/// A server whose `initialize` answers another protocol version than the
+/// one asked for does not speak the contract's: one finding, on the
+/// interaction that opened the session, whatever else passes.
+#[test]
+fn a_server_that_answers_another_protocol_version_is_reported_once() {
+    let server = McpProvider::start().expect("server");
+    server.set_fault(Some(McpFault::OtherProtocolVersion));
+    let report = run(&server, "2025-11-25");
+    let findings: Vec<_> = report
+        .interactions()
+        .flat_map(|(_, i)| i.findings.iter())
+        .collect();
+    let codes: Vec<&str> = findings.iter().map(|f| f.reason_code).collect();
+    assert_eq!(codes, ["UNSUPPORTED_PROTOCOL_BINDING"], "{report:#?}");
+    assert_eq!(findings[0].layer, Layer::Declaration);
+    assert!(
+        findings[0].detail.contains("answered 2025-06-18"),
+        "{}",
+        findings[0].detail
+    );
+    // 2026-07-28 has no handshake: nothing to answer otherwise
+    assert_eq!(found(&run(&server, "2026-07-28")), BTreeSet::new());
 }
