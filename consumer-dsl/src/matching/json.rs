@@ -79,10 +79,18 @@ impl<'r> JsonMatcher<'r> {
             self.push(loc, None, None, msg);
             return;
         }
-        let best = self.rules.select_best(loc);
+        let weighted = self.rules.select_weighted(loc);
+        let best = weighted.map(|(_, r)| r);
         match (e, a) {
             (Value::Object(em), Value::Object(am)) => self.compare_maps(loc, best, em, am, e, a),
-            (Value::Array(el), Value::Array(al)) => self.compare_lists(loc, best, el, al, e, a),
+            (Value::Array(el), Value::Array(al)) => {
+                // a rule of an ancestor's path: its size bounds are not this list's
+                let inherited = weighted
+                    .filter(|((_, len), _)| *len != loc.len())
+                    .map(|(_, r)| r.cascaded());
+                let best = inherited.as_deref().or(best);
+                self.compare_lists(loc, best, el, al, e, a)
+            }
             (Value::Object(_) | Value::Array(_), _) => self.type_mismatch(loc, e, a),
             _ => self.compare_leaf(loc, best, e, a),
         }
