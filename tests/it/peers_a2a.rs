@@ -178,6 +178,7 @@ fn the_python_sdk_agent_passes_on_both_bindings_and_its_faults_are_caught() {
         ("get_context_changed", "MALFORMED_RESPONSE"),
         // the same refusal for the task and for no task: nothing leaks
         ("get_wrong_error", "ERROR_CODE_MISMATCH"),
+        ("push_other_task", "PUSH_NOT_DELIVERED"),
     ];
     let mut wrong = Vec::new();
     for (fault, code) in faults {

@@ -66,6 +66,7 @@ FAULTS = {
     "context_changed": "a WORKING update names another contextId than the task's",
     "get_context_changed": "GetTask answers the task with another contextId",
     "get_wrong_error": "GetTask of a task the caller may not see (or of none) is InternalError, not TaskNotFound",
+    "push_other_task": "push notifications name another task id",
 }
 
 parser = argparse.ArgumentParser()
@@ -254,6 +255,19 @@ card = AgentCard(
 scope = one_scope if args.fault == "cross_tenant" else tenant_of
 push_configs = InMemoryPushNotificationConfigStore(owner_resolver=scope)
 push_client = httpx.AsyncClient(timeout=5.0)
+class OtherTaskPushSender(BasePushNotificationSender):
+    """Posts each notification under another task's id."""
+
+    async def _dispatch_notification(self, event, push_info, task_id):
+        other = type(event)()
+        other.CopyFrom(event)
+        if hasattr(other, "task_id"):
+            other.task_id = "task-of-somebody-else"
+        else:
+            other.id = "task-of-somebody-else"
+        return await super()._dispatch_notification(other, push_info, task_id)
+
+
 class FaultyHandler(DefaultRequestHandler):
     async def on_get_task(self, params, context):
         try:
@@ -272,7 +286,7 @@ handler = FaultyHandler(
     InMemoryTaskStore(owner_resolver=scope),
     card,
     push_config_store=push_configs,
-    push_sender=BasePushNotificationSender(push_client, push_configs),
+    push_sender=(OtherTaskPushSender if args.fault == "push_other_task" else BasePushNotificationSender)(push_client, push_configs),
 )
 
 

@@ -8,6 +8,7 @@
 //! | --- | --- | --- |
 //! | `expectStates`, in order (repeats allowed: delivery is at least once) | a state missing, or out of order | PUSH_NOT_DELIVERED (protocol) |
 //! | every delivery with `Authorization: <scheme> <secret>` and `X-A2A-Notification-Token: <token>` | one without them | PUSH_NOT_DELIVERED (protocol) |
+//! | every delivery of the task names it (`taskId`, a task's `id`) | one naming another task: not this task's (the expected states are judged without it; all of them in, it is the finding) | PUSH_NOT_DELIVERED (protocol) |
 //! | nothing after a follow-up `DeleteTaskPushNotificationConfig` was acknowledged | a delivery of a state first seen more than 250 ms after the acknowledgement (the receiver listens until it was silent for 500 ms) | PUSH_AFTER_CONFIG_DELETED (protocol) |
 //! | registering fails with `error` | another error, or served (UNDECLARED_CAPABILITY_ACCEPTED when the card does not declare `pushNotifications`) | ERROR_CODE_MISMATCH (protocol) |
 //!
@@ -58,6 +59,17 @@ impl Delivery {
     fn timestamp(&self) -> Option<chrono::DateTime<chrono::FixedOffset>> {
         let status = self.status()?;
         chrono::DateTime::parse_from_rfc3339(status.get("timestamp")?.as_str()?).ok()
+    }
+
+    /// The task the notification names (a status or artifact update's
+    /// `taskId`, a task's `id`), if it names one.
+    fn task_id(&self) -> Option<String> {
+        let v: Value = serde_json::from_slice(&self.body).ok()?;
+        let named = |u: &Value, key: &str| u.get(key).and_then(Value::as_str).map(str::to_owned);
+        v.get("statusUpdate")
+            .and_then(|u| named(u, "taskId"))
+            .or_else(|| v.get("artifactUpdate").and_then(|u| named(u, "taskId")))
+            .or_else(|| v.get("task").and_then(|t| named(t, "id")))
     }
 
     /// The task state the notification reports (a status update or a task).
@@ -272,9 +284,27 @@ fn authenticated(d: &Delivery, authorization: &str, token: Option<&str>) -> bool
     (auth_ok || token_ok) && !wrong
 }
 
-/// The deliveries against the scenario.
-pub fn judge(push: &PushScenario, secret: &str, got: &[Delivery]) -> Vec<Finding> {
+/// The deliveries against the scenario; a notification that names
+/// another task than `task` is not one of this task's.
+pub fn judge(
+    push: &PushScenario,
+    secret: &str,
+    got: &[Delivery],
+    task: Option<&str>,
+) -> Vec<Finding> {
     let mut out = Vec::new();
+    let (got, foreign): (Vec<Delivery>, Vec<Delivery>) = got
+        .iter()
+        .cloned()
+        .partition(|d| task.is_none() || d.task_id().is_none_or(|t| Some(t.as_str()) == task));
+    let elsewhere = match foreign.first().and_then(Delivery::task_id) {
+        Some(other) => format!(
+            "; {} more named another task ({other}), not {}",
+            foreign.len(),
+            task.unwrap_or_default()
+        ),
+        None => String::new(),
+    };
     let scheme = push.scheme.as_deref().unwrap_or("Bearer");
     let authorization = format!("{scheme} {secret}");
     let token = push.token.as_deref();
@@ -294,6 +324,7 @@ pub fn judge(push: &PushScenario, secret: &str, got: &[Delivery]) -> Vec<Finding
             detail,
         ));
     }
+    let got = &got[..];
     if let Some(missing) = in_order(&push.expect_states, got) {
         let seen: Vec<&str> = got
             .iter()
@@ -301,7 +332,7 @@ pub fn judge(push: &PushScenario, secret: &str, got: &[Delivery]) -> Vec<Finding
             .map(TaskState::as_str)
             .collect();
         let detail = format!(
-            "{missing} was not delivered in order (delivered: {})",
+            "{missing} was not delivered in order (delivered: {}{elsewhere})",
             seen.join(", ")
         );
         out.push(
@@ -313,6 +344,15 @@ pub fn judge(push: &PushScenario, secret: &str, got: &[Delivery]) -> Vec<Finding
             )
             .values(Some(json!(push.expect_states)), Some(json!(seen))),
         );
+    } else if !foreign.is_empty() {
+        let detail =
+            format!("every expected state was delivered{elsewhere}: a notification names its task");
+        out.push(Finding::new(
+            Layer::Protocol,
+            codes::PUSH_NOT_DELIVERED,
+            "push",
+            detail,
+        ));
     }
     out
 }

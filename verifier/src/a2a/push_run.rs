@@ -95,9 +95,12 @@ impl super::flow::Run<'_> {
         if self.push_deleted.is_some() {
             got = receiver.linger(limit).await;
         }
-        self.out
-            .findings
-            .extend(judge(push, &receiver.secret, &got));
+        self.out.findings.extend(judge(
+            push,
+            &receiver.secret,
+            &got,
+            self.record.task_id.as_deref(),
+        ));
         if let Some(deleted) = self.push_deleted {
             // the states first seen after the delete (and what was in flight)
             let since = deleted.saturating_duration_since(self.started) + super::push::IN_FLIGHT;
