@@ -64,9 +64,22 @@ pub async fn probe(
         let at = format!("{path}.{}", op.as_str());
         let who = &probe.principal;
         if *op == A2aOperation::ListTasks {
-            let answer = client.call(A2aOperation::ListTasks, Map::new()).await.ok();
-            watch.scan(answer.as_ref(), &at);
-            out.extend(listed(answer, &created.task_id, &at, who));
+            // every page: a later one must not list the task either
+            let mut params = Map::new();
+            for _ in 0..MAX_PAGES {
+                let answer = client
+                    .call(A2aOperation::ListTasks, params.clone())
+                    .await
+                    .ok();
+                watch.scan(answer.as_ref(), &at);
+                let next = answer.as_ref().and_then(next_page);
+                let found = listed(answer, &created.task_id, &at, who);
+                let Some(token) = next.filter(|_| found.is_none()) else {
+                    out.extend(found);
+                    break;
+                };
+                params.insert("pageToken".into(), Value::String(token));
+            }
             continue;
         }
         let theirs = access(&client, *op, &created.task_id).await;
@@ -202,6 +215,20 @@ fn shape(answer: &Answer, id: &str) -> String {
             masked(&String::from_utf8_lossy(&answer.body))
         ),
     }
+}
+
+/// The most ListTasks pages a probe reads.
+const MAX_PAGES: usize = 20;
+
+/// A ListTasks answer's `nextPageToken`, when there is a next page.
+fn next_page(answer: &Answer) -> Option<String> {
+    let Outcome::Result(r) = &answer.outcome else {
+        return None;
+    };
+    r["nextPageToken"]
+        .as_str()
+        .filter(|t| !t.is_empty())
+        .map(str::to_owned)
 }
 
 /// ListTasks as the prober must not list the task.

@@ -283,3 +283,25 @@ fn a_blocking_send_with_a_probe_after_a_state_returns_at_once_to_probe_while_it_
         describe(&report)
     );
 }
+
+/// A probe's ListTasks reads every page: a task of alice's listed to bob
+/// only behind the first page's `nextPageToken` is found.
+#[test]
+fn a_task_listed_to_another_principal_on_a_later_page_is_found() {
+    let listed = json!({"type": "A2A/Task", "description": "nobody else lists my task",
+        "providerStates": users(), "sideEffects": {"records": 1},
+        "auth": {"principal": "alice", "probes": [{"principal": "bob", "operations": ["ListTasks"]}]},
+        "request": plan_request(json!({})), "terminalState": "TASK_STATE_COMPLETED"});
+    let doc = doc_of(json!([listed]));
+    let agent = A2aAgent::start().expect("the agent starts");
+    let report = run_on(&agent, A2aBinding::JsonRpc, sourced(&doc));
+    assert_eq!(codes(&report), BTreeSet::new(), "{}", describe(&report));
+    agent.set_fault(Some(A2aFault::ListPageLeak));
+    let report = run_on(&agent, A2aBinding::JsonRpc, sourced(&doc));
+    assert_eq!(
+        codes(&report),
+        BTreeSet::from([("authorization", "CROSS_TENANT_ACCESS")]),
+        "{}",
+        describe(&report)
+    );
+}
