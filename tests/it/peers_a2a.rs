@@ -179,6 +179,7 @@ fn the_python_sdk_agent_passes_on_both_bindings_and_its_faults_are_caught() {
         // the same refusal for the task and for no task: nothing leaks
         ("get_wrong_error", "ERROR_CODE_MISMATCH"),
         ("push_other_task", "PUSH_NOT_DELIVERED"),
+        ("prompt_as_user", "MALFORMED_RESPONSE"),
     ];
     let mut wrong = Vec::new();
     for (fault, code) in faults {

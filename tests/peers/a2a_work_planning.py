@@ -43,6 +43,7 @@ from a2a.types import (
     AgentInterface,
     AgentSkill,
     HTTPAuthSecurityScheme,
+    Role,
     SecurityRequirement,
     SecurityScheme,
     StringList,
@@ -67,6 +68,7 @@ FAULTS = {
     "get_context_changed": "GetTask answers the task with another contextId",
     "get_wrong_error": "GetTask of a task the caller may not see (or of none) is InternalError, not TaskNotFound",
     "push_other_task": "push notifications name another task id",
+    "prompt_as_user": "the INPUT_REQUIRED prompt is a message with role ROLE_USER",
 }
 
 parser = argparse.ArgumentParser()
@@ -190,7 +192,10 @@ class WorkPlanningExecutor(AgentExecutor):
             return
         if request.get("needs_input") and resumed is None:
             awaiting_input[context.task_id] = request
-            await updater.requires_input(updater.new_agent_message([new_text_part("Which deadline?")]))
+            prompt = updater.new_agent_message([new_text_part("Which deadline?")])
+            if args.fault == "prompt_as_user":
+                prompt.role = Role.ROLE_USER
+            await updater.requires_input(prompt)
             return
 
         try:

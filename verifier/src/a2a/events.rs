@@ -118,6 +118,7 @@ impl Record {
         if let Some(task) = response.get("task") {
             self.take_task(task, at, source);
         } else if let Some(message) = response.get("message") {
+            self.from_agent(Some(message), source);
             self.push(Event::Message(normalised(message)), at, source);
         } else if let Some(update) = response.get("statusUpdate") {
             // progress may honestly repeat (WORKING, WORKING); an end may
@@ -136,6 +137,10 @@ impl Record {
                 self.ends.push(again);
             }
             self.same_task(update, "taskId", source);
+            let submitted = update["status"]["state"].as_str() == Some("TASK_STATE_SUBMITTED");
+            if !submitted {
+                self.from_agent(update["status"].get("message"), source);
+            }
             self.push(status(&update["status"]), at, source);
         } else if let Some(update) = response.get("artifactUpdate") {
             // appended chunks (streamed tokens) may honestly repeat
@@ -288,6 +293,21 @@ impl Record {
             self.duplicates.push((source.to_owned(), what));
         }
         self.seen.push(digest);
+    }
+
+    /// A message the agent sends (its reply, a status update's) is the
+    /// agent's: a `ROLE_USER` one is noted once per source.
+    fn from_agent(&mut self, message: Option<&Value>, source: &str) {
+        let role = message.and_then(|m| m.get("role")).and_then(Value::as_str);
+        if role == Some("ROLE_USER") {
+            let noted = (
+                source.to_owned(),
+                "a message from the agent with role ROLE_USER".to_owned(),
+            );
+            if !self.malformed.contains(&noted) {
+                self.malformed.push(noted);
+            }
+        }
     }
 
     /// An event of the task names its id and its context (both required

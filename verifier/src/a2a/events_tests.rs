@@ -177,3 +177,36 @@ fn an_artifact_after_the_end_is_noted_and_kept_before_it() {
     assert_eq!(kinds, [true, false, true], "{:?}", r.events);
     assert_eq!(r.final_state(), Some(TaskState::Completed));
 }
+
+#[test]
+fn a_message_of_the_agent_with_the_users_role_is_malformed() {
+    let asks = |role: &str| {
+        json!({"statusUpdate": {"taskId": "t", "status": {"state": "TASK_STATE_INPUT_REQUIRED",
+        "message": {"messageId": "m", "role": role, "parts": [{"text": "Which deadline?"}]}}}})
+    };
+    let mut r = Record::default();
+    r.take_response(&asks("ROLE_AGENT"), ms(1), "stream");
+    r.take_response(
+        &json!({"message": {"messageId": "n", "role": "ROLE_AGENT", "parts": [{"text": "hi"}]}}),
+        ms(2),
+        "SendMessage",
+    );
+    assert!(r.malformed.is_empty(), "{:?}", r.malformed);
+    r.take_response(&asks("ROLE_USER"), ms(3), "stream");
+    r.take_response(&asks("ROLE_USER"), ms(4), "stream");
+    r.take_response(
+        &json!({"message": {"messageId": "o", "role": "ROLE_USER", "parts": [{"text": "hi"}]}}),
+        ms(5),
+        "followUps[0]",
+    );
+    assert_eq!(r.malformed.len(), 2, "{:?}", r.malformed);
+    // a submitted task's status may carry the user's own message
+    let mut r = Record::default();
+    r.take_response(
+        &json!({"statusUpdate": {"taskId": "t", "status": {"state": "TASK_STATE_SUBMITTED",
+        "message": {"messageId": "m", "role": "ROLE_USER", "parts": [{"text": "plan"}]}}}}),
+        ms(1),
+        "stream",
+    );
+    assert!(r.malformed.is_empty());
+}
