@@ -232,10 +232,7 @@ pub(super) async fn reply(received: Received, id: Option<u64>) -> Reply {
     } else if sse {
         response_event(&received.body, id)
             .await
-            .map(rpc_outcome)
-            .unwrap_or_else(|| {
-                Err("no JSON-RPC response with the request's id in the event stream".into())
-            })
+            .and_then(rpc_outcome)
     } else if received.body.is_empty() {
         Err(format!("an empty answer with HTTP {}", received.status))
     } else {
@@ -268,21 +265,36 @@ pub async fn sse_messages(body: &[u8]) -> Vec<Value> {
 /// first read for its `id` and `method` alone (a server-to-client request
 /// on the stream has a method: not ours), and only the response is parsed
 /// whole, so one event at a time is held.
-async fn response_event(body: &[u8], id: Option<u64>) -> Option<Value> {
+async fn response_event(body: &[u8], id: Option<u64>) -> Result<Value, String> {
     #[derive(serde::Deserialize)]
     struct Head {
         #[serde(default)]
-        id: Option<u64>,
+        id: Value,
         #[serde(default)]
         method: Option<serde::de::IgnoredAny>,
     }
     let text = String::from_utf8_lossy(body);
-    super::sse::events(&text)
-        .find(|data| {
-            serde_json::from_str::<Head>(data)
-                .is_ok_and(|h| h.method.is_none() && h.id.is_some() && h.id == id)
-        })
-        .and_then(|data| serde_json::from_str(&data).ok())
+    let mut found = None;
+    for data in super::sse::events(&text) {
+        // requests and notifications of the server may come first
+        let Ok(head) = serde_json::from_str::<Head>(&data) else {
+            continue;
+        };
+        if head.method.is_some() || head.id.is_null() {
+            continue;
+        }
+        if id.is_some_and(|i| head.id == json!(i)) {
+            found = found.or_else(|| serde_json::from_str(&data).ok());
+        } else {
+            // the stream of a POST answers that request, no other
+            let want = id.map_or("none".to_owned(), |i| i.to_string());
+            return Err(format!(
+                "the event stream carries a response of id {}, not the request's {want}",
+                head.id
+            ));
+        }
+    }
+    found.ok_or_else(|| "no JSON-RPC response with the request's id in the event stream".into())
 }
 
 /// A response must carry the request's id (`null` only on an error the

@@ -184,6 +184,23 @@ async fn an_sse_answer_is_read_as_events_on_both_paths() {
 }
 
 #[tokio::test]
+async fn a_response_to_another_id_on_the_stream_is_not_the_answer() {
+    let answer = event_stream(&[
+        "event: message\ndata: {\"jsonrpc\":\"2.0\",\"id\":\"srv-1\",\"method\":\"sampling/createMessage\",\"params\":{}}\n\n",
+        "event: message\ndata: {\"jsonrpc\":\"2.0\",\"id\":8,\"result\":{\"other\":1}}\n\n",
+        "event: message\ndata: {\"jsonrpc\":\"2.0\",\"id\":7,\"result\":{\"ok\":1}}\n\n",
+    ]);
+    let (base, _) = server(answering(answer));
+    let t = transport(5_000, 4096);
+    let (direct, through) = both(&t, &format!("{base}/mcp"), Era::Modern, None).await;
+    assert_eq!(shown(&direct), shown(&through));
+    assert_eq!(
+        direct.expect("a reply").outcome,
+        Err("the event stream carries a response of id 8, not the request's 7".to_owned())
+    );
+}
+
+#[tokio::test]
 async fn an_event_stream_dripping_past_the_timeout_is_a_response_timeout() {
     let (base, _) = server(|mut stream: TcpStream| {
         while read_request(&mut stream).is_some() {
