@@ -12,7 +12,7 @@
 //! | an extension `required: false` the card requires, or a required one not listed | REQUIRED_EXTENSION_UNSUPPORTED (declaration) |
 //! | security schemes of which the card declares none | SECURITY_SCHEME_UNDEFINED (declaration) |
 //! | (the card) two skills with one id | DUPLICATE_SKILL_ID (declaration) |
-//! | (the card) a required field missing | CARD_SCHEMA_INVALID (declaration) |
+//! | (the card) a required field missing, or a skill without its `id` or `name` (a skill looked for is then not also SKILL_MISSING) | CARD_SCHEMA_INVALID (declaration) |
 //! | (the card) a security requirement naming an undeclared scheme | SECURITY_SCHEME_UNDEFINED (declaration) |
 //!
 //! A v0.3 card (top-level `url`, `preferredTransport`, `additionalInterfaces`)
@@ -81,8 +81,8 @@ pub fn check_card(expect: &AgentCardExpectations, card: &Value) -> Vec<Finding> 
     out
 }
 
-/// The card's own problems, whoever relies on it: required fields missing,
-/// two skills with one id, a requirement naming an undeclared scheme.
+/// The card's own problems, whoever relies on it: required fields missing
+/// (a skill's id and name too), two skills with one id, a requirement naming an undeclared scheme.
 pub fn card_problems(card: &Value) -> Vec<Finding> {
     own_consistency(card)
 }
@@ -120,6 +120,22 @@ fn own_consistency(card: &Value) -> Vec<Finding> {
             "agentCard".into(),
             detail,
         ));
+    }
+    for (i, skill) in card["skills"].as_array().into_iter().flatten().enumerate() {
+        // (ProtoJSON leaves out an empty list or string: only what a skill
+        // cannot be without is required here)
+        let lacks: Vec<&str> = ["id", "name"]
+            .into_iter()
+            .filter(|k| !skill[*k].as_str().is_some_and(|v| !v.is_empty()))
+            .collect();
+        if !lacks.is_empty() {
+            let detail = format!("skills[{i}] lacks required fields: {}", lacks.join(", "));
+            out.push(declaration(
+                codes::CARD_SCHEMA_INVALID,
+                format!("agentCard.skills[{i}]"),
+                detail,
+            ));
+        }
     }
     let mut seen = std::collections::BTreeSet::new();
     for id in card["skills"]
@@ -162,9 +178,16 @@ fn own_consistency(card: &Value) -> Vec<Finding> {
 
 fn skills(expect: &AgentCardExpectations, card: &Value, out: &mut Vec<Finding>) {
     let declared: &[Value] = card["skills"].as_array().map_or(&[], Vec::as_slice);
+    // a skill without an id may be the one looked for: its CARD_SCHEMA_INVALID is the finding
+    let nameless = declared
+        .iter()
+        .any(|s| !s["id"].as_str().is_some_and(|v| !v.is_empty()));
     for want in &expect.skills {
         let path = format!("agentCard.skills[{}]", want.id);
         let Some(skill) = declared.iter().find(|s| s["id"] == json!(want.id)) else {
+            if nameless {
+                continue;
+            }
             let detail = format!("the card declares no skill `{}`", want.id);
             out.push(declaration(codes::SKILL_MISSING, path, detail));
             continue;

@@ -156,3 +156,27 @@ fn security_schemes_and_the_cards_own_consistency() {
     bare.as_object_mut().map(|o| o.remove("version"));
     assert_eq!(codes_of(&bare), ["CARD_SCHEMA_INVALID"]);
 }
+
+#[test]
+fn a_skill_without_its_id_is_the_cards_schema_not_a_missing_skill() {
+    let mut nameless = card();
+    nameless["skills"][0]
+        .as_object_mut()
+        .expect("a skill")
+        .remove("id");
+    assert_eq!(codes_of(&nameless), ["CARD_SCHEMA_INVALID"]);
+    assert_eq!(
+        codes_of(&with(card(), "/skills/0/name", json!(""))),
+        ["CARD_SCHEMA_INVALID"]
+    );
+    // ProtoJSON leaves empty lists and strings out: a skill without tags
+    // or a description is read as the SDK wrote it
+    let mut bare = card();
+    let skill = bare["skills"][0].as_object_mut().expect("a skill");
+    skill.remove("description");
+    let relied = check_card(
+        &serde_json::from_value(json!({"skills": [{"id": "plan"}]})).expect("expectations"),
+        &bare,
+    );
+    assert!(relied.is_empty(), "{relied:?}");
+}
