@@ -51,6 +51,7 @@ impl Run<'_> {
                             } else if self.finished() {
                                 Source::Done
                             } else {
+                                self.closed_early();
                                 Source::Poll
                             }
                         }
@@ -90,6 +91,40 @@ impl Run<'_> {
             "stream",
             detail,
         ));
+    }
+
+    /// The send's stream closed before the task ended: A2A 1.0 has no
+    /// `final` flag, the close is the end a client reads. The task is
+    /// followed by polls from here. A stream may close at an interrupted
+    /// state; around a cancel it is not judged (how an agent ends a stream
+    /// it was told to stop varies).
+    fn closed_early(&mut self) {
+        let state = self.record.last_state();
+        let cancels = self.task.cancel.is_some()
+            || self
+                .task
+                .follow_ups
+                .iter()
+                .any(|f| f.operation == A2aOperation::CancelTask);
+        if state.is_some_and(|s| s.is_interrupted() || s.is_terminal()) || cancels {
+            return;
+        }
+        let what = format!(
+            "the SendStreamingMessage stream closed while the task was {}: a task's stream closes when the task ended",
+            state.map_or("not yet in a state".to_owned(), |s| s.to_string())
+        );
+        let f = if self.declares("streaming") {
+            let detail = format!("{what}, and the card declares streaming");
+            Finding::new(
+                Layer::Protocol,
+                codes::DECLARED_CAPABILITY_BROKEN,
+                "stream",
+                detail,
+            )
+        } else {
+            Finding::new(Layer::Protocol, codes::MALFORMED_RESPONSE, "stream", what)
+        };
+        self.fail(f);
     }
 
     /// The send's stream closed without a single event: nothing was

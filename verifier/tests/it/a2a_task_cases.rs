@@ -305,3 +305,27 @@ fn a_task_listed_to_another_principal_on_a_later_page_is_found() {
         describe(&report)
     );
 }
+
+/// A task's stream that closes while the task still works is the one
+/// finding; the task is followed by polls to its end (the steps the stream
+/// no longer showed are warnings, not findings).
+#[test]
+fn a_stream_closed_before_the_task_ended_is_a_broken_stream() {
+    let streamed = json!({"type": "A2A/Task", "description": "a streamed plan",
+        "providerStates": users(), "auth": alice(), "streaming": true, "sideEffects": {"records": 1},
+        "request": plan_request(json!({"work_ms": 300})),
+        "steps": [{"status": {"state": "TASK_STATE_WORKING"}}, {"status": {"state": "TASK_STATE_COMPLETED"}}],
+        "terminalState": "TASK_STATE_COMPLETED"});
+    let doc = doc_of(json!([streamed]));
+    let agent = A2aAgent::start().expect("the agent starts");
+    let report = run_on(&agent, A2aBinding::JsonRpc, sourced(&doc));
+    assert_eq!(codes(&report), BTreeSet::new(), "{}", describe(&report));
+    agent.set_fault(Some(A2aFault::StreamClosedEarly));
+    let report = run_on(&agent, A2aBinding::JsonRpc, sourced(&doc));
+    assert_eq!(
+        codes(&report),
+        BTreeSet::from([("protocol", "DECLARED_CAPABILITY_BROKEN")]),
+        "{}",
+        describe(&report)
+    );
+}
