@@ -7,7 +7,7 @@
 //! | --- | --- | --- |
 //! | required field missing | `required` | a required argument was recorded |
 //! | wrong type | a property's single `type` | the argument was recorded |
-//! | enum value outside the set | a property's `enum` | the argument was recorded |
+//! | enum value outside the set | a property's `enum` | always (a recorded argument's first, else an optional one added) |
 //! | additional property | `additionalProperties: false` | always |
 //! | oversize string | a string property's `maxLength` (≤ 65,536) | always |
 //! | oversize array | an array property's `maxItems` (≤ 1,024) | a non-empty array was recorded |
@@ -74,7 +74,13 @@ pub fn variants(schema: &Value, args: &Map<String, Value>) -> Vec<Variant> {
     if let Some((name, wrong)) = recorded().find_map(|(k, p)| wrong_type(p).map(|w| (k, w))) {
         push("wrong type", name, with(args, name, wrong), false);
     }
-    if let Some((name, _)) = recorded().find(|(_, p)| p.get("enum").is_some_and(Value::is_array)) {
+    // a recorded argument's set first, else any property's: an optional
+    // argument the contract never sends is still bounded by its schema
+    let enumerated = |(_, p): &(&String, &Value)| p.get("enum").is_some_and(Value::is_array);
+    if let Some((name, _)) = recorded()
+        .find(enumerated)
+        .or_else(|| props.iter().find(enumerated))
+    {
         let outside = json!("accord-not-in-enum");
         push(
             "enum value outside the set",

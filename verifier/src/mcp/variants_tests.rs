@@ -55,6 +55,24 @@ fn each_kind_is_derived_once_on_the_first_property_it_applies_to() {
 }
 
 #[test]
+fn an_optional_enumerated_argument_never_sent_is_still_varied() {
+    let mut without = recorded();
+    without.remove("priority");
+    let vs = variants(&schema(), &without);
+    let outside: Vec<_> = vs
+        .iter()
+        .filter(|v| v.kind == "enum value outside the set")
+        .collect();
+    assert_eq!(outside.len(), 1, "{:?}", kinds(&vs));
+    assert_eq!(outside[0].path, "arguments.priority");
+    assert_eq!(
+        outside[0].arguments["priority"],
+        json!("accord-not-in-enum")
+    );
+    assert_eq!(outside[0].arguments["title"], json!("ok"));
+}
+
+#[test]
 fn a_schema_that_forbids_nothing_derives_nothing() {
     let open = json!({"type": "object", "properties": {"q": {}}});
     assert!(variants(&open, &args(json!({"q": 1}))).is_empty());
