@@ -12,15 +12,21 @@ use crate::finding::{Finding, Layer, codes};
 /// The temporal limits no driver measures yet (they need a task's
 /// progress and cancellation, which the A2A driver will follow): never
 /// passed unmeasured.
-fn unmeasured(t: &Temporal) -> Vec<Finding> {
+/// `stopped`: the replay found a fault before it got to measure them.
+fn unmeasured(t: &Temporal, stopped: bool) -> Vec<Finding> {
     t.task_limits_set()
         .into_iter()
         .map(|name| {
+            let detail = if stopped {
+                format!("`{name}` was not measured: the replay stopped at the finding before it")
+            } else {
+                format!("`{name}` is not measured for this interaction type yet")
+            };
             Finding::new(
                 Layer::Temporal,
                 codes::EXPECTATION_UNCHECKED,
                 format!("temporal.{name}"),
-                format!("`{name}` is not measured for this interaction type yet"),
+                detail,
             )
         })
         .collect()
@@ -202,7 +208,8 @@ pub fn judge_send(meta: &InteractionMeta, sent: Sent) -> Vec<Finding> {
     }
     let temporal = expectations.temporal.as_ref();
     if !sent.temporal_measured {
-        findings.extend(temporal.into_iter().flat_map(unmeasured));
+        let stopped = !findings.is_empty();
+        findings.extend(temporal.into_iter().flat_map(|t| unmeasured(t, stopped)));
     }
     let limits = [
         (
