@@ -78,6 +78,24 @@ fn v2_body_rules_agree_with_pact() {
         json!({"tags": ["x", "y", "z"]}),
         mismatch("$.tags"),
     );
+    // a list's min/max bound that list, not the lists below it (the type
+    // match cascades, the size does not)
+    let rules = json!({ "$.items": [{ "min": 2, "max": 3, "match": "type" }] });
+    let body = json!({"items": [{"tags": ["a"]}]});
+    t.json(
+        "v2 min max of a parent, nested lists of other sizes",
+        body.clone(),
+        rules.clone(),
+        json!({"items": [{"tags": ["x"]}, {"tags": ["y", "z", "w", "v"]}]}),
+        Pass,
+    );
+    t.json(
+        "v2 min of a parent, the parent too short",
+        body,
+        rules,
+        json!({"items": [{"tags": ["x", "y"]}]}),
+        mismatch("$.items"),
+    );
     t.json(
         "v2 extra key",
         json!({"id": 1}),
