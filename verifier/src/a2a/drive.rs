@@ -32,7 +32,7 @@ impl Run<'_> {
                     match stream.next(wait).await {
                         Next::Event(v) => {
                             let at = self.started.elapsed();
-                            self.record.take_response(&v, at, "stream");
+                            self.record.take_stream_event(&v, at, "stream");
                             if let Some(next) = self.react().await {
                                 self.keep_stream(&stream);
                                 next

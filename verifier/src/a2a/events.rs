@@ -60,6 +60,8 @@ pub struct Record {
     seen: Vec<String>,
     /// The terminal status updates seen: (source, state).
     ends: Vec<(String, TaskState)>,
+    /// The streams whose first event was taken.
+    streams: Vec<String>,
 }
 
 impl Record {
@@ -112,6 +114,21 @@ impl Record {
         })
     }
 
+    /// Takes one event of stream `source`: a stream starts with the task
+    /// (or, replying with a message only, the message); one that starts
+    /// otherwise is noted, and its events are still taken.
+    pub fn take_stream_event(&mut self, response: &Value, at: Duration, source: &str) {
+        if !self.streams.iter().any(|s| s == source) {
+            self.streams.push(source.to_owned());
+            if response.get("task").is_none() && response.get("message").is_none() {
+                let why =
+                    "the stream's first event is not the task: a task's stream starts with it";
+                self.malformed.push((source.to_owned(), why.to_owned()));
+            }
+        }
+        self.take_response(response, at, source);
+    }
+
     /// Takes one `StreamResponse` (a stream event, or a `SendMessage`
     /// answer: `{"task"}` or `{"message"}`).
     pub fn take_response(&mut self, response: &Value, at: Duration, source: &str) {
@@ -128,6 +145,7 @@ impl Record {
                 .and_then(TaskState::from_wire)
                 .filter(|s| s.is_terminal());
             self.note_repeat(response, source, false);
+            self.adopt(update);
             if let Some(end) = end {
                 let again = (source.to_owned(), end);
                 if self.ends.contains(&again) {
@@ -146,6 +164,7 @@ impl Record {
             // appended chunks (streamed tokens) may honestly repeat
             let whole = update.get("append").and_then(Value::as_bool) != Some(true);
             self.note_repeat(response, source, whole);
+            self.adopt(update);
             self.same_task(update, "taskId", source);
             let append = update.get("append").and_then(Value::as_bool) == Some(true);
             // a terminal task never changes: the artifact is judged as one
@@ -293,6 +312,16 @@ impl Record {
             self.duplicates.push((source.to_owned(), what));
         }
         self.seen.push(digest);
+    }
+
+    /// An update before any task was seen (a stream that did not start
+    /// with it) names the task: it is followed from there.
+    fn adopt(&mut self, update: &Value) {
+        if self.task_id.is_none() {
+            let named = |k: &str| update.get(k).and_then(Value::as_str).map(str::to_owned);
+            self.task_id = named("taskId");
+            self.context_id = named("contextId");
+        }
     }
 
     /// A message the agent sends (its reply, a status update's) is the

@@ -210,3 +210,28 @@ fn a_message_of_the_agent_with_the_users_role_is_malformed() {
     );
     assert!(r.malformed.is_empty());
 }
+
+#[test]
+fn a_stream_starts_with_the_task_or_the_message_and_an_update_names_the_task() {
+    let working = json!({"statusUpdate": {"taskId": "t", "contextId": "c", "status": {"state": "TASK_STATE_WORKING"}}});
+    let mut r = Record::default();
+    r.take_stream_event(&working, ms(1), "stream");
+    assert_eq!(r.malformed.len(), 1, "{:?}", r.malformed);
+    assert_eq!(r.task_id.as_deref(), Some("t"));
+    assert_eq!(r.context_id.as_deref(), Some("c"));
+    // once per stream; another stream (a subscription) is judged on its own
+    r.take_stream_event(&working, ms(2), "stream");
+    r.take_stream_event(
+        &json!({"task": {"id": "t", "contextId": "c", "status": {"state": "TASK_STATE_WORKING"}}}),
+        ms(3),
+        "followUps[0]",
+    );
+    assert_eq!(r.malformed.len(), 1, "{:?}", r.malformed);
+    let mut m = Record::default();
+    m.take_stream_event(
+        &json!({"message": {"messageId": "m", "role": "ROLE_AGENT", "parts": []}}),
+        ms(1),
+        "stream",
+    );
+    assert!(m.malformed.is_empty());
+}

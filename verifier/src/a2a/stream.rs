@@ -285,7 +285,7 @@ pub async fn collect(
         match stream.next(wait).await {
             Next::Event(v) => {
                 // one clock for every event of the replay: since its send
-                record.take_response(&v, since.elapsed(), source);
+                record.take_stream_event(&v, since.elapsed(), source);
                 let now = record
                     .last_state()
                     .is_some_and(|s| s.is_terminal() || s.is_interrupted());

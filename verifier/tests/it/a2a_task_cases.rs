@@ -329,3 +329,29 @@ fn a_stream_closed_before_the_task_ended_is_a_broken_stream() {
         describe(&report)
     );
 }
+
+/// A task's stream must start with the task: one that starts with a
+/// status update is the one finding, and the task it names is followed
+/// (its cancel, follow-ups and probes still run).
+#[test]
+fn a_stream_that_does_not_start_with_the_task_is_malformed_and_followed() {
+    let streamed = json!({"type": "A2A/Task", "description": "a streamed plan, probed",
+        "providerStates": users(), "streaming": true, "sideEffects": {"records": 1},
+        "auth": {"principal": "alice", "probes": [{"principal": "bob", "operations": ["GetTask"]}]},
+        "request": plan_request(json!({"work_ms": 100})),
+        "steps": [{"status": {"state": "TASK_STATE_WORKING"}}, {"status": {"state": "TASK_STATE_COMPLETED"}}],
+        "followUps": [{"operation": "GetTask", "expect": {"state": "TASK_STATE_COMPLETED"}}],
+        "terminalState": "TASK_STATE_COMPLETED"});
+    let doc = doc_of(json!([streamed]));
+    let agent = A2aAgent::start().expect("the agent starts");
+    let report = run_on(&agent, A2aBinding::JsonRpc, sourced(&doc));
+    assert_eq!(codes(&report), BTreeSet::new(), "{}", describe(&report));
+    agent.set_fault(Some(A2aFault::NoTaskFirst));
+    let report = run_on(&agent, A2aBinding::JsonRpc, sourced(&doc));
+    assert_eq!(
+        codes(&report),
+        BTreeSet::from([("protocol", "MALFORMED_RESPONSE")]),
+        "{}",
+        describe(&report)
+    );
+}
