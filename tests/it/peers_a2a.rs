@@ -180,6 +180,7 @@ fn the_python_sdk_agent_passes_on_both_bindings_and_its_faults_are_caught() {
         ("get_wrong_error", "ERROR_CODE_MISMATCH"),
         ("push_other_task", "PUSH_NOT_DELIVERED"),
         ("prompt_as_user", "MALFORMED_RESPONSE"),
+        ("get_drops_artifacts", "MISSING_REQUIRED_ARTIFACT"),
     ];
     let mut wrong = Vec::new();
     for (fault, code) in faults {

@@ -69,6 +69,7 @@ FAULTS = {
     "get_wrong_error": "GetTask of a task the caller may not see (or of none) is InternalError, not TaskNotFound",
     "push_other_task": "push notifications name another task id",
     "prompt_as_user": "the INPUT_REQUIRED prompt is a message with role ROLE_USER",
+    "get_drops_artifacts": "GetTask answers the task without its artifacts",
 }
 
 parser = argparse.ArgumentParser()
@@ -283,6 +284,8 @@ class FaultyHandler(DefaultRequestHandler):
             raise
         if args.fault == "get_context_changed" and task is not None:
             task.context_id = "ctx-of-somebody-else"
+        if args.fault == "get_drops_artifacts" and task is not None:
+            del task.artifacts[:]
         return task
 
 

@@ -54,6 +54,8 @@ pub struct Record {
     pub duplicates: Vec<(String, String)>,
     /// Stream frames that changed the task after its terminal state: (source, what).
     pub after_end: Vec<(String, String)>,
+    /// Terminal snapshots without artifacts seen before: (source, artifact ids).
+    pub lost: Vec<(String, Vec<String>)>,
     /// What could not be read as A2A v1.0: (source, why).
     pub malformed: Vec<(String, String)>,
     /// Stream frames seen, to tell repeats (canonical digests).
@@ -212,6 +214,31 @@ impl Record {
             },
             _ => true,
         };
+        // a terminal task keeps every artifact it made
+        if matches!(snapshot, Event::Status { state: Some(s), .. } if s.is_terminal()) {
+            let kept: Vec<&str> = task
+                .get("artifacts")
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+                .filter_map(|a| a.get("artifactId").and_then(Value::as_str))
+                .collect();
+            let lost: Vec<String> = self
+                .events
+                .iter()
+                .filter_map(|o| match &o.event {
+                    Event::Artifact { id, .. }
+                        if !id.is_empty() && !kept.contains(&id.as_str()) =>
+                    {
+                        Some(id.clone())
+                    }
+                    _ => None,
+                })
+                .collect();
+            if !lost.is_empty() {
+                self.lost.push((source.to_owned(), lost));
+            }
+        }
         // a snapshot's artifacts were made while it ran: after a running
         // state, before the state it ended in
         let ended = matches!(snapshot, Event::Status { state: Some(s), .. } if s.is_terminal() || s.is_interrupted());

@@ -235,3 +235,33 @@ fn a_stream_starts_with_the_task_or_the_message_and_an_update_names_the_task() {
     );
     assert!(m.malformed.is_empty());
 }
+
+#[test]
+fn an_ended_tasks_snapshot_without_an_artifact_it_made_is_noted() {
+    let mut r = Record::default();
+    r.take_response(&json!({"task": {"id": "t", "contextId": "c", "status": {"state": "TASK_STATE_SUBMITTED"}}}), ms(1), "stream");
+    r.take_response(&json!({"artifactUpdate": {"taskId": "t", "contextId": "c", "artifact": {"artifactId": "a", "parts": [{"text": "x"}]}}}), ms(2), "stream");
+    // a running task's snapshot may not have it yet
+    r.take_task(
+        &json!({"id": "t", "contextId": "c", "status": {"state": "TASK_STATE_WORKING"}}),
+        ms(3),
+        "GetTask",
+    );
+    assert!(r.lost.is_empty());
+    r.take_task(
+        &json!({"id": "t", "contextId": "c", "status": {"state": "TASK_STATE_COMPLETED"},
+        "artifacts": [{"artifactId": "a", "parts": [{"text": "x"}]}]}),
+        ms(4),
+        "GetTask",
+    );
+    assert!(r.lost.is_empty());
+    r.take_task(
+        &json!({"id": "t", "contextId": "c", "status": {"state": "TASK_STATE_COMPLETED"}}),
+        ms(5),
+        "GetTask after the end",
+    );
+    assert_eq!(
+        r.lost,
+        [("GetTask after the end".to_owned(), vec!["a".to_owned()])]
+    );
+}

@@ -148,6 +148,7 @@ impl Run<'_> {
             self.record.duplicates.extend(own.duplicates);
             self.record.malformed.extend(own.malformed);
             self.record.after_end.extend(own.after_end);
+            self.record.lost.extend(own.lost);
         }
         continues
     }

@@ -21,6 +21,18 @@ pub fn well_formed(record: &Record) -> Vec<Finding> {
     out.extend(record.malformed.iter().map(|(source, why)| {
         Finding::new(Layer::Protocol, codes::MALFORMED_RESPONSE, source, why)
     }));
+    out.extend(record.lost.iter().map(|(source, ids)| {
+        let detail = format!(
+            "{source} shows the ended task without the artifacts it made: {}",
+            ids.join(", ")
+        );
+        Finding::new(
+            Layer::Protocol,
+            codes::MISSING_REQUIRED_ARTIFACT,
+            source,
+            detail,
+        )
+    }));
     // a terminal task never changes: the first change on each source
     let mut sources: Vec<&str> = Vec::new();
     for (source, what) in &record.after_end {
