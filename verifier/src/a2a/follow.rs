@@ -10,6 +10,7 @@
 //! | success of an operation whose capability the card declares | refused as unsupported | DECLARED_CAPABILITY_BROKEN (protocol) |
 //! | success | refused | RESPONSE_MISMATCH (schema) |
 //! | `expect.state`, `containsTask`, `newTask` | another answer | RESPONSE_MISMATCH (schema) |
+//! | (a message, which carries the task's context) | a task of another context | MALFORMED_RESPONSE (protocol) |
 //! | `expect.steps` | the events of its answer or stream | as for the interaction's steps |
 //!
 //! A message that continues the task (`SendMessage` with its `taskId`,
@@ -67,6 +68,7 @@ impl Run<'_> {
         let continues =
             is_send(f.operation) && f.expect.as_ref().and_then(|e| e.new_task) != Some(true);
         let params = self.follow_params(f, continues);
+        let named_context = params["message"]["contextId"].as_str().map(str::to_owned);
         let Some(window) = self.open_window(f).await else {
             return false;
         };
@@ -85,6 +87,20 @@ impl Run<'_> {
         };
         self.close_window(i, window, &answer, &own).await;
         if self.fatal.is_some() {
+            return false;
+        }
+        // a message naming a context is answered in that context
+        if let (Some(named), Some(got)) = (&named_context, &own.context_id)
+            && named != got
+            && answer.served()
+        {
+            let detail = format!("the message named context {named}; its task is in context {got}");
+            self.out.findings.push(Finding::new(
+                Layer::Protocol,
+                codes::MALFORMED_RESPONSE,
+                path.clone(),
+                detail,
+            ));
             return false;
         }
         if let Some(expected) = &f.error {

@@ -355,3 +355,26 @@ fn a_stream_that_does_not_start_with_the_task_is_malformed_and_followed() {
         describe(&report)
     );
 }
+
+/// A follow-up message in the task's context is answered in that context:
+/// a new task of another context is the one finding.
+#[test]
+fn a_new_task_in_another_context_than_its_message_named_is_malformed() {
+    let refined = json!({"type": "A2A/Task", "description": "a plan, then another in its context",
+        "providerStates": users(), "auth": alice(), "sideEffects": {"records": 2},
+        "request": plan_request(json!({})), "terminalState": "TASK_STATE_COMPLETED",
+        "followUps": [{"operation": "SendMessage", "request": plan_request(json!({})),
+                       "expect": {"newTask": true, "state": "TASK_STATE_COMPLETED"}}]});
+    let doc = doc_of(json!([refined]));
+    let agent = A2aAgent::start().expect("the agent starts");
+    let report = run_on(&agent, A2aBinding::JsonRpc, sourced(&doc));
+    assert_eq!(codes(&report), BTreeSet::new(), "{}", describe(&report));
+    agent.set_fault(Some(A2aFault::ContextIgnored));
+    let report = run_on(&agent, A2aBinding::JsonRpc, sourced(&doc));
+    assert_eq!(
+        codes(&report),
+        BTreeSet::from([("protocol", "MALFORMED_RESPONSE")]),
+        "{}",
+        describe(&report)
+    );
+}
