@@ -68,7 +68,11 @@ impl Run<'_> {
         let continues =
             is_send(f.operation) && f.expect.as_ref().and_then(|e| e.new_task) != Some(true);
         let params = self.follow_params(f, continues);
-        let named_context = params["message"]["contextId"].as_str().map(str::to_owned);
+        let named_context = params
+            .get("message")
+            .and_then(|m| m.get("contextId"))
+            .and_then(Value::as_str)
+            .map(str::to_owned);
         let Some(window) = self.open_window(f).await else {
             return false;
         };
