@@ -126,7 +126,7 @@ fn own_consistency(card: &Value) -> Vec<Finding> {
         // cannot be without is required here)
         let lacks: Vec<&str> = ["id", "name"]
             .into_iter()
-            .filter(|k| !skill[*k].as_str().is_some_and(|v| !v.is_empty()))
+            .filter(|k| skill[*k].as_str().is_none_or(str::is_empty))
             .collect();
         if !lacks.is_empty() {
             let detail = format!("skills[{i}] lacks required fields: {}", lacks.join(", "));
@@ -181,7 +181,7 @@ fn skills(expect: &AgentCardExpectations, card: &Value, out: &mut Vec<Finding>) 
     // a skill without an id may be the one looked for: its CARD_SCHEMA_INVALID is the finding
     let nameless = declared
         .iter()
-        .any(|s| !s["id"].as_str().is_some_and(|v| !v.is_empty()));
+        .any(|s| s["id"].as_str().is_none_or(str::is_empty));
     for want in &expect.skills {
         let path = format!("agentCard.skills[{}]", want.id);
         let Some(skill) = declared.iter().find(|s| s["id"] == json!(want.id)) else {

@@ -137,7 +137,7 @@ impl Record {
         if let Some(task) = response.get("task") {
             self.take_task(task, at, source);
         } else if let Some(message) = response.get("message") {
-            self.from_agent(Some(message), source);
+            self.note_user_role(Some(message), source);
             self.push(Event::Message(normalised(message)), at, source);
         } else if let Some(update) = response.get("statusUpdate") {
             // progress may honestly repeat (WORKING, WORKING); an end may
@@ -159,7 +159,7 @@ impl Record {
             self.same_task(update, "taskId", source);
             let submitted = update["status"]["state"].as_str() == Some("TASK_STATE_SUBMITTED");
             if !submitted {
-                self.from_agent(update["status"].get("message"), source);
+                self.note_user_role(update["status"].get("message"), source);
             }
             self.push(status(&update["status"]), at, source);
         } else if let Some(update) = response.get("artifactUpdate") {
@@ -353,7 +353,7 @@ impl Record {
 
     /// A message the agent sends (its reply, a status update's) is the
     /// agent's: a `ROLE_USER` one is noted once per source.
-    fn from_agent(&mut self, message: Option<&Value>, source: &str) {
+    fn note_user_role(&mut self, message: Option<&Value>, source: &str) {
         let role = message.and_then(|m| m.get("role")).and_then(Value::as_str);
         if role == Some("ROLE_USER") {
             let noted = (
