@@ -251,6 +251,25 @@
 # 342 -> 189 ms, user + system 181 -> 187 ms; --jobs 4 (2 threads on 2
 # cores: no spin) wall 105 -> 107 ms, CPU alike. With --jobs 4 spinning on
 # both threads it was 113 -> 132 ms wall: the spinners took nginx's core.
+#
+# Session of 2026-12-06 (fifteenth): the script now ends with the CPU
+# budget at 4 connections (the children's rusage, nginx's worker from
+# /proc). Quiet machine (load 1.3), release build of 3f6f38a, RUNS=10
+# ROUNDS=2 DURATION=3s:
+#   1 connection   194.8 ms floor, 135.2 ms accord: 0.69x (rounds 0.67x)
+#   4 connections   36.8 ms floor,  82.7 ms accord: 2.25x (rounds 2.20x)
+#   wrk 12.7 us a request (user 1.6, system 11.2), nginx under wrk 9.7 us;
+#   cores busy under wrk 1.62 of 2
+#   accord 25.2 us a request after its start (user 12.3, system 12.9),
+#   the start 19.3 ms of CPU; nginx under accord 12.7 us
+#   accord's least wall at that CPU, both cores busy throughout: 66.4 ms
+#   = 1.60x the floor, 1.37x with no start at all; 1.2x (49.9 ms) would
+#   leave accord 17.1 us a request, kernel included
+# So 1.2x at 4 connections needs, on 2 cores, both a start near zero and
+# a verifier whose user CPU per request (12.3 us: HTTP, the contract's
+# request built, the answer judged, the report) falls to ~4 us, with
+# every core busy throughout (wrk and nginx themselves keep 1.62 busy).
+# Its kernel time per request is already wrk's (12.9 against 11.2 us).
 set -euo pipefail
 
 n=${1:-1000}
