@@ -93,10 +93,12 @@ impl Run<'_> {
         if self.fatal.is_some() {
             return false;
         }
-        // a message naming a context is answered in that context
+        // a message naming a context is answered in that context (a
+        // message that had to be refused is judged as such)
         if let (Some(named), Some(got)) = (&named_context, &own.context_id)
             && named != got
             && answer.served()
+            && f.error.is_none()
         {
             let detail = format!("the message named context {named}; its task is in context {got}");
             self.out.findings.push(Finding::new(
