@@ -13,6 +13,8 @@
 //! The location is a stack of borrowed segments; path strings are built
 //! only for mismatches.
 
+use std::borrow::Cow;
+
 use serde_json::{Map, Value};
 
 use super::check::{Failure, check_json, check_list, check_str};
@@ -87,7 +89,7 @@ impl<'r> JsonMatcher<'r> {
                 // a rule of an ancestor's path: its size bounds are not this list's
                 let inherited = weighted
                     .filter(|((_, len), _)| *len != loc.len())
-                    .map(|(_, r)| r.cascaded());
+                    .map(|(_, r)| cascaded(r));
                 let best = inherited.as_deref().or(best);
                 self.compare_lists(loc, best, el, al, e, a)
             }
@@ -353,6 +355,31 @@ impl<'r> JsonMatcher<'r> {
             }
         }
     }
+}
+
+/// The rules a list inherits from an ancestor's path (pact-reference's
+/// "cascaded" rules): a `type` rule's size bounds apply only to the list
+/// its path names, so they are dropped here.
+fn cascaded(list: &RuleList) -> Cow<'_, RuleList> {
+    let sized = |r: &MatchingRule| matches!(r, MatchingRule::Type { min, max } if min.is_some() || max.is_some());
+    if !list.rules.iter().any(sized) {
+        return Cow::Borrowed(list);
+    }
+    let rules = list
+        .rules
+        .iter()
+        .map(|r| match r {
+            MatchingRule::Type { .. } => MatchingRule::Type {
+                min: None,
+                max: None,
+            },
+            other => other.clone(),
+        })
+        .collect();
+    Cow::Owned(RuleList {
+        rules,
+        combine: list.combine,
+    })
 }
 
 #[cfg(test)]

@@ -190,3 +190,49 @@ fn a_missing_key_is_named_and_recorded_as_data() {
     assert_eq!(m[0].actual, Some(json!(["x"])));
     assert_eq!(m[0].unexpected(), ["x"]);
 }
+
+#[test]
+fn size_bounds_apply_to_the_list_a_rule_names_not_to_lists_below_it() {
+    // pr `matches_with(.., cascaded)`: MinType/MaxType of an ancestor's
+    // path do not bound a nested list; the type match still cascades
+    let min2 = json!({"$.items": {"matchers": [{"match": "type", "min": 2}]}});
+    let item = |tags: Value| json!({"id": 1, "tags": tags});
+    let rows = [
+        (
+            min2.clone(),
+            json!({"items": [item(json!(["a"]))]}),
+            json!({"items": [item(json!(["x"])), item(json!(["y"]))]}),
+            false,
+            true,
+        ),
+        // the named list is still bounded
+        (
+            min2.clone(),
+            json!({"items": [item(json!(["a"]))]}),
+            json!({"items": [item(json!(["x"]))]}),
+            false,
+            false,
+        ),
+        // and the items are still matched by type
+        (
+            min2.clone(),
+            json!({"items": [item(json!(["a"]))]}),
+            json!({"items": [item(json!(["x"])), item(json!([1]))]}),
+            false,
+            false,
+        ),
+        // a rule naming the nested lists bounds them
+        (
+            json!({"$.items": {"matchers": [{"match": "type", "min": 1}]},
+                   "$.items[*].tags": {"matchers": [{"match": "type", "min": 2}]}}),
+            json!({"items": [item(json!(["a"]))]}),
+            json!({"items": [item(json!(["x"]))]}),
+            false,
+            false,
+        ),
+    ];
+    for (rules, e, a, allow, ok) in rows {
+        let m = run(rules.clone(), e.clone(), a.clone(), allow);
+        assert_eq!(m.is_empty(), ok, "{rules} | {e} vs {a}: {m:?}");
+    }
+}

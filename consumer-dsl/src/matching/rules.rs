@@ -66,31 +66,6 @@ impl RuleList {
         }
     }
 
-    /// The rules a list inherits from an ancestor's path (pact-reference's
-    /// "cascaded" rules): a `type` rule's size bounds apply only to the
-    /// list its path names, so they are dropped here.
-    pub fn cascaded(&self) -> std::borrow::Cow<'_, RuleList> {
-        let sized = |r: &MatchingRule| matches!(r, MatchingRule::Type { min, max } if min.is_some() || max.is_some());
-        if !self.rules.iter().any(sized) {
-            return std::borrow::Cow::Borrowed(self);
-        }
-        let rules = self
-            .rules
-            .iter()
-            .map(|r| match r {
-                MatchingRule::Type { .. } => MatchingRule::Type {
-                    min: None,
-                    max: None,
-                },
-                other => other.clone(),
-            })
-            .collect();
-        std::borrow::Cow::Owned(RuleList {
-            rules,
-            combine: self.combine,
-        })
-    }
-
     /// True when some rule is a `type`-like rule (type, values, eachValue).
     pub fn has_type_rule(&self) -> bool {
         self.rules.iter().any(MatchingRule::is_type_like)
