@@ -113,8 +113,14 @@ impl Run<'_> {
             "the SendStreamingMessage stream closed while the task was {}: a task's stream closes when the task ended",
             state.map_or("not yet in a state".to_owned(), |s| s.to_string())
         );
+        self.broken_stream(what);
+    }
+
+    /// The send's stream misbehaved (`what`): the capability the card
+    /// declares is broken, or, undeclared, the answer is not A2A.
+    fn broken_stream(&mut self, what: String) {
         let f = if self.declares("streaming") {
-            let detail = format!("{what}, and the card declares streaming");
+            let detail = format!("{what}, though the card declares streaming");
             Finding::new(
                 Layer::Protocol,
                 codes::DECLARED_CAPABILITY_BROKEN,
@@ -135,18 +141,7 @@ impl Run<'_> {
             "the SendStreamingMessage stream answered HTTP {} and closed without a single event: no task was created",
             stream.status
         );
-        let f = if self.declares("streaming") {
-            let detail = format!("{what}, though the card declares streaming");
-            Finding::new(
-                Layer::Protocol,
-                codes::DECLARED_CAPABILITY_BROKEN,
-                "stream",
-                detail,
-            )
-        } else {
-            Finding::new(Layer::Protocol, codes::MALFORMED_RESPONSE, "stream", what)
-        };
-        self.fail(f);
+        self.broken_stream(what);
     }
 
     fn stream_broke(&mut self, next: Next, timeout: Duration) {

@@ -8,7 +8,7 @@ use std::collections::BTreeSet;
 use accord_fixtures::a2a::{A2aAgent, A2aFault, AgentOptions};
 use accord_verifier::config::A2aBinding;
 use accord_verifier::{ContractSource, VerifyConfig, verify_blocking};
-use serde_json::json;
+use serde_json::{Value, json};
 
 use crate::a2a_task::{
     alice, codes, describe, doc_of, interactions, plan_request, run_on, sourced, users,
@@ -292,17 +292,10 @@ fn a_task_listed_to_another_principal_on_a_later_page_is_found() {
         "providerStates": users(), "sideEffects": {"records": 1},
         "auth": {"principal": "alice", "probes": [{"principal": "bob", "operations": ["ListTasks"]}]},
         "request": plan_request(json!({})), "terminalState": "TASK_STATE_COMPLETED"});
-    let doc = doc_of(json!([listed]));
-    let agent = A2aAgent::start().expect("the agent starts");
-    let report = run_on(&agent, A2aBinding::JsonRpc, sourced(&doc));
-    assert_eq!(codes(&report), BTreeSet::new(), "{}", describe(&report));
-    agent.set_fault(Some(A2aFault::ListPageLeak));
-    let report = run_on(&agent, A2aBinding::JsonRpc, sourced(&doc));
-    assert_eq!(
-        codes(&report),
-        BTreeSet::from([("authorization", "CROSS_TENANT_ACCESS")]),
-        "{}",
-        describe(&report)
+    clean_then_faulty(
+        json!([listed]),
+        A2aFault::ListPageLeak,
+        ("authorization", "CROSS_TENANT_ACCESS"),
     );
 }
 
@@ -316,17 +309,10 @@ fn a_stream_closed_before_the_task_ended_is_a_broken_stream() {
         "request": plan_request(json!({"work_ms": 300})),
         "steps": [{"status": {"state": "TASK_STATE_WORKING"}}, {"status": {"state": "TASK_STATE_COMPLETED"}}],
         "terminalState": "TASK_STATE_COMPLETED"});
-    let doc = doc_of(json!([streamed]));
-    let agent = A2aAgent::start().expect("the agent starts");
-    let report = run_on(&agent, A2aBinding::JsonRpc, sourced(&doc));
-    assert_eq!(codes(&report), BTreeSet::new(), "{}", describe(&report));
-    agent.set_fault(Some(A2aFault::StreamClosedEarly));
-    let report = run_on(&agent, A2aBinding::JsonRpc, sourced(&doc));
-    assert_eq!(
-        codes(&report),
-        BTreeSet::from([("protocol", "DECLARED_CAPABILITY_BROKEN")]),
-        "{}",
-        describe(&report)
+    clean_then_faulty(
+        json!([streamed]),
+        A2aFault::StreamClosedEarly,
+        ("protocol", "DECLARED_CAPABILITY_BROKEN"),
     );
 }
 
@@ -342,17 +328,10 @@ fn a_stream_that_does_not_start_with_the_task_is_malformed_and_followed() {
         "steps": [{"status": {"state": "TASK_STATE_WORKING"}}, {"status": {"state": "TASK_STATE_COMPLETED"}}],
         "followUps": [{"operation": "GetTask", "expect": {"state": "TASK_STATE_COMPLETED"}}],
         "terminalState": "TASK_STATE_COMPLETED"});
-    let doc = doc_of(json!([streamed]));
-    let agent = A2aAgent::start().expect("the agent starts");
-    let report = run_on(&agent, A2aBinding::JsonRpc, sourced(&doc));
-    assert_eq!(codes(&report), BTreeSet::new(), "{}", describe(&report));
-    agent.set_fault(Some(A2aFault::NoTaskFirst));
-    let report = run_on(&agent, A2aBinding::JsonRpc, sourced(&doc));
-    assert_eq!(
-        codes(&report),
-        BTreeSet::from([("protocol", "MALFORMED_RESPONSE")]),
-        "{}",
-        describe(&report)
+    clean_then_faulty(
+        json!([streamed]),
+        A2aFault::NoTaskFirst,
+        ("protocol", "MALFORMED_RESPONSE"),
     );
 }
 
@@ -365,15 +344,25 @@ fn a_new_task_in_another_context_than_its_message_named_is_malformed() {
         "request": plan_request(json!({})), "terminalState": "TASK_STATE_COMPLETED",
         "followUps": [{"operation": "SendMessage", "request": plan_request(json!({})),
                        "expect": {"newTask": true, "state": "TASK_STATE_COMPLETED"}}]});
-    let doc = doc_of(json!([refined]));
+    clean_then_faulty(
+        json!([refined]),
+        A2aFault::ContextIgnored,
+        ("protocol", "MALFORMED_RESPONSE"),
+    );
+}
+
+/// `interactions` pass on the reference agent, and with `fault` their one
+/// finding is `want` (layer, code).
+fn clean_then_faulty(interactions: Value, fault: A2aFault, want: (&str, &str)) {
+    let doc = doc_of(interactions);
     let agent = A2aAgent::start().expect("the agent starts");
     let report = run_on(&agent, A2aBinding::JsonRpc, sourced(&doc));
     assert_eq!(codes(&report), BTreeSet::new(), "{}", describe(&report));
-    agent.set_fault(Some(A2aFault::ContextIgnored));
+    agent.set_fault(Some(fault));
     let report = run_on(&agent, A2aBinding::JsonRpc, sourced(&doc));
     assert_eq!(
         codes(&report),
-        BTreeSet::from([("protocol", "MALFORMED_RESPONSE")]),
+        BTreeSet::from([want]),
         "{}",
         describe(&report)
     );
