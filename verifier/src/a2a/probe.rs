@@ -64,22 +64,9 @@ pub async fn probe(
         let at = format!("{path}.{}", op.as_str());
         let who = &probe.principal;
         if *op == A2aOperation::ListTasks {
-            // every page: a later one must not list the task either
-            let mut params = Map::new();
-            for _ in 0..MAX_PAGES {
-                let answer = client
-                    .call(A2aOperation::ListTasks, params.clone())
-                    .await
-                    .ok();
-                watch.scan(answer.as_ref(), &at);
-                let next = answer.as_ref().and_then(next_page);
-                let found = listed(answer, &created.task_id, &at, who);
-                let Some(token) = next.filter(|_| found.is_none()) else {
-                    out.extend(found);
-                    break;
-                };
-                params.insert("pageToken".into(), Value::String(token));
-            }
+            out.extend(
+                list::listed_on_any_page(&client, &mut watch, &created.task_id, &at, who).await,
+            );
             continue;
         }
         let theirs = access(&client, *op, &created.task_id).await;
@@ -217,39 +204,6 @@ fn shape(answer: &Answer, id: &str) -> String {
     }
 }
 
-/// The most ListTasks pages a probe reads.
-const MAX_PAGES: usize = 20;
-
-/// A ListTasks answer's `nextPageToken`, when there is a next page.
-fn next_page(answer: &Answer) -> Option<String> {
-    let Outcome::Result(r) = &answer.outcome else {
-        return None;
-    };
-    r["nextPageToken"]
-        .as_str()
-        .filter(|t| !t.is_empty())
-        .map(str::to_owned)
-}
-
-/// ListTasks as the prober must not list the task.
-fn listed(answer: Option<Answer>, id: &str, at: &str, who: &str) -> Option<Finding> {
-    let Some(answer) = answer else {
-        return Some(unchecked(at));
-    };
-    let Outcome::Result(r) = &answer.outcome else {
-        return None;
-    };
-    let listed = r["tasks"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .any(|t| t["id"].as_str() == Some(id));
-    listed.then(|| {
-        let detail = format!("`{who}`'s ListTasks lists another principal's task");
-        Finding::new(Layer::Authorization, codes::CROSS_TENANT_ACCESS, at, detail)
-    })
-}
-
 /// Once per interface and run: a `GetTask` of an unknown id without
 /// `A2A-Version` (which A2A v1.0 reads as 0.3) must be refused as
 /// VERSION_NOT_SUPPORTED. Served, or answered TASK_NOT_FOUND (the request
@@ -363,6 +317,9 @@ impl super::flow::Run<'_> {
         }
     }
 }
+
+#[path = "probe_list.rs"]
+mod list;
 
 #[cfg(test)]
 mod tests {
