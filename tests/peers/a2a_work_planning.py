@@ -261,6 +261,8 @@ card = AgentCard(
 scope = one_scope if args.fault == "cross_tenant" else tenant_of
 push_configs = InMemoryPushNotificationConfigStore(owner_resolver=scope)
 push_client = httpx.AsyncClient(timeout=5.0)
+
+
 class OtherTaskPushSender(BasePushNotificationSender):
     """Posts each notification under another task's id."""
 

@@ -254,7 +254,7 @@
 #
 # Session of 2026-12-06 (fifteenth): the script now ends with the CPU
 # budget at 4 connections (the children's rusage, nginx's worker from
-# /proc). Quiet machine (load 1.3), release build of 3f6f38a, RUNS=10
+# /proc). Quiet machine (load 1.3), release build of a3cfd76, RUNS=10
 # ROUNDS=2 DURATION=3s:
 #   1 connection   194.8 ms floor, 135.2 ms accord: 0.69x (rounds 0.67x)
 #   4 connections   36.8 ms floor,  82.7 ms accord: 2.25x (rounds 2.20x)
