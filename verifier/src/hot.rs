@@ -137,12 +137,18 @@ mod tests {
         }
     }
 
-    /// Waits for an answer sent by another thread after `after`; the
-    /// answer and how often it was polled.
+    /// Waits for an answer sent by another thread `after` the wait's
+    /// first poll (not from its start: building the runtime may take
+    /// longer than `after` on a loaded machine); the answer and how often
+    /// it was polled.
     fn answered_after(hot: &Hot, after: Duration) -> (u8, usize) {
         let (tx, rx) = tokio::sync::oneshot::channel();
         let polls = Arc::new(AtomicUsize::new(0));
+        let seen = polls.clone();
         let sender = std::thread::spawn(move || {
+            while seen.load(Ordering::Relaxed) == 0 {
+                std::thread::yield_now();
+            }
             std::thread::sleep(after);
             let _ = tx.send(7);
         });
